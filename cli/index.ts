@@ -1,0 +1,114 @@
+import { Command, CommanderError } from 'commander';
+import { ZodError } from 'zod';
+import { createServices, type Services } from '../src/services';
+import { migrateLatest, migrationStatus } from '../src/platform/db';
+import { ConfigError } from '../src/platform/config';
+import { isDomainError } from '../src/platform/errors';
+import { seedDemo } from '../seeds/demo';
+import { printRows } from './output';
+
+/**
+ * `cotaverde` — the operators' CLI. Every command calls the same module
+ * services as the HTTP routes and jobs; none holds business rules.
+ */
+export function buildCli(getServices: () => Services) {
+  const program = new Command();
+  program.name('cotaverde').description('Cota Verde: comandos de operação').showHelpAfterError().exitOverride();
+
+  const db = program.command('db').description('banco de dados');
+  db.command('migrate')
+    .description('aplica as migrações pendentes')
+    .option('--status', 'só mostra o estado das migrações')
+    .option('--json', 'saída em JSON')
+    .action(async (o: { status?: boolean; json?: boolean }) => {
+      const s = getServices();
+      if (o.status) {
+        const st = await migrationStatus(s.db);
+        if (o.json) printRows([st], true);
+        else process.stdout.write(`aplicadas: ${st.completed.length}\npendentes: ${st.pending.join(', ') || 'nenhuma'}\n`);
+        return;
+      }
+      const done = await migrateLatest(s.db);
+      process.stdout.write(done.length ? `aplicadas: ${done.join(', ')}\n` : 'nenhuma migração pendente\n');
+    });
+  db.command('seed')
+    .description('cria os dados de demonstração (idempotente; recusado em produção)')
+    .action(async () => {
+      const s = getServices();
+      if (s.config.isProduction) throw new Error('o seed de demonstração não roda em produção');
+      process.stdout.write(`${await seedDemo(s.db)}\n`);
+    });
+
+  const users = program.command('users').description('contas');
+  users
+    .command('create-admin')
+    .description('cria um administrador (ou promove e redefine a senha de uma conta existente)')
+    .requiredOption('--email <email>', 'e-mail')
+    .requiredOption('--password <senha>', 'senha (mínimo 6 caracteres)')
+    .option('--name <nome>', 'nome', 'Administrador')
+    .option('--json', 'saída em JSON')
+    .action(async (o: { email: string; password: string; name: string; json?: boolean }) => {
+      const user = await getServices().auth.createAdmin(o);
+      if (o.json) printRows([user], true);
+      else process.stdout.write(`administrador #${user.id} ${user.email}\n`);
+    });
+  users
+    .command('list')
+    .description('lista as contas')
+    .option('--search <texto>', 'filtra por nome, e-mail, telefone ou cupom')
+    .option('--limit <n>', 'quantidade', (v) => Number.parseInt(v, 10), 50)
+    .option('--offset <n>', 'deslocamento', (v) => Number.parseInt(v, 10), 0)
+    .option('--json', 'saída em JSON')
+    .action(async (o: { search?: string; limit: number; offset: number; json?: boolean }) => {
+      if (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > 1000) throw new Error('--limit deve ser um inteiro entre 1 e 1000');
+      if (!Number.isInteger(o.offset) || o.offset < 0) throw new Error('--offset deve ser um inteiro ≥ 0');
+      const rows = await getServices().auth.listUsers(o);
+      printRows(rows, !!o.json, ['id', 'name', 'email', 'phone', 'is_admin', 'created_at']);
+    });
+
+  const mail = program.command('mail').description('caixa de saída de e-mails');
+  mail
+    .command('list')
+    .description('lista a caixa de saída (mais recentes primeiro)')
+    .option('--status <status>', 'pending | sent | logged | failed')
+    .option('--to <email>', 'filtra pelo destinatário')
+    .option('--limit <n>', 'quantidade', (v) => Number.parseInt(v, 10), 20)
+    .option('--body', 'inclui o corpo do e-mail')
+    .option('--json', 'saída em JSON')
+    .action(async (o: { status?: string; to?: string; limit: number; body?: boolean; json?: boolean }) => {
+      if (o.status && !['pending', 'sent', 'logged', 'failed'].includes(o.status)) throw new Error('--status deve ser pending, sent, logged ou failed');
+      if (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > 1000) throw new Error('--limit deve ser um inteiro entre 1 e 1000');
+      const s = getServices();
+      const q = s.db('mail_outbox').orderBy('id', 'desc').limit(o.limit);
+      if (o.status) q.where({ status: o.status });
+      if (o.to) q.whereRaw('lower(to_address) = lower(?)', [o.to]);
+      const rows = await q.select('id', 'to_address as to', 'subject', 'template', 'status', 'attempts', 'created_at', 'sent_at', ...(o.body || o.json ? ['body_text as body'] : []));
+      printRows(rows, !!o.json, ['id', 'to', 'subject', 'status', 'created_at', ...(o.body ? ['body'] : [])]);
+    });
+
+  return program;
+}
+
+/** Runs the CLI; returns the exit code (used by tests too). */
+export async function runCli(argv: string[], getServices?: () => Services): Promise<number> {
+  let services: Services | null = null;
+  const lazy = getServices ?? (() => (services ??= createServices()));
+  const program = buildCli(lazy);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    if (e instanceof ConfigError) process.stderr.write(`${e.message}\n`);
+    else if (e instanceof ZodError) process.stderr.write(`erro: ${e.issues.map((i) => `${i.path.join('.') || 'valor'}: ${i.message}`).join('; ')}\n`);
+    else if (isDomainError(e)) process.stderr.write(`erro (${e.code}): ${e.message}\n`);
+    else process.stderr.write(`erro: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    if (services) await (services as Services).close();
+  }
+}
+
+if (require.main === module || process.argv[1]?.endsWith('bin.cjs')) {
+  void runCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

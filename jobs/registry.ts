@@ -1,0 +1,14 @@
+import type { Services } from '../src/services';
+import { buildRegistry, type JobHandlers } from '../src/platform/queue';
+
+/**
+ * Every job name → its handler, in one place. buildRegistry throws at boot when
+ * a job of JOB_NAMES has no handler or one is registered twice. Handlers only
+ * call module services; no business rule lives here.
+ */
+export function registerJobHandlers(s: Services): JobHandlers {
+  return buildRegistry([
+    ['mail.send', async (data: { outboxId: number }) => s.mailer.deliver(data.outboxId)],
+    ['mail.sweep', async () => s.mailer.sweep()],
+  ]);
+}

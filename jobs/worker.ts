@@ -1,0 +1,28 @@
+import { createServices } from '../src/services';
+import { startWorker } from '../src/platform/queue';
+import { ConfigError } from '../src/platform/config';
+import { registerJobHandlers } from './registry';
+
+/** The worker process (Procfile `worker`): BullMQ worker + schedulers, graceful on SIGTERM. */
+async function main() {
+  const services = createServices();
+  const handlers = registerJobHandlers(services);
+  const running = await startWorker({ connection: services.redis, prefix: services.config.queuePrefix, handlers, logger: services.logger, queue: services.queue });
+  services.logger.info('worker started');
+  let closing = false;
+  const shutdown = async (sig: string) => {
+    if (closing) return;
+    closing = true;
+    services.logger.info({ sig }, 'worker shutting down (finishing active jobs)');
+    await running.close();
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((e) => {
+  console.error(e instanceof ConfigError ? e.message : e);
+  process.exit(1);
+});

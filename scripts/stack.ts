@@ -1,0 +1,208 @@
+/**
+ * `npm start` and `npm test` (through scripts/bootstrap.mjs):
+ *   start — services, migrations, demo seed, web build, then web + worker; Ctrl-C stops all.
+ *   test  — services (a separate test cluster), a migrated template database, web build,
+ *           Chromium, then the whole jest suite. Extra args go to jest.
+ *   services — only bring up PostgreSQL + Redis and print their URLs (for benches / debugging).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { ROOT, log, provisionServices, ensureChromium } from './provision';
+
+const TEMPLATE_DB = 'cotaverde_test_template';
+
+function newestMtime(p: string): number {
+  if (!fs.existsSync(p)) return 0;
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const e of fs.readdirSync(p)) {
+    if (e === 'dist' || e === 'node_modules') continue;
+    max = Math.max(max, newestMtime(path.join(p, e)));
+  }
+  return max;
+}
+
+export function buildWebIfStale() {
+  if (process.env.SKIP_WEB_BUILD === '1') {
+    log('SKIP_WEB_BUILD=1: build do site pulado.');
+    return;
+  }
+  const index = path.join(ROOT, 'web', 'dist', 'index.html');
+  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
+  const source = Math.max(newestMtime(path.join(ROOT, 'web')), newestMtime(path.join(ROOT, 'src', 'shared')), newestMtime(path.join(ROOT, 'package-lock.json')));
+  if (built >= source) {
+    log('build do site está em dia.');
+    return;
+  }
+  log('gerando o build do site (vite build)…');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) throw new Error('vite build falhou');
+}
+
+async function migrateAndSeed(databaseUrl: string, redisUrl: string, seed: boolean) {
+  const { createDb, migrateLatest } = await import('../src/platform/db');
+  const db = createDb(databaseUrl, 2);
+  try {
+    const done = await migrateLatest(db);
+    log(done.length ? `migrações aplicadas: ${done.join(', ')}` : 'banco de dados em dia (nenhuma migração pendente).');
+    if (seed) {
+      const { seedDemo } = await import('../seeds/demo');
+      const summary = await seedDemo(db);
+      log(`dados de demonstração: ${summary}`);
+    }
+  } finally {
+    await db.destroy();
+  }
+  void redisUrl;
+}
+
+async function start() {
+  const services = await provisionServices('app', process.env.DATABASE_URL ? '' : 'cotaverde');
+  const env = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('encerrando…');
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGTERM');
+            setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
+          }),
+      ),
+    );
+    await services.stop();
+    log('tudo parado; os dados ficam em .data/ para a próxima execução.');
+    process.exit(code);
+  };
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stopAll(0));
+  try {
+    await migrateAndSeed(services.databaseUrl, services.redisUrl, env.NODE_ENV !== 'production');
+    buildWebIfStale();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    await stopAll(1);
+    return;
+  }
+  const run = (name: string, file: string) => {
+    const c = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, file)], { cwd: ROOT, env, stdio: 'inherit' });
+    c.on('exit', (code, signal) => {
+      if (!stopping) {
+        log(`processo ${name} saiu (code=${code}, signal=${signal}); encerrando o resto.`);
+        void stopAll(code ?? 1);
+      }
+    });
+    children.push(c);
+  };
+  run('web', 'src/bin/web.ts');
+  run('worker', 'jobs/worker.ts');
+  const port = Number(process.env.PORT ?? 3000);
+  const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
+  const { DEMO_ACCOUNTS } = await import('../seeds/demo-accounts');
+  // wait until the web process answers before announcing the URL
+  for (let i = 0; i < 150 && !stopping; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok).catch(() => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (stopping) return;
+  console.log(
+    [
+      '',
+      '  Cota Verde está no ar:',
+      `    ${url}`,
+      '',
+      '  Logins de demonstração:',
+      ...DEMO_ACCOUNTS.map((a) => `    ${a.label.padEnd(14)} ${a.email}  /  ${a.password}`),
+      '',
+      '  Ctrl-C encerra web, worker, PostgreSQL e Redis (os dados ficam em .data/).',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function recreateTemplate(adminUrl: string, templateUrl: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    // Leftover per-file databases of an interrupted run.
+    const old = await client.query("SELECT datname FROM pg_database WHERE datname LIKE 'cv_t_%'");
+    for (const r of old.rows) await client.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
+    await client.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
+  } finally {
+    await client.end();
+  }
+  const { createDb, migrateLatest } = await import('../src/platform/db');
+  const db = createDb(templateUrl, 2);
+  try {
+    await migrateLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function test(jestArgs: string[]) {
+  const services = await provisionServices('test', TEMPLATE_DB);
+  let code = 1;
+  try {
+    await recreateTemplate(services.adminDatabaseUrl, services.databaseUrl);
+    log(`banco modelo ${TEMPLATE_DB} migrado.`);
+    buildWebIfStale();
+    const chromium = ensureChromium();
+    if (!chromium) log('AVISO: /usr/bin/chromium ausente e sem permissão para instalar (apt-get install chromium): os testes de navegador serão pulados.');
+    const resultsFile = path.join(ROOT, '.data', 'test', 'jest-results.json');
+    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+    fs.rmSync(resultsFile, { force: true });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      TEST_ADMIN_DATABASE_URL: services.adminDatabaseUrl,
+      TEST_TEMPLATE_DB: TEMPLATE_DB,
+      REDIS_URL: services.redisUrl,
+      CHROMIUM_PATH: chromium ?? '',
+    };
+    delete env.DATABASE_URL;
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${resultsFile}`, ...jestArgs],
+      { cwd: ROOT, env, stdio: 'inherit' },
+    );
+    code = r.status ?? 1;
+    if (fs.existsSync(resultsFile)) {
+      const res = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+      const skipped = res.numPendingTests + res.numTodoTests;
+      // The plain closing line CI reads.
+      console.log(`\njest: ${res.numPassedTests} passed, ${res.numFailedTests} failed, ${skipped} skipped`);
+      if (res.numTotalTests === 0) code = code || 1;
+    }
+  } finally {
+    await services.stop();
+  }
+  process.exit(code);
+}
+
+async function servicesOnly() {
+  const s = await provisionServices('app', process.env.DATABASE_URL ? '' : 'cotaverde');
+  console.log(JSON.stringify({ DATABASE_URL: s.databaseUrl, REDIS_URL: s.redisUrl }));
+  process.on('SIGINT', () => void s.stop().then(() => process.exit(0)));
+  process.on('SIGTERM', () => void s.stop().then(() => process.exit(0)));
+}
+
+const [cmd, ...rest] = process.argv.slice(2);
+const main = cmd === 'start' ? start() : cmd === 'test' ? test(rest) : cmd === 'services' ? servicesOnly() : Promise.reject(new Error(`uso: stack.ts start|test|services`));
+main.catch((e) => {
+  console.error(`[cotaverde] ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+export * from './service';
+export * from './routes';
+export * from './serializers';

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { MESSAGES, MIN_PASSWORD, isAdult, isValidCpf, isValidEmail, isValidPhone, onlyDigits, parseIsoDate } from '../shared/validation';
+
+/** One zod schema per write request, with the spec's pt-BR messages. */
+const email = (msg: string) =>
+  z
+    .string({ error: msg })
+    .trim()
+    .max(254, msg)
+    .refine(isValidEmail, msg)
+    .transform((v) => v.toLowerCase());
+
+export const RegisterCommand = z.object({
+  name: z.string({ error: MESSAGES.nameRequired }).trim().min(1, MESSAGES.nameRequired).max(120, 'Nome muito longo.'),
+  email: email(MESSAGES.emailInvalid),
+  phone: z.string({ error: MESSAGES.phoneInvalid }).refine(isValidPhone, MESSAGES.phoneInvalid).transform(onlyDigits),
+  cpf: z.string({ error: MESSAGES.cpfInvalid }).refine(isValidCpf, MESSAGES.cpfInvalid).transform(onlyDigits),
+  birthdate: z
+    .string({ error: MESSAGES.birthdateRequired })
+    .refine((v) => parseIsoDate(v) !== null, MESSAGES.birthdateRequired)
+    .refine((v) => isAdult(v), MESSAGES.underage),
+  password: z
+    .string({ error: MESSAGES.passwordRequired })
+    .min(1, MESSAGES.passwordRequired)
+    .min(MIN_PASSWORD, MESSAGES.passwordTooShort)
+    .max(200, 'Senha muito longa.'),
+  acceptTerms: z.literal(true, { error: MESSAGES.termsRequired }),
+});
+export type RegisterCommand = z.infer<typeof RegisterCommand>;
+
+export const LoginCommand = z.object({
+  email: email(MESSAGES.loginEmailInvalid),
+  password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD, MESSAGES.passwordTooShort).max(200, MESSAGES.passwordTooShort),
+  remember: z.boolean().optional(),
+});
+
+/** Any client-chosen password (the legacy client sends newPassword) is ignored. */
+export const ResetRequestCommand = z.object({ email: email(MESSAGES.loginEmailInvalid) });
+
+export const ResetConfirmCommand = z.object({
+  token: z.string({ error: 'Link inválido ou expirado.' }).min(20, 'Link inválido ou expirado.').max(200, 'Link inválido ou expirado.'),
+  password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD, MESSAGES.passwordTooShort).max(200, 'Senha muito longa.'),
+});

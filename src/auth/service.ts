@@ -1,0 +1,183 @@
+import argon2 from 'argon2';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Config } from '../platform/config';
+import { isUniqueViolation, type Db } from '../platform/db';
+import { DomainError, errors } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import type { Mailer } from '../platform/mail';
+import type { RateLimits } from '../platform/rate-limit';
+import type { SessionUser } from '../platform/http/context';
+import { audit } from '../platform/audit';
+import * as q from './queries';
+import { LoginCommand, RegisterCommand, ResetConfirmCommand, ResetRequestCommand } from './schema';
+import { isAdminRow, serializeUser, type PublicUser } from './serializers';
+
+/** argon2id with OWASP's minimum profile (19 MiB, t=2, p=1). */
+const HASH_OPTS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const hashPassword = (password: string) => argon2.hash(password, HASH_OPTS);
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+export const INVALID_CREDENTIALS = 'E-mail ou senha incorretos.';
+export const RESET_ACCEPTED_MESSAGE =
+  'Se houver uma conta com este e-mail, enviaremos um link para criar uma nova senha. Verifique sua caixa de entrada.';
+
+export interface AuthService {
+  register(input: unknown, ctx: { ip: string }): Promise<PublicUser>;
+  login(input: unknown, ctx: { ip: string; userAgent?: string }): Promise<{ token: string; user: PublicUser }>;
+  authenticate(token: string): Promise<SessionUser | null>;
+  me(userId: number): Promise<PublicUser>;
+  logout(tokenId: number): Promise<void>;
+  requestPasswordReset(input: unknown, ctx: { ip: string }): Promise<void>;
+  confirmPasswordReset(input: unknown): Promise<void>;
+  createAdmin(input: { name: string; email: string; password: string }): Promise<PublicUser>;
+  listUsers(opts: { limit: number; offset: number; search?: string }): Promise<PublicUser[]>;
+}
+
+export function createAuthService(deps: { db: Db; config: Config; rateLimits: RateLimits; mailer: Mailer; logger: Logger }): AuthService {
+  const { db, config, rateLimits, mailer } = deps;
+  const adminEmails = config.adminEmails;
+  // Verifying against a real hash when the email is unknown keeps both answers equally slow.
+  const dummyHash = hashPassword(newToken());
+
+  return {
+    async register(input, { ip }) {
+      await rateLimits.hit('register', ip);
+      const cmd = RegisterCommand.parse(input);
+      const passwordHash = await hashPassword(cmd.password);
+      try {
+        const user = await db.transaction(async (trx) => {
+          const row = await q.insertUser(trx, {
+            name: cmd.name,
+            email: cmd.email,
+            phone: cmd.phone,
+            cpf: cmd.cpf,
+            birthdate: cmd.birthdate,
+            password_hash: passwordHash,
+            accepted_terms_at: new Date(),
+          } as never);
+          await audit(trx, { actorUserId: row.id, action: 'user.registered', entity: 'user', entityId: row.id });
+          return row;
+        });
+        return serializeUser(user, adminEmails);
+      } catch (e) {
+        if (isUniqueViolation(e, 'users_email_unique')) throw errors.conflict('email_taken', 'Este e-mail já está cadastrado.');
+        if (isUniqueViolation(e, 'users_cpf_unique')) throw errors.conflict('cpf_taken', 'Este CPF já está cadastrado.');
+        throw e;
+      }
+    },
+
+    async login(input, { ip, userAgent }) {
+      const cmd = LoginCommand.parse(input);
+      // Per IP and per account: a botnet cannot hammer one account, one IP cannot sweep many.
+      await rateLimits.hit('login', `ip:${ip}`);
+      await rateLimits.hit('login', `email:${cmd.email}`);
+      const user = await q.findUserByEmail(db, cmd.email);
+      const ok = await argon2.verify(user?.password_hash ?? (await dummyHash), cmd.password).catch(() => false);
+      if (!user || !user.password_hash || !ok) throw new DomainError('unauthenticated', 'invalid_credentials', INVALID_CREDENTIALS);
+      const token = newToken();
+      await q.insertSession(db, user.id, sha256(token), config.sessionTtlDays, userAgent);
+      await rateLimits.reset('login', `email:${cmd.email}`);
+      return { token, user: serializeUser(user, adminEmails) };
+    },
+
+    async authenticate(token) {
+      if (!token || token.length > 200) return null;
+      const row = await q.findSession(db, sha256(token));
+      if (!row) return null;
+      return { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, adminEmails), tokenId: row.token_id };
+    },
+
+    async me(userId) {
+      const row = await q.findUserById(db, userId);
+      if (!row) throw errors.unauthenticated();
+      return serializeUser(row, adminEmails);
+    },
+
+    async logout(tokenId) {
+      await q.revokeSession(db, tokenId);
+    },
+
+    async requestPasswordReset(input, { ip }) {
+      await rateLimits.hit('reset', ip);
+      const cmd = ResetRequestCommand.parse(input);
+      const user = await q.findUserByEmail(db, cmd.email);
+      if (!user) {
+        deps.logger.info({ event: 'password_reset.unknown_email' }, 'password reset for unknown email');
+        return;
+      }
+      const token = newToken();
+      const link = `${config.publicUrl}/redefinir-senha?token=${encodeURIComponent(token)}`;
+      const outboxId = await db.transaction(async (trx) => {
+        await trx('password_resets').insert({
+          user_id: user.id,
+          token_hash: sha256(token),
+          expires_at: trx.raw(`now() + make_interval(mins => ?)`, [config.passwordResetTtlMinutes]),
+        });
+        await audit(trx, { actorUserId: user.id, action: 'password_reset.requested', entity: 'user', entityId: user.id });
+        return mailer.enqueue(trx, {
+          to: user.email,
+          template: 'password_reset',
+          subject: 'Cota Verde: redefinição de senha',
+          text: [
+            `Olá, ${user.name}.`,
+            '',
+            'Recebemos um pedido para redefinir a senha da sua conta na Cota Verde.',
+            `Para criar uma nova senha, abra o link abaixo (válido por ${config.passwordResetTtlMinutes} minutos e por um único uso):`,
+            '',
+            link,
+            '',
+            'Se você não pediu a redefinição, ignore esta mensagem: sua senha continua a mesma.',
+          ].join('\n'),
+        });
+      });
+      await mailer.dispatch(outboxId);
+    },
+
+    async confirmPasswordReset(input) {
+      const cmd = ResetConfirmCommand.parse(input);
+      const passwordHash = await hashPassword(cmd.password);
+      await db.transaction(async (trx) => {
+        const reset = await trx('password_resets')
+          .where({ token_hash: sha256(cmd.token) })
+          .whereNull('used_at')
+          .where('expires_at', '>', trx.fn.now())
+          .forUpdate()
+          .first();
+        if (!reset) throw errors.validation('invalid_token', 'Link inválido ou expirado.');
+        await trx('password_resets').where({ id: reset.id }).update({ used_at: trx.fn.now() });
+        // Any other outstanding link of this user dies too.
+        await trx('password_resets').where({ user_id: reset.user_id }).whereNull('used_at').update({ used_at: trx.fn.now() });
+        await trx('users').where({ id: reset.user_id }).update({ password_hash: passwordHash, updated_at: trx.fn.now() });
+        await q.revokeAllSessions(trx, reset.user_id);
+        await audit(trx, { actorUserId: reset.user_id, action: 'password_reset.completed', entity: 'user', entityId: reset.user_id });
+      });
+    },
+
+    async createAdmin({ name, email, password }) {
+      const parsed = LoginCommand.parse({ email, password });
+      const passwordHash = await hashPassword(parsed.password);
+      const row = await db.transaction(async (trx) => {
+        const existing = await q.findUserByEmail(trx, parsed.email);
+        let user;
+        if (existing) {
+          [user] = await trx('users')
+            .where({ id: existing.id })
+            .update({ is_admin: true, role: 'admin', password_hash: passwordHash, updated_at: trx.fn.now() })
+            .returning(q.USER_COLUMNS);
+        } else {
+          user = await q.insertUser(trx, { name: name.trim() || 'Administrador', email: parsed.email, password_hash: passwordHash, is_admin: true, role: 'admin' });
+        }
+        await audit(trx, { actor: 'cli', action: existing ? 'user.promoted_admin' : 'user.admin_created', entity: 'user', entityId: user.id });
+        return user;
+      });
+      return serializeUser(row, adminEmails);
+    },
+
+    async listUsers(opts) {
+      const rows = await q.listUsers(db, opts);
+      return rows.map((r) => serializeUser(r, adminEmails));
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { Conn } from './db';
+
+/**
+ * Operator-tunable settings kept in app_config (one row per key, JSON value).
+ * Every key has a default and a schema; reads merge stored values over defaults.
+ */
+export const AppConfigSchema = z.object({
+  banner_title: z.string().max(240),
+  max_numbers_per_selection: z.number().int().min(1).max(10),
+  ticket_price_cents: z.number().int().min(0),
+  reservation_ttl_minutes: z.number().int().min(1).max(24 * 60),
+  main_infoproduct_id: z.number().int().positive().nullable(),
+  coupon_cashback_percent: z.number().int().min(0).max(100),
+  coupon_validity_days: z.number().int().min(1).max(3650),
+});
+export type AppConfig = z.infer<typeof AppConfigSchema>;
+
+export const APP_CONFIG_DEFAULTS: AppConfig = {
+  banner_title: 'Compre seu e-book e escolha seu número da sorte!',
+  max_numbers_per_selection: 5,
+  ticket_price_cents: 100,
+  reservation_ttl_minutes: 15,
+  main_infoproduct_id: null,
+  coupon_cashback_percent: 100,
+  coupon_validity_days: 180,
+};
+
+export async function readAppConfig(conn: Conn): Promise<AppConfig> {
+  const rows: Array<{ key: string; value: unknown }> = await conn('app_config').select('key', 'value');
+  const stored: Record<string, unknown> = {};
+  for (const r of rows) if (r.key in APP_CONFIG_DEFAULTS) stored[r.key] = r.value;
+  return AppConfigSchema.parse({ ...APP_CONFIG_DEFAULTS, ...stored });
+}
+
+export async function writeAppConfig(conn: Conn, patch: Partial<AppConfig>): Promise<AppConfig> {
+  const valid = AppConfigSchema.partial().parse(patch);
+  for (const [key, value] of Object.entries(valid)) {
+    if (value === undefined) continue;
+    await conn('app_config')
+      .insert({ key, value: JSON.stringify(value), updated_at: conn.fn.now() })
+      .onConflict('key')
+      .merge(['value', 'updated_at']);
+  }
+  return readAppConfig(conn);
+}

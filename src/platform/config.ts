@@ -1,0 +1,158 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the app reads from the environment, validated once at start.
+ * `loadConfig` throws a readable error listing every problem; in production it
+ * also refuses default secrets, the sandbox payment provider and missing URLs.
+ */
+const DEV_SECRET = 'dev-only-secret-change-me-0000000000';
+
+const bool = z
+  .string()
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  APP_SECRET: z.string().min(32).default(DEV_SECRET),
+  CORS_ORIGINS: list,
+  ADMIN_EMAILS: list,
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(60),
+  RATE_LIMIT_DISABLED: bool,
+  BODY_LIMIT: z.string().default('100kb'),
+  QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('cotaverde'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Cota Verde <nao-responda@cotaverde.com.br>'),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'mercadopago']).default('sandbox'),
+  SANDBOX_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).default(0),
+  MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
+  MERCADOPAGO_WEBHOOK_SECRET: z.string().optional(),
+  MERCADOPAGO_API_URL: z.string().url().default('https://api.mercadopago.com'),
+  PIX_MERCHANT_NAME: z.string().default('COTA VERDE'),
+  PIX_MERCHANT_CITY: z.string().default('CURITIBA'),
+  PIX_KEY: z.string().default('pix@cotaverde.com.br'),
+  PIX_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  WEB_DIST_DIR: z.string().default('web/dist'),
+  COVERS_PATH: z.string().default('/covers'),
+  TRUST_PROXY: bool,
+});
+
+export type Config = {
+  env: 'development' | 'test' | 'production';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  dbPoolMax: number;
+  logLevel: string;
+  appSecret: string;
+  corsOrigins: string[];
+  adminEmails: string[];
+  sessionTtlDays: number;
+  passwordResetTtlMinutes: number;
+  rateLimitDisabled: boolean;
+  bodyLimit: string;
+  queuePrefix: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  payments: {
+    provider: 'sandbox' | 'mercadopago';
+    sandboxAutoApproveSeconds: number;
+    mercadopago: { accessToken?: string; webhookSecret?: string; apiUrl: string };
+    pix: { merchantName: string; merchantCity: string; key: string; expiryMinutes: number };
+  };
+  webDistDir: string;
+  coversPath: string;
+  /** Trust X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Configuração inválida:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const isProduction = e.NODE_ENV === 'production';
+  if (!e.DATABASE_URL) problems.push('DATABASE_URL is required');
+  if (!e.REDIS_URL) problems.push('REDIS_URL is required');
+  if (isProduction) {
+    if (e.APP_SECRET === DEV_SECRET) problems.push('APP_SECRET must be set to a secret of at least 32 characters in production');
+    if (e.PAYMENT_PROVIDER === 'sandbox') problems.push('PAYMENT_PROVIDER=sandbox is not allowed in production');
+    if (e.SANDBOX_AUTO_APPROVE_SECONDS > 0) problems.push('SANDBOX_AUTO_APPROVE_SECONDS is not allowed in production');
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
+  }
+  if (e.PAYMENT_PROVIDER === 'mercadopago') {
+    if (!e.MERCADOPAGO_ACCESS_TOKEN) problems.push('MERCADOPAGO_ACCESS_TOKEN is required with PAYMENT_PROVIDER=mercadopago');
+    if (!e.MERCADOPAGO_WEBHOOK_SECRET) problems.push('MERCADOPAGO_WEBHOOK_SECRET is required with PAYMENT_PROVIDER=mercadopago');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    databaseUrl: e.DATABASE_URL!,
+    redisUrl: e.REDIS_URL!,
+    dbPoolMax: e.DB_POOL_MAX,
+    logLevel: e.LOG_LEVEL,
+    appSecret: e.APP_SECRET,
+    corsOrigins: e.CORS_ORIGINS,
+    adminEmails: e.ADMIN_EMAILS.map((m) => m.toLowerCase()),
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES,
+    rateLimitDisabled: e.RATE_LIMIT_DISABLED,
+    bodyLimit: e.BODY_LIMIT,
+    queuePrefix: e.QUEUE_PREFIX,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    payments: {
+      provider: e.PAYMENT_PROVIDER,
+      sandboxAutoApproveSeconds: e.SANDBOX_AUTO_APPROVE_SECONDS,
+      mercadopago: {
+        accessToken: e.MERCADOPAGO_ACCESS_TOKEN,
+        webhookSecret: e.MERCADOPAGO_WEBHOOK_SECRET,
+        apiUrl: e.MERCADOPAGO_API_URL.replace(/\/$/, ''),
+      },
+      pix: {
+        merchantName: e.PIX_MERCHANT_NAME,
+        merchantCity: e.PIX_MERCHANT_CITY,
+        key: e.PIX_KEY,
+        expiryMinutes: e.PIX_EXPIRY_MINUTES,
+      },
+    },
+    webDistDir: e.WEB_DIST_DIR,
+    coversPath: e.COVERS_PATH,
+    trustProxy: e.TRUST_PROXY || isProduction,
+  };
+}

@@ -1,0 +1,70 @@
+import knex, { type Knex } from 'knex';
+import path from 'node:path';
+import fs from 'node:fs';
+import pg from 'pg';
+
+export type Db = Knex;
+export type Trx = Knex.Transaction;
+/** Either the pool or an open transaction: query functions accept both. */
+export type Conn = Knex | Knex.Transaction;
+
+// bigint (int8) columns come back as JS numbers: every id and sum we keep fits.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+// numeric (SUM of int) as number too.
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+// `date` columns stay as 'YYYY-MM-DD' strings: no timezone shifts on birthdates.
+pg.types.setTypeParser(1082, (v) => v);
+
+export function createDb(databaseUrl: string, poolMax = 10): Db {
+  return knex({
+    client: 'pg',
+    connection: databaseUrl,
+    pool: { min: 0, max: poolMax },
+    acquireConnectionTimeout: 15_000,
+  });
+}
+
+/**
+ * Migrations are TypeScript files under migrations/, loaded through knex's own
+ * directory loader (works under tsx and jest, both of which compile TS).
+ */
+export const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
+
+class TsMigrationSource implements Knex.MigrationSource<string> {
+  async getMigrations() {
+    return fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d{14}_[a-z0-9-]+\.ts$/.test(f))
+      .sort();
+  }
+  getMigrationName(m: string) {
+    // keep knex_migrations rows independent of the extension
+    return m.replace(/\.ts$/, '');
+  }
+  async getMigration(m: string): Promise<Knex.Migration> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(path.join(MIGRATIONS_DIR, m));
+  }
+}
+
+export async function migrateLatest(db: Db): Promise<string[]> {
+  const [, done] = await db.migrate.latest({ migrationSource: new TsMigrationSource() });
+  return done as string[];
+}
+
+export async function migrationStatus(db: Db) {
+  const [completed, pending] = await db.migrate.list({ migrationSource: new TsMigrationSource() });
+  return { completed: completed.map((c: { name: string }) => c.name), pending: pending.map(String) };
+}
+
+/** Runs fn in a transaction (or reuses the given one). */
+export async function inTransaction<T>(conn: Conn, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if ((conn as Trx).isTransaction) return fn(conn as Trx);
+  return (conn as Knex).transaction(fn);
+}
+
+/** True when a pg error is a unique violation (optionally on a named constraint). */
+export function isUniqueViolation(e: unknown, constraint?: string): boolean {
+  const err = e as { code?: string; constraint?: string };
+  return err?.code === '23505' && (!constraint || err.constraint === constraint);
+}

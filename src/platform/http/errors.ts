@@ -1,0 +1,59 @@
+import type { Context, Next } from 'koa';
+import { ZodError } from 'zod';
+import { isDomainError, type ErrorKind } from '../errors';
+
+const STATUS: Record<ErrorKind, number> = {
+  validation: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** Human pt-BR summary of zod issues: "campo: mensagem; …". */
+export function zodDetails(e: ZodError) {
+  return e.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code }));
+}
+
+/**
+ * Maps every error to `{error, message, details?}` with the right status.
+ * Unknown errors are logged with the request id and answer a bare 500.
+ */
+export async function errorMiddleware(ctx: Context, next: Next) {
+  try {
+    await next();
+    if (ctx.status === 404 && ctx.body == null && ctx.path.startsWith('/api')) {
+      ctx.status = 404;
+      ctx.body = { error: 'route_not_found', message: 'Rota não encontrada.' };
+    }
+  } catch (err) {
+    if (isDomainError(err)) {
+      ctx.status = STATUS[err.kind];
+      ctx.body = { error: err.code, message: err.message, ...err.extra };
+      if (err.kind === 'rate_limited' && typeof err.extra.retry_after === 'number') ctx.set('Retry-After', String(err.extra.retry_after));
+      return;
+    }
+    if (err instanceof ZodError) {
+      const details = zodDetails(err);
+      ctx.status = 400;
+      ctx.body = { error: 'validation_error', message: details[0]?.message ?? 'Dados inválidos.', details };
+      return;
+    }
+    const e = err as { status?: number; statusCode?: number; expose?: boolean; type?: string; message?: string };
+    const status = e.status ?? e.statusCode;
+    if (status && status >= 400 && status < 500) {
+      // Koa / body parser client errors: bad JSON, too large, unsupported type…
+      ctx.status = status;
+      const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+      const message =
+        status === 413 ? 'Corpo da requisição grande demais.' : status === 415 ? 'Envie o corpo como JSON.' : 'Requisição inválida (JSON malformado?).';
+      ctx.body = { error: code, message };
+      return;
+    }
+    ctx.state.log?.error({ err }, 'unhandled error');
+    ctx.status = 500;
+    ctx.body = { error: 'internal_error', message: 'Erro interno. Tente novamente em instantes.', request_id: ctx.state.requestId };
+  }
+}

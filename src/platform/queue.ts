@@ -1,0 +1,110 @@
+import { Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from './logger';
+
+export { UnrecoverableError };
+
+/**
+ * The typed map of every background job: name → payload. A job id built from
+ * business ids (no ':') deduplicates; the database stays the source of truth and
+ * periodic sweeps rebuild what a Redis wipe loses.
+ */
+export interface JobPayloads {
+  /** Deliver one outbox mail. */
+  'mail.send': { outboxId: number };
+  /** Periodic: enqueue every pending outbox mail (recovers lost jobs). */
+  'mail.sweep': Record<string, never>;
+}
+
+export type JobName = keyof JobPayloads;
+export const JOB_NAMES = ['mail.send', 'mail.sweep'] as const satisfies readonly JobName[];
+
+// Compile-time check that JOB_NAMES lists every key of JobPayloads.
+type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
+const _allListed: Missing extends never ? true : never = true;
+void _allListed;
+
+export type JobHandler<K extends JobName> = (data: JobPayloads[K], job: Job<JobPayloads[K]>) => Promise<unknown>;
+export type JobHandlers = { [K in JobName]: JobHandler<K> };
+
+/** Schedules the worker keeps in Redis (upsertJobScheduler on every boot). */
+export const SCHEDULES: Array<{ id: string; name: JobName; everyMs: number }> = [
+  { id: 'mail-sweep', name: 'mail.sweep', everyMs: 60_000 },
+];
+
+export const QUEUE_NAME = 'main';
+
+export interface JobQueue {
+  enqueue<K extends JobName>(name: K, data: JobPayloads[K], opts?: JobsOptions): Promise<void>;
+  raw: Queue;
+  close(): Promise<void>;
+}
+
+const DEFAULT_OPTS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+export function createJobQueue(connection: Redis, prefix: string): JobQueue {
+  const queue = new Queue(QUEUE_NAME, { connection, prefix, defaultJobOptions: DEFAULT_OPTS });
+  return {
+    raw: queue,
+    async enqueue(name, data, opts) {
+      await queue.add(name, data, opts);
+    },
+    close: () => queue.close(),
+  };
+}
+
+/**
+ * Builds the dispatch table from (name, handler) pairs: fails at boot when a
+ * job of JOB_NAMES has no handler or one name is registered twice.
+ */
+export function buildRegistry(entries: Array<[JobName, JobHandler<any>]>): JobHandlers {
+  const table = new Map<JobName, JobHandler<any>>();
+  for (const [name, handler] of entries) {
+    if (!JOB_NAMES.includes(name)) throw new Error(`job registry: unknown job '${name}'`);
+    if (table.has(name)) throw new Error(`job registry: job '${name}' registered twice`);
+    table.set(name, handler);
+  }
+  const missing = JOB_NAMES.filter((n) => !table.has(n));
+  if (missing.length) throw new Error(`job registry: no handler for ${missing.join(', ')}`);
+  return Object.fromEntries(table) as JobHandlers;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+export async function startWorker(opts: {
+  connection: Redis;
+  prefix: string;
+  handlers: JobHandlers;
+  logger: Logger;
+  queue: JobQueue;
+  concurrency?: number;
+  schedules?: typeof SCHEDULES;
+}): Promise<RunningWorker> {
+  const { logger, handlers } = opts;
+  for (const s of opts.schedules ?? SCHEDULES) {
+    await opts.queue.raw.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+  }
+  const worker = new Worker(
+    QUEUE_NAME,
+    async (job: Job) => {
+      const handler = handlers[job.name as JobName];
+      if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+      return handler(job.data, job);
+    },
+    { connection: opts.connection.duplicate(), prefix: opts.prefix, concurrency: opts.concurrency ?? 8 },
+  );
+  worker.on('failed', (job, err) =>
+    logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'),
+  );
+  worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+  await worker.waitUntilReady();
+  return { worker, close: () => worker.close() };
+}

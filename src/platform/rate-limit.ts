@@ -1,0 +1,41 @@
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { errors } from './errors';
+
+/** Named limits: points per duration (seconds), keyed by the caller's IP and/or account. */
+export const LIMITS = {
+  login: { points: 10, duration: 15 * 60 },
+  register: { points: 5, duration: 60 * 60 },
+  reset: { points: 5, duration: 60 * 60 },
+  reservations: { points: 60, duration: 60 },
+} as const;
+export type LimitName = keyof typeof LIMITS;
+
+export interface RateLimits {
+  /** Consumes one point; throws a rate_limited DomainError when exhausted. */
+  hit(name: LimitName, key: string): Promise<void>;
+  reset(name: LimitName, key: string): Promise<void>;
+}
+
+export function createRateLimits(redis: Redis, prefix: string, disabled = false): RateLimits {
+  const limiters = Object.fromEntries(
+    Object.entries(LIMITS).map(([name, l]) => [
+      name,
+      new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rl:${name}`, points: l.points, duration: l.duration }),
+    ]),
+  ) as Record<LimitName, RateLimiterRedis>;
+  return {
+    async hit(name, key) {
+      if (disabled) return;
+      try {
+        await limiters[name].consume(key);
+      } catch (e) {
+        if (e instanceof RateLimiterRes) throw errors.rateLimited(Math.ceil(e.msBeforeNext / 1000));
+        throw e;
+      }
+    },
+    async reset(name, key) {
+      await limiters[name].delete(key);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { loadConfig, type Config } from './platform/config';
+import { createDb, type Db } from './platform/db';
+import { createLogger, type Logger } from './platform/logger';
+import { createRedis, type Redis } from './platform/redis';
+import { createJobQueue, type JobQueue } from './platform/queue';
+import { createRateLimits, type RateLimits } from './platform/rate-limit';
+import { createMailer, type Mailer } from './platform/mail';
+import { createAuthService, type AuthService } from './auth/service';
+
+/**
+ * The one composition root: the Koa app, the worker and the CLI all call it.
+ * Plain factories, no container: each module's service gets what it needs.
+ */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  redis: Redis;
+  queue: JobQueue;
+  rateLimits: RateLimits;
+  mailer: Mailer;
+  auth: AuthService;
+  close(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  config?: Config;
+  logger?: Logger;
+  db?: Db;
+}
+
+export function createServices(overrides: ServiceOverrides = {}): Services {
+  const config = overrides.config ?? loadConfig();
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const db = overrides.db ?? createDb(config.databaseUrl, config.dbPoolMax);
+  const redis = createRedis(config.redisUrl);
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const queue = createJobQueue(redis, config.queuePrefix);
+  const rateLimits = createRateLimits(redis, config.queuePrefix, config.rateLimitDisabled);
+  const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const auth = createAuthService({ db, config, rateLimits, mailer, logger });
+
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    queue,
+    rateLimits,
+    mailer,
+    auth,
+    async close() {
+      await queue.close().catch(() => {});
+      await db.destroy().catch(() => {});
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { loadConfig } from '../../src/platform/config';
+import { createServices, type Services } from '../../src/services';
+import { createApp } from '../../src/platform/http/app';
+import { hashPassword, sha256 } from '../../src/auth/service';
+import { insertSession } from '../../src/auth/queries';
+import { uniqueCpf } from './cpf';
+
+/**
+ * A real app on a real database: each test context clones the migrated
+ * template (CREATE DATABASE … TEMPLATE) and uses its own Redis key prefix, so
+ * test files run in parallel without seeing each other.
+ */
+export interface TestContext {
+  services: Services;
+  url: string;
+  dbName: string;
+  api<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+function adminUrl() {
+  const u = process.env.TEST_ADMIN_DATABASE_URL;
+  if (!u) throw new Error('TEST_ADMIN_DATABASE_URL is not set: run the suite with `npm test`.');
+  return u;
+}
+
+async function adminQuery(sql: string) {
+  const c = new pg.Client({ connectionString: adminUrl() });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function createTestContext(opts: { serveWeb?: boolean; env?: Record<string, string> } = {}): Promise<TestContext> {
+  const template = process.env.TEST_TEMPLATE_DB ?? 'cotaverde_test_template';
+  const id = randomBytes(4).toString('hex');
+  const dbName = `cv_t_${process.pid}_${id}`;
+  await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${template}"`);
+  const dbUrl = new URL(adminUrl());
+  dbUrl.pathname = `/${dbName}`;
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: dbUrl.toString(),
+    QUEUE_PREFIX: `cvt${id}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DB_POOL_MAX: '20',
+    TRUST_PROXY: 'true',
+    PUBLIC_URL: 'http://cotaverde.test',
+    ...opts.env,
+  });
+  const services = createServices({ config });
+  const app = createApp(services, { serveWeb: opts.serveWeb ?? false });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    services,
+    url,
+    dbName,
+    async api(method, path, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      let payload: string | undefined = o.rawBody;
+      if (o.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        payload = JSON.stringify(o.body);
+      } else if (o.rawBody !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+      const res = await fetch(url + path, { method, headers, body: payload });
+      const text = await res.text();
+      let body: any = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON: keep text */
+      }
+      return { status: res.status, body, text, headers: res.headers };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Remove this context's BullMQ / rate-limit keys.
+      const keys = await services.redis.keys(`${config.queuePrefix}*`);
+      if (keys.length) await services.redis.del(...keys);
+      await services.close();
+      await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    },
+  };
+}
+
+let seq = 0;
+/** A user inserted directly (no HTTP, no rate limit) with a live session token. */
+export async function createUser(t: TestContext, o: { admin?: boolean; name?: string; email?: string; password?: string } = {}) {
+  seq++;
+  const password = o.password ?? 'senha-segura-1';
+  const email = (o.email ?? `user${seq}-${randomBytes(3).toString('hex')}@example.com`).toLowerCase();
+  const [user] = await t.services
+    .db('users')
+    .insert({
+      name: o.name ?? `Usuária Teste ${seq}`,
+      email,
+      phone: '41999998888',
+      cpf: uniqueCpf(),
+      birthdate: '1990-01-15',
+      password_hash: await hashPassword(password),
+      is_admin: !!o.admin,
+      role: o.admin ? 'admin' : 'customer',
+    })
+    .returning('*');
+  const token = randomBytes(32).toString('base64url');
+  await insertSession(t.services.db, user.id, sha256(token), 1);
+  return { user, token, email, password };
+}
