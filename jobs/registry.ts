@@ -10,5 +10,7 @@ export function registerJobHandlers(s: Services): JobHandlers {
   return buildRegistry([
     ['mail.send', async (data: { outboxId: number }) => s.mailer.deliver(data.outboxId)],
     ['mail.sweep', async () => s.mailer.sweep()],
+    ['reservation.expire', async (data: { reservationId: number }) => s.reservations.expire(data.reservationId)],
+    ['reservation.sweep', async () => s.reservations.sweep()],
   ]);
 }

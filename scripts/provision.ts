@@ -265,14 +265,36 @@ export async function provisionServices(profile: Profile, appDatabase: string): 
     stops.push(r.stop);
     redisUrl = r.url;
   }
+  // Several runs (an `npm start` and an `npm test`, or two test runs) may share the
+  // servers of a profile: each registers itself, and the last one out stops them.
+  const usersDir = path.join(DATA_DIR, PROFILES[profile].dir, 'users');
+  fs.mkdirSync(usersDir, { recursive: true });
+  const me = path.join(usersDir, String(process.pid));
+  fs.writeFileSync(me, '');
   return {
     databaseUrl,
     adminDatabaseUrl,
     redisUrl,
     async stop() {
+      fs.rmSync(me, { force: true });
+      const others = fs.readdirSync(usersDir).filter((f) => pidAlive(Number(f)));
+      if (others.length) {
+        log(`serviços continuam rodando (em uso por outro processo: ${others.join(', ')}).`);
+        return;
+      }
       for (const s of stops.reverse()) await s().catch((e) => log(`erro ao parar serviço: ${String(e)}`));
     },
   };
+}
+
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Debian's chromium for the browser tests; installed when missing and root. */

@@ -9,9 +9,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { ROOT, log, provisionServices, ensureChromium } from './provision';
+import { ROOT, log, provisionServices, ensureChromium, pidAlive } from './provision';
 
-const TEMPLATE_DB = 'cotaverde_test_template';
+// One template per test run (named after this process), so concurrent runs never drop each other's.
+const TEMPLATE_DB = `cv_tpl_${process.pid}`;
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;
@@ -136,9 +137,12 @@ async function recreateTemplate(adminUrl: string, templateUrl: string) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    // Leftover per-file databases of an interrupted run.
-    const old = await client.query("SELECT datname FROM pg_database WHERE datname LIKE 'cv_t_%'");
-    for (const r of old.rows) await client.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
+    // Leftovers of interrupted runs: databases named after a run whose process is gone.
+    const old = await client.query("SELECT datname FROM pg_database WHERE datname ~ '^cv_(t|tpl)_[0-9]+'");
+    for (const r of old.rows) {
+      const pid = Number(/^cv_(?:t|tpl)_(\d+)/.exec(r.datname)?.[1]);
+      if (!pidAlive(pid)) await client.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
+    }
     await client.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
     await client.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
   } finally {
@@ -150,6 +154,16 @@ async function recreateTemplate(adminUrl: string, templateUrl: string) {
     await migrateLatest(db);
   } finally {
     await db.destroy();
+  }
+}
+
+async function dropDatabase(adminUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
   }
 }
 
@@ -170,6 +184,7 @@ async function test(jestArgs: string[]) {
       NODE_ENV: 'test',
       TEST_ADMIN_DATABASE_URL: services.adminDatabaseUrl,
       TEST_TEMPLATE_DB: TEMPLATE_DB,
+      TEST_RUN_ID: String(process.pid),
       REDIS_URL: services.redisUrl,
       CHROMIUM_PATH: chromium ?? '',
     };
@@ -188,6 +203,7 @@ async function test(jestArgs: string[]) {
       if (res.numTotalTests === 0) code = code || 1;
     }
   } finally {
+    await dropDatabase(services.adminDatabaseUrl, TEMPLATE_DB).catch(() => {});
     await services.stop();
   }
   process.exit(code);

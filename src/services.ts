@@ -6,6 +6,11 @@ import { createJobQueue, type JobQueue } from './platform/queue';
 import { createRateLimits, type RateLimits } from './platform/rate-limit';
 import { createMailer, type Mailer } from './platform/mail';
 import { createAuthService, type AuthService } from './auth/service';
+import { createDrawsService, type DrawsService } from './draws/service';
+import { createReservationsService, type ReservationsService } from './draws/reservations';
+import { createVouchersService, type VouchersService } from './draws/vouchers';
+import { createCatalogueService, type CatalogueService } from './catalogue/service';
+import { createPaymentsService, type PaymentsService } from './payments/service';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -20,6 +25,11 @@ export interface Services {
   rateLimits: RateLimits;
   mailer: Mailer;
   auth: AuthService;
+  draws: DrawsService;
+  reservations: ReservationsService;
+  vouchers: VouchersService;
+  catalogue: CatalogueService;
+  payments: PaymentsService;
   close(): Promise<void>;
 }
 
@@ -39,6 +49,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const rateLimits = createRateLimits(redis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
+  const draws = createDrawsService({ db, logger });
+  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
+  const vouchers = createVouchersService({ db, logger, draws });
+  const catalogue = createCatalogueService({ db, draws });
+  const payments = createPaymentsService({ db, vouchers });
 
   return {
     config,
@@ -49,6 +64,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     rateLimits,
     mailer,
     auth,
+    draws,
+    reservations,
+    vouchers,
+    catalogue,
+    payments,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});

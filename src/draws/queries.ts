@@ -1,5 +1,28 @@
 import type { Conn } from '../platform/db';
 
+export interface DrawRow {
+  id: number;
+  infoproduct_id: number | null;
+  predecessor_id: number | null;
+  title: string;
+  status: 'open' | 'closed' | 'drawn';
+  total_numbers: number;
+  prize_cents: number;
+  ticket_price_cents_override: number | null;
+  max_per_user: number;
+  opened_at: Date;
+  closed_at: Date | null;
+  realized_at: Date | null;
+  contest_number: number | null;
+  winner_user_id: number | null;
+  winner_number: number | null;
+  no_winner: boolean;
+  product_name: string | null;
+  product_link: string | null;
+  redeemed: boolean;
+  created_at: Date;
+}
+
 export interface NewDraw {
   infoproduct_id: number | null;
   title: string;
@@ -12,10 +35,92 @@ export interface NewDraw {
 }
 
 /** Inserts a draw and its number rows (one per number, DESIGN §2) in the caller's transaction. */
-export async function insertDrawWithNumbers(trx: Conn, d: NewDraw) {
+export async function insertDrawWithNumbers(trx: Conn, d: NewDraw): Promise<DrawRow> {
   const [draw] = await trx('draws')
     .insert({ ...d, status: d.status ?? 'open', predecessor_id: d.predecessor_id ?? null })
     .returning('*');
   await trx.raw(`INSERT INTO draw_numbers (draw_id, n) SELECT ?, g FROM generate_series(0, ? - 1) g`, [draw.id, d.total_numbers]);
   return draw;
+}
+
+export function findDraw(conn: Conn, id: number): Promise<DrawRow | undefined> {
+  return conn('draws').where({ id }).first();
+}
+
+export function lockDraw(conn: Conn, id: number, mode: 'update' | 'share'): Promise<DrawRow | undefined> {
+  const q = conn('draws').where({ id }).first();
+  return (mode === 'update' ? q.forUpdate() : q.forShare()) as Promise<DrawRow | undefined>;
+}
+
+export function findOpenDrawOfProduct(conn: Conn, infoproductId: number): Promise<DrawRow | undefined> {
+  return conn('draws').where({ infoproduct_id: infoproductId, status: 'open' }).first();
+}
+
+export interface Counts {
+  reserved: number;
+  sold: number;
+  taken: number;
+  available: number;
+}
+
+/** Number counts per draw, for many draws in one query. */
+export async function countsByDraw(conn: Conn, drawIds: number[]): Promise<Map<number, Counts>> {
+  const out = new Map<number, Counts>();
+  if (!drawIds.length) return out;
+  const rows: Array<{ draw_id: number; reserved: number; sold: number; available: number }> = await conn('draw_numbers')
+    .whereIn('draw_id', drawIds)
+    .groupBy('draw_id')
+    .select(
+      'draw_id',
+      conn.raw(`count(*) FILTER (WHERE status = 'reserved')::int AS reserved`),
+      conn.raw(`count(*) FILTER (WHERE status = 'sold')::int AS sold`),
+      conn.raw(`count(*) FILTER (WHERE status = 'available')::int AS available`),
+    );
+  for (const r of rows) out.set(r.draw_id, { reserved: r.reserved, sold: r.sold, taken: r.reserved + r.sold, available: r.available });
+  return out;
+}
+
+export interface BoardNumber {
+  n: number;
+  status: 'available' | 'reserved' | 'sold';
+  owner_name: string | null;
+  owner_user_id: number | null;
+}
+
+/** Every number of a draw with its status and owner name (for initials only). */
+export function boardNumbers(conn: Conn, drawId: number): Promise<BoardNumber[]> {
+  return conn('draw_numbers as dn')
+    .leftJoin('users as u', 'u.id', 'dn.owner_user_id')
+    .where('dn.draw_id', drawId)
+    .orderBy('dn.n')
+    .select('dn.n', 'dn.status', 'dn.owner_user_id', 'u.name as owner_name');
+}
+
+/** Numbers a user owns in a draw. */
+export async function ownedCount(conn: Conn, drawId: number, userId: number): Promise<number> {
+  const r = await conn('draw_numbers').where({ draw_id: drawId, owner_user_id: userId }).count<{ c: number }[]>({ c: '*' });
+  return Number(r[0].c);
+}
+
+/** Numbers a user holds in active reservations of a draw. */
+export async function heldCount(conn: Conn, drawId: number, userId: number): Promise<number> {
+  const r = await conn('draw_numbers as dn')
+    .join('reservations as r', 'r.id', 'dn.reservation_id')
+    .where({ 'dn.draw_id': drawId, 'dn.status': 'reserved', 'r.user_id': userId })
+    .count<{ c: number }[]>({ c: '*' });
+  return Number(r[0].c);
+}
+
+export async function voucherBalance(conn: Conn, userId: number, infoproductId: number, lock = false): Promise<number> {
+  const q = conn('voucher_balances').where({ user_id: userId, infoproduct_id: infoproductId }).first('balance');
+  const row = await (lock ? q.forUpdate() : q);
+  return row?.balance ?? 0;
+}
+
+/**
+ * Serializes one user's writes in one draw (limit checks are read-then-write):
+ * a transaction-scoped advisory lock on (draw, user).
+ */
+export async function lockUserInDraw(trx: Conn, drawId: number, userId: number) {
+  await trx.raw('SELECT pg_advisory_xact_lock(?::int, ?::int)', [drawId, userId]);
 }

@@ -14,10 +14,14 @@ export interface JobPayloads {
   'mail.send': { outboxId: number };
   /** Periodic: enqueue every pending outbox mail (recovers lost jobs). */
   'mail.sweep': Record<string, never>;
+  /** Release one reservation when its hold expires. */
+  'reservation.expire': { reservationId: number };
+  /** Periodic: release every reservation past its hold (recovers lost delayed jobs). */
+  'reservation.sweep': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -30,12 +34,21 @@ export type JobHandlers = { [K in JobName]: JobHandler<K> };
 /** Schedules the worker keeps in Redis (upsertJobScheduler on every boot). */
 export const SCHEDULES: Array<{ id: string; name: JobName; everyMs: number }> = [
   { id: 'mail-sweep', name: 'mail.sweep', everyMs: 60_000 },
+  { id: 'reservation-sweep', name: 'reservation.sweep', everyMs: 30_000 },
 ];
 
 export const QUEUE_NAME = 'main';
 
 export interface JobQueue {
   enqueue<K extends JobName>(name: K, data: JobPayloads[K], opts?: JobsOptions): Promise<void>;
+  /**
+   * Adds a job under a business id (no ':'). A job of that id still waiting,
+   * delayed or running is kept (dedup, returns false). One that already
+   * completed or failed is replaced: BullMQ keeps finished jobs for a while and
+   * would otherwise silently ignore a re-dispatch of work the database still
+   * says is pending (e.g. a sweep after a failure).
+   */
+  enqueueUnique<K extends JobName>(name: K, data: JobPayloads[K], jobId: string, opts?: JobsOptions): Promise<boolean>;
   raw: Queue;
   close(): Promise<void>;
 }
@@ -53,6 +66,17 @@ export function createJobQueue(connection: Redis, prefix: string): JobQueue {
     raw: queue,
     async enqueue(name, data, opts) {
       await queue.add(name, data, opts);
+    },
+    async enqueueUnique(name, data, jobId, opts) {
+      const existing = await queue.getJob(jobId);
+      if (existing) {
+        const state = await existing.getState();
+        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+        // A finished job may be removed concurrently by its retention policy.
+        await existing.remove().catch(() => {});
+      }
+      await queue.add(name, data, { ...opts, jobId });
+      return true;
     },
     close: () => queue.close(),
   };
@@ -92,6 +116,8 @@ export async function startWorker(opts: {
   for (const s of opts.schedules ?? SCHEDULES) {
     await opts.queue.raw.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
   }
+  // BullMQ does not close a connection it was given: keep it to close it ourselves.
+  const connection = opts.connection.duplicate();
   const worker = new Worker(
     QUEUE_NAME,
     async (job: Job) => {
@@ -99,12 +125,18 @@ export async function startWorker(opts: {
       if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
       return handler(job.data, job);
     },
-    { connection: opts.connection.duplicate(), prefix: opts.prefix, concurrency: opts.concurrency ?? 8 },
+    { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 8 },
   );
   worker.on('failed', (job, err) =>
     logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'),
   );
   worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
   await worker.waitUntilReady();
-  return { worker, close: () => worker.close() };
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      connection.disconnect();
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { loadConfig } from '../../src/platform/config';
+import type { Logger } from '../../src/platform/logger';
 import { createServices, type Services } from '../../src/services';
 import { createApp } from '../../src/platform/http/app';
 import { hashPassword, sha256 } from '../../src/auth/service';
@@ -45,10 +46,14 @@ async function adminQuery(sql: string) {
   }
 }
 
-export async function createTestContext(opts: { serveWeb?: boolean; env?: Record<string, string> } = {}): Promise<TestContext> {
-  const template = process.env.TEST_TEMPLATE_DB ?? 'cotaverde_test_template';
+export async function createTestContext(
+  opts: { serveWeb?: boolean; env?: Record<string, string>; logger?: (config: ReturnType<typeof loadConfig>) => Logger } = {},
+): Promise<TestContext> {
+  const template = process.env.TEST_TEMPLATE_DB;
+  if (!template) throw new Error('TEST_TEMPLATE_DB is not set: run the suite with `npm test`.');
   const id = randomBytes(4).toString('hex');
-  const dbName = `cv_t_${process.pid}_${id}`;
+  // Named after the test run (the stack process), so a later run can drop leftovers of a dead one.
+  const dbName = `cv_t_${process.env.TEST_RUN_ID ?? process.pid}_${id}`;
   await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${template}"`);
   const dbUrl = new URL(adminUrl());
   dbUrl.pathname = `/${dbName}`;
@@ -63,7 +68,7 @@ export async function createTestContext(opts: { serveWeb?: boolean; env?: Record
     PUBLIC_URL: 'http://cotaverde.test',
     ...opts.env,
   });
-  const services = createServices({ config });
+  const services = createServices({ config, logger: opts.logger?.(config) });
   const app = createApp(services, { serveWeb: opts.serveWeb ?? false });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

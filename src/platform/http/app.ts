@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Services } from '../../services';
 import { authRoutes } from '../../auth/routes';
+import { catalogueRoutes } from '../../catalogue/routes';
+import { drawsRoutes } from '../../draws/routes';
 import { errorMiddleware } from './errors';
 import { spa } from './static';
 import type { AppState } from './context';
@@ -90,7 +92,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     ctx.body = { status: dbOk && redisOk ? 'ready' : 'unavailable', database: dbOk, redis: redisOk };
   });
 
-  for (const router of [platform, authRoutes(services.auth)]) {
+  for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services)]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   }

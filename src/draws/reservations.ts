@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import type { Db, Trx } from '../platform/db';
+import { errors } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import type { JobQueue } from '../platform/queue';
+import type { RateLimits } from '../platform/rate-limit';
+import { readAppConfig } from '../platform/app-config';
+import * as q from './queries';
+import type { DrawsService } from './service';
+
+const numbersField = z
+  .array(z.number({ error: 'Os números devem ser inteiros.' }).int('Os números devem ser inteiros.').min(0, 'Número fora da tabela.'), {
+    error: 'Informe os números.',
+  })
+  .min(1, 'Selecione pelo menos um número.')
+  .max(1000, 'Números demais.')
+  .refine((a) => new Set(a).size === a.length, 'Números repetidos na seleção.');
+
+export const ReserveCommand = z.object({
+  draw_id: z.coerce.number({ error: 'Informe o sorteio.' }).int().positive('Informe o sorteio.'),
+  numbers: numbersField,
+});
+
+export interface ReservationView {
+  id: number;
+  reservationId: number;
+  reservation_id: number;
+  draw_id: number;
+  numbers: number[];
+  status: string;
+  expires_at: Date;
+  reserved_until: Date;
+  created_at: Date;
+}
+
+export function serializeReservation(r: { id: number; draw_id: number; numbers: number[]; status: string; expires_at: Date; created_at: Date }): ReservationView {
+  return {
+    id: r.id,
+    reservationId: r.id,
+    reservation_id: r.id,
+    draw_id: r.draw_id,
+    numbers: [...r.numbers].sort((a, b) => a - b),
+    status: r.status,
+    expires_at: r.expires_at,
+    reserved_until: r.expires_at,
+    created_at: r.created_at,
+  };
+}
+
+export interface ReservationsService {
+  reserve(userId: number, input: unknown): Promise<ReservationView>;
+  /** Holds numbers inside the caller's transaction (autopay, payments reuse it). */
+  holdInTransaction(trx: Trx, o: { userId: number; drawId: number; numbers: number[]; ttlMinutes: number; source?: 'user' | 'autopay'; maxSelection?: number }): Promise<{ id: number; expires_at: Date; numbers: number[]; draw_id: number; status: string; created_at: Date }>;
+  /** Releases one reservation if it is active and past its hold; idempotent. */
+  expire(reservationId: number): Promise<boolean>;
+  /** Releases every active reservation past its hold; idempotent. */
+  sweep(): Promise<number>;
+  listMine(userId: number, activeOnly: boolean): Promise<ReservationView[]>;
+  scheduleExpiry(reservationId: number, expiresAt: Date): Promise<void>;
+}
+
+export function createReservationsService(deps: { db: Db; queue: JobQueue; logger: Logger; rateLimits: RateLimits; draws: DrawsService }): ReservationsService {
+  const { db } = deps;
+
+  async function release(trx: Trx, reservationId: number, status: 'expired' | 'cancelled') {
+    const freed = await trx('draw_numbers')
+      .where({ reservation_id: reservationId, status: 'reserved' })
+      .update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() })
+      .returning('draw_id');
+    await trx('reservations').where({ id: reservationId }).update({ status, updated_at: trx.fn.now() });
+    return freed.length ? freed[0].draw_id : null;
+  }
+
+  const service: ReservationsService = {
+    async holdInTransaction(trx, o) {
+      const draw = await q.lockDraw(trx, o.drawId, 'share');
+      if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
+      if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.');
+      const outOfRange = o.numbers.filter((n) => n >= draw.total_numbers);
+      if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.join(', ')}.`, { conflicts: outOfRange });
+      if (o.maxSelection && o.numbers.length > o.maxSelection)
+        throw errors.validation('too_many_numbers', `Você pode reservar no máximo ${o.maxSelection} números por vez.`);
+      await q.lockUserInDraw(trx, draw.id, o.userId);
+      if (draw.max_per_user > 0) {
+        const [owned, held] = await Promise.all([q.ownedCount(trx, draw.id, o.userId), q.heldCount(trx, draw.id, o.userId)]);
+        if (owned + held + o.numbers.length > draw.max_per_user) {
+          throw errors.conflict('limit_exceeded', `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio.`, {
+            max: draw.max_per_user,
+            owned,
+            held,
+          });
+        }
+      }
+      const sorted = [...o.numbers].sort((a, b) => a - b);
+      // Lock the requested cells in a fixed order (no deadlocks), all or nothing.
+      const cells: Array<{ n: number; status: string }> = await trx('draw_numbers')
+        .where({ draw_id: draw.id })
+        .whereIn('n', sorted)
+        .orderBy('n')
+        .forUpdate()
+        .select('n', 'status');
+      const conflicts = cells.filter((c) => c.status !== 'available').map((c) => c.n);
+      if (conflicts.length || cells.length !== sorted.length) {
+        throw errors.conflict('numbers_conflict', `Alguns números ficaram indisponíveis/reservados: ${conflicts.map((n) => String(n).padStart(2, '0')).join(', ')}`, {
+          conflicts,
+        });
+      }
+      const [res] = await trx('reservations')
+        .insert({
+          user_id: o.userId,
+          draw_id: draw.id,
+          numbers: sorted,
+          source: o.source ?? 'user',
+          expires_at: trx.raw(`now() + make_interval(mins => ?)`, [o.ttlMinutes]),
+        })
+        .returning(['id', 'expires_at', 'numbers', 'draw_id', 'status', 'created_at']);
+      await trx('draw_numbers')
+        .where({ draw_id: draw.id, status: 'available' })
+        .whereIn('n', sorted)
+        .update({ status: 'reserved', reservation_id: res.id, updated_at: trx.fn.now() });
+      return res;
+    },
+
+    async reserve(userId, input) {
+      const cmd = ReserveCommand.parse(input);
+      await deps.rateLimits.hit('reservations', `user:${userId}`);
+      const cfg = await readAppConfig(db);
+      const res = await db.transaction((trx) =>
+        service.holdInTransaction(trx, {
+          userId,
+          drawId: cmd.draw_id,
+          numbers: cmd.numbers,
+          ttlMinutes: cfg.reservation_ttl_minutes,
+          maxSelection: cfg.max_numbers_per_selection,
+        }),
+      );
+      deps.draws.invalidateBoard(res.draw_id);
+      await service.scheduleExpiry(res.id, res.expires_at);
+      return serializeReservation(res);
+    },
+
+    async scheduleExpiry(reservationId, expiresAt) {
+      const delay = Math.max(0, new Date(expiresAt).getTime() - Date.now()) + 500;
+      // One delayed job per (reservation, expiry time): an extended hold gets a new job.
+      await deps.queue
+        .enqueue('reservation.expire', { reservationId }, { jobId: `reservation-expire-${reservationId}-${new Date(expiresAt).getTime()}`, delay })
+        .catch((e) => deps.logger.warn({ reservationId, err: (e as Error).message }, 'could not schedule reservation expiry; the sweep will release it'));
+    },
+
+    async expire(reservationId) {
+      const drawId = await db.transaction(async (trx) => {
+        const r = await trx('reservations').where({ id: reservationId }).forUpdate().first();
+        if (!r || r.status !== 'active' || new Date(r.expires_at).getTime() > Date.now()) return null;
+        return (await release(trx, reservationId, 'expired')) ?? r.draw_id;
+      });
+      if (drawId) deps.draws.invalidateBoard(drawId);
+      return drawId != null;
+    },
+
+    async sweep() {
+      const due: Array<{ id: number }> = await db('reservations').where({ status: 'active' }).where('expires_at', '<=', db.fn.now()).select('id').limit(1000);
+      let released = 0;
+      for (const r of due) if (await service.expire(r.id)) released++;
+      if (released) deps.logger.info({ released }, 'reservation sweep released holds');
+      return released;
+    },
+
+    async listMine(userId, activeOnly) {
+      const qb = db('reservations').where({ user_id: userId }).orderBy('id', 'desc').limit(200);
+      if (activeOnly) qb.where({ status: 'active' }).where('expires_at', '>', db.fn.now());
+      const rows = await qb.select('id', 'draw_id', 'numbers', 'status', 'expires_at', 'created_at');
+      return rows.map(serializeReservation);
+    },
+  };
+  return service;
+}

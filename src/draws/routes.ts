@@ -1,0 +1,62 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppState } from '../platform/http/context';
+import { body, requireUser } from '../platform/http/context';
+import type { DrawsService } from './service';
+import type { ReservationsService } from './reservations';
+import type { VouchersService } from './vouchers';
+
+const DrawId = z.coerce.number({ error: 'Sorteio inválido.' }).int('Sorteio inválido.').positive('Sorteio inválido.').max(2 ** 31 - 1, 'Sorteio inválido.');
+const NumbersQuery = z.object({ draw_id: DrawId });
+const MineQuery = z.object({ active: z.enum(['0', '1', 'true', 'false']).optional() });
+
+export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService }) {
+  const r = new Router<AppState>({ prefix: '/api' });
+
+  r.get('/draws', async (ctx) => {
+    ctx.body = { items: await s.draws.list(ctx.query) };
+  });
+
+  r.get('/draws/:id', async (ctx) => {
+    ctx.body = await s.draws.get(DrawId.parse(ctx.params.id));
+  });
+
+  // The board: served from a ≤1 s cache of the serialized JSON (polled every 15 s by every visitor).
+  r.get('/draws/:id/numbers', async (ctx) => {
+    const id = DrawId.parse(ctx.params.id);
+    ctx.type = 'json';
+    ctx.body = await s.draws.boardJson(id);
+  });
+
+  r.get('/numbers', async (ctx) => {
+    const { draw_id } = NumbersQuery.parse(ctx.query);
+    ctx.type = 'json';
+    ctx.body = await s.draws.boardJson(draw_id);
+  });
+
+  r.get('/vouchers/remaining', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await s.vouchers.remaining(user.id, ctx.query);
+  });
+
+  r.post('/reservations', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.status = 201;
+    ctx.body = await s.reservations.reserve(user.id, body(ctx));
+  });
+
+  r.get('/me/reservations', async (ctx) => {
+    const user = requireUser(ctx);
+    const { active } = MineQuery.parse(ctx.query);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { items: await s.reservations.listMine(user.id, active === '1' || active === 'true') };
+  });
+
+  r.post('/vouchers/consume', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.body = await s.vouchers.consume(user.id, body(ctx));
+  });
+
+  return r;
+}

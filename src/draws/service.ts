@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import type { Db, Conn, Trx } from '../platform/db';
+import { inTransaction, isUniqueViolation } from '../platform/db';
+import { errors } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import { readAppConfig, type AppConfig } from '../platform/app-config';
+import * as q from './queries';
+import { effectiveTicketPrice, serializeDraw, serializeNumber, type DrawView } from './serializers';
+
+export const DrawListQuery = z.object({
+  infoproduct_id: z.coerce.number().int().positive().optional(),
+  status: z.enum(['open', 'closed', 'drawn']).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+interface ProductBrief {
+  id: number;
+  title: string;
+  sku: string | null;
+  cover_url: string | null;
+  price_cents: number | null;
+}
+
+async function productsById(conn: Conn, ids: number[]): Promise<Map<number, ProductBrief>> {
+  const uniq = [...new Set(ids.filter((x): x is number => x != null))];
+  if (!uniq.length) return new Map();
+  const rows: ProductBrief[] = await conn('infoproducts').whereIn('id', uniq).select('id', 'title', 'sku', 'cover_url', 'price_cents');
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A short-lived, single-flight cache of serialized boards (JSON strings) per draw. */
+class BoardCache {
+  private entries = new Map<number, { at: number; json: Promise<string> }>();
+  constructor(private ttlMs: number) {}
+  get(drawId: number, load: () => Promise<string>): Promise<string> {
+    const now = Date.now();
+    const hit = this.entries.get(drawId);
+    if (hit && now - hit.at < this.ttlMs) return hit.json;
+    const json = load();
+    this.entries.set(drawId, { at: now, json });
+    json.catch(() => this.entries.delete(drawId));
+    if (this.entries.size > 500) this.entries.delete(this.entries.keys().next().value as number);
+    return json;
+  }
+  invalidate(drawId: number) {
+    this.entries.delete(drawId);
+  }
+}
+
+export interface DrawsService {
+  get(id: number): Promise<DrawView>;
+  list(query: unknown): Promise<DrawView[]>;
+  views(draws: q.DrawRow[], conn?: Conn): Promise<DrawView[]>;
+  /** Serialized `{draw_id, numbers}` board (cached ≤ boardCacheMs). */
+  boardJson(drawId: number): Promise<string>;
+  numbers(drawId: number): Promise<ReturnType<typeof serializeNumber>[]>;
+  ensureOpenDraw(infoproductId: number): Promise<q.DrawRow>;
+  /** In the caller's transaction: if no number is left unsold, close the draw and open its successor. */
+  closeIfSoldOut(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
+  currentDrawId(cfg?: AppConfig): Promise<number | null>;
+  invalidateBoard(drawId: number): void;
+}
+
+export function createDrawsService(deps: { db: Db; logger: Logger; boardCacheMs?: number }): DrawsService {
+  const { db } = deps;
+  const cache = new BoardCache(deps.boardCacheMs ?? 1000);
+
+  async function views(draws: q.DrawRow[], conn: Conn = db): Promise<DrawView[]> {
+    if (!draws.length) return [];
+    const [cfg, products, counts] = await Promise.all([
+      readAppConfig(conn),
+      productsById(conn, draws.map((d) => d.infoproduct_id as number)),
+      q.countsByDraw(conn, draws.map((d) => d.id)),
+    ]);
+    return draws.map((d) => {
+      const product = d.infoproduct_id ? products.get(d.infoproduct_id) ?? null : null;
+      return serializeDraw(d, {
+        ticketPriceCents: effectiveTicketPrice(d, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }),
+        counts: counts.get(d.id),
+        product,
+      });
+    });
+  }
+
+  /** Opens a successor with the predecessor's settings (DESIGN §2) and records a draw.opened event. */
+  async function openSuccessor(trx: Trx, prev: q.DrawRow): Promise<number | null> {
+    if (!prev.infoproduct_id) return null;
+    const other = await q.findOpenDrawOfProduct(trx, prev.infoproduct_id);
+    if (other) return other.id;
+    const next = await q.insertDrawWithNumbers(trx, {
+      infoproduct_id: prev.infoproduct_id,
+      title: prev.title,
+      total_numbers: prev.total_numbers,
+      prize_cents: prev.prize_cents,
+      ticket_price_cents_override: prev.ticket_price_cents_override,
+      max_per_user: prev.max_per_user,
+      predecessor_id: prev.id,
+    });
+    await emitDrawOpened(trx, next);
+    return next.id;
+  }
+
+  const service: DrawsService = {
+    views,
+
+    async get(id) {
+      const d = await q.findDraw(db, id);
+      if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
+      return (await views([d]))[0];
+    },
+
+    async list(query) {
+      const f = DrawListQuery.parse(query);
+      const qb = db('draws').orderBy('id', 'desc').limit(f.limit);
+      if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
+      if (f.status) qb.where({ status: f.status });
+      return views(await qb);
+    },
+
+    boardJson(drawId) {
+      return cache.get(drawId, async () => {
+        const d = await q.findDraw(db, drawId);
+        if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
+        const nums = await q.boardNumbers(db, drawId);
+        return JSON.stringify({ draw_id: drawId, status: d.status, total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) });
+      });
+    },
+
+    async numbers(drawId) {
+      return (await q.boardNumbers(db, drawId)).map(serializeNumber);
+    },
+
+    async ensureOpenDraw(infoproductId) {
+      const existing = await q.findOpenDrawOfProduct(db, infoproductId);
+      if (existing) return existing;
+      try {
+        return await db.transaction(async (trx) => {
+          const product = await trx('infoproducts').where({ id: infoproductId }).forShare().first();
+          if (!product) throw errors.notFound('infoproduct_not_found', 'E-book não encontrado.');
+          if (!product.active) throw errors.conflict('infoproduct_inactive', 'Este e-book não está à venda.');
+          const again = await q.findOpenDrawOfProduct(trx, infoproductId);
+          if (again) return again;
+          // Inherit settings from the latest draw of the product, else its defaults.
+          const last: q.DrawRow | undefined = await trx('draws').where({ infoproduct_id: infoproductId }).orderBy('id', 'desc').first();
+          const draw = await q.insertDrawWithNumbers(trx, {
+            infoproduct_id: infoproductId,
+            title: last?.title ?? product.title,
+            total_numbers: last?.total_numbers ?? product.default_total_numbers,
+            prize_cents: last?.prize_cents ?? product.default_prize_cents,
+            ticket_price_cents_override: last?.ticket_price_cents_override ?? null,
+            max_per_user: last?.max_per_user ?? 1,
+          });
+          await emitDrawOpened(trx, draw);
+          return draw;
+        });
+      } catch (e) {
+        // A concurrent call opened it first: the partial unique index guarantees one.
+        if (isUniqueViolation(e, 'draws_one_open_per_product')) {
+          const winner = await q.findOpenDrawOfProduct(db, infoproductId);
+          if (winner) return winner;
+        }
+        throw e;
+      }
+    },
+
+    async closeIfSoldOut(trx, drawId) {
+      const left = await trx('draw_numbers').where({ draw_id: drawId }).whereNot({ status: 'sold' }).count<{ c: number }[]>({ c: '*' });
+      if (Number(left[0].c) > 0) return { closed: false, successorId: null };
+      const [draw] = await trx('draws')
+        .where({ id: drawId, status: 'open' })
+        .update({ status: 'closed', closed_at: trx.fn.now(), updated_at: trx.fn.now() })
+        .returning('*');
+      if (!draw) return { closed: false, successorId: null };
+      await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId }) });
+      const successorId = await openSuccessor(trx, draw);
+      deps.logger.info({ drawId, successorId }, 'draw sold out: closed and successor opened');
+      return { closed: true, successorId };
+    },
+
+    async currentDrawId(cfg) {
+      const c = cfg ?? (await readAppConfig(db));
+      if (!c.main_infoproduct_id) {
+        const any = await db('draws').where({ status: 'open' }).orderBy('id', 'asc').first('id');
+        return any?.id ?? null;
+      }
+      const d = await q.findOpenDrawOfProduct(db, c.main_infoproduct_id);
+      return d?.id ?? null;
+    },
+
+    invalidateBoard(drawId) {
+      cache.invalidate(drawId);
+    },
+  };
+  return service;
+}
+
+/** "draw opened" event, written in the opening transaction (read later by autopay, DESIGN §7). */
+export async function emitDrawOpened(trx: Conn, draw: q.DrawRow) {
+  await inTransaction(trx, (t) =>
+    t('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id }) }),
+  );
+}
