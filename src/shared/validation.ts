@@ -74,13 +74,27 @@ export function parseIsoDate(v: string): { y: number; m: number; d: number } | n
   return { y, m: mo, d };
 }
 
-/** Whole years between a YYYY-MM-DD birthdate and `today` (both calendar dates). */
+/** The product's time zone (DESIGN §1): calendar rules such as age use its dates. */
+export const TIME_ZONE = 'America/Sao_Paulo';
+
+let dateFormat: Intl.DateTimeFormat | null = null;
+/** The calendar date of an instant in America/Sao_Paulo, whatever the machine's time zone. */
+export function calendarDateInBrazil(at: Date = new Date()): { y: number; m: number; d: number } {
+  dateFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const parts = Object.fromEntries(dateFormat.formatToParts(at).map((p) => [p.type, p.value]));
+  return { y: Number(parts.year), m: Number(parts.month), d: Number(parts.day) };
+}
+
+/**
+ * Whole years between a YYYY-MM-DD birthdate and the calendar date of `today`
+ * in America/Sao_Paulo (a server running in UTC must not let someone turn 18
+ * at 21:00 the evening before their birthday). Born on 29 February: the year
+ * completes on 1 March in non-leap years.
+ */
 export function ageOn(birthdate: string, today: Date = new Date()): number | null {
   const b = parseIsoDate(birthdate);
   if (!b) return null;
-  const ty = today.getFullYear();
-  const tm = today.getMonth() + 1;
-  const td = today.getDate();
+  const { y: ty, m: tm, d: td } = calendarDateInBrazil(today);
   let age = ty - b.y;
   if (tm < b.m || (tm === b.m && td < b.d)) age--;
   return age;
