@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { MESSAGES, MIN_PASSWORD, isAdult, isValidCpf, isValidEmail, isValidPhone, onlyDigits, parseIsoDate } from '../shared/validation';
 
-/** One zod schema per write request, with the spec's pt-BR messages. */
+// One zod schema per write request, with the spec's pt-BR messages.
+
+/** A body that is not a JSON object (an array, a string…) still answers in pt-BR. */
+const BODY = { error: 'Envie os dados como um objeto JSON.' } as const;
+
 const email = (msg: string) =>
   z
     .string({ error: msg })
@@ -17,27 +21,28 @@ export const RegisterCommand = z.object({
   cpf: z.string({ error: MESSAGES.cpfInvalid }).refine(isValidCpf, MESSAGES.cpfInvalid).transform(onlyDigits),
   birthdate: z
     .string({ error: MESSAGES.birthdateRequired })
-    .refine((v) => parseIsoDate(v) !== null, MESSAGES.birthdateRequired)
+    // abort: an impossible date is not also reported as "under 18"
+    .refine((v) => parseIsoDate(v) !== null, { message: MESSAGES.birthdateRequired, abort: true })
     .refine((v) => isAdult(v), MESSAGES.underage),
   password: z
     .string({ error: MESSAGES.passwordRequired })
-    .min(1, MESSAGES.passwordRequired)
+    .min(1, { message: MESSAGES.passwordRequired, abort: true })
     .min(MIN_PASSWORD, MESSAGES.passwordTooShort)
     .max(200, 'Senha muito longa.'),
   acceptTerms: z.literal(true, { error: MESSAGES.termsRequired }),
-});
+}, BODY);
 export type RegisterCommand = z.infer<typeof RegisterCommand>;
 
 export const LoginCommand = z.object({
   email: email(MESSAGES.loginEmailInvalid),
   password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD, MESSAGES.passwordTooShort).max(200, MESSAGES.passwordTooShort),
   remember: z.boolean().optional(),
-});
+}, BODY);
 
 /** Any client-chosen password (the legacy client sends newPassword) is ignored. */
-export const ResetRequestCommand = z.object({ email: email(MESSAGES.loginEmailInvalid) });
+export const ResetRequestCommand = z.object({ email: email(MESSAGES.loginEmailInvalid) }, BODY);
 
 export const ResetConfirmCommand = z.object({
   token: z.string({ error: 'Link inválido ou expirado.' }).min(20, 'Link inválido ou expirado.').max(200, 'Link inválido ou expirado.'),
   password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD, MESSAGES.passwordTooShort).max(200, 'Senha muito longa.'),
-});
+}, BODY);

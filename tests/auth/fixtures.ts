@@ -1,0 +1,48 @@
+import { calendarDateInBrazil } from '../../src/shared/validation';
+import { uniqueCpf } from '../helpers/cpf';
+
+let ipSeq = 0;
+/**
+ * A fresh client address per call. The test app trusts X-Forwarded-For, so
+ * each test can stay clear of the rate limits other tests spend.
+ */
+export function freshIp(): { 'x-forwarded-for': string } {
+  ipSeq++;
+  return { 'x-forwarded-for': `10.${(process.pid >> 8) & 255}.${(ipSeq >> 8) & 255}.${ipSeq & 255}` };
+}
+
+let emailSeq = 0;
+export function uniqueEmail(prefix = 'pessoa'): string {
+  emailSeq++;
+  return `${prefix}${emailSeq}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** A registration body that passes every rule. */
+export function registration(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Maria da Silva',
+    email: uniqueEmail(),
+    phone: '(41) 99999-0000',
+    cpf: uniqueCpf(),
+    birthdate: '1990-01-15',
+    password: 'senha-forte-1',
+    acceptTerms: true,
+    ...overrides,
+  };
+}
+
+/** The birthdate of someone who turns `years` today (+ `days`) on the São Paulo calendar. */
+export function birthdateYearsAgo(years: number, days = 0): string {
+  const t = calendarDateInBrazil();
+  // A 29 February "today" has no match `years` earlier; the 28th keeps the same age.
+  const day = t.m === 2 && t.d === 29 ? 28 : t.d;
+  const dt = new Date(Date.UTC(t.y - years, t.m - 1, day + days));
+  return dt.toISOString().slice(0, 10);
+}
+
+/** The token of a reset link in a mail body. */
+export function resetTokenFrom(body: string): string {
+  const m = /http:\/\/cotaverde\.test\/redefinir-senha\?token=([A-Za-z0-9_-]+)/.exec(body);
+  if (!m) throw new Error(`no reset link in:\n${body}`);
+  return m[1];
+}
