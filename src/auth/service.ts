@@ -132,22 +132,31 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
           ].join('\n'),
         });
       });
-      await mailer.dispatch(outboxId);
+      // The row is committed: if Redis is unavailable the mail sweep delivers it
+      // later, and the caller still gets the same answer as for an unknown email.
+      await mailer.dispatch(outboxId).catch((err) =>
+        deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'),
+      );
     },
 
     async confirmPasswordReset(input) {
       const cmd = ResetConfirmCommand.parse(input);
       const passwordHash = await hashPassword(cmd.password);
+      const tokenHash = sha256(cmd.token);
+      const invalid = () => errors.validation('invalid_token', 'Link inválido ou expirado.');
       await db.transaction(async (trx) => {
+        const found = await trx('password_resets').where({ token_hash: tokenHash }).first('user_id');
+        if (!found) throw invalid();
+        // Serialize on the user first: two of their links confirmed at once would
+        // otherwise lock each other's rows in opposite orders (deadlock → 500).
+        await trx('users').where({ id: found.user_id }).forUpdate().first('id');
         const reset = await trx('password_resets')
-          .where({ token_hash: sha256(cmd.token) })
+          .where({ token_hash: tokenHash })
           .whereNull('used_at')
           .where('expires_at', '>', trx.fn.now())
-          .forUpdate()
           .first();
-        if (!reset) throw errors.validation('invalid_token', 'Link inválido ou expirado.');
-        await trx('password_resets').where({ id: reset.id }).update({ used_at: trx.fn.now() });
-        // Any other outstanding link of this user dies too.
+        if (!reset) throw invalid();
+        // This link and any other outstanding link of this user die together.
         await trx('password_resets').where({ user_id: reset.user_id }).whereNull('used_at').update({ used_at: trx.fn.now() });
         await trx('users').where({ id: reset.user_id }).update({ password_hash: passwordHash, updated_at: trx.fn.now() });
         await q.revokeAllSessions(trx, reset.user_id);
