@@ -6,8 +6,8 @@ export type { Logger };
  * Structured logs (pino). Secrets are redacted wherever they appear in a log
  * object; tokens are never logged whole.
  */
-export function createLogger(opts: { level: string; name?: string }): Logger {
-  return pino({
+export function createLogger(opts: { level: string; name?: string; destination?: pino.DestinationStream }): Logger {
+  const options: pino.LoggerOptions = {
     name: opts.name ?? 'cotaverde',
     level: opts.level,
     redact: {
@@ -31,5 +31,7 @@ export function createLogger(opts: { level: string; name?: string }): Logger {
     },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  // destination: tests capture the lines; default is stdout.
+  return opts.destination ? pino(options, opts.destination) : pino(options);
 }
