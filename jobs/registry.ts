@@ -12,5 +12,7 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['mail.sweep', async () => s.mailer.sweep()],
     ['reservation.expire', async (data: { reservationId: number }) => s.reservations.expire(data.reservationId)],
     ['reservation.sweep', async () => s.reservations.sweep()],
+    ['payment.poll', async (data: { paymentId: number }, job, token) => s.payments.poll(data.paymentId, job, token)],
+    ['payment.reconcile', async () => s.payments.reconcile()],
   ]);
 }

@@ -11,6 +11,9 @@ import { createReservationsService, type ReservationsService } from './draws/res
 import { createVouchersService, type VouchersService } from './draws/vouchers';
 import { createCatalogueService, type CatalogueService } from './catalogue/service';
 import { createPaymentsService, type PaymentsService } from './payments/service';
+import { createSandboxProvider } from './payments/providers/sandbox';
+import { createMercadoPagoProvider } from './payments/providers/mercadopago';
+import type { PaymentProvider } from './payments/providers/types';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -37,6 +40,7 @@ export interface ServiceOverrides {
   config?: Config;
   logger?: Logger;
   db?: Db;
+  paymentProvider?: PaymentProvider;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -53,7 +57,19 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
   const catalogue = createCatalogueService({ db, draws });
-  const payments = createPaymentsService({ db, vouchers });
+  const sandbox =
+    config.payments.provider === 'sandbox'
+      ? createSandboxProvider({ db, pix: config.payments.pix, autoApproveSeconds: config.payments.sandboxAutoApproveSeconds })
+      : null;
+  const provider: PaymentProvider =
+    overrides.paymentProvider ??
+    sandbox ??
+    createMercadoPagoProvider({
+      apiUrl: config.payments.mercadopago.apiUrl,
+      accessToken: config.payments.mercadopago.accessToken as string,
+      notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
+    });
+  const payments = createPaymentsService({ db, config, logger, queue, redis, vouchers, draws, reservations, provider, sandbox });
 
   return {
     config,

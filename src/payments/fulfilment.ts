@@ -1,5 +1,6 @@
 import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
+import type { DrawsService } from '../draws/service';
 
 export interface PaymentRow {
   id: number;
@@ -7,6 +8,7 @@ export interface PaymentRow {
   kind: 'infoproduct' | 'reservation' | 'autopay' | 'admin';
   method: 'pix' | 'card' | 'admin';
   provider: string;
+  provider_payment_id: string | null;
   status: string;
   amount_cents: number;
   quantity: number | null;
@@ -14,27 +16,110 @@ export interface PaymentRow {
   draw_id: number | null;
   reservation_id: number | null;
   numbers: number[] | null;
+  txid: string | null;
+  qr_code: string | null;
+  qr_code_base64: string | null;
+  expires_at: Date | null;
+  paid_at: Date | null;
+  flagged_for_review: boolean;
+  review_reason: string | null;
+  last_checked_at: Date | null;
+  created_at: Date;
+}
+
+export interface FulfilmentDeps {
+  vouchers: VouchersService;
+  draws?: DrawsService;
 }
 
 /**
  * The one place where an approved payment turns into what it bought, exactly
  * once: payment_fulfilments' primary key admits one row per payment, inserted in
- * the same transaction as the grant. Returns false when it was already fulfilled.
+ * the same transaction as the grant. Returns fulfilled=false when it was already done.
  */
-export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: { vouchers: VouchersService }): Promise<{ fulfilled: boolean; result: Record<string, unknown> }> {
+export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: FulfilmentDeps): Promise<{ fulfilled: boolean; result: Record<string, unknown>; touchedDrawId?: number }> {
   if (payment.status !== 'approved') throw new Error(`payment ${payment.id} is ${payment.status}, not approved`);
   const claimed = await trx('payment_fulfilments').insert({ payment_id: payment.id }).onConflict('payment_id').ignore().returning('payment_id');
   if (!claimed.length) {
     const prev = await trx('payment_fulfilments').where({ payment_id: payment.id }).first();
     return { fulfilled: false, result: prev?.result ?? {} };
   }
-  let result: Record<string, unknown> = {};
+  let result: Record<string, unknown>;
+  let touchedDrawId: number | undefined;
   if ((payment.kind === 'infoproduct' || payment.kind === 'admin') && payment.infoproduct_id && payment.quantity) {
     await deps.vouchers.grantForPayment(trx, { paymentId: payment.id, userId: payment.user_id, infoproductId: payment.infoproduct_id, quantity: payment.quantity });
     result = { vouchers: payment.quantity, infoproduct_id: payment.infoproduct_id };
+  } else if ((payment.kind === 'reservation' || payment.kind === 'autopay') && payment.draw_id && payment.numbers?.length) {
+    result = await sellPaidNumbers(trx, payment, deps);
+    touchedDrawId = payment.draw_id;
   } else {
-    throw new Error(`fulfilment of ${payment.kind} payments is not supported yet`);
+    throw new Error(`payment ${payment.id} (${payment.kind}) has nothing to fulfil`);
   }
   await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
-  return { fulfilled: true, result };
+  return { fulfilled: true, result, touchedDrawId };
+}
+
+/**
+ * A paid reservation: its numbers become the payer's. Late approval (DESIGN §5):
+ * numbers no longer held by the reservation are sold anyway when still free;
+ * the rest become vouchers of the draw's product (or coupon credit for a draw
+ * without product) and the payment is flagged for review. Never money without
+ * something given.
+ */
+async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
+  const drawId = p.draw_id as number;
+  const numbers = [...(p.numbers as number[])].sort((a, b) => a - b);
+  // Same lock order as voucher consumption: reservation, then draw, then cells.
+  if (p.reservation_id) await trx('reservations').where({ id: p.reservation_id }).forUpdate().first();
+  const draw = await trx('draws').where({ id: drawId }).forUpdate().first();
+  const cells: Array<{ n: number; status: string; reservation_id: number | null; owner_user_id: number | null }> = await trx('draw_numbers')
+    .where({ draw_id: drawId })
+    .whereIn('n', numbers)
+    .orderBy('n')
+    .forUpdate()
+    .select('n', 'status', 'reservation_id', 'owner_user_id');
+  const drawOpen = draw?.status === 'open';
+  const sellable = cells
+    .filter((c) => (c.status === 'reserved' && c.reservation_id === p.reservation_id) || (drawOpen && c.status === 'available'))
+    .map((c) => c.n);
+  const alreadyMine = cells.filter((c) => c.status === 'sold' && c.owner_user_id === p.user_id).map((c) => c.n);
+  const lost = numbers.filter((n) => !sellable.includes(n) && !alreadyMine.includes(n));
+  if (sellable.length) {
+    await trx('draw_numbers')
+      .where({ draw_id: drawId })
+      .whereIn('n', sellable)
+      .update({ status: 'sold', owner_user_id: p.user_id, reservation_id: null, payment_id: p.id, sold_at: trx.fn.now(), updated_at: trx.fn.now() });
+    await trx('number_sales').insert(sellable.map((n) => ({ draw_id: drawId, n, user_id: p.user_id, payment_id: p.id, source: p.kind === 'autopay' ? 'autopay' : 'pix' })));
+  }
+  if (p.reservation_id) {
+    // Anything else the reservation still holds goes back to the board.
+    await trx('draw_numbers')
+      .where({ reservation_id: p.reservation_id, status: 'reserved' })
+      .update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
+    await trx('reservations').where({ id: p.reservation_id }).update({ status: 'paid', updated_at: trx.fn.now() });
+  }
+  const result: Record<string, unknown> = { draw_id: drawId, sold: sellable };
+  if (lost.length) {
+    const unit = Math.floor(p.amount_cents / numbers.length);
+    if (draw?.infoproduct_id) {
+      await deps.vouchers.grantForPayment(trx, { paymentId: p.id, userId: p.user_id, infoproductId: draw.infoproduct_id, quantity: lost.length, reason: 'late_approval' });
+      result.vouchers = lost.length;
+    } else {
+      await trx('coupon_ledger').insert({ user_id: p.user_id, kind: 'late_approval', amount_cents: unit * lost.length, payment_id: p.id, note: `números ${lost.join(', ')} indisponíveis` });
+      await trx('coupon_accounts')
+        .insert({ user_id: p.user_id, balance_cents: unit * lost.length })
+        .onConflict('user_id')
+        .merge({ balance_cents: trx.raw('coupon_accounts.balance_cents + excluded.balance_cents'), updated_at: trx.fn.now() });
+      result.coupon_cents = unit * lost.length;
+    }
+    result.lost = lost;
+    await trx('payments')
+      .where({ id: p.id })
+      .update({ flagged_for_review: true, review_reason: `aprovação tardia: números ${lost.join(', ')} já vendidos`, updated_at: trx.fn.now() });
+  }
+  if (sellable.length && drawOpen && deps.draws) {
+    const s = await deps.draws.closeIfSoldOut(trx, drawId);
+    if (s.closed) result.next_draw_id = s.successorId;
+  }
+  return result;
 }

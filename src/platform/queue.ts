@@ -18,23 +18,28 @@ export interface JobPayloads {
   'reservation.expire': { reservationId: number };
   /** Periodic: release every reservation past its hold (recovers lost delayed jobs). */
   'reservation.sweep': Record<string, never>;
+  /** Ask the provider about one pending payment; re-delays itself until the payment settles or expires. */
+  'payment.poll': { paymentId: number; attempt?: number };
+  /** Periodic: rebuild polling for every pending payment and fulfil any approved-but-unfulfilled one. */
+  'payment.reconcile': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
 const _allListed: Missing extends never ? true : never = true;
 void _allListed;
 
-export type JobHandler<K extends JobName> = (data: JobPayloads[K], job: Job<JobPayloads[K]>) => Promise<unknown>;
+export type JobHandler<K extends JobName> = (data: JobPayloads[K], job: Job<JobPayloads[K]>, token?: string) => Promise<unknown>;
 export type JobHandlers = { [K in JobName]: JobHandler<K> };
 
 /** Schedules the worker keeps in Redis (upsertJobScheduler on every boot). */
 export const SCHEDULES: Array<{ id: string; name: JobName; everyMs: number }> = [
   { id: 'mail-sweep', name: 'mail.sweep', everyMs: 60_000 },
   { id: 'reservation-sweep', name: 'reservation.sweep', everyMs: 30_000 },
+  { id: 'payment-reconcile', name: 'payment.reconcile', everyMs: 60_000 },
 ];
 
 export const QUEUE_NAME = 'main';
@@ -120,10 +125,10 @@ export async function startWorker(opts: {
   const connection = opts.connection.duplicate();
   const worker = new Worker(
     QUEUE_NAME,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
       const handler = handlers[job.name as JobName];
       if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
-      return handler(job.data, job);
+      return handler(job.data, job, token);
     },
     { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 8 },
   );

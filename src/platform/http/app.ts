@@ -9,6 +9,7 @@ import type { Services } from '../../services';
 import { authRoutes } from '../../auth/routes';
 import { catalogueRoutes } from '../../catalogue/routes';
 import { drawsRoutes } from '../../draws/routes';
+import { paymentsRoutes } from '../../payments/routes';
 import { errorMiddleware } from './errors';
 import { spa } from './static';
 import type { AppState } from './context';
@@ -92,7 +93,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     ctx.body = { status: dbOk && redisOk ? 'ready' : 'unavailable', database: dbOk, redis: redisOk };
   });
 
-  for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services)]) {
+  for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services), paymentsRoutes(services.payments)]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   }

@@ -1,0 +1,57 @@
+import Router from '@koa/router';
+import type { AppState } from '../platform/http/context';
+import { body, requireAdmin, requireUser } from '../platform/http/context';
+import { PaymentId, type PaymentsService } from './service';
+
+export function paymentsRoutes(payments: PaymentsService) {
+  const r = new Router<AppState>({ prefix: '/api' });
+
+  r.post('/payments/infoproduct', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.status = 201;
+    ctx.body = await payments.createInfoproductPayment(user.id, body(ctx));
+  });
+
+  r.post('/payments/pix', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.status = 201;
+    ctx.body = await payments.createReservationPix(user.id, body(ctx));
+  });
+
+  r.get('/payments/me', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { items: await payments.listMine(user.id) };
+  });
+
+  r.get('/payments/:id/status', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await payments.status(user.id, ctx.params.id);
+  });
+
+  r.post('/purchases/confirm', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.body = await payments.confirmPurchase(user.id, body(ctx));
+  });
+
+  // Mercado Pago notifications: verified by signature, then re-fetched from the API.
+  r.post('/webhooks/mercadopago', async (ctx) => {
+    const res = await payments.handleMercadoPagoWebhook({
+      headers: { 'x-signature': ctx.get('x-signature') || undefined, 'x-request-id': ctx.get('x-request-id') || undefined },
+      query: ctx.query as Record<string, unknown>,
+      body: body(ctx),
+    });
+    ctx.status = res.status;
+    ctx.body = res.body;
+  });
+
+  // Admin-only, and only while the sandbox provider is active.
+  r.post('/admin/payments/:id/approve', async (ctx) => {
+    const admin = requireAdmin(ctx);
+    const p = await payments.approveSandbox(PaymentId.parse(ctx.params.id), { userId: admin.id, via: 'admin' });
+    ctx.body = { id: p.id, paymentId: p.id, status: p.status };
+  });
+
+  return r;
+}
