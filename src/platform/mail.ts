@@ -1,7 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Conn, Db } from './db';
 import type { Logger } from './logger';
-import type { JobQueue } from './queue';
+import { UnrecoverableError, type JobQueue } from './queue';
+
+/** Delivery attempts before an outbox row is given up as 'failed'. */
+export const MAX_MAIL_ATTEMPTS = 5;
 
 /**
  * Mail goes through mail_outbox: the row is written in the caller's
@@ -20,8 +23,14 @@ export interface OutboxMail {
 export interface Mailer {
   /** Inserts the outbox row; returns its id. Call `dispatch(id)` after commit. */
   enqueue(conn: Conn, mail: OutboxMail): Promise<number>;
-  dispatch(outboxId: number): Promise<void>;
-  /** Delivers one outbox row (the job handler). Idempotent. */
+  /** Queues the delivery job; true when a job was added (false: one is already queued or running). */
+  dispatch(outboxId: number): Promise<boolean>;
+  /**
+   * Delivers one outbox row (the job handler). Idempotent: a row that is no
+   * longer pending is 'skipped'. A failed delivery records attempts and
+   * last_error (committed) and then throws so the job retries; after
+   * MAX_MAIL_ATTEMPTS the row becomes 'failed' and the error is unrecoverable.
+   */
   deliver(outboxId: number): Promise<'sent' | 'logged' | 'skipped'>;
   /** Enqueues every pending row (the sweep job). */
   sweep(): Promise<number>;
@@ -37,12 +46,15 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
       return row.id;
     },
     async dispatch(outboxId) {
-      await deps.queue.enqueue('mail.send', { outboxId }, { jobId: `mail-send-${outboxId}` });
+      // A finished job of the same id is replaced, so a sweep re-dispatching a
+      // row that is still pending is never silently ignored by BullMQ.
+      return deps.queue.enqueueUnique('mail.send', { outboxId }, `mail-send-${outboxId}`);
     },
     async deliver(outboxId) {
-      return deps.db.transaction(async (trx) => {
+      type Outcome = { status: 'sent' | 'logged' | 'skipped' } | { status: 'error'; error: unknown; final: boolean };
+      const outcome = await deps.db.transaction(async (trx): Promise<Outcome> => {
         const row = await trx('mail_outbox').where({ id: outboxId }).forUpdate().skipLocked().first();
-        if (!row || row.status !== 'pending') return 'skipped' as const;
+        if (!row || row.status !== 'pending') return { status: 'skipped' };
         try {
           if (transport) {
             await transport.sendMail({ from: deps.from, to: row.to_address, subject: row.subject, text: row.body_text, html: row.body_html ?? undefined });
@@ -51,15 +63,21 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
           }
           const status = transport ? 'sent' : 'logged';
           await trx('mail_outbox').where({ id: outboxId }).update({ status, sent_at: trx.fn.now(), attempts: row.attempts + 1 });
-          return status;
+          return { status };
         } catch (e) {
+          // Recorded in this transaction, which must commit: throwing here would roll it back.
           const attempts = row.attempts + 1;
+          const final = attempts >= MAX_MAIL_ATTEMPTS;
           await trx('mail_outbox')
             .where({ id: outboxId })
-            .update({ attempts, last_error: String((e as Error).message).slice(0, 500), status: attempts >= 5 ? 'failed' : 'pending' });
-          throw e;
+            .update({ attempts, last_error: String((e as Error)?.message ?? e).slice(0, 500), status: final ? 'failed' : 'pending' });
+          return { status: 'error', error: e, final };
         }
       });
+      if (outcome.status !== 'error') return outcome.status;
+      const message = String((outcome.error as Error)?.message ?? outcome.error);
+      deps.logger.warn({ outboxId, final: outcome.final, err: message }, 'mail delivery failed');
+      throw outcome.final ? new UnrecoverableError(`mail ${outboxId} failed: ${message}`) : outcome.error;
     },
     async sweep() {
       const rows = await deps.db('mail_outbox').where({ status: 'pending' }).where('created_at', '<', deps.db.raw("now() - interval '30 seconds'")).select('id').limit(500);

@@ -1,0 +1,102 @@
+import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { startWorker, SCHEDULES, UnrecoverableError, type RunningWorker } from '../../src/platform/queue';
+import { registerJobHandlers } from '../../jobs/registry';
+
+let t: TestContext;
+let running: RunningWorker;
+beforeAll(async () => {
+  t = await createTestContext();
+  running = await startWorker({
+    connection: t.services.redis,
+    prefix: t.services.config.queuePrefix,
+    handlers: registerJobHandlers(t.services),
+    logger: t.services.logger,
+    queue: t.services.queue,
+    concurrency: 2,
+  });
+});
+afterAll(async () => {
+  await running?.close();
+  await t.close();
+});
+
+/** Polls until fn returns a truthy value (no timing assertion: only a generous ceiling). */
+async function eventually<T>(fn: () => Promise<T>, what: string, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const outboxOf = (email: string) => t.services.db('mail_outbox').where({ to_address: email }).first();
+
+test('the worker registers the periodic sweeps', async () => {
+  const schedulers = await t.services.queue.raw.getJobSchedulers();
+  expect(schedulers.map((s) => s.key ?? s.id).sort()).toEqual(SCHEDULES.map((s) => s.id).sort());
+});
+
+test('a password reset requested over HTTP is delivered end to end', async () => {
+  const u = await createUser(t);
+  const r = await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: { 'x-forwarded-for': '10.99.0.1' } });
+  expect(r.status).toBe(202);
+  const delivered = await eventually(async () => {
+    const row = await outboxOf(u.email);
+    return row?.status === 'logged' ? row : null;
+  }, 'the reset mail to be logged');
+  expect(delivered).toMatchObject({ template: 'password_reset', attempts: 1 });
+  expect(delivered.sent_at).toBeInstanceOf(Date);
+  const job = await t.services.queue.raw.getJob(`mail-send-${delivered.id}`);
+  expect(await job?.getState()).toBe('completed');
+  expect(job?.returnvalue).toBe('logged');
+});
+
+test('after a job failed for good, the sweep re-dispatches the still-pending row and it is delivered', async () => {
+  const u = await createUser(t);
+  const spy = jest.spyOn(t.services.mailer, 'deliver').mockRejectedValueOnce(new UnrecoverableError('database unreachable'));
+  let outboxId: number;
+  try {
+    const r = await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: { 'x-forwarded-for': '10.99.0.2' } });
+    expect(r.status).toBe(202);
+    outboxId = (await outboxOf(u.email)).id;
+    const job = await eventually(async () => {
+      const j = await t.services.queue.raw.getJob(`mail-send-${outboxId}`);
+      return j && (await j.getState()) === 'failed' ? j : null;
+    }, 'the job to fail');
+    expect(job.failedReason).toBe('database unreachable');
+  } finally {
+    spy.mockRestore();
+  }
+  // BullMQ still holds the failed job under that id; the row is pending.
+  expect((await outboxOf(u.email)).status).toBe('pending');
+
+  await t.services.db('mail_outbox').where({ id: outboxId }).update({ created_at: t.services.db.raw("now() - interval '1 minute'") });
+  expect(await t.services.mailer.sweep()).toBeGreaterThanOrEqual(1);
+  const delivered = await eventually(async () => {
+    const row = await outboxOf(u.email);
+    return row.status === 'logged' ? row : null;
+  }, 'the swept mail to be logged');
+  expect(delivered.attempts).toBe(1);
+});
+
+test('a retried delivery succeeds on the next attempt', async () => {
+  const u = await createUser(t);
+  const spy = jest.spyOn(t.services.mailer, 'deliver');
+  spy.mockRejectedValueOnce(new Error('smtp timeout'));
+  try {
+    // retry quickly: same job name and data, only a short backoff
+    const id = await t.services.mailer.enqueue(t.services.db, { to: u.email, subject: 's', text: 'b', template: 'test' });
+    await t.services.queue.raw.add('mail.send', { outboxId: id }, { jobId: `retry-${id}`, attempts: 3, backoff: { type: 'fixed', delay: 50 } });
+    const row = await eventually(async () => {
+      const r = await outboxOf(u.email);
+      return r.status === 'logged' ? r : null;
+    }, 'the retried mail to be logged');
+    expect(row.status).toBe('logged');
+    const job = await t.services.queue.raw.getJob(`retry-${id}`);
+    expect(job?.attemptsMade).toBe(2);
+  } finally {
+    spy.mockRestore();
+  }
+});
