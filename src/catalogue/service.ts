@@ -147,7 +147,10 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService }): C
     async findProduct(idOrSku) {
       const key = IdOrSku.parse(idOrSku);
       const qb = baseQuery();
-      if (/^\d+$/.test(key)) qb.where('p.id', Number(key)).orWhere('p.sku', key);
+      // Only a digit string that fits an id is tried as one: a longer one is out of
+      // bigint range for PostgreSQL (an error, not "not found"), so it can only be a SKU.
+      const asId = /^\d{1,15}$/.test(key) ? Number(key) : null;
+      if (asId != null) qb.where('p.id', asId).orWhere('p.sku', key);
       else qb.where('p.sku', key);
       const row: ProductRow | undefined = await qb.first();
       if (!row) throw errors.notFound('infoproduct_not_found', 'E-book não encontrado.');
