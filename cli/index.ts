@@ -125,7 +125,15 @@ export function buildCli(getServices: () => Services) {
       if (o.status) q.where({ status: o.status });
       if (o.to) q.whereRaw('lower(to_address) = lower(?)', [o.to]);
       const rows = await q.select('id', 'to_address as to', 'subject', 'template', 'status', 'attempts', 'created_at', 'sent_at', ...(o.body || o.json ? ['body_text as body'] : []));
-      printRows(rows, !!o.json, ['id', 'to', 'subject', 'status', 'created_at', ...(o.body ? ['body'] : [])]);
+      if (o.body && !o.json) {
+        // Bodies are multi-line (and hold the links operators look for): print them whole, not as a table cell.
+        if (!rows.length) process.stdout.write('(nenhum registro)\n');
+        for (const r of rows) {
+          process.stdout.write(`#${r.id}  ${r.to}  ${r.status}  ${new Date(r.created_at).toISOString()}\n${r.subject}\n\n${r.body}\n${'-'.repeat(60)}\n`);
+        }
+        return;
+      }
+      printRows(rows, !!o.json, ['id', 'to', 'subject', 'status', 'created_at']);
     });
 
   return program;

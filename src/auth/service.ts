@@ -175,6 +175,8 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
             .where({ id: existing.id })
             .update({ is_admin: true, role: 'admin', password_hash: passwordHash, updated_at: trx.fn.now() })
             .returning(q.USER_COLUMNS);
+          // The password was reset: sessions opened with the old one end here, as after a reset link.
+          await q.revokeAllSessions(trx, existing.id);
         } else {
           user = await q.insertUser(trx, { name: name.trim() || 'Administrador', email: parsed.email, password_hash: passwordHash, is_admin: true, role: 'admin' });
         }
