@@ -153,6 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     webDistDir: e.WEB_DIST_DIR,
     coversPath: e.COVERS_PATH,
-    trustProxy: e.TRUST_PROXY || isProduction,
+    // Unset: trusted in production (behind the load balancer). An explicit TRUST_PROXY=false
+    // wins, so a server exposed directly cannot have its per-IP limits dodged with a spoofed header.
+    trustProxy: env.TRUST_PROXY ? e.TRUST_PROXY : isProduction,
   };
 }

@@ -1,0 +1,170 @@
+import { ConfigError, loadConfig } from '../../src/platform/config';
+
+const URLS = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/cotaverde', REDIS_URL: 'redis://127.0.0.1:6379' };
+const STRONG_SECRET = 'k7Q2v9Xr4pLm8Zt1Wc6Yb3Nd5Hf0Gj2S';
+const PRODUCTION_OK = {
+  ...URLS,
+  NODE_ENV: 'production',
+  APP_SECRET: STRONG_SECRET,
+  PUBLIC_URL: 'https://cotaverde.com.br/',
+  PAYMENT_PROVIDER: 'mercadopago',
+  MERCADOPAGO_ACCESS_TOKEN: 'APP_USR-token-secreto',
+  MERCADOPAGO_WEBHOOK_SECRET: 'webhook-secreto',
+};
+
+/** The ConfigError thrown by loadConfig (fails the test if none is). */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error('loadConfig accepted the configuration');
+}
+
+describe('development', () => {
+  test('accepts the defaults with only the database and Redis URLs', () => {
+    const c = loadConfig({ ...URLS });
+    expect(c).toMatchObject({
+      env: 'development',
+      isProduction: false,
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: URLS.DATABASE_URL,
+      redisUrl: URLS.REDIS_URL,
+      adminEmails: [],
+      corsOrigins: [],
+      rateLimitDisabled: false,
+      trustProxy: false,
+      queuePrefix: 'cotaverde',
+      sessionTtlDays: 30,
+      passwordResetTtlMinutes: 60,
+      payments: { provider: 'sandbox', sandboxAutoApproveSeconds: 0 },
+    });
+    expect(c.appSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  test('accepts the sandbox with auto-approval', () => {
+    const c = loadConfig({ ...URLS, PAYMENT_PROVIDER: 'sandbox', SANDBOX_AUTO_APPROVE_SECONDS: '20' });
+    expect(c.payments).toMatchObject({ provider: 'sandbox', sandboxAutoApproveSeconds: 20 });
+  });
+
+  test('still needs DATABASE_URL and REDIS_URL, and lists both', () => {
+    const e = configError({});
+    expect(e.problems).toEqual(['DATABASE_URL is required', 'REDIS_URL is required']);
+    expect(e.message).toBe('Configuração inválida:\n  - DATABASE_URL is required\n  - REDIS_URL is required');
+  });
+
+  test('parses lists and booleans', () => {
+    const c = loadConfig({ ...URLS, ADMIN_EMAILS: ' Boss@X.com , ,chefe@example.com', CORS_ORIGINS: 'https://a.test,https://b.test', RATE_LIMIT_DISABLED: 'yes', TRUST_PROXY: '1' });
+    expect(c.adminEmails).toEqual(['boss@x.com', 'chefe@example.com']);
+    expect(c.corsOrigins).toEqual(['https://a.test', 'https://b.test']);
+    expect(c.rateLimitDisabled).toBe(true);
+    expect(c.trustProxy).toBe(true);
+    for (const v of ['true', '1', 'yes']) expect(loadConfig({ ...URLS, RATE_LIMIT_DISABLED: v }).rateLimitDisabled).toBe(true);
+    for (const v of ['false', '0', 'no', '']) expect(loadConfig({ ...URLS, RATE_LIMIT_DISABLED: v }).rateLimitDisabled).toBe(false);
+  });
+
+  test.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['NODE_ENV', { NODE_ENV: 'staging' }],
+    ['APP_SECRET', { APP_SECRET: 'curto' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
+    ['QUEUE_PREFIX', { QUEUE_PREFIX: 'a:b' }],
+    ['PAYMENT_PROVIDER', { PAYMENT_PROVIDER: 'paypal' }],
+    ['SANDBOX_AUTO_APPROVE_SECONDS', { SANDBOX_AUTO_APPROVE_SECONDS: '-1' }],
+    ['PASSWORD_RESET_TTL_MINUTES', { PASSWORD_RESET_TTL_MINUTES: '1' }],
+  ])('an invalid %s is named in the error', (key, patch) => {
+    const e = configError({ ...URLS, ...patch });
+    expect(e.problems.some((p) => p.startsWith(`${key}:`))).toBe(true);
+  });
+});
+
+describe('production', () => {
+  test('accepts a complete configuration', () => {
+    const c = loadConfig(PRODUCTION_OK);
+    expect(c).toMatchObject({
+      env: 'production',
+      isProduction: true,
+      appSecret: STRONG_SECRET,
+      publicUrl: 'https://cotaverde.com.br',
+      payments: { provider: 'mercadopago', sandboxAutoApproveSeconds: 0, mercadopago: { accessToken: 'APP_USR-token-secreto', webhookSecret: 'webhook-secreto' } },
+    });
+    expect(c.trustProxy).toBe(true);
+  });
+
+  test('refuses the defaults and lists every problem at once', () => {
+    const e = configError({ ...URLS, NODE_ENV: 'production' });
+    expect(e.problems).toEqual([
+      'APP_SECRET must be set to a secret of at least 32 characters in production',
+      'PAYMENT_PROVIDER=sandbox is not allowed in production',
+      'PUBLIC_URL is required in production',
+    ]);
+    expect(e.name).toBe('ConfigError');
+    expect(e.message).toMatch(/^Configuração inválida:\n {2}- APP_SECRET/);
+  });
+
+  test('refuses the default APP_SECRET even when set explicitly', () => {
+    const e = configError({ ...PRODUCTION_OK, APP_SECRET: 'dev-only-secret-change-me-0000000000' });
+    expect(e.problems).toEqual(['APP_SECRET must be set to a secret of at least 32 characters in production']);
+  });
+
+  test('refuses PAYMENT_PROVIDER=sandbox', () => {
+    const e = configError({ ...PRODUCTION_OK, PAYMENT_PROVIDER: 'sandbox' });
+    expect(e.problems).toEqual(['PAYMENT_PROVIDER=sandbox is not allowed in production']);
+  });
+
+  test('refuses SANDBOX_AUTO_APPROVE_SECONDS > 0', () => {
+    const e = configError({ ...PRODUCTION_OK, SANDBOX_AUTO_APPROVE_SECONDS: '30' });
+    expect(e.problems).toEqual(['SANDBOX_AUTO_APPROVE_SECONDS is not allowed in production']);
+    expect(loadConfig({ ...PRODUCTION_OK, SANDBOX_AUTO_APPROVE_SECONDS: '0' }).payments.sandboxAutoApproveSeconds).toBe(0);
+  });
+
+  test.each([
+    ['DATABASE_URL', 'DATABASE_URL is required'],
+    ['REDIS_URL', 'REDIS_URL is required'],
+    ['PUBLIC_URL', 'PUBLIC_URL is required in production'],
+  ])('refuses a missing %s', (key, problem) => {
+    const env: Record<string, string> = { ...PRODUCTION_OK };
+    delete env[key];
+    expect(configError(env).problems).toEqual([problem]);
+  });
+
+  test('refuses an empty DATABASE_URL', () => {
+    expect(configError({ ...PRODUCTION_OK, DATABASE_URL: '' }).problems).toEqual(['DATABASE_URL is required']);
+  });
+
+  test('Mercado Pago needs its access token and webhook secret', () => {
+    const env: Record<string, string> = { ...PRODUCTION_OK };
+    delete env.MERCADOPAGO_ACCESS_TOKEN;
+    delete env.MERCADOPAGO_WEBHOOK_SECRET;
+    expect(configError(env).problems).toEqual([
+      'MERCADOPAGO_ACCESS_TOKEN is required with PAYMENT_PROVIDER=mercadopago',
+      'MERCADOPAGO_WEBHOOK_SECRET is required with PAYMENT_PROVIDER=mercadopago',
+    ]);
+  });
+
+  test('error messages never echo secret values', () => {
+    const e = configError({ ...PRODUCTION_OK, APP_SECRET: 'short-secret-value', SANDBOX_AUTO_APPROVE_SECONDS: '5' });
+    expect(e.message).not.toContain('short-secret-value');
+    const e2 = configError({ ...PRODUCTION_OK, PAYMENT_PROVIDER: 'sandbox' });
+    expect(e2.message).not.toContain(STRONG_SECRET);
+    expect(e2.message).not.toContain('APP_USR-token-secreto');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  test('defaults to trusted in production and untrusted elsewhere', () => {
+    expect(loadConfig(PRODUCTION_OK).trustProxy).toBe(true);
+    expect(loadConfig(URLS).trustProxy).toBe(false);
+  });
+
+  test('an explicit value wins, also in production', () => {
+    expect(loadConfig({ ...PRODUCTION_OK, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...PRODUCTION_OK, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...URLS, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+});
