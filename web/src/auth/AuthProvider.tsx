@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { api, ApiError, TOKEN_KEY, tokenStore } from '../api/client';
+import { AuthContext, type AuthState } from './AuthContext';
+import { isAdminUser, tokenOf, toUser, type User } from './user';
+
+async function fetchProfile(): Promise<User> {
+  const body = await api.get('/me');
+  const user = toUser(body);
+  if (!user) throw new ApiError(200, 'profile_unavailable', 'Nao foi possivel carregar seus dados.');
+  return user;
+}
+
+/** Session layer (storefront spec §4 "Session"). */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [loading, setLoading] = useState(true);
+  const [user, setUser] = useState<User | null>(null);
+  const [token, setToken] = useState<string | null>(() => tokenStore.get());
+  const [profileError, setProfileError] = useState<Error | null>(null);
+  // Each load gets a number; an older answer never overwrites a newer session (e.g. login during boot).
+  const generation = useRef(0);
+
+  const loadProfile = useCallback(async () => {
+    const gen = ++generation.current;
+    const stored = tokenStore.get();
+    setToken(stored);
+    if (!stored) {
+      setUser(null);
+      setProfileError(null);
+      setLoading(false);
+      return;
+    }
+    try {
+      const u = await fetchProfile();
+      if (gen !== generation.current) return;
+      setUser(u);
+      setProfileError(null);
+    } catch (err) {
+      if (gen !== generation.current) return;
+      if (err instanceof ApiError && err.status === 401) {
+        // Expired or revoked token: forget it silently.
+        tokenStore.clear();
+        setToken(null);
+        setUser(null);
+        setProfileError(null);
+      } else {
+        setUser(null);
+        setProfileError(err instanceof Error ? err : new Error(String(err)));
+      }
+    } finally {
+      if (gen === generation.current) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadProfile();
+  }, [loadProfile]);
+
+  // Another tab signed in or out.
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === null || e.key === TOKEN_KEY) void loadProfile();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [loadProfile]);
+
+  const login = useCallback(async (email: string, password: string, remember = true): Promise<User> => {
+    const body = await api.post('/auth/login', { email, password }, { auth: false });
+    const t = tokenOf(body);
+    if (!t) throw new ApiError(200, 'missing_token', 'missing_token');
+    tokenStore.set(t, remember);
+    let u: User;
+    try {
+      u = await fetchProfile();
+    } catch (err) {
+      // All or nothing: without the profile the sign-in did not complete.
+      tokenStore.clear();
+      throw err instanceof ApiError && err.code === 'profile_unavailable'
+        ? err
+        : new ApiError(err instanceof ApiError ? err.status : 0, 'profile_unavailable', 'Nao foi possivel carregar seus dados.');
+    }
+    generation.current++; // a profile load still running from before the sign-in is now stale
+    setToken(tokenStore.get());
+    setUser(u);
+    setProfileError(null);
+    setLoading(false);
+    return u;
+  }, []);
+
+  const logout = useCallback(async () => {
+    generation.current++;
+    try {
+      await api.post('/auth/logout');
+    } catch {
+      // The local session ends regardless of the server's answer.
+    }
+    tokenStore.clear();
+    setToken(null);
+    setUser(null);
+    setProfileError(null);
+    setLoading(false);
+  }, []);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      loading,
+      user,
+      token,
+      isAuthenticated: !!(user && (user.email || user.id)) || !!token,
+      isAdmin: isAdminUser(user),
+      profileError,
+      login,
+      logout,
+      refresh: loadProfile,
+    }),
+    [loading, user, token, profileError, login, logout, loadProfile],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
