@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { App, Button, Dropdown, Skeleton, type MenuProps } from 'antd';
+import {
+  ArrowLeftOutlined,
+  DashboardOutlined,
+  LoginOutlined,
+  LogoutOutlined,
+  MenuOutlined,
+  UserAddOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { Link, useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth/AuthContext';
+import { useGoBack } from '../components/useGoBack';
+import { Logo } from './Logo';
+
+export type TopBarVariant = 'store' | 'account' | 'admin';
+
+interface Item {
+  key: string;
+  label: string;
+  icon: React.ReactNode;
+  to?: string;
+  onClick?: () => void;
+}
+
+/**
+ * Storefront top bar (storefront spec §2 Home): 'Criar conta', the logo and a menu.
+ * The customer area adds a back button and the logo leads home (account spec §2);
+ * the admin console's bar leads back to /admin.
+ */
+export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
+  const { loading, isAuthenticated, isAdmin, logout } = useAuth();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+
+  const signOut = async () => {
+    setLeaving(true);
+    try {
+      await logout();
+      message.success('Você saiu da sua conta.');
+      navigate('/');
+    } finally {
+      setLeaving(false);
+    }
+  };
+
+  const logoTo = variant === 'admin' ? '/admin' : variant === 'account' ? '/' : isAuthenticated ? '/conta' : '/';
+
+  const items: Item[] = [];
+  if (isAuthenticated) {
+    if (variant === 'admin') {
+      items.push({ key: 'admin', label: 'Painel (Admin)', icon: <DashboardOutlined />, to: '/admin' });
+    } else {
+      if (isAdmin) items.push({ key: 'admin', label: 'Painel Admin', icon: <DashboardOutlined />, to: '/admin' });
+      items.push({ key: 'conta', label: 'Área do cliente', icon: <UserOutlined />, to: '/conta' });
+    }
+    items.push({ key: 'sair', label: 'Sair', icon: <LogoutOutlined />, onClick: () => void signOut() });
+  } else {
+    items.push({ key: 'entrar', label: 'Entrar', icon: <LoginOutlined />, to: '/login' });
+  }
+
+  const menu: MenuProps = {
+    items: items.map((i) => ({
+      key: i.key,
+      icon: i.icon,
+      label: i.to ? <Link to={i.to}>{i.label}</Link> : i.label,
+      danger: i.key === 'sair',
+    })),
+    onClick: ({ key }) => items.find((i) => i.key === key)?.onClick?.(),
+  };
+
+  const goBack = useGoBack('/');
+  const back = variant === 'admin' ? () => navigate('/admin') : goBack;
+
+  return (
+    <header className="topbar">
+      <div className="topbar-inner">
+        {variant !== 'store' && (
+          <Button type="text" icon={<ArrowLeftOutlined />} onClick={back} aria-label="Voltar" className="topbar-back" />
+        )}
+        <Logo to={logoTo} />
+        <nav className="topbar-actions" aria-label="Menu principal">
+          {!loading && !isAuthenticated && (
+            <Link to="/cadastro" className="topbar-signup">
+              <UserAddOutlined aria-hidden /> Criar conta
+            </Link>
+          )}
+          {loading ? (
+            <Skeleton.Button active size="small" style={{ width: 88 }} />
+          ) : (
+            <>
+              <div className="topbar-inline">
+                {items.map((i) =>
+                  i.to ? (
+                    <Link key={i.key} to={i.to} className="topbar-link">
+                      {i.icon} {i.label}
+                    </Link>
+                  ) : (
+                    <Button key={i.key} type="text" icon={i.icon} onClick={i.onClick} loading={leaving}>
+                      {i.label}
+                    </Button>
+                  ),
+                )}
+              </div>
+              <div className="topbar-dropdown">
+                <Dropdown menu={menu} trigger={['click']} placement="bottomRight">
+                  <Button icon={<MenuOutlined />} aria-label="Abrir menu" loading={leaving} />
+                </Dropdown>
+              </div>
+            </>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

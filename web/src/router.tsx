@@ -1,0 +1,63 @@
+import { lazy } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { AdminRoute, CustomerOnlyRoute, ProtectedRoute } from './auth/guards';
+import { AppLayout } from './layout/AppLayout';
+import HomePage from './pages/home/HomePage';
+import LoginPage from './pages/login/LoginPage';
+import NotFoundPage from './pages/not-found/NotFoundPage';
+
+// The home and sign-in pages ship in the main chunk; the others load on first visit
+// (AppLayout wraps the page in <Suspense>). The registration page brings the date picker and the
+// legal texts, which most visits to the home page never need.
+const RegisterPage = lazy(() => import('./pages/register/RegisterPage'));
+const ResetPasswordPage = lazy(() => import('./pages/reset-password/ResetPasswordPage'));
+const AccountPage = lazy(() => import('./pages/account/AccountPage'));
+const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
+const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
+const ResponsibleGamingPage = lazy(() => import('./pages/legal/ResponsibleGamingPage'));
+
+/** The admin console is a separate chunk, fetched only when an administrator opens /admin. */
+const AdminConsole = lazy(() => import('./pages/admin/AdminConsole'));
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: 'login', element: <LoginPage /> },
+      { path: 'cadastro', element: <RegisterPage /> },
+      { path: 'redefinir-senha', element: <ResetPasswordPage /> },
+      { path: 'termos', element: <TermsPage /> },
+      { path: 'privacidade', element: <PrivacyPage /> },
+      { path: 'jogo-responsavel', element: <ResponsibleGamingPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    // Customer area: signed in, not an administrator.
+    element: <AppLayout variant="account" />,
+    children: [
+      {
+        element: <ProtectedRoute />,
+        children: [{ element: <CustomerOnlyRoute />, children: [{ path: 'conta', element: <AccountPage /> }] }],
+      },
+    ],
+  },
+  {
+    // Admin console: administrators only; its pages come from the lazily loaded chunk.
+    // 'admin/*' so that the splat child below matches /admin itself as well as every /admin/... address.
+    path: 'admin/*',
+    element: <AppLayout variant="admin" />,
+    children: [
+      {
+        element: <AdminRoute />,
+        children: [
+          // AdminConsole routes the /admin/... pages itself (descendant <Routes>).
+          { path: '*', element: <AdminConsole /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
