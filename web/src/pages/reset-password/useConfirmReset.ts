@@ -1,0 +1,16 @@
+import { useCallback, useState } from 'react';
+import { api } from '../../api/client';
+
+/** POST /api/auth/reset-password/confirm {token, password} (DESIGN §9: single-use, expiring link). */
+export function useConfirmReset() {
+  const [saving, setSaving] = useState(false);
+  const confirm = useCallback(async (token: string, password: string) => {
+    setSaving(true);
+    try {
+      await api.post('/auth/reset-password/confirm', { token, password }, { auth: false });
+    } finally {
+      setSaving(false);
+    }
+  }, []);
+  return { confirm, saving };
+}
