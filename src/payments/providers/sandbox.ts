@@ -16,7 +16,10 @@ export function newTxid(): string {
 
 /** 240×240 PNG, base64 (no data: prefix), as the client expects. */
 export async function qrPngBase64(text: string): Promise<string> {
-  const buf = await QRCode.toBuffer(text, { type: 'png', width: 240, margin: 1, errorCorrectionLevel: 'M' });
+  // qrcode sizes the image as floor(modules × (width / modules)), which float
+  // rounding turns into 239 for some symbol versions (e.g. version 9, a BR Code
+  // with an EVP key and a long merchant name): a hair over 240 always floors to 240.
+  const buf = await QRCode.toBuffer(text, { type: 'png', width: 240 + 1e-6, margin: 1, errorCorrectionLevel: 'M' });
   return buf.toString('base64');
 }
 
