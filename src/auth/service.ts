@@ -20,6 +20,7 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 const newToken = () => randomBytes(32).toString('base64url');
 
 export const INVALID_CREDENTIALS = 'E-mail ou senha incorretos.';
+export const EMAIL_RESERVED = 'Este e-mail não pode ser usado no cadastro. Fale com o suporte.';
 export const RESET_ACCEPTED_MESSAGE =
   'Se houver uma conta com este e-mail, enviaremos um link para criar uma nova senha. Verifique sua caixa de entrada.';
 
@@ -45,6 +46,9 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
     async register(input, { ip }) {
       await rateLimits.hit('register', ip);
       const cmd = RegisterCommand.parse(input);
+      // An address listed in ADMIN_EMAILS is admin by configuration: anyone registering it first
+      // (there is no e-mail verification) would become admin. Operators create it with the CLI.
+      if (adminEmails.includes(cmd.email)) throw errors.conflict('email_reserved', EMAIL_RESERVED);
       const passwordHash = await hashPassword(cmd.password);
       try {
         const user = await db.transaction(async (trx) => {

@@ -223,9 +223,10 @@ describe('admin detection (from the database, on every request)', () => {
 describe('ADMIN_EMAILS', () => {
   let t2: TestContext;
   beforeAll(async () => {
-    t2 = await createTestContext({ env: { ADMIN_EMAILS: 'boss@x.com, Chefe@Example.com' } });
+    t2 = await createTestContext({ env: { ADMIN_EMAILS: 'boss@x.com, Chefe@Example.com, novo-chefe@example.com' } });
   });
   afterAll(() => t2.close());
+  const registerAt2 = (email: string) => t2.api('POST', '/api/auth/register', { body: registration({ email }), headers: freshIp() });
 
   test('an email listed in config is admin on /api/me and login', async () => {
     const boss = await createUser(t2, { email: 'boss@x.com' });
@@ -236,13 +237,24 @@ describe('ADMIN_EMAILS', () => {
     expect((await t2.services.auth.authenticate(boss.token))?.isAdmin).toBe(true);
   });
 
-  test('the config list is case-insensitive; registering with a listed email gives admin', async () => {
-    const r = await t2.api('POST', '/api/auth/register', { body: registration({ email: 'chefe@example.com' }), headers: freshIp() });
-    expect(r.status).toBe(201);
-    expect(r.body.user).toMatchObject({ is_admin: true, role: 'admin' });
-    // the database row itself is not changed: the config is the source
-    const row = await t2.services.db('users').where({ id: r.body.user.id }).first();
+  test('the config list is case-insensitive; the database row itself is not changed', async () => {
+    const chefe = await createUser(t2, { email: 'chefe@example.com' });
+    const me = await t2.api('GET', '/api/me', { token: chefe.token });
+    expect(me.body.user).toMatchObject({ is_admin: true, role: 'admin' });
+    const row = await t2.services.db('users').where({ id: chefe.user.id }).first();
     expect(row).toMatchObject({ is_admin: false, role: 'customer' });
+  });
+
+  test('a listed email cannot be taken by self-registration (it would grant admin to whoever comes first)', async () => {
+    for (const email of ['novo-chefe@example.com', 'Novo-Chefe@Example.com']) {
+      const r = await registerAt2(email);
+      expect(r.status).toBe(409);
+      expect(r.body).toEqual({ error: 'email_reserved', message: 'Este e-mail não pode ser usado no cadastro. Fale com o suporte.' });
+    }
+    expect(await t2.services.db('users').where({ email: 'novo-chefe@example.com' })).toHaveLength(0);
+    // the operator creates it from the CLI instead
+    const admin = await t2.services.auth.createAdmin({ name: 'Novo Chefe', email: 'novo-chefe@example.com', password: 'senha-do-chefe' });
+    expect(admin).toMatchObject({ is_admin: true, role: 'admin' });
   });
 
   test('other emails are not admin', async () => {

@@ -21,11 +21,11 @@ afterAll(async () => {
 });
 
 /** Polls until fn returns a truthy value (no timing assertion: only a generous ceiling). */
-async function eventually<T>(fn: () => Promise<T>, what: string, ms = 20_000): Promise<T> {
+async function eventually<T>(fn: () => Promise<T | null | undefined>, what: string, ms = 20_000): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await fn();
-    if (v) return v;
+    if (v) return v as NonNullable<T>;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
