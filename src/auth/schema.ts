@@ -35,7 +35,7 @@ export type RegisterCommand = z.infer<typeof RegisterCommand>;
 
 export const LoginCommand = z.object({
   email: email(MESSAGES.loginEmailInvalid),
-  password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD, MESSAGES.passwordTooShort).max(200, MESSAGES.passwordTooShort),
+  password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD, MESSAGES.passwordTooShort).max(200, 'Senha muito longa.'),
   remember: z.boolean().optional(),
 }, BODY);
 

@@ -81,6 +81,7 @@ describe('POST /api/auth/login', () => {
     [{ email: 'ana@example.com' }, 'A senha deve ter pelo menos 6 caracteres.', 'password'],
     [{ email: 'ana@example.com', password: 123456 }, 'A senha deve ter pelo menos 6 caracteres.', 'password'],
     [{ email: 'ana@example.com', password: { $ne: '' } }, 'A senha deve ter pelo menos 6 caracteres.', 'password'],
+    [{ email: 'ana@example.com', password: 'x'.repeat(201) }, 'Senha muito longa.', 'password'],
   ])('%j → 400 %s', async (body, message, field) => {
     const r = await login(body);
     expect(r.status).toBe(400);
