@@ -164,6 +164,20 @@ describe('POST /api/auth/register', () => {
     expect(r.body).toEqual({ error: 'cpf_taken', message: 'Este CPF já está cadastrado.' });
   });
 
+  test('two registrations of one email at the same time: one 201, one 409, never a 500', async () => {
+    const email = uniqueEmail('corrida');
+    const results = await Promise.all([register(registration({ email })), register(registration({ email: email.toUpperCase() }))]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error).toBe('email_taken');
+  });
+
+  test('two registrations of one CPF at the same time: one 201, one 409 cpf_taken', async () => {
+    const cpf = uniqueCpf();
+    const results = await Promise.all([register(registration({ cpf })), register(registration({ cpf }))]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error).toBe('cpf_taken');
+  });
+
   test('client-sent role / is_admin are ignored', async () => {
     const r = await register(registration({ role: 'admin', is_admin: true, isAdmin: true }));
     expect(r.status).toBe(201);
