@@ -48,9 +48,10 @@ test('a password reset requested over HTTP is delivered end to end', async () =>
   }, 'the reset mail to be logged');
   expect(delivered).toMatchObject({ template: 'password_reset', attempts: 1 });
   expect(delivered.sent_at).toBeInstanceOf(Date);
-  const job = await t.services.queue.raw.getJob(`mail-send-${delivered.id}`);
-  expect(await job?.getState()).toBe('completed');
-  expect(job?.returnvalue).toBe('logged');
+  // the row commits before BullMQ records the job as completed
+  const jobId = `mail-send-${delivered.id}`;
+  await eventually(async () => (await t.services.queue.raw.getJobState(jobId)) === 'completed', 'the job to complete');
+  expect((await t.services.queue.raw.getJob(jobId))?.returnvalue).toBe('logged');
 });
 
 test('after a job failed for good, the sweep re-dispatches the still-pending row and it is delivered', async () => {
@@ -61,11 +62,12 @@ test('after a job failed for good, the sweep re-dispatches the still-pending row
     const r = await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: { 'x-forwarded-for': '10.99.0.2' } });
     expect(r.status).toBe(202);
     outboxId = (await outboxOf(u.email)).id;
-    const job = await eventually(async () => {
-      const j = await t.services.queue.raw.getJob(`mail-send-${outboxId}`);
-      return j && (await j.getState()) === 'failed' ? j : null;
-    }, 'the job to fail');
-    expect(job.failedReason).toBe('database unreachable');
+    const jobId = `mail-send-${outboxId}`;
+    await eventually(async () => (await t.services.queue.raw.getJobState(jobId)) === 'failed', 'the job to fail');
+    // read the job after it failed (a copy fetched earlier has no failedReason yet)
+    const job = await t.services.queue.raw.getJob(jobId);
+    expect(job?.failedReason).toBe('database unreachable');
+    expect(job?.attemptsMade).toBe(1); // unrecoverable: no retry
   } finally {
     spy.mockRestore();
   }
@@ -94,8 +96,10 @@ test('a retried delivery succeeds on the next attempt', async () => {
       return r.status === 'logged' ? r : null;
     }, 'the retried mail to be logged');
     expect(row.status).toBe('logged');
+    await eventually(async () => (await t.services.queue.raw.getJobState(`retry-${id}`)) === 'completed', 'the job to complete');
     const job = await t.services.queue.raw.getJob(`retry-${id}`);
     expect(job?.attemptsMade).toBe(2);
+    expect(job?.returnvalue).toBe('logged');
   } finally {
     spy.mockRestore();
   }
