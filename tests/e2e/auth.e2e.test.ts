@@ -1,0 +1,182 @@
+/**
+ * Browser test of the foundation screens: sign-up, sign-in, the customer menu, sign-out and the
+ * legal pages, on a phone-sized screen, against the real API serving the built SPA (web/dist).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createTestContext, type TestContext } from '../helpers/context';
+import { uniqueCpf } from '../helpers/cpf';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
+const WEB_INDEX = path.resolve(__dirname, '../../web/dist/index.html');
+
+const describeBrowser = CHROMIUM_PATH ? describe : describe.skip;
+const title = CHROMIUM_PATH
+  ? 'sign-up, sign-in and legal pages in the browser'
+  : 'sign-up, sign-in and legal pages in the browser (skipped: CHROMIUM_PATH is empty, no Chromium to drive)';
+
+describeBrowser(title, () => {
+  let t: TestContext;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(WEB_INDEX)) {
+      throw new Error('web/dist/index.html is missing: build the SPA first (npm run build:web).');
+    }
+    t = await createTestContext({ serveWeb: true });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
+    page = await context.newPage();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  /** The session token the SPA keeps in the browser (storefront spec §4: key ns_auth_token). */
+  function storedToken() {
+    // Runs in the page; written as a string because this file is compiled without DOM types.
+    return page.evaluate<string | null>('window.localStorage.getItem("ns_auth_token")');
+  }
+
+  /** The top bar collapses its menu into a button on phones. */
+  async function openMenu() {
+    await page.getByRole('button', { name: 'Abrir menu' }).click();
+  }
+
+  it('registers a customer, signs in, sees the customer menu and signs out', async () => {
+    const id = randomBytes(4).toString('hex');
+    const email = `E2E.Maria.${id}@Example.com`;
+    const password = 'senha-e2e-123';
+    const cpf = uniqueCpf();
+
+    // --- sign-up ---
+    await page.goto(`${t.url}/cadastro`);
+    await page.getByRole('heading', { name: 'Criar conta' }).waitFor();
+    const submit = page.locator('form[id="register"] button[type="submit"]');
+    await expect(submit.isDisabled()).resolves.toBe(true);
+
+    await page.getByLabel('Nome completo').fill('Maria E2E da Silva');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Celular com DDD').fill('41998765432');
+    await expect(page.getByLabel('Celular com DDD').inputValue()).resolves.toBe('(41) 99876-5432');
+    await page.getByLabel('CPF').fill(cpf);
+    await expect(page.getByLabel('CPF').inputValue()).resolves.toBe(
+      `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
+    );
+    await page.getByLabel('Data de nascimento').fill('15/05/1990');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Senha').fill(password);
+    // Still disabled: the terms are not accepted yet.
+    await expect(submit.isDisabled()).resolves.toBe(true);
+
+    // Accepting inside the Terms dialog ticks the box.
+    await page.locator('form').getByRole('link', { name: 'Termos de Uso' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: /Foro/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Li e aceito' }).click();
+    await expect(page.getByRole('checkbox', { name: /Li e aceito/ }).isChecked()).resolves.toBe(true);
+
+    await expect(submit.isEnabled()).resolves.toBe(true);
+    await submit.click();
+
+    await page.waitForURL(`${t.url}/login`);
+    await page.getByText('Conta criada com sucesso! Agora faca login.').waitFor();
+
+    // The server stored the normalised payload.
+    const row = await t.services.db('users').where({ email: email.toLowerCase() }).first();
+    expect(row).toBeTruthy();
+    expect(row.name).toBe('Maria E2E da Silva');
+    expect(row.phone).toBe('41998765432');
+    expect(row.cpf).toBe(cpf);
+
+    // --- sign-in ---
+    await page.getByRole('heading', { level: 1, name: 'Entrar' }).waitFor();
+    await expect(page.getByLabel('E-mail').inputValue()).resolves.toBe(email.toLowerCase());
+    await page.getByLabel('Senha').fill(password);
+    await page.locator('form[id="login"] button[type="submit"]').click();
+    await page.waitForURL(`${t.url}/`);
+    await expect(storedToken()).resolves.toBeTruthy();
+
+    await openMenu();
+    const customerArea = page.getByRole('menuitem', { name: /Área do cliente/ });
+    await customerArea.waitFor();
+    await expect(page.getByRole('menuitem', { name: /Sair/ }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('menuitem', { name: /Painel Admin/ }).count()).resolves.toBe(0);
+
+    // The customer area shows the registration data from GET /api/me.
+    await customerArea.click();
+    await page.waitForURL(`${t.url}/conta`);
+    await page.getByRole('heading', { name: 'Olá, Maria!' }).waitFor();
+    await expect(page.getByText(email.toLowerCase()).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('(41) 99876-5432').isVisible()).resolves.toBe(true);
+
+    // --- sign-out ---
+    await openMenu();
+    await page.getByRole('menuitem', { name: /Sair/ }).click();
+    await page.waitForURL(`${t.url}/`);
+    await openMenu();
+    await page.getByRole('menuitem', { name: /Entrar/ }).waitFor();
+    await expect(page.getByRole('menuitem', { name: /Sair/ }).count()).resolves.toBe(0);
+    await expect(storedToken()).resolves.toBeNull();
+
+    // Signed out, the customer area sends the visitor to the sign-in page.
+    await page.goto(`${t.url}/conta`);
+    await page.waitForURL(`${t.url}/login`);
+  }, 120_000);
+
+  it('rejects a wrong password with the server message', async () => {
+    await page.goto(`${t.url}/login`);
+    await page.getByLabel('E-mail').fill(`ninguem-${randomBytes(3).toString('hex')}@example.com`);
+    await page.getByLabel('Senha').fill('senha-errada');
+    await page.locator('form[id="login"] button[type="submit"]').click();
+    await page.getByRole('alert').filter({ hasText: 'E-mail ou senha incorretos.' }).waitFor();
+    expect(page.url()).toBe(`${t.url}/login`);
+  }, 60_000);
+
+  it('opens the terms, privacy and responsible-gaming pages', async () => {
+    await page.goto(`${t.url}/termos`);
+    await page.getByRole('heading', { level: 1, name: 'Termos de Uso' }).waitFor();
+    await expect(page.locator('.legal-section').count()).resolves.toBe(10);
+    await expect(page.getByRole('heading', { name: /Foro/ }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: /Voltar/ }).isVisible()).resolves.toBe(true);
+
+    await page.goto(`${t.url}/privacidade`);
+    await page.getByRole('heading', { level: 1, name: 'Política de Privacidade' }).waitFor();
+    await expect(page.locator('.legal-section').count()).resolves.toBe(9);
+    await expect(page.getByText(/5 \(cinco\) anos/).isVisible()).resolves.toBe(true);
+
+    await page.goto(`${t.url}/jogo-responsavel`);
+    await page.getByRole('heading', { level: 1, name: 'Jogo Responsável' }).waitFor();
+    await expect(page.getByText('Aviso Importante').isVisible()).resolves.toBe(true);
+    await expect(page.locator('.legal-header .badge-18').textContent()).resolves.toBe('18+');
+
+    // Addresses the app does not know fall to the not-found page.
+    await page.goto(`${t.url}/pagina-que-nao-existe`);
+    await page.getByRole('heading', { name: 'Página não encontrada' }).waitFor();
+  }, 60_000);
+});
