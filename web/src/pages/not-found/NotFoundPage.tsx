@@ -8,7 +8,7 @@ export default function NotFoundPage() {
     <div className="page page-narrow">
       <Result
         status="404"
-        title="Página não encontrada"
+        title={<h1 className="result-title">Página não encontrada</h1>}
         subTitle="O endereço que você abriu não existe ou mudou de lugar."
         extra={
           <LinkButton type="primary" to="/">

@@ -29,7 +29,7 @@ export default function ResetPasswordPage() {
         <div className="auth-card">
           <Result
             status="error"
-            title="Link inválido ou expirado."
+            title={<h1 className="result-title">Link inválido ou expirado.</h1>}
             subTitle="Este endereço não tem o código de redefinição. Peça um novo link em “Esqueci minha senha”, na tela de login."
             extra={
               <LinkButton type="primary" icon={<LoginOutlined />} to="/login">
@@ -48,7 +48,7 @@ export default function ResetPasswordPage() {
         <div className="auth-card">
           <Result
             status="success"
-            title="Senha alterada com sucesso! Agora faca login."
+            title={<h1 className="result-title">Senha alterada com sucesso! Agora faca login.</h1>}
             extra={
               <LinkButton type="primary" icon={<LoginOutlined />} to="/login" replace>
                 Ir para o login
