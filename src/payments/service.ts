@@ -21,7 +21,7 @@ import { verifyWebhookSignature } from './providers/mercadopago';
 export const AdminGrantCommand = z.object({
   user: z.string().trim().min(1, 'Informe o usuário (e-mail ou id).'),
   product: z.string().trim().min(1, 'Informe o e-book (SKU ou id).'),
-  quantity: z.coerce.number().int('Quantidade deve ser inteira.').min(1, 'Quantidade mínima: 1.').max(1000, 'Quantidade máxima: 1000.'),
+  quantity: z.coerce.number({ error: 'Quantidade deve ser um número inteiro.' }).int('Quantidade deve ser inteira.').min(1, 'Quantidade mínima: 1.').max(1000, 'Quantidade máxima: 1000.'),
 });
 
 export const MAX_EBOOKS_PER_PURCHASE = 20;
@@ -186,13 +186,21 @@ export function createPaymentsService(deps: {
     async grantVouchers(input, actor) {
       const cmd = AdminGrantCommand.parse(input);
       return db.transaction(async (trx) => {
-        const user = /^\d+$/.test(cmd.user)
-          ? await trx('users').where({ id: Number(cmd.user) }).first('id')
-          : await trx('users').whereRaw('lower(email) = lower(?)', [cmd.user]).first('id');
+        // A digit string is an id only when it can be one (a longer one is out of
+        // bigint range: PostgreSQL would fail instead of finding nothing).
+        const asId = (v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : null);
+        const userId = asId(cmd.user);
+        const user = !/^\d+$/.test(cmd.user)
+          ? await trx('users').whereRaw('lower(email) = lower(?)', [cmd.user]).first('id')
+          : userId != null
+            ? await trx('users').where({ id: userId }).first('id')
+            : undefined;
         if (!user) throw errors.notFound('user_not_found', `Usuário não encontrado: ${cmd.user}`);
-        const product = /^\d+$/.test(cmd.product)
-          ? await trx('infoproducts').where({ id: Number(cmd.product) }).first('id')
-          : await trx('infoproducts').where({ sku: cmd.product }).first('id');
+        const productId = asId(cmd.product);
+        const product =
+          productId != null
+            ? await trx('infoproducts').where({ id: productId }).first('id')
+            : await trx('infoproducts').where({ sku: cmd.product }).first('id');
         if (!product) throw errors.notFound('infoproduct_not_found', `E-book não encontrado: ${cmd.product}`);
         const [payment]: PaymentRow[] = await trx('payments')
           .insert({
