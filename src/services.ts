@@ -50,7 +50,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const redis = createRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const queue = createJobQueue(redis, config.queuePrefix);
-  const rateLimits = createRateLimits(redis, config.queuePrefix, config.rateLimitDisabled);
+  const limitsRedis = createRedis(config.redisUrl, 'cotaverde-limits', 'fail-fast');
+  limitsRedis.on('error', () => {});
+  const rateLimits = createRateLimits(limitsRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
   const draws = createDrawsService({ db, logger });
@@ -89,6 +91,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
       redis.disconnect();
+      limitsRedis.disconnect();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { errors } from './errors';
 
@@ -21,7 +21,15 @@ export function createRateLimits(redis: Redis, prefix: string, disabled = false)
   const limiters = Object.fromEntries(
     Object.entries(LIMITS).map(([name, l]) => [
       name,
-      new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rl:${name}`, points: l.points, duration: l.duration }),
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${prefix}:rl:${name}`,
+        points: l.points,
+        duration: l.duration,
+        // Redis down must not hang sign-in: the connection gives up quickly (see
+        // createRedis 'fail-fast') and a per-process limiter takes over.
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${prefix}:rl:${name}`, points: l.points, duration: l.duration }),
+      }),
     ]),
   ) as Record<LimitName, RateLimiterRedis>;
   return {
@@ -35,7 +43,7 @@ export function createRateLimits(redis: Redis, prefix: string, disabled = false)
       }
     },
     async reset(name, key) {
-      await limiters[name].delete(key);
+      await limiters[name].delete(key).catch(() => false);
     },
   };
 }
