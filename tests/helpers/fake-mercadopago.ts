@@ -92,7 +92,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 export async function startFakeMercadoPago(opts: { token?: string; firstId?: number; realQr?: boolean } = {}): Promise<FakeMercadoPago> {
   const token = opts.token ?? `TEST-${randomUUID()}`;
   const payments = new Map<number, FakeMpPayment>();
-  const byIdempotencyKey = new Map<string, number>();
+  // Registered before any await, so concurrent requests with one key get one payment.
+  const byIdempotencyKey = new Map<string, Promise<FakeMpPayment>>();
   const requests: FakeMpRequest[] = [];
   const failures: Array<{ status: number; method?: string }> = [];
   let nextId = opts.firstId ?? 1_300_000_001;
@@ -126,46 +127,15 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
 
     if (req.method === 'POST' && url.pathname === '/v1/payments') {
       const key = req.headers['x-idempotency-key'];
-      if (typeof key === 'string' && byIdempotencyKey.has(key)) {
-        return send(res, log, 201, payments.get(byIdempotencyKey.get(key) as number));
-      }
+      const known = typeof key === 'string' ? byIdempotencyKey.get(key) : undefined;
+      if (known) return send(res, log, 201, await known);
       const amount = body?.transaction_amount;
       if (typeof amount !== 'number' || !(amount > 0) || body?.payment_method_id !== 'pix' || !body?.payer?.email) {
         return send(res, log, 400, { message: 'invalid parameters', error: 'bad_request', status: 400, cause: [{ code: 4020, description: 'transaction_amount, payment_method_id=pix and payer.email are required' }] });
       }
-      const id = nextId++;
-      const txid = newTxid();
-      const cents = Math.round(amount * 100);
-      const qr = buildBrCode({ key: 'fake-mp@example.com', merchantName: 'MERCADO PAGO FAKE', merchantCity: 'OSASCO', amountCents: cents, txid, singleUse: true });
-      const now = new Date().toISOString();
-      const p: FakeMpPayment = {
-        id,
-        status: 'pending',
-        status_detail: MP_STATUS_DETAIL.pending,
-        transaction_amount: amount,
-        description: String(body.description ?? ''),
-        payment_method_id: 'pix',
-        external_reference: body.external_reference ?? null,
-        notification_url: body.notification_url ?? null,
-        date_created: now,
-        date_of_expiration: body.date_of_expiration ?? null,
-        date_approved: null,
-        date_last_updated: now,
-        payer: body.payer ?? null,
-        point_of_interaction: {
-          type: 'PIX',
-          transaction_data: {
-            qr_code: qr,
-            // A real 240×240 PNG is slow-ish; the bench can ask for a placeholder.
-            qr_code_base64: opts.realQr === false ? Buffer.from(`png:${id}`).toString('base64') : await qrPngBase64(qr),
-            transaction_id: `E${id}${txid}`.slice(0, 32),
-            ticket_url: `https://fake.mercadopago.test/payments/${id}/ticket`,
-          },
-        },
-      };
-      payments.set(id, p);
-      if (typeof key === 'string') byIdempotencyKey.set(key, id);
-      return send(res, log, 201, p);
+      const created = createPayment(body, amount);
+      if (typeof key === 'string') byIdempotencyKey.set(key, created);
+      return send(res, log, 201, await created);
     }
 
     const m = /^\/v1\/payments\/([^/]+)$/.exec(url.pathname);
@@ -176,6 +146,41 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
     }
     return send(res, log, 404, { message: 'resource not found', error: 'not_found', status: 404 });
   });
+
+  async function createPayment(body: any, amount: number): Promise<FakeMpPayment> {
+    const id = nextId++;
+    const txid = newTxid();
+    const cents = Math.round(amount * 100);
+    const qr = buildBrCode({ key: 'fake-mp@example.com', merchantName: 'MERCADO PAGO FAKE', merchantCity: 'OSASCO', amountCents: cents, txid, singleUse: true });
+    const now = new Date().toISOString();
+    const p: FakeMpPayment = {
+      id,
+      status: 'pending',
+      status_detail: MP_STATUS_DETAIL.pending,
+      transaction_amount: amount,
+      description: String(body.description ?? ''),
+      payment_method_id: 'pix',
+      external_reference: body.external_reference ?? null,
+      notification_url: body.notification_url ?? null,
+      date_created: now,
+      date_of_expiration: body.date_of_expiration ?? null,
+      date_approved: null,
+      date_last_updated: now,
+      payer: body.payer ?? null,
+      point_of_interaction: {
+        type: 'PIX',
+        transaction_data: {
+          qr_code: qr,
+          // A real 240×240 PNG is slow-ish; the bench can ask for a placeholder.
+          qr_code_base64: opts.realQr === false ? Buffer.from(`png:${id}`).toString('base64') : await qrPngBase64(qr),
+          transaction_id: `E${id}${txid}`.slice(0, 32),
+          ticket_url: `https://fake.mercadopago.test/payments/${id}/ticket`,
+        },
+      },
+    };
+    payments.set(id, p);
+    return p;
+  }
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

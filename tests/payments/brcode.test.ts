@@ -1,8 +1,11 @@
 import QRCode from 'qrcode';
-import { PNG } from 'pngjs';
 import { buildBrCode, crc16ccitt, hasValidCrc, parseBrCode, pixText } from '../../src/payments/brcode';
 import { createSandboxProvider, newTxid, qrPngBase64 } from '../../src/payments/providers/sandbox';
 import { createTestContext, type TestContext } from '../helpers/context';
+
+// pngjs (qrcode's own PNG codec) ships no types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PNG } = require('pngjs') as { PNG: { sync: { read(buf: Buffer): { width: number; height: number; data: Buffer } } } };
 
 /** The Central Bank's published examples (Manual de Padrões para Iniciação do Pix). */
 const BCB_STATIC =
