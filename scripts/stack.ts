@@ -65,7 +65,9 @@ async function migrateAndSeed(databaseUrl: string, redisUrl: string, seed: boole
 
 async function start() {
   const services = await provisionServices('app', process.env.DATABASE_URL ? '' : 'cotaverde');
-  const env = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+  // Demo convenience: sandbox PIX payments approve themselves after 20 s (never in production).
+  if (env.NODE_ENV !== 'production' && env.SANDBOX_AUTO_APPROVE_SECONDS === undefined) env.SANDBOX_AUTO_APPROVE_SECONDS = '20';
   const children: ChildProcess[] = [];
   let stopping = false;
   const stopAll = async (code: number) => {
@@ -126,6 +128,8 @@ async function start() {
       '',
       '  Logins de demonstração:',
       ...DEMO_ACCOUNTS.map((a) => `    ${a.label.padEnd(14)} ${a.email}  /  ${a.password}`),
+      '',
+      `  PIX (sandbox): aprovado sozinho em ${env.SANDBOX_AUTO_APPROVE_SECONDS ?? 0} s, ou na hora com 'npm run cli -- payments approve <id>'.`,
       '',
       '  Ctrl-C encerra web, worker, PostgreSQL e Redis (os dados ficam em .data/).',
       '',
