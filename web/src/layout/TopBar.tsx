@@ -9,7 +9,7 @@ import {
   UserAddOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
 import { useGoBack } from '../components/useGoBack';
 import { Logo } from './Logo';
@@ -33,6 +33,7 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
   const { loading, isAuthenticated, isAdmin, logout } = useAuth();
   const { message } = App.useApp();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [leaving, setLeaving] = useState(false);
 
   const signOut = async () => {
@@ -61,14 +62,14 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
     items.push({ key: 'entrar', label: 'Entrar', icon: <LoginOutlined />, to: '/login' });
   }
 
+  // The whole row of a menu item is clickable, not only its text.
   const menu: MenuProps = {
-    items: items.map((i) => ({
-      key: i.key,
-      icon: i.icon,
-      label: i.to ? <Link to={i.to}>{i.label}</Link> : i.label,
-      danger: i.key === 'sair',
-    })),
-    onClick: ({ key }) => items.find((i) => i.key === key)?.onClick?.(),
+    items: items.map((i) => ({ key: i.key, icon: i.icon, label: i.label, danger: i.key === 'sair' })),
+    onClick: ({ key }) => {
+      const item = items.find((i) => i.key === key);
+      if (item?.to) navigate(item.to);
+      else item?.onClick?.();
+    },
   };
 
   const goBack = useGoBack('/');
@@ -77,7 +78,7 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
   return (
     <header className="topbar">
       <div className="topbar-inner">
-        {variant !== 'store' && (
+        {variant !== 'store' && !(variant === 'admin' && pathname.replace(/\/+$/, '') === '/admin') && (
           <Button type="text" icon={<ArrowLeftOutlined />} onClick={back} aria-label="Voltar" className="topbar-back" />
         )}
         <Logo to={logoTo} />
