@@ -182,6 +182,17 @@ export function createPaymentsService(deps: {
     }
   }
 
+  /** A payment another request is creating: its PIX data, once stored (or 409 if its creation failed). */
+  async function waitForPixData(paymentId: number, timeoutMs = 15_000): Promise<PaymentRow> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const p: PaymentRow = await db('payments').where({ id: paymentId }).first();
+      if (p.qr_code) return p;
+      if (p.status !== 'pending' || Date.now() > until) throw errors.conflict('payment_provider_unavailable', 'Não foi possível iniciar o pagamento agora.');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   const service: PaymentsService = {
     async grantVouchers(input, actor) {
       const cmd = AdminGrantCommand.parse(input);
@@ -272,7 +283,7 @@ export function createPaymentsService(deps: {
         .orderBy('id', 'desc')
         .first();
       if (existing) return pixView(existing);
-      const created = await db.transaction(async (trx: Trx) => {
+      const outcome = await db.transaction(async (trx: Trx): Promise<{ reuse: PaymentRow } | { created: PaymentRow }> => {
         const r = await trx('reservations').where({ id: reservationId }).forUpdate().first();
         if (!r || r.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
         if (r.status !== 'active' || new Date(r.expires_at).getTime() <= Date.now()) throw inactive();
@@ -280,6 +291,17 @@ export function createPaymentsService(deps: {
         if (!draw || draw.status !== 'open') throw inactive();
         const held = await trx('draw_numbers').where({ reservation_id: r.id, status: 'reserved' }).count<{ c: number }[]>({ c: '*' });
         if (Number(held[0].c) !== r.numbers.length) throw inactive();
+        // Under the reservation lock: a concurrent request may have just created the
+        // payment (its PIX data arrives after this transaction). One reservation,
+        // one payable code: wait for that one instead of creating a second charge.
+        // A row left without PIX data for long (its creator died) no longer counts.
+        const inFlight: PaymentRow | undefined = await trx('payments')
+          .where({ reservation_id: r.id, status: 'pending' })
+          .where('expires_at', '>', trx.fn.now())
+          .where((q) => q.whereNotNull('qr_code').orWhere('created_at', '>', trx.raw(`now() - interval '30 seconds'`)))
+          .orderBy('id', 'desc')
+          .first();
+        if (inFlight) return { reuse: inFlight };
         const product = draw.infoproduct_id ? await trx('infoproducts').where({ id: draw.infoproduct_id }).first('price_cents') : null;
         const cfg = await readAppConfig(trx);
         const unit = effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents });
@@ -300,8 +322,10 @@ export function createPaymentsService(deps: {
           .returning('*');
         // A payable code never outlives its numbers: the hold lasts as long as the PIX.
         await trx('reservations').where({ id: r.id }).update({ expires_at: row.expires_at, updated_at: trx.fn.now() });
-        return row;
+        return { created: row };
       });
+      if ('reuse' in outcome) return pixView(await waitForPixData(outcome.reuse.id));
+      const created = outcome.created;
       await deps.reservations.scheduleExpiry(reservationId as number, new Date(created.expires_at as Date));
       const withPix = await attachPix(created, `Números ${(created.numbers ?? []).map((n) => String(n).padStart(2, '0')).join(', ')} do sorteio #${created.draw_id}`);
       return pixView(withPix);
