@@ -1,7 +1,7 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { startWorker, type RunningWorker } from '../../src/platform/queue';
 import { registerJobHandlers } from '../../jobs/registry';
-import { grant, invariantViolations, makeProductWithDraw } from './fixtures';
+import { grant, invariantViolations, makeDraw, makeProductWithDraw } from './fixtures';
 
 /**
  * Expiry of holds (DESIGN §4): a delayed job per reservation plus a periodic
@@ -88,6 +88,51 @@ test('sweep() releases every hold past its expiry and nothing else', async () =>
   expect(await reservationStatus(live)).toBe('active');
   expect(await t.services.reservations.sweep()).toBe(0);
   expect(await invariantViolations(t, [draw.id])).toEqual([]);
+});
+
+test('an expiry never deadlocks with a reservation in flight: cells are locked in number order', async () => {
+  const db = t.services.db;
+  const draw = await makeDraw(t, { total_numbers: 10 });
+  const a = await createUser(t);
+  const r = await db.transaction((trx) => t.services.reservations.holdInTransaction(trx, { userId: a.user.id, drawId: draw.id, numbers: [3, 4], ttlMinutes: 15 }));
+  // Store number 3 physically after number 4, so that a scan of the hold's cells meets 4
+  // first: re-point it through another reservation and back (an indexed column changes,
+  // so each update writes a new row version and a new index entry).
+  const [other] = await db('reservations').insert({ user_id: a.user.id, draw_id: draw.id, numbers: [3], status: 'cancelled', expires_at: new Date() }).returning('id');
+  const tid = async (n: number) => {
+    const row = await db('draw_numbers').where({ draw_id: draw.id, n }).first(db.raw('ctid::text AS ctid'));
+    const [page, offset] = row.ctid.slice(1, -1).split(',').map(Number);
+    return page * 100_000 + offset;
+  };
+  for (let i = 0; i < 20 && (await tid(3)) < (await tid(4)); i++) {
+    await db('draw_numbers').where({ draw_id: draw.id, n: 3 }).update({ reservation_id: other.id });
+    await db('draw_numbers').where({ draw_id: draw.id, n: 3 }).update({ reservation_id: r.id });
+  }
+  expect(await tid(3)).toBeGreaterThan(await tid(4));
+  await expireNow([r.id]);
+
+  // Another user's reservation is in flight: it has locked number 3 and will lock 4 next
+  // (holdInTransaction locks the requested cells in ascending order).
+  const inFlight = await db.transaction();
+  try {
+    await inFlight('draw_numbers').where({ draw_id: draw.id, n: 3 }).forUpdate().select('n');
+    const expiring = t.services.reservations.expire(r.id).then(
+      (v) => ({ ok: true as const, v }),
+      (e: { code?: string; message: string }) => ({ ok: false as const, code: e.code, message: e.message }),
+    );
+    await sleep(300); // the expiry is now waiting for number 3
+    const next = await inFlight('draw_numbers').where({ draw_id: draw.id, n: 4 }).forUpdate().select('n').then(
+      () => 'locked',
+      (e: { code?: string }) => `failed ${e.code}`,
+    );
+    expect(next).toBe('locked');
+    await inFlight.rollback();
+    // PostgreSQL resolves a deadlock by failing one side (40P01): neither may fail.
+    expect(await expiring).toEqual({ ok: true, v: true });
+  } finally {
+    if (!inFlight.isCompleted()) await inFlight.rollback();
+  }
+  expect(await statuses(draw.id, [3, 4])).toEqual(['available', 'available']);
 });
 
 test('after a Redis wipe, the sweep still releases every hold that is due', async () => {
