@@ -28,12 +28,14 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[];
   /** True when `message` is the server's own pt-BR text (safe to show as is). */
   readonly fromServer: boolean;
+  /** The parsed error body, for fields beyond the common shape (e.g. `conflicts` of a 409). */
+  readonly body: unknown;
 
   constructor(
     status: number,
     code: ApiErrorCode,
     message: string,
-    opts: { details?: ErrorDetail[]; fromServer?: boolean } = {},
+    opts: { details?: ErrorDetail[]; fromServer?: boolean; body?: unknown } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -41,6 +43,7 @@ export class ApiError extends Error {
     this.code = code;
     this.details = opts.details ?? [];
     this.fromServer = opts.fromServer ?? false;
+    this.body = opts.body;
   }
 }
 
@@ -207,9 +210,9 @@ function toApiError(status: number, body: unknown): ApiError {
       ? b.details.filter(isErrorDetail).map((d) => ({ path: String(d.path ?? ''), message: d.message }))
       : [];
     if (typeof b.message === 'string' && b.message.trim()) {
-      return new ApiError(status, code, b.message, { details, fromServer: true });
+      return new ApiError(status, code, b.message, { details, fromServer: true, body });
     }
-    return new ApiError(status, code, `HTTP ${status}`, { details });
+    return new ApiError(status, code, `HTTP ${status}`, { details, body });
   }
   return new ApiError(status, 'http_error', `HTTP ${status}`);
 }
