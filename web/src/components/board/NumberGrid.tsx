@@ -64,8 +64,8 @@ export function NumberGrid({ numbers, totalNumbers = 100, selected = [], onToggl
   );
 }
 
-/** Legend Disponível / Reservado / Indisponível. */
-export function NumberLegend() {
+/** Legend Disponível / Reservado / Indisponível (and 'Selecionado' on the interactive board). */
+export function NumberLegend({ withSelected = false }: { withSelected?: boolean }) {
   return (
     <ul className="number-legend" aria-label="Legenda">
       {(['available', 'reserved', 'unavailable'] as const).map((s) => (
@@ -74,6 +74,12 @@ export function NumberLegend() {
           {STATE_LABEL[s]}
         </li>
       ))}
+      {withSelected && (
+        <li>
+          <span className="number-cell number-cell--available number-cell--selected number-legend__swatch" aria-hidden="true" />
+          Selecionado
+        </li>
+      )}
     </ul>
   );
 }
