@@ -15,6 +15,7 @@ const AccountPage = lazy(() => import('./pages/account/AccountPage'));
 const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
 const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
 const ResponsibleGamingPage = lazy(() => import('./pages/legal/ResponsibleGamingPage'));
+const NumbersPage = lazy(() => import('./pages/numbers/NumbersPage'));
 
 /** The admin console is a separate chunk, fetched only when an administrator opens /admin. */
 const AdminConsole = lazy(() => import('./pages/admin/AdminConsole'));
@@ -30,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: 'termos', element: <TermsPage /> },
       { path: 'privacidade', element: <PrivacyPage /> },
       { path: 'jogo-responsavel', element: <ResponsibleGamingPage /> },
+      { path: 'numeros', element: <NumbersPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

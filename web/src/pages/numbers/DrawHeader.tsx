@@ -1,0 +1,92 @@
+import { Progress, Skeleton, Tag } from 'antd';
+import { BookOutlined } from '@ant-design/icons';
+import type { Draw } from '../../api/types';
+import type { BoardCounts } from './board';
+import { coverSrc, formatCents } from './format';
+
+const STATUS_TAG: Record<string, { color: string; label: string }> = {
+  open: { color: 'green', label: 'Aberto' },
+  closed: { color: 'gold', label: 'Fechado' },
+  drawn: { color: 'default', label: 'Sorteado' },
+};
+
+export function Cover({ src, alt, className }: { src: string | null | undefined; alt: string; className: string }) {
+  const url = coverSrc(src);
+  return url ? (
+    <img src={url} alt={alt} className={className} loading="lazy" decoding="async" />
+  ) : (
+    <span className={`${className} cover-fallback`} aria-hidden="true">
+      <BookOutlined />
+    </span>
+  );
+}
+
+/** Draw title and product, prize, price of one number and how many numbers are still free. */
+export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts | null }) {
+  const title = draw.product_title || draw.title;
+  const status = STATUS_TAG[draw.status] ?? STATUS_TAG.open;
+  const total = counts?.total ?? draw.total_numbers;
+  const available = counts ? counts.available : Math.max(0, draw.total_numbers - draw.counts.reserved - draw.counts.sold - draw.counts.taken);
+  const taken = total - available;
+  return (
+    <header className="numbers-header">
+      <div className="numbers-title-row">
+        <Cover src={draw.cover_url} alt={`Capa do e-book ${title}`} className="numbers-cover" />
+        <div className="numbers-title-text">
+          <div className="numbers-kicker">
+            <span>Sorteio #{draw.id}</span>
+            <Tag color={status.color} variant="outlined">
+              {status.label}
+            </Tag>
+          </div>
+          <h1 className="numbers-title">Escolha seus números</h1>
+          <p className="numbers-product">{title}</p>
+          {draw.title && draw.product_title && draw.title !== draw.product_title && <p className="muted numbers-draw-title">{draw.title}</p>}
+        </div>
+      </div>
+      <dl className="numbers-stats">
+        <div>
+          <dt>Prêmio</dt>
+          <dd className="text-amber">{formatCents(draw.prize_cents)}</dd>
+        </div>
+        <div>
+          <dt>Valor</dt>
+          <dd>
+            {formatCents(draw.ticket_price_cents)} <span className="muted">/ 1 número</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Disponíveis</dt>
+          <dd>
+            {available} <span className="muted">de {total}</span>
+          </dd>
+        </div>
+      </dl>
+      <div className="numbers-progress">
+        <Progress
+          percent={total ? Math.round((taken / total) * 100) : 0}
+          showInfo={false}
+          size="small"
+          strokeColor="#34d27b"
+          aria-label={`${available} de ${total} números disponíveis`}
+        />
+        <p className="muted">
+          {available} de {total} números disponíveis
+          {counts && counts.reserved > 0 && ` · ${counts.reserved} reservado(s)`}
+        </p>
+      </div>
+    </header>
+  );
+}
+
+export function DrawHeaderSkeleton() {
+  return (
+    <div className="numbers-header" aria-hidden="true">
+      <div className="numbers-title-row">
+        <Skeleton.Node active style={{ width: 60, height: 80 }} />
+        <Skeleton active title={{ width: '70%' }} paragraph={{ rows: 2, width: ['50%', '35%'] }} style={{ flex: 1 }} />
+      </div>
+      <Skeleton.Button active block style={{ height: 64, marginTop: 16 }} />
+    </div>
+  );
+}

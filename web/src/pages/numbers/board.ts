@@ -1,0 +1,164 @@
+/**
+ * Pure rules of the number board (storefront spec §2 "Number board", §4, §5): no React, no HTTP.
+ */
+import type { BoardNumber, NumberStatus } from '../../api/types';
+
+/** GET /api/draws/{id}/numbers */
+export interface Board {
+  draw_id: number;
+  status: string;
+  total_numbers: number;
+  numbers: BoardNumber[];
+}
+
+/** GET /api/vouchers/remaining (anonymous: remaining 0, max null — spec §9). */
+export interface Allowance {
+  remaining: number;
+  max: number | null;
+}
+
+export const ANONYMOUS_ALLOWANCE: Allowance = { remaining: 0, max: null };
+
+/** POST /api/reservations → 201 */
+export interface Reservation {
+  reservationId: number;
+  id: number;
+  draw_id: number;
+  numbers: number[];
+  expires_at: string;
+}
+
+/** POST /api/vouchers/consume → 200 */
+export interface ConsumeResult {
+  ok: boolean;
+  message: string;
+  draw_id: number;
+  numbers: number[];
+  remaining: number;
+  sold_out: boolean;
+  next_draw_id: number | null;
+}
+
+/** Spec §5 and §9: never more than 10 numbers at once, whatever the configuration says. */
+export const MAX_SELECTION = 10;
+/** Spec §4 and §9. */
+export const BOARD_POLL_MS = 15_000;
+
+export const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** [7, 1] → "01, 07" */
+export const formatNumbers = (ns: readonly number[]) => sortUnique(ns).map(pad2).join(', ');
+
+export const sortUnique = (ns: readonly number[]) => [...new Set(ns)].sort((a, b) => a - b);
+
+const TAKEN: NumberStatus[] = ['sold', 'taken'];
+
+export function statusOf(board: Board | null | undefined, n: number): NumberStatus {
+  return board?.numbers.find((c) => c.n === n)?.status ?? 'available';
+}
+
+/** Selected numbers the board no longer offers (reserved, sold or taken), sorted. */
+export function unavailableAmong(board: Board, selected: readonly number[], ownReserved: readonly number[] = []): number[] {
+  return sortUnique(
+    selected.filter((n) => {
+      const status = statusOf(board, n);
+      if (status === 'available') return false;
+      // Held by this visitor's own reservation (a confirmation to retry): still theirs to confirm.
+      return !(status === 'reserved' && ownReserved.includes(n));
+    }),
+  );
+}
+
+export interface BoardCounts {
+  total: number;
+  available: number;
+  reserved: number;
+  unavailable: number;
+}
+
+export function countBoard(board: Board): BoardCounts {
+  const total = board.total_numbers || board.numbers.length;
+  let reserved = 0;
+  let unavailable = 0;
+  for (const c of board.numbers) {
+    if (c.status === 'reserved') reserved++;
+    else if (TAKEN.includes(c.status)) unavailable++;
+  }
+  return { total, available: Math.max(0, total - reserved - unavailable), reserved, unavailable };
+}
+
+/** Spec §4: no number left free — every cell sold or taken, none available or reserved. */
+export function isSoldOut(board: Board): boolean {
+  if (!board.numbers.length) return false;
+  const total = board.total_numbers || board.numbers.length;
+  return board.numbers.length >= total && board.numbers.every((c) => TAKEN.includes(c.status));
+}
+
+export type ToggleOutcome =
+  | { kind: 'changed'; selected: number[] }
+  | { kind: 'limit' }
+  | { kind: 'max'; max: number }
+  | { kind: 'ignored' };
+
+/**
+ * Clicking a cell (spec §5): a selected number toggles off; a reserved/sold one is ignored;
+ * otherwise it is added unless the selection already holds the remaining allowance (known only
+ * when signed in) or the per-selection maximum.
+ */
+export function toggleNumber(
+  selected: readonly number[],
+  n: number,
+  o: { status: NumberStatus; total: number; remaining: number | null; maxSelection: number },
+): ToggleOutcome {
+  if (selected.includes(n)) return { kind: 'changed', selected: selected.filter((x) => x !== n) };
+  if (!Number.isInteger(n) || n < 0 || n >= o.total || o.status !== 'available') return { kind: 'ignored' };
+  if (o.remaining !== null && selected.length >= o.remaining) return { kind: 'limit' };
+  if (selected.length >= o.maxSelection) return { kind: 'max', max: o.maxSelection };
+  return { kind: 'changed', selected: sortUnique([...selected, n]) };
+}
+
+/** Per-selection maximum: the configured value, never above 10 nor below 1. */
+export function maxSelectionOf(configured: number | null | undefined): number {
+  const v = Number(configured);
+  if (!Number.isFinite(v) || v < 1) return MAX_SELECTION;
+  return Math.min(MAX_SELECTION, Math.floor(v));
+}
+
+/** The `conflicts` list of a 409 body, or null when absent. */
+export function conflictsOf(body: unknown): number[] | null {
+  if (!body || typeof body !== 'object') return null;
+  const c = (body as { conflicts?: unknown }).conflicts;
+  if (!Array.isArray(c)) return null;
+  const ns = c.map(Number).filter((n) => Number.isInteger(n) && n >= 0);
+  return ns.length ? sortUnique(ns) : null;
+}
+
+/**
+ * Navigation state /numeros understands: `drawId` (purchase flow and links), plus `paymentId`
+ * and `product` (id/sku) handed over by the purchase flow (spec §2 Home, §4).
+ */
+export interface NumbersLocationState {
+  drawId?: number | string;
+  paymentId?: number | string;
+  product?: { id?: number | string; sku?: string | null } | null;
+}
+
+export interface DrawSource {
+  drawId: number | null;
+  /** id or SKU of the product whose open draw to show when no draw id was given. */
+  product: string | null;
+}
+
+const positiveInt = (v: unknown): number | null => {
+  const n = typeof v === 'string' && v.trim() ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
+};
+
+export function drawSourceOf(state: unknown): DrawSource {
+  const s = (state && typeof state === 'object' ? state : {}) as NumbersLocationState;
+  const drawId = positiveInt(s.drawId);
+  const p = s.product && typeof s.product === 'object' ? s.product : null;
+  const productId = positiveInt(p?.id);
+  const sku = typeof p?.sku === 'string' && p.sku.trim() ? p.sku.trim() : null;
+  return { drawId, product: productId != null ? String(productId) : sku };
+}
