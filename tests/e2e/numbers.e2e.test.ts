@@ -1,0 +1,188 @@
+/**
+ * Browser test of the number board (/numeros): confirming numbers with vouchers, a number taken
+ * by someone else between picking and confirming, and an anonymous visitor sent to sign in.
+ * Phone-sized screen, real API serving the built SPA (web/dist), demo catalogue.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { seedDemo } from '../../seeds/demo';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
+const WEB_INDEX = path.resolve(__dirname, '../../web/dist/index.html');
+const PRODUCT = 'EBOOK-GUIA-LOTOMANIA';
+
+const describeBrowser = CHROMIUM_PATH ? describe : describe.skip;
+const title = CHROMIUM_PATH
+  ? 'number board in the browser'
+  : 'number board in the browser (skipped: CHROMIUM_PATH is empty, no Chromium to drive)';
+
+describeBrowser(title, () => {
+  let t: TestContext;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let drawId: number;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(WEB_INDEX)) {
+      throw new Error('web/dist/index.html is missing: build the SPA first (npm run build:web).');
+    }
+    t = await createTestContext({ serveWeb: true });
+    await seedDemo(t.services.db);
+    const config = await t.api('GET', '/api/config');
+    drawId = config.body.current_draw_id;
+    expect(drawId).toBeGreaterThan(0);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
+    page = await context.newPage();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  /** A customer holding `vouchers` vouchers of the main series, signed in in this browser. */
+  async function signedInCustomer(vouchers: number) {
+    const u = await createUser(t);
+    if (vouchers > 0) {
+      await t.services.payments.grantVouchers({ user: u.email, product: PRODUCT, quantity: String(vouchers) }, { via: 'cli' });
+    }
+    // The SPA reads its session token from localStorage (storefront spec §4, key ns_auth_token).
+    await context.addInitScript(`window.localStorage.setItem('ns_auth_token', ${JSON.stringify(u.token)});`);
+    return u;
+  }
+
+  const cell = (n: number, state: 'Disponível' | 'Reservado' | 'Indisponível' | 'selecionado') =>
+    page.getByRole('gridcell', { name: `${String(n).padStart(2, '0')}: ${state}`, exact: true });
+
+  const panelButton = (name: string) => page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name });
+
+  async function cellsOf(numbers: number[]) {
+    return t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'owner_user_id', 'reservation_id');
+  }
+
+  it('confirms two numbers with two vouchers: success message, cells unavailable, sold to the customer', async () => {
+    const { user } = await signedInCustomer(2);
+    await page.goto(`${t.url}/numeros`);
+    await page.getByText('Você pode escolher 2 número(s) agora').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Escolha seus números' }).waitFor();
+    await page.getByText('Guia Prático da Lotomania').first().waitFor();
+
+    // Nothing picked yet: CONFIRMAR is off.
+    await expect(panelButton('CONFIRMAR').isDisabled()).resolves.toBe(true);
+
+    await cell(7, 'Disponível').click();
+    await cell(42, 'Disponível').click();
+    await cell(42, 'selecionado').waitFor();
+    await page.getByText('Selecionados: 2').waitFor();
+
+    // A third pick is over the allowance: notice, selection unchanged.
+    await cell(55, 'Disponível').click();
+    const notice = page.getByRole('dialog').filter({ hasText: 'Aviso' });
+    await notice.getByText('Você atingiu seu limite de números disponíveis neste sorteio.').waitFor();
+    await notice.getByRole('button', { name: 'OK' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await expect(cell(55, 'Disponível').count()).resolves.toBe(1);
+
+    await panelButton('CONFIRMAR').click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Confirmar números usando vouchers' });
+    await dialog.waitFor();
+    await expect(dialog.getByRole('list', { name: 'Números a confirmar' }).innerText()).resolves.toMatch(/07\s+42/);
+    await expect(dialog.getByRole('button', { name: 'VOLTAR' }).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole('button', { name: 'LIMPAR SELEÇÃO' }).isVisible()).resolves.toBe(true);
+    await dialog.getByRole('button', { name: 'CONFIRMAR' }).click();
+
+    await page.getByText('Números confirmados com sucesso! Boa sorte').waitFor();
+    await cell(7, 'Indisponível').waitFor();
+    await cell(42, 'Indisponível').waitFor();
+    await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
+    await page.getByText('Selecionados: 0').waitFor();
+
+    const rows = await cellsOf([7, 42]);
+    expect(rows).toEqual([
+      { n: 7, status: 'sold', owner_user_id: user.id, reservation_id: null },
+      { n: 42, status: 'sold', owner_user_id: user.id, reservation_id: null },
+    ]);
+    const balance = await t.services.db('voucher_balances').where({ user_id: user.id }).first('balance');
+    expect(balance.balance).toBe(0);
+  }, 120_000);
+
+  it('reports a number reserved by someone else before confirming, and sends nothing', async () => {
+    const { user } = await signedInCustomer(1);
+    const other = await createUser(t);
+    await page.goto(`${t.url}/numeros`);
+    await page.getByText('Você pode escolher 1 número(s) agora').waitFor();
+
+    await cell(15, 'Disponível').click();
+    await cell(15, 'selecionado').waitFor();
+
+    // Another customer takes it through the API while this one is still deciding.
+    const res = await t.api('POST', '/api/reservations', { token: other.token, body: { numbers: [15], draw_id: drawId } });
+    expect(res.status).toBe(201);
+
+    await panelButton('CONFIRMAR').click();
+    const notice = page.getByRole('dialog').filter({ hasText: 'Aviso' });
+    await notice.getByText('Alguns números ficaram indisponíveis/reservados: 15').waitFor();
+    await expect(page.getByRole('dialog').filter({ hasText: 'Confirmar números usando vouchers' }).count()).resolves.toBe(0);
+    await notice.getByRole('button', { name: 'OK' }).click();
+
+    // The board shows it reserved and the selection let it go.
+    await cell(15, 'Reservado').waitFor();
+    await page.getByText('Selecionados: 0').waitFor();
+
+    const [row] = await cellsOf([15]);
+    expect(row).toMatchObject({ status: 'reserved', owner_user_id: null, reservation_id: res.body.reservationId });
+    const mine = await t.services.db('reservations').where({ user_id: user.id }).count<{ c: string }[]>({ c: '*' });
+    expect(Number(mine[0].c)).toBe(0);
+    const sales = await t.services.db('number_sales').where({ user_id: user.id }).count<{ c: string }[]>({ c: '*' });
+    expect(Number(sales[0].c)).toBe(0);
+  }, 120_000);
+
+  it('sends an anonymous visitor to /login to confirm, and back to the board with the picks', async () => {
+    const u = await createUser(t);
+    await page.goto(`${t.url}/numeros`);
+    await page.getByText('Escolha seus números e entre na sua conta para confirmar.').waitFor();
+
+    await cell(88, 'Disponível').click();
+    await page.getByText('Selecionados: 1').waitFor();
+    await panelButton('CONFIRMAR').click();
+
+    await page.waitForURL(`${t.url}/login`);
+    await page.getByText('Entre na sua conta para confirmar seus números.').waitFor();
+
+    await page.getByLabel('E-mail').fill(u.email);
+    await page.getByLabel('Senha').fill(u.password);
+    await page.locator('form[id="login"] button[type="submit"]').click();
+
+    // Signed in, the board comes back with the number picked before.
+    await page.waitForURL(`${t.url}/numeros`);
+    await cell(88, 'selecionado').waitFor();
+    await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
+    // No vouchers: the pick is over the allowance, so CONFIRMAR stays off.
+    await expect(panelButton('CONFIRMAR').isDisabled()).resolves.toBe(true);
+    const [row] = await cellsOf([88]);
+    expect(row.status).toBe('available');
+  }, 120_000);
+});
