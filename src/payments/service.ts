@@ -420,19 +420,27 @@ export function createPaymentsService(deps: {
           .returning('*');
         await audit(trx, { actor: 'system', action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: { from: p.status, provider: p.provider } });
         if (target === 'approved') return { p: row, f: await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws }) };
-        if ((target === 'refunded' || target === 'charged_back') && row.infoproduct_id && row.quantity && (row.kind === 'infoproduct')) {
-          // Revoke what is still unused of this payment's vouchers, once.
-          const bal = await trx('voucher_balances').where({ user_id: row.user_id, infoproduct_id: row.infoproduct_id }).forUpdate().first('balance');
-          const take = Math.min(bal?.balance ?? 0, row.quantity);
-          if (take > 0) {
+        if (target === 'refunded' || target === 'charged_back') {
+          // Revoke what is still unused of the vouchers this payment granted, once:
+          // the e-books bought, or those a late-approved reservation payment got
+          // for numbers it could not have. Never more than it granted.
+          const grant: { user_id: number; infoproduct_id: number; delta: number } | undefined = await trx('voucher_ledger')
+            .where({ payment_id: row.id })
+            .whereIn('reason', ['grant', 'late_approval'])
+            .first('user_id', 'infoproduct_id', 'delta');
+          const bal = grant
+            ? await trx('voucher_balances').where({ user_id: grant.user_id, infoproduct_id: grant.infoproduct_id }).forUpdate().first('balance')
+            : undefined;
+          const take = grant ? Math.min(bal?.balance ?? 0, grant.delta) : 0;
+          if (grant && take > 0) {
             const ins = await trx('voucher_ledger')
-              .insert({ user_id: row.user_id, infoproduct_id: row.infoproduct_id, delta: -take, reason: 'revoke', payment_id: row.id })
+              .insert({ user_id: grant.user_id, infoproduct_id: grant.infoproduct_id, delta: -take, reason: 'revoke', payment_id: row.id })
               .onConflict(trx.raw(`(payment_id) WHERE reason = 'revoke'`))
               .ignore()
               .returning('id');
             if (ins.length) {
               await trx('voucher_balances')
-                .where({ user_id: row.user_id, infoproduct_id: row.infoproduct_id })
+                .where({ user_id: grant.user_id, infoproduct_id: grant.infoproduct_id })
                 .update({ balance: trx.raw('balance - ?', [take]), updated_at: trx.fn.now() });
             }
           }

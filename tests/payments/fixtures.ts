@@ -90,7 +90,7 @@ export async function ledgerOf(t: TestContext, paymentId: number) {
   return {
     vouchers: voucherRows as Array<{ reason: string; delta: number; user_id: number; infoproduct_id: number }>,
     granted: (voucherRows as Array<{ reason: string; delta: number }>).filter((r) => r.reason === 'grant' || r.reason === 'late_approval').reduce((s, r) => s + r.delta, 0),
-    revoked: -(voucherRows as Array<{ reason: string; delta: number }>).filter((r) => r.reason === 'revoke').reduce((s, r) => s + r.delta, 0),
+    revoked: (voucherRows as Array<{ reason: string; delta: number }>).filter((r) => r.reason === 'revoke').reduce((s, r) => s - r.delta, 0),
     fulfilments: fulfilments as Array<{ payment_id: number; result: Record<string, unknown> }>,
     sales: sales as Array<{ draw_id: number; n: number; user_id: number }>,
   };
