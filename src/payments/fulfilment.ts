@@ -72,18 +72,19 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   // Same lock order as voucher consumption: reservation, then draw, then cells.
   if (p.reservation_id) await trx('reservations').where({ id: p.reservation_id }).forUpdate().first();
   const draw = await trx('draws').where({ id: drawId }).forUpdate().first();
-  const cells: Array<{ n: number; status: string; reservation_id: number | null; owner_user_id: number | null }> = await trx('draw_numbers')
+  const cells: Array<{ n: number; status: string; reservation_id: number | null }> = await trx('draw_numbers')
     .where({ draw_id: drawId })
     .whereIn('n', numbers)
     .orderBy('n')
     .forUpdate()
-    .select('n', 'status', 'reservation_id', 'owner_user_id');
+    .select('n', 'status', 'reservation_id');
   const drawOpen = draw?.status === 'open';
   const sellable = cells
     .filter((c) => (c.status === 'reserved' && c.reservation_id === p.reservation_id) || (drawOpen && c.status === 'available'))
     .map((c) => c.n);
-  const alreadyMine = cells.filter((c) => c.status === 'sold' && c.owner_user_id === p.user_id).map((c) => c.n);
-  const lost = numbers.filter((n) => !sellable.includes(n) && !alreadyMine.includes(n));
+  // A number the payer already owns came from another sale (a voucher, another
+  // payment): this payment did not deliver it either, so it counts as lost.
+  const lost = numbers.filter((n) => !sellable.includes(n));
   if (sellable.length) {
     await trx('draw_numbers')
       .where({ draw_id: drawId })

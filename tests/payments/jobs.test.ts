@@ -340,4 +340,16 @@ describe('late approval of a reservation payment', () => {
     expect(credit.map((c) => [c.kind, c.amount_cents])).toEqual([['late_approval', amount / 2]]);
     expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(amount / 2);
   });
+
+  test('numbers the payer already owns through another sale count as not delivered: vouchers and a flag, never money for nothing', async () => {
+    const u = await createUser(t);
+    const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
+    // The hold lapses with the PIX open; the payer takes the same number again with a voucher.
+    const { paymentId } = await lateApprovalSetup(u, u, draw.id, product.id, [80], [80]);
+    expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
+    await t.services.payments.applyProviderState(paymentId, await remote(paymentId, 'approved'));
+    expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'approved', flagged_for_review: true });
+    expect((await ledgerOf(t, paymentId)).granted).toBe(1);
+    expect(await balanceOf(t, u.user.id, product.id)).toBe(1);
+  });
 });
