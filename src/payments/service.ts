@@ -447,6 +447,9 @@ export function createPaymentsService(deps: {
         }
         if ((target === 'expired' || target === 'cancelled' || target === 'rejected') && row.reservation_id) {
           // The PIX lapsed: its reservation is released now rather than at the hold's end.
+          // Reservation row first, then its cells: the order of the reservation expiry
+          // job and of voucher consumption (cells first deadlocked with the expiry job).
+          await trx('reservations').where({ id: row.reservation_id }).forUpdate().first('id');
           await trx('draw_numbers').where({ reservation_id: row.reservation_id, status: 'reserved' }).update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
           await trx('reservations').where({ id: row.reservation_id, status: 'active' }).update({ status: 'expired', updated_at: trx.fn.now() });
         }

@@ -353,3 +353,48 @@ describe('late approval of a reservation payment', () => {
     expect(await balanceOf(t, u.user.id, product.id)).toBe(1);
   });
 });
+
+describe('lock order', () => {
+  test('expiring a reservation payment while the reservation expiry job runs does not deadlock', async () => {
+    const u = await createUser(t);
+    const { draw } = await makeProductWithDraw(t, { price_cents: 500 });
+    const res = await reserve(t, u.token, draw.id, [90, 91]);
+    const pix = await t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
+    const paymentId = pix.body.paymentId as number;
+    await t.services.db('payments').where({ id: paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services.db('reservations').where({ id: res.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+
+    // The reservation expiry job (same statements, same order as reservations.expire),
+    // paused right after taking the reservation lock.
+    const trx = await t.services.db.transaction();
+    let expiryError: unknown = null;
+    try {
+      await trx('reservations').where({ id: res.id }).forUpdate().first();
+      const polling = t.services.payments.poll(paymentId).then(
+        (v) => ({ ok: true as const, v }),
+        (e) => ({ ok: false as const, e }),
+      );
+      // Wait until the poll's transaction is blocked on a lock.
+      await eventually(async () => {
+        const r = await t.services.db.raw(`SELECT count(*)::int AS c FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return r.rows[0].c > 0;
+      }, 'the poll to block on a lock', 10_000);
+      try {
+        await trx('draw_numbers').where({ reservation_id: res.id, status: 'reserved' }).update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
+        await trx('reservations').where({ id: res.id }).update({ status: 'expired', updated_at: trx.fn.now() });
+        await trx.commit();
+      } catch (e) {
+        expiryError = e;
+        await trx.rollback().catch(() => {});
+      }
+      const polled = await polling;
+      expect(expiryError).toBeNull();
+      expect(polled).toEqual({ ok: true, v: 'expired' });
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback().catch(() => {});
+    }
+    expect((await paymentRow(t, paymentId)).status).toBe('expired');
+    const cells = await t.services.db('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [90, 91]);
+    expect(cells.every((c) => c.status === 'available')).toBe(true);
+  });
+});
