@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AdminRoute, CustomerOnlyRoute, ProtectedRoute } from './auth/guards';
+import { RouteError } from './components/RouteError';
 import { AppLayout } from './layout/AppLayout';
 import HomePage from './pages/home/HomePage';
 import LoginPage from './pages/login/LoginPage';
@@ -23,6 +24,7 @@ const AdminConsole = lazy(() => import('./pages/admin/AdminConsole'));
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
+    errorElement: <RouteError />,
     children: [
       { index: true, element: <HomePage /> },
       { path: 'login', element: <LoginPage /> },
@@ -38,6 +40,7 @@ export const routes: RouteObject[] = [
   {
     // Customer area: signed in, not an administrator.
     element: <AppLayout variant="account" />,
+    errorElement: <RouteError />,
     children: [
       {
         element: <ProtectedRoute />,
@@ -50,6 +53,7 @@ export const routes: RouteObject[] = [
     // 'admin/*' so that the splat child below matches /admin itself as well as every /admin/... address.
     path: 'admin/*',
     element: <AppLayout variant="admin" />,
+    errorElement: <RouteError />,
     children: [
       {
         element: <AdminRoute />,

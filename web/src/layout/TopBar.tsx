@@ -39,9 +39,10 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
   const signOut = async () => {
     setLeaving(true);
     try {
+      // Leave a guarded page first: ending the session there would make its guard redirect to /login.
+      navigate('/', { flushSync: true });
       await logout();
       message.success('Você saiu da sua conta.');
-      navigate('/');
     } finally {
       setLeaving(false);
     }
