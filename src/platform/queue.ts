@@ -116,6 +116,12 @@ export async function startWorker(opts: {
   queue: JobQueue;
   concurrency?: number;
   schedules?: typeof SCHEDULES;
+  /**
+   * BullMQ's job lock and stalled-job check (defaults 30 s each): a job whose
+   * worker died is re-run after its lock expires. Tests shorten them.
+   */
+  lockDuration?: number;
+  stalledInterval?: number;
 }): Promise<RunningWorker> {
   const { logger, handlers } = opts;
   for (const s of opts.schedules ?? SCHEDULES) {
@@ -130,7 +136,13 @@ export async function startWorker(opts: {
       if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
       return handler(job.data, job, token);
     },
-    { connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 8 },
+    {
+      connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency ?? 8,
+      ...(opts.lockDuration ? { lockDuration: opts.lockDuration } : {}),
+      ...(opts.stalledInterval ? { stalledInterval: opts.stalledInterval } : {}),
+    },
   );
   worker.on('failed', (job, err) =>
     logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'),
