@@ -1,0 +1,115 @@
+import { Button, Progress, Skeleton } from 'antd';
+import { ShoppingCartOutlined, WhatsAppOutlined } from '@ant-design/icons';
+import type { BoardNumber, Product } from '../../api/types';
+import { BRAND } from '../../brand';
+import { NumberGrid, NumberLegend } from '../board/NumberGrid';
+import { availability, coverSrc, formatBRL, unitPriceCents } from './format';
+import './product-card.css';
+
+export const DEFAULT_DESCRIPTION = 'Compre o e-book e escolha 1 número entre os 100.';
+
+export interface ProductCardProps {
+  product: Product & { numbers?: BoardNumber[] };
+  onBuy(): void;
+  /** The purchase of this product is being prepared (button shows a spinner). */
+  buying?: boolean;
+}
+
+/**
+ * Home product card (storefront spec §2 Home): cover, subtitle, title, prize, ticket price,
+ * description, availability bar, the read-only 10x10 board with its legend, buy button, group link.
+ */
+export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
+  const draw = product.draw;
+  const cover = coverSrc(product.cover_url);
+  const unit = unitPriceCents(product, draw);
+  const prize = draw?.prize_cents ?? product.prize_cents;
+  const { total, available } = availability(product, draw);
+  const percent = total > 0 ? Math.round((available / total) * 100) : 0;
+  const titleId = `produto-${product.id}-titulo`;
+
+  return (
+    <article className="product-card" aria-labelledby={titleId}>
+      <div className="product-card-head">
+        <div className="product-card-cover">
+          {cover ? (
+            <img src={cover} alt={`Capa do e-book ${product.title}`} loading="lazy" width={600} height={800} />
+          ) : (
+            <span className="product-card-cover-empty" aria-hidden>
+              {product.title}
+            </span>
+          )}
+        </div>
+        <div className="product-card-intro">
+          {product.subtitle && <p className="product-card-subtitle">{product.subtitle}</p>}
+          <h3 id={titleId} className="product-card-title">
+            {product.title || 'E-book'}
+          </h3>
+          <p className="product-card-prize">
+            <strong>{formatBRL(prize)}</strong> de prêmio
+          </p>
+          {unit != null && (
+            <p className="product-card-price">
+              <strong>{formatBRL(unit)}</strong> / 1 número
+            </p>
+          )}
+        </div>
+      </div>
+
+      <p className="product-card-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
+
+      <div className="product-card-availability">
+        <Progress
+          percent={percent}
+          showInfo={false}
+          size="small"
+          strokeColor="var(--green-bright)"
+          aria-label={`${available} de ${total} números disponíveis`}
+        />
+        <span>
+          <strong>{available}</strong> de {total} números disponíveis
+        </span>
+      </div>
+
+      <div className="product-card-board">
+        <NumberGrid
+          numbers={product.numbers ?? []}
+          totalNumbers={total}
+          compact
+          ariaLabel={`Tabela de números: ${product.title}`}
+        />
+        <NumberLegend />
+      </div>
+
+      <Button
+        type="primary"
+        size="large"
+        block
+        icon={<ShoppingCartOutlined />}
+        onClick={onBuy}
+        loading={buying}
+        className="product-card-buy"
+      >
+        Comprar e-book
+      </Button>
+      <a className="product-card-group" href={BRAND.communityGroupUrl} target="_blank" rel="noopener noreferrer">
+        <WhatsAppOutlined aria-hidden /> Entrar no grupo da comunidade
+      </a>
+    </article>
+  );
+}
+
+/** Placeholder with the card's shape, shown while the products load. */
+export function ProductCardSkeleton() {
+  return (
+    <div className="product-card product-card--skeleton" aria-hidden>
+      <div className="product-card-head">
+        <Skeleton.Node active className="product-card-cover-skeleton" />
+        <Skeleton active title={{ width: '80%' }} paragraph={{ rows: 3, width: ['60%', '70%', '50%'] }} />
+      </div>
+      <Skeleton active title={false} paragraph={{ rows: 2 }} />
+      <Skeleton.Node active className="product-card-board-skeleton" />
+      <Skeleton.Button active block size="large" />
+    </div>
+  );
+}
