@@ -11,6 +11,8 @@ interface ImportMetaEnv {
   readonly VITE_BRAND_EMAIL?: string;
   readonly VITE_BRAND_DPO_EMAIL?: string;
   readonly VITE_BRAND_GROUP_URL?: string;
+  /** 'off' disables the PIX payment status check (it then always answers pending). */
+  readonly VITE_PAYMENT_STATUS_CHECK?: string;
 }
 
 interface ImportMeta {

@@ -1,0 +1,144 @@
+import { useRef } from 'react';
+import { Alert, App, Button, Input, Modal, Spin } from 'antd';
+import { CheckCircleOutlined, CopyOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { formatBRL } from '../../components/product/format';
+import type { PixPayment } from './purchaseApi';
+import './purchase.css';
+
+export interface PixDialogProps {
+  open: boolean;
+  /** Null while the payment is being created. */
+  payment: PixPayment | null;
+  /** What is being paid, e.g. "3 e-books · Guia Prático da Lotomania". */
+  summary: string;
+  /** A 'Já paguei' check is running. */
+  checking: boolean;
+  /** The automatic status check failed (it keeps trying). */
+  pollFailing: boolean;
+  /** The payment reached a status that can no longer be paid (expired, cancelled…). */
+  deadStatus: string | null;
+  onPaid(): void;
+  onCancel(): void;
+}
+
+/** Copies with the Clipboard API, or through a selected text area where that API is missing. */
+async function copyText(text: string, fallbackArea: HTMLTextAreaElement | null): Promise<boolean> {
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    /* try the old way */
+  }
+  if (!fallbackArea) return false;
+  fallbackArea.focus();
+  fallbackArea.select();
+  try {
+    return document.execCommand('copy');
+  } catch {
+    return false;
+  }
+}
+
+/** Step 3 of the purchase (storefront spec §2 dialogs, §4): amount, QR image, copy-and-paste code. */
+export function PixDialog({ open, payment, summary, checking, pollFailing, deadStatus, onPaid, onCancel }: PixDialogProps) {
+  const { message } = App.useApp();
+  const areaWrap = useRef<HTMLDivElement>(null);
+  const code = payment?.copy_paste_code || payment?.qr_code || '';
+  const qr = payment?.qr_code_base64 ? `data:image/png;base64,${payment.qr_code_base64.replace(/^data:image\/\w+;base64,/, '')}` : null;
+  const expires = payment?.expires_at && dayjs(payment.expires_at).isValid() ? dayjs(payment.expires_at) : null;
+
+  const copy = async () => {
+    const area = areaWrap.current?.querySelector('textarea') ?? null;
+    if (await copyText(code, area)) message.success('Código PIX copiado! Cole no app do seu banco para pagar.');
+    else message.error('Não foi possível copiar. Selecione o código e copie manualmente.');
+  };
+
+  return (
+    <Modal
+      open={open}
+      title="Pagamento via PIX"
+      onCancel={onCancel}
+      maskClosable={false}
+      destroyOnHidden
+      centered
+      width={440}
+      className="purchase-modal"
+      footer={[
+        <Button key="cancel" onClick={onCancel}>
+          Cancelar
+        </Button>,
+        <Button
+          key="paid"
+          type="primary"
+          icon={<CheckCircleOutlined />}
+          onClick={onPaid}
+          loading={checking}
+          disabled={!payment || !!deadStatus}
+        >
+          Já paguei
+        </Button>,
+      ]}
+    >
+      {!payment ? (
+        <div className="pix-loading" role="status" aria-live="polite">
+          <Spin size="large" />
+          <p>Gerando o seu código PIX…</p>
+        </div>
+      ) : (
+        <div className="pix-body">
+          <div className="pix-amount">
+            <span className="muted">Valor a pagar</span>
+            <strong>{formatBRL(payment.amount_cents ?? Math.round((payment.amount ?? 0) * 100))}</strong>
+            <span className="pix-summary">{summary}</span>
+          </div>
+
+          {deadStatus ? (
+            <Alert
+              type="warning"
+              showIcon
+              title={`Este PIX não pode mais ser pago (status: ${deadStatus}).`}
+              description="Feche esta janela e compre de novo para gerar um novo código."
+            />
+          ) : (
+            <>
+              {qr && <img className="pix-qr" src={qr} width={240} height={240} alt="QR Code do PIX" />}
+              <p className="pix-help">
+                Abra o app do seu banco, escolha pagar com PIX e {qr ? 'leia o QR Code ou ' : ''}use o código
+                copia e cola:
+              </p>
+              <div ref={areaWrap}>
+                <Input.TextArea
+                  value={code}
+                  readOnly
+                  autoSize={{ minRows: 3, maxRows: 5 }}
+                  aria-label="Código PIX copia e cola"
+                  className="pix-code"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+              </div>
+              <Button block size="large" icon={<CopyOutlined />} onClick={() => void copy()} className="pix-copy" disabled={!code}>
+                Copiar código PIX
+              </Button>
+              <div className="pix-wait" role="status" aria-live="polite">
+                <Spin size="small" />
+                <span>
+                  Aguardando a confirmação do pagamento…
+                  {expires && <> Válido até {expires.format('HH:mm')}.</>}
+                </span>
+              </div>
+              {pollFailing && (
+                <p className="pix-poll-error" role="alert">
+                  Não conseguimos consultar o pagamento agora; seguimos tentando. Se já pagou, aguarde ou toque em
+                  “Já paguei”.
+                </p>
+              )}
+            </>
+          )}
+        </div>
+      )}
+    </Modal>
+  );
+}
