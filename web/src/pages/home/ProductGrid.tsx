@@ -1,8 +1,63 @@
+import { Button, Typography } from 'antd';
+import { AppstoreOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Link } from 'react-router-dom';
+import { ProductCard, ProductCardSkeleton } from '../../components/product/ProductCard';
+import { unitPriceCents } from '../../components/product/format';
+import { usePurchase } from '../purchase/usePurchase';
+import { useHomeProducts } from './useHomeProducts';
+import './product-grid.css';
+
 /**
- * Slot for the storefront's product cards (storefront spec §2 Home: up to 12 cards, 3 skeletons
- * while loading). The catalogue issue fills it in; until then it renders nothing, so the home page
- * never shows invented products.
+ * The storefront's product cards (storefront spec §2 Home): up to 12, 3 skeleton cards while
+ * loading; the buy button starts the purchase flow, which resumes here after sign-in.
  */
 export function ProductGrid() {
-  return null;
+  const { products, loading, failed, retry } = useHomeProducts();
+  const { buy, dialogs, preparingId } = usePurchase({ returnTo: '/' });
+
+  return (
+    <section className="home-products" aria-labelledby="ebooks-title" id="ebooks">
+      <div className="home-products-head">
+        <Typography.Title level={2} id="ebooks-title" className="section-title">
+          E-books com sorteio aberto
+        </Typography.Title>
+        <Link to="/infoprodutos" className="home-products-all">
+          <AppstoreOutlined aria-hidden /> Ver catálogo
+        </Link>
+      </div>
+
+      {loading ? (
+        <div className="product-grid" role="status" aria-live="polite" aria-label="Carregando e-books…">
+          {[0, 1, 2].map((i) => (
+            <ProductCardSkeleton key={i} />
+          ))}
+        </div>
+      ) : products.length ? (
+        <div className="product-grid">
+          {products.map((p) => (
+            <ProductCard
+              key={p.id}
+              product={p}
+              buying={preparingId === p.id}
+              onBuy={() => buy(p, unitPriceCents(p, p.draw))}
+            />
+          ))}
+        </div>
+      ) : (
+        <div className="home-products-empty" role={failed ? 'alert' : undefined}>
+          <p>
+            {failed
+              ? 'Não foi possível carregar os e-books agora.'
+              : 'Nenhum e-book com sorteio aberto no momento. Volte mais tarde!'}
+          </p>
+          {failed && (
+            <Button icon={<ReloadOutlined />} onClick={retry}>
+              Tentar de novo
+            </Button>
+          )}
+        </div>
+      )}
+      {dialogs}
+    </section>
+  );
 }
