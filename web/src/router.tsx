@@ -17,6 +17,8 @@ const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
 const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
 const ResponsibleGamingPage = lazy(() => import('./pages/legal/ResponsibleGamingPage'));
 const NumbersPage = lazy(() => import('./pages/numbers/NumbersPage'));
+const CataloguePage = lazy(() => import('./pages/catalogue/CataloguePage'));
+const ProductPage = lazy(() => import('./pages/product/ProductPage'));
 
 /** The admin console is a separate chunk, fetched only when an administrator opens /admin. */
 const AdminConsole = lazy(() => import('./pages/admin/AdminConsole'));
@@ -34,6 +36,8 @@ export const routes: RouteObject[] = [
       { path: 'privacidade', element: <PrivacyPage /> },
       { path: 'jogo-responsavel', element: <ResponsibleGamingPage /> },
       { path: 'numeros', element: <NumbersPage /> },
+      { path: 'infoprodutos', element: <CataloguePage /> },
+      { path: 'comprar/:sku', element: <ProductPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
