@@ -50,10 +50,8 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
           <dd className="text-amber">{formatCents(draw.prize_cents)}</dd>
         </div>
         <div>
-          <dt>Valor</dt>
-          <dd>
-            {formatCents(draw.ticket_price_cents)} <span className="muted">/ 1 número</span>
-          </dd>
+          <dt>Por número</dt>
+          <dd>{formatCents(draw.ticket_price_cents)}</dd>
         </div>
         <div>
           <dt>Disponíveis</dt>

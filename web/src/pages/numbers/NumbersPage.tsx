@@ -280,7 +280,7 @@ export default function NumbersPage() {
               showIcon
               className="numbers-alert"
               title={errorMessage(allowance.error, 'Não foi possível carregar quantos números você pode escolher.')}
-              action={
+              description={
                 <Button size="small" onClick={() => allowance.refresh().catch(noop)}>
                   Tentar novamente
                 </Button>
@@ -293,11 +293,13 @@ export default function NumbersPage() {
               showIcon
               className="numbers-alert"
               title="Você não tem números para escolher neste sorteio."
-              description="Cada e-book comprado dá direito a escolher 1 número nesta tabela."
-              action={
-                <LinkButton size="small" type="primary" icon={<ShoppingOutlined />} to="/infoprodutos">
-                  Ver e-books
-                </LinkButton>
+              description={
+                <>
+                  <p className="numbers-alert-text">Cada e-book comprado dá direito a escolher 1 número nesta tabela.</p>
+                  <LinkButton size="small" type="primary" icon={<ShoppingOutlined />} to="/infoprodutos">
+                    Ver e-books
+                  </LinkButton>
+                </>
               }
             />
           )}
@@ -316,11 +318,13 @@ export default function NumbersPage() {
               showIcon
               className="numbers-alert"
               title={errorMessage(board.error, 'Não foi possível atualizar a tabela agora.')}
-              description="Os números abaixo podem estar desatualizados."
-              action={
-                <Button size="small" icon={<ReloadOutlined />} onClick={() => board.refresh().catch(noop)}>
-                  Atualizar
-                </Button>
+              description={
+                <>
+                  <p className="numbers-alert-text">Os números abaixo podem estar desatualizados.</p>
+                  <Button size="small" icon={<ReloadOutlined />} onClick={() => board.refresh().catch(noop)}>
+                    Atualizar
+                  </Button>
+                </>
               }
             />
           )}
@@ -338,8 +342,8 @@ export default function NumbersPage() {
               type="error"
               showIcon
               title={errorMessage(board.error, 'Não foi possível carregar a tabela de números.')}
-              action={
-                <Button size="small" onClick={() => board.refresh().catch(noop)}>
+              description={
+                <Button size="small" icon={<ReloadOutlined />} onClick={() => board.refresh().catch(noop)}>
                   Tentar novamente
                 </Button>
               }
