@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { seedDemo } from '../../seeds/demo';
 
@@ -79,6 +79,22 @@ describeBrowser(title, () => {
 
   const panelButton = (name: string) => page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name });
 
+  /**
+   * Waits for a dialog to finish its opening animation: a click that lands while antd is still
+   * zooming a dialog in can be lost on a busy machine.
+   */
+  async function settled(dialog: Locator): Promise<Locator> {
+    await dialog.waitFor();
+    for (let i = 0; i < 100; i++) {
+      const moving = await dialog.evaluate(
+        (el: any) => /-(appear|enter)\b/.test(el.className) || el.getAnimations({ subtree: true }).some((a: any) => a.playState === 'running'),
+      );
+      if (!moving) return dialog;
+      await page.waitForTimeout(50);
+    }
+    throw new Error('the dialog never stopped animating');
+  }
+
   async function cellsOf(numbers: number[]) {
     return t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'owner_user_id', 'reservation_id');
   }
@@ -102,13 +118,12 @@ describeBrowser(title, () => {
     await cell(55, 'Disponível').click();
     const notice = page.getByRole('dialog').filter({ hasText: 'Aviso' });
     await notice.getByText('Você atingiu seu limite de números disponíveis neste sorteio.').waitFor();
-    await notice.getByRole('button', { name: 'OK' }).click();
+    await (await settled(notice)).getByRole('button', { name: 'OK' }).click();
     await notice.waitFor({ state: 'detached' });
     await expect(cell(55, 'Disponível').count()).resolves.toBe(1);
 
     await panelButton('CONFIRMAR').click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Confirmar números usando vouchers' });
-    await dialog.waitFor();
+    const dialog = await settled(page.getByRole('dialog').filter({ hasText: 'Confirmar números usando vouchers' }));
     await expect(dialog.getByRole('list', { name: 'Números a confirmar' }).innerText()).resolves.toMatch(/07\s+42/);
     await expect(dialog.getByRole('button', { name: 'VOLTAR' }).isVisible()).resolves.toBe(true);
     await expect(dialog.getByRole('button', { name: 'LIMPAR SELEÇÃO' }).isVisible()).resolves.toBe(true);
@@ -146,7 +161,8 @@ describeBrowser(title, () => {
     const notice = page.getByRole('dialog').filter({ hasText: 'Aviso' });
     await notice.getByText('Alguns números ficaram indisponíveis/reservados: 15').waitFor();
     await expect(page.getByRole('dialog').filter({ hasText: 'Confirmar números usando vouchers' }).count()).resolves.toBe(0);
-    await notice.getByRole('button', { name: 'OK' }).click();
+    await (await settled(notice)).getByRole('button', { name: 'OK' }).click();
+    await notice.waitFor({ state: 'detached' });
 
     // The board shows it reserved and the selection let it go.
     await cell(15, 'Reservado').waitFor();
@@ -184,5 +200,37 @@ describeBrowser(title, () => {
     await expect(panelButton('CONFIRMAR').isDisabled()).resolves.toBe(true);
     const [row] = await cellsOf([88]);
     expect(row.status).toBe('available');
+  }, 120_000);
+
+  // Last: it sells the main board out, so the series moves on to a new draw.
+  it('buys the last free number: the board closes and the next round opens on screen', async () => {
+    const { user } = await signedInCustomer(1);
+    const earlier = await createUser(t);
+    await t.services.db('draw_numbers').where({ draw_id: drawId }).whereNot({ n: 64 }).update({ status: 'sold', owner_user_id: earlier.user.id, reservation_id: null });
+    await page.goto(`${t.url}/numeros`);
+    await page.getByText('Você pode escolher 1 número(s) agora').waitFor();
+    await page.getByText('1 de 100 números disponíveis').waitFor();
+
+    await cell(64, 'Disponível').click();
+    await panelButton('CONFIRMAR').click();
+    const dialog = await settled(page.getByRole('dialog').filter({ hasText: 'Confirmar números usando vouchers' }));
+    await dialog.getByRole('button', { name: 'CONFIRMAR' }).click();
+
+    await page.getByText(/^Tabela esgotada! Nova rodada \(#\d+\) aberta automaticamente\.$/).waitFor();
+    const next = await t.services.db('draws').where({ predecessor_id: drawId }).first();
+    expect(next).toBeTruthy();
+    await page.getByText(`Tabela esgotada! Nova rodada (#${next.id}) aberta automaticamente.`).waitFor();
+    await page.getByText(`Sorteio #${next.id}`).waitFor();
+    await page.getByText('100 de 100 números disponíveis').waitFor();
+
+    // The sold-out board waits for the Lotomania draw in the closed list.
+    const closed = page.getByRole('region', { name: 'Sorteios fechados (aguardando sorteio)' });
+    await closed.getByText(`#${drawId}`, { exact: true }).waitFor();
+    await expect(closed.getByText('Fechado').first().isVisible()).resolves.toBe(true);
+
+    const [row] = await cellsOf([64]);
+    expect(row).toMatchObject({ status: 'sold', owner_user_id: user.id });
+    const old = await t.services.db('draws').where({ id: drawId }).first();
+    expect(old.status).toBe('closed');
   }, 120_000);
 });
