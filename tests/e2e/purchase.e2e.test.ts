@@ -213,7 +213,8 @@ describeBrowser(title, () => {
     await page.waitForURL(`${t.url}/numeros`, { timeout: 15_000 });
     const navState = await page.evaluate<{ drawId: number; paymentId: number; product: { id: number } }>('window.history.state.usr');
     const openDraw = await t.services.db('draws').where({ infoproduct_id: pid, status: 'open' }).first('id');
-    expect(navState).toMatchObject({ drawId: openDraw.id, paymentId: payment.id, product: { id: pid } });
+    expect(navState).toMatchObject({ drawId: openDraw.id, paymentId: payment.id, product: { id: pid, sku: FIRST.sku } });
+    expect(navState.product).not.toHaveProperty('numbers'); // the board stays out of the browser history
     const balance = await t.services.db('voucher_balances').where({ user_id: user.id, infoproduct_id: pid }).first('balance');
     expect(balance.balance).toBe(3);
     expect((await t.services.db('payments').where({ id: payment.id }).first('status')).status).toBe('approved');

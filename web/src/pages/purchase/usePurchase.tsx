@@ -40,6 +40,14 @@ interface Target {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The product without its board or draw history (they do not belong in the browser history). */
+function productForState(product: Product): Product {
+  const copy = { ...product } as Product & { numbers?: unknown; draws?: unknown };
+  delete copy.numbers;
+  delete copy.draws;
+  return copy;
+}
+
 /**
  * The purchase flow (storefront spec §4 "Purchase flow", §5, §8): login check, quantity dialog,
  * PIX dialog with a status poll every 3 s, then the non-closable 'Pagamento aprovado' dialog and
@@ -181,7 +189,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       setProgress({ step: 3, percent: 100 });
       await sleep(NAVIGATION_DELAY_MS);
       if (!mounted.current) return;
-      const state: NumbersNavigationState = { drawId, paymentId, product: t.product };
+      const state: NumbersNavigationState = { drawId, paymentId, product: productForState(t.product) };
       navigate('/numeros', { state });
     },
     [closePix, navigate, message],
