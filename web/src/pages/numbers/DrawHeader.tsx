@@ -2,7 +2,7 @@ import { Progress, Skeleton, Tag } from 'antd';
 import { BookOutlined } from '@ant-design/icons';
 import type { Draw } from '../../api/types';
 import type { BoardCounts } from './board';
-import { coverSrc, formatCents } from './format';
+import { coverSrc, formatBRL } from '../../components/product/format';
 
 const STATUS_TAG: Record<string, { color: string; label: string }> = {
   open: { color: 'green', label: 'Aberto' },
@@ -47,11 +47,11 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
       <dl className="numbers-stats">
         <div>
           <dt>Prêmio</dt>
-          <dd className="text-amber">{formatCents(draw.prize_cents)}</dd>
+          <dd className="text-amber">{formatBRL(draw.prize_cents)}</dd>
         </div>
         <div>
           <dt>Por número</dt>
-          <dd>{formatCents(draw.ticket_price_cents)}</dd>
+          <dd>{formatBRL(draw.ticket_price_cents)}</dd>
         </div>
         <div>
           <dt>Disponíveis</dt>
