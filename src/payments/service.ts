@@ -53,7 +53,9 @@ export const PaymentId = z.coerce.number({ error: 'Pagamento inválido.' }).int(
 
 /** Statuses a payment may move to from each status (DESIGN §5, plus late approval of lapsed ones). */
 const TRANSITIONS: Record<string, ProviderStatus[]> = {
-  pending: ['approved', 'rejected', 'cancelled', 'expired'],
+  // pending → refunded/charged_back: approved and returned before we ever saw the approval
+  // (nothing was delivered, nothing to revoke; flagged for review).
+  pending: ['approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'],
   expired: ['approved'],
   cancelled: ['approved'],
   rejected: ['approved'],
@@ -381,7 +383,17 @@ export function createPaymentsService(deps: {
         deps.logger.warn({ paymentId, err: (e as Error).message }, 'provider status check failed');
         return p;
       }
-      if (!remote) return p;
+      if (!remote) {
+        // The provider does not know the charge: once our expiry has passed, stop waiting.
+        if (p.expires_at && new Date(p.expires_at).getTime() <= Date.now()) {
+          const [row] = await db('payments')
+            .where({ id: paymentId, status: 'pending' })
+            .update({ status: 'expired', review_reason: 'cobrança desconhecida do provedor', updated_at: db.fn.now() })
+            .returning('*');
+          return row ?? db('payments').where({ id: paymentId }).first();
+        }
+        return p;
+      }
       return service.applyProviderState(paymentId, remote);
     },
 
@@ -400,21 +412,25 @@ export function createPaymentsService(deps: {
           if (p.status === 'approved') return { p, f: await fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws }) };
           return { p, f: null };
         }
-        if (target === 'approved' && remote.amountCents !== p.amount_cents) {
+        const amountMismatch = target === 'approved' && remote.amountCents !== p.amount_cents;
+        if (amountMismatch) {
           deps.logger.warn({ paymentId, expected: p.amount_cents, got: remote.amountCents }, 'approved amount differs from the charged amount');
         }
+        const reviewReason =
+          target === 'refunded' || target === 'charged_back'
+            ? `pagamento ${target === 'refunded' ? 'estornado' : 'contestado (chargeback)'}`
+            : amountMismatch
+              ? `valor aprovado (${remote.amountCents}) difere do cobrado (${p.amount_cents})`
+              : target === 'approved' && p.status !== 'pending'
+                ? `aprovado depois de ${p.status}`
+                : null;
         const [row]: PaymentRow[] = await trx('payments')
           .where({ id: paymentId })
           .update({
             status: target,
             paid_at: target === 'approved' ? (remote.paidAt ?? trx.fn.now()) : p.paid_at,
-            flagged_for_review: target === 'refunded' || target === 'charged_back' || (target === 'approved' && p.status !== 'pending') ? true : p.flagged_for_review,
-            review_reason:
-              target === 'refunded' || target === 'charged_back'
-                ? `pagamento ${target === 'refunded' ? 'estornado' : 'contestado (chargeback)'}`
-                : target === 'approved' && p.status !== 'pending'
-                  ? `aprovado depois de ${p.status}`
-                  : p.review_reason,
+            flagged_for_review: reviewReason ? true : p.flagged_for_review,
+            review_reason: reviewReason ?? p.review_reason,
             updated_at: trx.fn.now(),
           })
           .returning('*');
@@ -445,7 +461,8 @@ export function createPaymentsService(deps: {
             }
           }
         }
-        if ((target === 'expired' || target === 'cancelled' || target === 'rejected') && row.reservation_id) {
+        const lapsed = target === 'expired' || target === 'cancelled' || target === 'rejected' || (p.status === 'pending' && (target === 'refunded' || target === 'charged_back'));
+        if (lapsed && row.reservation_id) {
           // The PIX lapsed: its reservation is released now rather than at the hold's end.
           // Reservation row first, then its cells: the order of the reservation expiry
           // job and of voucher consumption (cells first deadlocked with the expiry job).
@@ -526,6 +543,14 @@ export function createPaymentsService(deps: {
     },
 
     async reconcile() {
+      // A creation that died between our row and the provider call leaves a pending row with no
+      // charge behind it: nobody can pay it, so it is cancelled.
+      await db('payments')
+        .where({ status: 'pending' })
+        .whereNull('provider_payment_id')
+        .whereNot({ method: 'admin' })
+        .where('created_at', '<', db.raw(`now() - interval '5 minutes'`))
+        .update({ status: 'cancelled', review_reason: 'criação interrompida antes do provedor', updated_at: db.fn.now() });
       const pending: Array<{ id: number }> = await db('payments').where({ status: 'pending' }).whereNotNull('provider_payment_id').select('id').limit(5000);
       for (const p of pending) await service.schedulePoll(p.id, 1_000);
       // Approved but never fulfilled (a crash between approval and fulfilment is impossible in one

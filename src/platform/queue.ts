@@ -122,11 +122,23 @@ export async function startWorker(opts: {
    */
   lockDuration?: number;
   stalledInterval?: number;
+  /** How often the schedules are upserted again (default 5 min). */
+  scheduleRefreshMs?: number;
 }): Promise<RunningWorker> {
   const { logger, handlers } = opts;
-  for (const s of opts.schedules ?? SCHEDULES) {
-    await opts.queue.raw.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
-  }
+  const schedules = opts.schedules ?? SCHEDULES;
+  const upsertSchedules = async () => {
+    for (const s of schedules) {
+      await opts.queue.raw.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+    }
+  };
+  await upsertSchedules();
+  // Upserting is idempotent: doing it again every few minutes brings the sweeps back
+  // after a Redis wipe without waiting for a worker restart.
+  const scheduleTimer = setInterval(() => {
+    upsertSchedules().catch((err) => logger.warn({ err: (err as Error).message }, 'could not refresh job schedules'));
+  }, opts.scheduleRefreshMs ?? 5 * 60_000);
+  scheduleTimer.unref();
   // BullMQ does not close a connection it was given: keep it to close it ourselves.
   const connection = opts.connection.duplicate();
   const worker = new Worker(
@@ -152,6 +164,7 @@ export async function startWorker(opts: {
   return {
     worker,
     async close() {
+      clearInterval(scheduleTimer);
       await worker.close();
       connection.disconnect();
     },
