@@ -2,7 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { ZodError } from 'zod';
 import { createServices, type Services } from '../src/services';
 import { migrateLatest, migrationStatus } from '../src/platform/db';
-import { ConfigError } from '../src/platform/config';
+import { ConfigError, loadConfig } from '../src/platform/config';
+import { withLocalStackDefaults } from '../src/platform/local-stack';
 import { isDomainError } from '../src/platform/errors';
 import { seedDemo } from '../seeds/demo';
 import { printRows } from './output';
@@ -142,7 +143,7 @@ export function buildCli(getServices: () => Services) {
 /** Runs the CLI; returns the exit code (used by tests too). */
 export async function runCli(argv: string[], getServices?: () => Services): Promise<number> {
   let services: Services | null = null;
-  const lazy = getServices ?? (() => (services ??= createServices()));
+  const lazy = getServices ?? (() => (services ??= createServices({ config: loadConfig(withLocalStackDefaults(process.env)) })));
   const program = buildCli(lazy);
   try {
     await program.parseAsync(argv, { from: 'user' });

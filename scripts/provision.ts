@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { LOCAL_STACK } from '../src/platform/local-stack';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const DATA_DIR = path.join(ROOT, '.data');
@@ -16,7 +17,7 @@ export const DATA_DIR = path.join(ROOT, '.data');
 export type Profile = 'app' | 'test';
 
 const PROFILES: Record<Profile, { pgPort: number; redisPort: number; dir: string; durable: boolean }> = {
-  app: { pgPort: Number(process.env.EMBEDDED_PG_PORT ?? 54329), redisPort: Number(process.env.EMBEDDED_REDIS_PORT ?? 6390), dir: 'app', durable: true },
+  app: { pgPort: LOCAL_STACK.pgPort, redisPort: LOCAL_STACK.redisPort, dir: 'app', durable: true },
   test: { pgPort: Number(process.env.TEST_PG_PORT ?? 54339), redisPort: Number(process.env.TEST_REDIS_PORT ?? 6391), dir: 'test', durable: false },
 };
 

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { ROOT, log, provisionServices, ensureChromium, pidAlive } from './provision';
+import { LOCAL_STACK } from '../src/platform/local-stack';
 
 // One template per test run (named after this process), so concurrent runs never drop each other's.
 const TEMPLATE_DB = `cv_tpl_${process.pid}`;
@@ -64,7 +65,7 @@ async function migrateAndSeed(databaseUrl: string, redisUrl: string, seed: boole
 }
 
 async function start() {
-  const services = await provisionServices('app', process.env.DATABASE_URL ? '' : 'cotaverde');
+  const services = await provisionServices('app', process.env.DATABASE_URL ? '' : LOCAL_STACK.database);
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, NODE_ENV: process.env.NODE_ENV ?? 'development' };
   // Demo convenience: sandbox PIX payments approve themselves after 20 s (never in production).
   if (env.NODE_ENV !== 'production' && env.SANDBOX_AUTO_APPROVE_SECONDS === undefined) env.SANDBOX_AUTO_APPROVE_SECONDS = '20';
@@ -214,7 +215,7 @@ async function test(jestArgs: string[]) {
 }
 
 async function servicesOnly() {
-  const s = await provisionServices('app', process.env.DATABASE_URL ? '' : 'cotaverde');
+  const s = await provisionServices('app', process.env.DATABASE_URL ? '' : LOCAL_STACK.database);
   console.log(JSON.stringify({ DATABASE_URL: s.databaseUrl, REDIS_URL: s.redisUrl }));
   process.on('SIGINT', () => void s.stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void s.stop().then(() => process.exit(0)));
