@@ -96,6 +96,23 @@ export function boardNumbers(conn: Conn, drawId: number): Promise<BoardNumber[]>
     .select('dn.n', 'dn.status', 'dn.owner_user_id', 'u.name as owner_name');
 }
 
+/**
+ * Without any lock: the draw's state and which of `numbers` are already reserved
+ * or sold (committed). Used to refuse a lost race before queueing for row locks.
+ */
+export async function takenNumbers(conn: Conn, drawId: number, numbers: number[]): Promise<{ status: string; total_numbers: number; taken: number[] } | undefined> {
+  const r = await conn.raw(
+    `SELECT d.status, d.total_numbers,
+            coalesce(array_agg(dn.n ORDER BY dn.n) FILTER (WHERE dn.n IS NOT NULL), '{}') AS taken
+       FROM draws d
+       LEFT JOIN draw_numbers dn ON dn.draw_id = d.id AND dn.n = ANY(?::bigint[]) AND dn.status <> 'available'
+      WHERE d.id = ?
+      GROUP BY d.id`,
+    [numbers, drawId],
+  );
+  return r.rows[0];
+}
+
 /** Numbers a user owns in a draw. */
 export async function ownedCount(conn: Conn, drawId: number, userId: number): Promise<number> {
   const r = await conn('draw_numbers').where({ draw_id: drawId, owner_user_id: userId }).count<{ c: number }[]>({ c: '*' });

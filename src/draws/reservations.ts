@@ -21,6 +21,12 @@ export const ReserveCommand = z.object({
   numbers: numbersField,
 });
 
+function numbersConflict(conflicts: number[]) {
+  return errors.conflict('numbers_conflict', `Alguns números ficaram indisponíveis/reservados: ${conflicts.map((n) => String(n).padStart(2, '0')).join(', ')}`, {
+    conflicts,
+  });
+}
+
 export interface ReservationView {
   id: number;
   reservationId: number;
@@ -101,19 +107,20 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
         }
       }
       const sorted = [...o.numbers].sort((a, b) => a - b);
-      // Lock the requested cells in a fixed order (no deadlocks), all or nothing.
+      // Lock the requested cells, all or nothing. SKIP LOCKED: a cell locked by another
+      // request in flight is being taken (or released) right now, so it is a conflict
+      // too, instead of a wait: under contention those waits queued every pooled
+      // connection behind the few requests that could win.
       const cells: Array<{ n: number; status: string }> = await trx('draw_numbers')
         .where({ draw_id: draw.id })
         .whereIn('n', sorted)
         .orderBy('n')
         .forUpdate()
+        .skipLocked()
         .select('n', 'status');
-      const conflicts = cells.filter((c) => c.status !== 'available').map((c) => c.n);
-      if (conflicts.length || cells.length !== sorted.length) {
-        throw errors.conflict('numbers_conflict', `Alguns números ficaram indisponíveis/reservados: ${conflicts.map((n) => String(n).padStart(2, '0')).join(', ')}`, {
-          conflicts,
-        });
-      }
+      const free = new Set(cells.filter((c) => c.status === 'available').map((c) => c.n));
+      const conflicts = sorted.filter((n) => !free.has(n));
+      if (conflicts.length) throw numbersConflict(conflicts);
       const [res] = await trx('reservations')
         .insert({
           user_id: o.userId,
@@ -134,6 +141,15 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
       const cmd = ReserveCommand.parse(input);
       await deps.rateLimits.hit('reservations', `user:${userId}`);
       const cfg = await readAppConfig(db);
+      // A number already reserved or sold is a conflict whatever happens next: refuse
+      // without a lock. Under contention most requests lose, and otherwise each would
+      // queue for the contested cells' row locks only to find them taken (a convoy that
+      // held every pooled connection). Other refusals (draw closed, out of range, too
+      // many) keep their precedence; the locked path below decides everything else.
+      const pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
+      if (pre?.taken.length && pre.status === 'open' && cmd.numbers.length <= cfg.max_numbers_per_selection && cmd.numbers.every((n) => n < pre.total_numbers)) {
+        throw numbersConflict(pre.taken);
+      }
       const res = await db.transaction((trx) =>
         service.holdInTransaction(trx, {
           userId,

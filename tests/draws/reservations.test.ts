@@ -54,6 +54,8 @@ describe('POST /api/reservations', () => {
     const u = await createUser(t);
     expectValidationError(await reserve(u.token, { draw_id: draw.id, numbers: [50] }), 'number_out_of_range');
     expectValidationError(await reserve(u.token, { draw_id: draw.id, numbers: [1, 1000] }), 'number_out_of_range');
+    expectValidationError(await reserve(u.token, { draw_id: draw.id, numbers: [2 ** 40] }), 'number_out_of_range');
+    expectValidationError(await reserve(u.token, { draw_id: draw.id, numbers: [Number.MAX_SAFE_INTEGER] }), 'number_out_of_range');
     expectValidationError(await reserve(u.token, { draw_id: draw.id, numbers: [-1] }));
     expectValidationError(await reserve(u.token, { draw_id: draw.id, numbers: [1.5] }));
     expectValidationError(await reserve(u.token, { draw_id: draw.id, numbers: ['3'] }));
@@ -131,6 +133,23 @@ describe('POST /api/reservations', () => {
     const again = await reserve(a.token, { draw_id: draw.id, numbers: [20] });
     expect(again.status).toBe(409);
     expect(again.body.conflicts).toEqual([20]);
+  });
+  test('a number being taken by a request in flight is a conflict, not a wait', async () => {
+    const { draw } = await makeProductWithDraw(t);
+    const u = await createUser(t);
+    // Another transaction is in the middle of taking number 50 (row lock held, not committed).
+    const inFlight = await t.services.db.transaction();
+    try {
+      await inFlight('draw_numbers').where({ draw_id: draw.id, n: 50 }).forUpdate().select('n');
+      // Answered while that lock is still held (a wait would never return before the rollback below).
+      const r = await reserve(u.token, { draw_id: draw.id, numbers: [49, 50] });
+      expect(r.status).toBe(409);
+      expect(r.body).toMatchObject({ error: 'numbers_conflict', conflicts: [50] });
+      expect((await cells(draw.id, [49, 50])).map((c) => c.status)).toEqual(['available', 'available']);
+    } finally {
+      await inFlight.rollback();
+    }
+    expect((await reserve(u.token, { draw_id: draw.id, numbers: [49, 50] })).status).toBe(201);
   });
 });
 
