@@ -2,60 +2,18 @@
  * Browser test of the foundation screens: sign-up, sign-in, the customer menu, sign-out and the
  * legal pages, on a phone-sized screen, against the real API serving the built SPA (web/dist).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createTestContext, type TestContext } from '../helpers/context';
+import type { Page } from 'playwright-core';
+import type { TestContext } from '../helpers/context';
+import { describeBrowser, submitLogin, useBrowser } from '../helpers/browser';
 import { uniqueCpf } from '../helpers/cpf';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
-const WEB_INDEX = path.resolve(__dirname, '../../web/dist/index.html');
-
-const describeBrowser = CHROMIUM_PATH ? describe : describe.skip;
-const title = CHROMIUM_PATH
-  ? 'sign-up, sign-in and legal pages in the browser'
-  : 'sign-up, sign-in and legal pages in the browser (skipped: CHROMIUM_PATH is empty, no Chromium to drive)';
-
-describeBrowser(title, () => {
+describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
+  const session = useBrowser();
   let t: TestContext;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-
-  beforeAll(async () => {
-    if (!fs.existsSync(WEB_INDEX)) {
-      throw new Error('web/dist/index.html is missing: build the SPA first (npm run build:web).');
-    }
-    t = await createTestContext({ serveWeb: true });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
-    page = await context.newPage();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-  });
+  // The hooks of useBrowser fill the session in; each test reads its own page.
+  beforeEach(() => ({ t, page } = session));
 
   /** The session token the SPA keeps in the browser (storefront spec §4: key ns_auth_token). */
   function storedToken() {
@@ -151,9 +109,7 @@ describeBrowser(title, () => {
 
   it('rejects a wrong password with the server message', async () => {
     await page.goto(`${t.url}/login`);
-    await page.getByLabel('E-mail').fill(`ninguem-${randomBytes(3).toString('hex')}@example.com`);
-    await page.getByLabel('Senha').fill('senha-errada');
-    await page.locator('form[id="login"] button[type="submit"]').click();
+    await submitLogin(page, `ninguem-${randomBytes(3).toString('hex')}@example.com`, 'senha-errada');
     await page.getByRole('alert').filter({ hasText: 'E-mail ou senha incorretos.' }).waitFor();
     expect(page.url()).toBe(`${t.url}/login`);
   }, 60_000);

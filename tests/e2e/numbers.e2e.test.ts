@@ -3,65 +3,28 @@
  * by someone else between picking and confirming, and an anonymous visitor sent to sign in.
  * Phone-sized screen, real API serving the built SPA (web/dist), demo catalogue.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createUser, type TestContext } from '../helpers/context';
+import { describeBrowser, settled, signInWithToken, submitLogin, useBrowser } from '../helpers/browser';
 import { seedDemo } from '../../seeds/demo';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
-const WEB_INDEX = path.resolve(__dirname, '../../web/dist/index.html');
 const PRODUCT = 'EBOOK-GUIA-LOTOMANIA';
 
-const describeBrowser = CHROMIUM_PATH ? describe : describe.skip;
-const title = CHROMIUM_PATH
-  ? 'number board in the browser'
-  : 'number board in the browser (skipped: CHROMIUM_PATH is empty, no Chromium to drive)';
-
-describeBrowser(title, () => {
+describeBrowser('number board in the browser', () => {
+  let drawId: number;
+  const session = useBrowser({
+    setup: async (app) => {
+      await seedDemo(app.services.db);
+      const config = await app.api('GET', '/api/config');
+      drawId = config.body.current_draw_id;
+      expect(drawId).toBeGreaterThan(0);
+    },
+  });
   let t: TestContext;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let drawId: number;
-
-  beforeAll(async () => {
-    if (!fs.existsSync(WEB_INDEX)) {
-      throw new Error('web/dist/index.html is missing: build the SPA first (npm run build:web).');
-    }
-    t = await createTestContext({ serveWeb: true });
-    await seedDemo(t.services.db);
-    const config = await t.api('GET', '/api/config');
-    drawId = config.body.current_draw_id;
-    expect(drawId).toBeGreaterThan(0);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
-    page = await context.newPage();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-  });
+  // The hooks of useBrowser fill the session in; each test reads its own page.
+  beforeEach(() => ({ t, context, page } = session));
 
   /** A customer holding `vouchers` vouchers of the main series, signed in in this browser. */
   async function signedInCustomer(vouchers: number) {
@@ -69,8 +32,7 @@ describeBrowser(title, () => {
     if (vouchers > 0) {
       await t.services.payments.grantVouchers({ user: u.email, product: PRODUCT, quantity: String(vouchers) }, { via: 'cli' });
     }
-    // The SPA reads its session token from localStorage (storefront spec §4, key ns_auth_token).
-    await context.addInitScript(`window.localStorage.setItem('ns_auth_token', ${JSON.stringify(u.token)});`);
+    await signInWithToken(context, u.token);
     return u;
   }
 
@@ -78,22 +40,6 @@ describeBrowser(title, () => {
     page.getByRole('gridcell', { name: `${String(n).padStart(2, '0')}: ${state}`, exact: true });
 
   const panelButton = (name: string) => page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name });
-
-  /**
-   * Waits for a dialog to finish its opening animation: a click that lands while antd is still
-   * zooming a dialog in can be lost on a busy machine.
-   */
-  async function settled(dialog: Locator): Promise<Locator> {
-    await dialog.waitFor();
-    for (let i = 0; i < 100; i++) {
-      const moving = await dialog.evaluate(
-        (el: any) => /-(appear|enter)\b/.test(el.className) || el.getAnimations({ subtree: true }).some((a: any) => a.playState === 'running'),
-      );
-      if (!moving) return dialog;
-      await page.waitForTimeout(50);
-    }
-    throw new Error('the dialog never stopped animating');
-  }
 
   async function cellsOf(numbers: number[]) {
     return t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'owner_user_id', 'reservation_id');
@@ -188,9 +134,7 @@ describeBrowser(title, () => {
     await page.waitForURL(`${t.url}/login`);
     await page.getByText('Entre na sua conta para confirmar seus números.').waitFor();
 
-    await page.getByLabel('E-mail').fill(u.email);
-    await page.getByLabel('Senha').fill(u.password);
-    await page.locator('form[id="login"] button[type="submit"]').click();
+    await submitLogin(page, u.email, u.password);
 
     // Signed in, the board comes back with the number picked before.
     await page.waitForURL(`${t.url}/numeros`);

@@ -6,61 +6,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createUser, type TestContext } from '../helpers/context';
+import { describeBrowser, settled, signInWithToken, submitLogin, useBrowser } from '../helpers/browser';
 import { DEMO_PRODUCTS, seedDemo } from '../../seeds/demo';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
-const WEB_INDEX = path.resolve(__dirname, '../../web/dist/index.html');
 const NUMBERS_PAGE = path.resolve(__dirname, '../../web/src/pages/numbers/NumbersPage.tsx');
 const FIRST = DEMO_PRODUCTS[0]; // EBOOK-GUIA-LOTOMANIA: R$ 10,00 per number, R$ 500,00 prize
 
-const describeBrowser = CHROMIUM_PATH ? describe : describe.skip;
-const title = CHROMIUM_PATH
-  ? 'storefront and purchase flow in the browser'
-  : 'storefront and purchase flow in the browser (skipped: CHROMIUM_PATH is empty, no Chromium to drive)';
-
-describeBrowser(title, () => {
+describeBrowser('storefront and purchase flow in the browser', () => {
+  const session = useBrowser({
+    setup: async (app) => {
+      await seedDemo(app.services.db);
+    },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   let t: TestContext;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-
-  beforeAll(async () => {
-    if (!fs.existsSync(WEB_INDEX)) {
-      throw new Error('web/dist/index.html is missing: build the SPA first (npm run build:web).');
-    }
-    t = await createTestContext({ serveWeb: true });
-    await seedDemo(t.services.db);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
-    page = await context.newPage();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-  });
+  // The hooks of useBrowser fill the session in; each test reads its own page.
+  beforeEach(() => ({ t, context, page } = session));
 
   const card = (productTitle: string) => page.getByRole('article', { name: productTitle });
   const dialog = (name: string) => page.getByRole('dialog').filter({ hasText: name });
@@ -152,9 +117,7 @@ describeBrowser(title, () => {
     await page.getByText('Faça login para comprar o e-book.').waitFor();
 
     // --- sign-in: back home, the quantity dialog reopens for that e-book ---
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Senha').fill(password);
-    await page.locator('form[id="login"] button[type="submit"]').click();
+    await submitLogin(page, email, password);
     await page.waitForURL(`${t.url}/`);
     const qty = dialog('Quantos e-books deseja?');
     await qty.waitFor();
@@ -224,7 +187,7 @@ describeBrowser(title, () => {
     for (const n of [5, 50, 95]) await page.getByRole('gridcell', { name: `${String(n).padStart(2, '0')}: Disponível`, exact: true }).click();
     await page.getByText('Selecionados: 3').waitFor();
     await page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name: 'CONFIRMAR' }).click();
-    const confirm = dialog('Confirmar números usando vouchers');
+    const confirm = await settled(dialog('Confirmar números usando vouchers'));
     await confirm.getByRole('button', { name: 'CONFIRMAR' }).click();
     await page.getByText('Números confirmados com sucesso! Boa sorte').waitFor();
     await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
@@ -238,7 +201,7 @@ describeBrowser(title, () => {
 
   it('a price changed since the page loaded: the new total is shown and the purchase goes on at it', async () => {
     const u = await createUser(t);
-    await context.addInitScript(`window.localStorage.setItem('ns_auth_token', ${JSON.stringify(u.token)});`);
+    await signInWithToken(context, u.token);
     await page.goto(`${t.url}/comprar/${FIRST.sku}`);
     await page.getByRole('heading', { level: 1, name: FIRST.title }).waitFor();
 
