@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { buildCli, runCli } from '../../cli/index';
+import { buildCli } from '../../cli/index';
+import { runCliCaptured, STACK } from '../helpers/cli';
 import type { Services } from '../../src/services';
 
 let t: TestContext;
@@ -12,28 +13,8 @@ afterAll(() => t.close());
 let ipSeq = 0;
 const ip = () => ({ 'x-forwarded-for': `10.77.0.${++ipSeq}` });
 
-/** Runs the CLI in-process against the test services, capturing stdout/stderr. */
-async function cli(argv: string[], services: () => Services = () => t.services) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out.push(String(chunk));
-    return true;
-  });
-  const e = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await runCli(argv, services);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
-
-const STACK = /\n\s+at .+:\d+:\d+/;
+/** Runs the CLI in-process against the test services (or others), capturing stdout/stderr. */
+const cli = (argv: string[], services: () => Services = () => t.services) => runCliCaptured(argv, services);
 
 describe('users create-admin', () => {
   test('creates an admin who can log in over HTTP as admin', async () => {
@@ -266,20 +247,10 @@ describe('services lifecycle', () => {
     const saved = process.env.DATABASE_URL;
     delete process.env.DATABASE_URL;
     try {
-      const out: string[] = [];
-      const err: string[] = [];
-      const o = jest.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => (out.push(String(c)), true));
-      const e = jest.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => (err.push(String(c)), true));
-      let code: number;
-      try {
-        code = await runCli(['users', 'list']);
-      } finally {
-        o.mockRestore();
-        e.mockRestore();
-      }
-      expect(code).toBe(1);
-      expect(err.join('')).toContain('DATABASE_URL is required');
-      expect(err.join('')).not.toMatch(STACK);
+      const r = await runCliCaptured(['users', 'list']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('DATABASE_URL is required');
+      expect(r.err).not.toMatch(STACK);
     } finally {
       if (saved !== undefined) process.env.DATABASE_URL = saved;
     }

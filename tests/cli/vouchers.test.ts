@@ -1,5 +1,5 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { runCli } from '../../cli/index';
+import { runCliCaptured, STACK } from '../helpers/cli';
 import { fulfilPayment, type PaymentRow } from '../../src/payments/fulfilment';
 import { makeProduct, range } from '../draws/fixtures';
 
@@ -14,27 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Runs the CLI in-process against the test services, capturing stdout/stderr. */
-async function cli(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out.push(String(chunk));
-    return true;
-  });
-  const e = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await runCli(argv, () => t.services);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
-
-const STACK = /\n\s+at .+:\d+:\d+/;
+const cli = (argv: string[]) => runCliCaptured(argv, () => t.services);
 const balanceOf = async (userId: number, productId: number) =>
   (await t.services.db('voucher_balances').where({ user_id: userId, infoproduct_id: productId }).first())?.balance ?? 0;
 
