@@ -31,6 +31,32 @@ export function registration(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** The message of every rule for an empty registration form (account spec §3), by field. */
+export const EMPTY_REGISTRATION_MESSAGES = {
+  name: 'Informe seu nome completo.',
+  email: 'E-mail invalido.',
+  phone: 'Informe um telefone valido com DDD.',
+  cpf: 'CPF invalido.',
+  birthdate: 'Informe a data de nascimento.',
+  password: 'Informe uma senha.',
+  acceptTerms: 'E necessario aceitar os termos.',
+};
+
+/**
+ * The user as the API shows it (register, login, /api/me): exactly these fields, never the
+ * password hash. Accounts of the fixtures are customers born on 1990-01-15.
+ */
+export function publicUser(fields: { id: unknown; name: string; email: string; phone: string; cpf: string }) {
+  return {
+    ...fields,
+    birthdate: '1990-01-15',
+    role: 'customer',
+    is_admin: false,
+    coupon_code: null,
+    created_at: expect.any(String),
+  };
+}
+
 /** The birthdate of someone who turns `years` today (+ `days`) on the São Paulo calendar. */
 export function birthdateYearsAgo(years: number, days = 0): string {
   const t = calendarDateInBrazil();

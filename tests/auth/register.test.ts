@@ -1,5 +1,5 @@
 import { createTestContext, type TestContext } from '../helpers/context';
-import { birthdateYearsAgo, freshIp, registration, uniqueEmail } from './fixtures';
+import { birthdateYearsAgo, EMPTY_REGISTRATION_MESSAGES, freshIp, publicUser, registration, uniqueEmail } from './fixtures';
 import { uniqueCpf } from '../helpers/cpf';
 
 let t: TestContext;
@@ -23,18 +23,7 @@ describe('POST /api/auth/register', () => {
     const r = await register(body);
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      user: {
-        id: expect.any(Number),
-        name: 'Nova Pessoa',
-        email: 'nova.pessoa@example.com',
-        phone: '41988887777',
-        cpf: '52998224725',
-        birthdate: '1990-01-15',
-        role: 'customer',
-        is_admin: false,
-        coupon_code: null,
-        created_at: expect.any(String),
-      },
+      user: publicUser({ id: expect.any(Number), name: 'Nova Pessoa', email: 'nova.pessoa@example.com', phone: '41988887777', cpf: '52998224725' }),
     });
     expect(r.text).not.toContain('password');
     expect(r.text).not.toContain('argon2');
@@ -97,15 +86,7 @@ describe('POST /api/auth/register', () => {
     const r = await register({});
     expectValidationError(r, 'Informe seu nome completo.');
     const byField = Object.fromEntries(r.body.details.map((d: { path: string; message: string }) => [d.path, d.message]));
-    expect(byField).toEqual({
-      name: 'Informe seu nome completo.',
-      email: 'E-mail invalido.',
-      phone: 'Informe um telefone valido com DDD.',
-      cpf: 'CPF invalido.',
-      birthdate: 'Informe a data de nascimento.',
-      password: 'Informe uma senha.',
-      acceptTerms: 'E necessario aceitar os termos.',
-    });
+    expect(byField).toEqual(EMPTY_REGISTRATION_MESSAGES);
   });
 
   test('a request without a body is a validation error', async () => {

@@ -1,6 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { createLogger } from '../../src/platform/logger';
-import { freshIp, registration } from './fixtures';
+import { freshIp, publicUser, registration } from './fixtures';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -20,18 +20,7 @@ describe('POST /api/auth/login', () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['token', 'user']);
     expect(r.body.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-    expect(r.body.user).toEqual({
-      id: u.user.id,
-      name: 'Ana Souza',
-      email: u.email,
-      phone: '41999998888',
-      cpf: u.user.cpf,
-      birthdate: '1990-01-15',
-      role: 'customer',
-      is_admin: false,
-      coupon_code: null,
-      created_at: expect.any(String),
-    });
+    expect(r.body.user).toEqual(publicUser({ id: u.user.id, name: 'Ana Souza', email: u.email, phone: '41999998888', cpf: u.user.cpf }));
     expect(r.text).not.toContain('password');
     expect(r.text).not.toContain('$argon2');
 

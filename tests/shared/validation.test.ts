@@ -12,6 +12,7 @@ import {
   parseIsoDate,
   validateRegistration,
 } from '../../src/shared/validation';
+import { EMPTY_REGISTRATION_MESSAGES } from '../auth/fixtures';
 
 /** Noon in São Paulo (15:00 UTC) of a calendar date: unambiguous in every time zone. */
 const noonBrt = (ymd: string) => new Date(`${ymd}T15:00:00Z`);
@@ -179,15 +180,7 @@ describe('validateRegistration', () => {
   });
 
   test('an empty form reports every rule with the spec messages', () => {
-    expect(validateRegistration({}, today)).toEqual({
-      name: 'Informe seu nome completo.',
-      email: 'E-mail invalido.',
-      phone: 'Informe um telefone valido com DDD.',
-      cpf: 'CPF invalido.',
-      birthdate: 'Informe a data de nascimento.',
-      password: 'Informe uma senha.',
-      acceptTerms: 'E necessario aceitar os termos.',
-    });
+    expect(validateRegistration({}, today)).toEqual(EMPTY_REGISTRATION_MESSAGES);
   });
 
   test.each([
