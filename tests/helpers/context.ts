@@ -108,6 +108,22 @@ export async function createTestContext(
   };
 }
 
+/**
+ * The environment of a child process (the real CLI, a worker process) that is to work on this
+ * context's database, Redis and queue prefix, quietly; `extra` adds or overrides variables.
+ */
+export function childProcessEnv(t: TestContext, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: t.services.config.databaseUrl,
+    REDIS_URL: t.services.config.redisUrl,
+    QUEUE_PREFIX: t.services.config.queuePrefix,
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
 let seq = 0;
 /** A user inserted directly (no HTTP, no rate limit) with a live session token. */
 export async function createUser(t: TestContext, o: { admin?: boolean; name?: string; email?: string; password?: string } = {}) {

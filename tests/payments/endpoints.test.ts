@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { childProcessEnv, createTestContext, createUser, type TestContext } from '../helpers/context';
 import { hasValidCrc, parseBrCode } from '../../src/payments/brcode';
 import { writeAppConfig } from '../../src/platform/app-config';
 import { balanceOf, buyEbooks, eventually, ledgerOf, makeDraw, makeProduct, makeProductWithDraw, paymentRow, reserve, sandboxBank } from './fixtures';
@@ -381,14 +381,7 @@ describe('approval paths of the sandbox', () => {
     const u = await createUser(t);
     const { product } = await makeProductWithDraw(t, { price_cents: 500 });
     const p = await buyEbooks(t, u.token, product.id, 4, 500);
-    const env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: t.services.config.databaseUrl,
-      REDIS_URL: t.services.config.redisUrl,
-      QUEUE_PREFIX: t.services.config.queuePrefix,
-      LOG_LEVEL: 'silent',
-    };
+    const env = childProcessEnv(t);
     const bin = path.resolve(__dirname, '../../cli/bin.cjs');
     const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
     const ok = run('payments', 'approve', String(p.paymentId));

@@ -102,16 +102,7 @@ export async function ledgerSum(t: TestContext, userId: number, productId: numbe
   return Number(r[0].s ?? 0);
 }
 
-/** Polls until fn returns a truthy value (generous ceiling, no timing assertion). */
-export async function eventually<T>(fn: () => Promise<T>, what: string, ms = 20_000, everyMs = 50): Promise<NonNullable<T>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export { eventually } from '../helpers/eventually';
 
 /** Sets the sandbox "bank" state of a payment's charge (as if the payer's bank had acted). */
 export async function sandboxBank(t: TestContext, paymentId: number, status: 'approved' | 'refunded' | 'charged_back' | 'rejected' | 'cancelled') {

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { startWorker, type RunningWorker } from '../../src/platform/queue';
+import type { RunningWorker } from '../../src/platform/queue';
+import { startTestWorker } from '../helpers/worker';
 import { registerJobHandlers } from '../../jobs/registry';
 import { pollDelayMs } from '../../src/payments/service';
 import type { ProviderPayment, ProviderStatus } from '../../src/payments/providers/types';
@@ -44,15 +45,7 @@ describe('polling', () => {
   });
 
   test('the payment.poll job re-delays itself while pending, completes on approval (vouchers granted) and on expiry', async () => {
-    const running: RunningWorker = await startWorker({
-      connection: t.services.redis,
-      prefix: t.services.config.queuePrefix,
-      handlers: registerJobHandlers(t.services),
-      logger: t.services.logger,
-      queue: t.services.queue,
-      concurrency: 2,
-      schedules: [],
-    });
+    const running: RunningWorker = await startTestWorker(t, { concurrency: 2, schedules: [] });
     try {
       const u = await createUser(t);
       const { product } = await makeProductWithDraw(t, { price_cents: 500 });

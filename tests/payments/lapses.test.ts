@@ -1,6 +1,5 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { startWorker } from '../../src/platform/queue';
-import { registerJobHandlers } from '../../jobs/registry';
+import { startTestWorker } from '../helpers/worker';
 import { balanceOf, buyEbooks, eventually, makeProductWithDraw, paymentRow, sandboxBank } from './fixtures';
 
 /** Payments that never settle the ordinary way must still end, and odd approvals get a human look. */
@@ -68,14 +67,7 @@ test('reconcile() cancels a pending row whose creation died before reaching the 
 });
 
 test('after a Redis wipe the running worker puts its schedules back by itself', async () => {
-  const running = await startWorker({
-    connection: t.services.redis,
-    prefix: t.services.config.queuePrefix,
-    handlers: registerJobHandlers(t.services),
-    logger: t.services.logger,
-    queue: t.services.queue,
-    scheduleRefreshMs: 300,
-  });
+  const running = await startTestWorker(t, { scheduleRefreshMs: 300 });
   try {
     const ids = async () => (await t.services.queue.raw.getJobSchedulers()).map((s) => s.key ?? s.id).sort();
     expect(await ids()).toEqual(expect.arrayContaining(['payment-reconcile', 'reservation-sweep', 'mail-sweep']));

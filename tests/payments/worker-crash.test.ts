@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { childProcessEnv, createTestContext, createUser, type TestContext } from '../helpers/context';
 import { balanceOf, buyEbooks, eventually, ledgerOf, makeProductWithDraw, paymentRow, sandboxBank } from './fixtures';
 
 /**
@@ -24,16 +24,7 @@ const ROOT = path.resolve(__dirname, '../..');
 async function startWorkerProcess(): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support', 'worker-process.ts')], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: t.services.config.databaseUrl,
-      REDIS_URL: t.services.config.redisUrl,
-      QUEUE_PREFIX: t.services.config.queuePrefix,
-      LOG_LEVEL: 'silent',
-      WORKER_LOCK_MS: '2000',
-      WORKER_STALLED_MS: '1000',
-    },
+    env: childProcessEnv(t, { WORKER_LOCK_MS: '2000', WORKER_STALLED_MS: '1000' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -1,35 +1,18 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { startWorker, SCHEDULES, UnrecoverableError, type RunningWorker } from '../../src/platform/queue';
-import { registerJobHandlers } from '../../jobs/registry';
+import { SCHEDULES, UnrecoverableError, type RunningWorker } from '../../src/platform/queue';
+import { eventually } from '../helpers/eventually';
+import { startTestWorker } from '../helpers/worker';
 
 let t: TestContext;
 let running: RunningWorker;
 beforeAll(async () => {
   t = await createTestContext();
-  running = await startWorker({
-    connection: t.services.redis,
-    prefix: t.services.config.queuePrefix,
-    handlers: registerJobHandlers(t.services),
-    logger: t.services.logger,
-    queue: t.services.queue,
-    concurrency: 2,
-  });
+  running = await startTestWorker(t, { concurrency: 2 });
 });
 afterAll(async () => {
   await running?.close();
   await t.close();
 });
-
-/** Polls until fn returns a truthy value (no timing assertion: only a generous ceiling). */
-async function eventually<T>(fn: () => Promise<T | null | undefined>, what: string, ms = 20_000): Promise<NonNullable<T>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const outboxOf = (email: string) => t.services.db('mail_outbox').where({ to_address: email }).first();
 
