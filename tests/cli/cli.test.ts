@@ -244,15 +244,20 @@ describe('services lifecycle', () => {
   });
 
   test('without services and without DATABASE_URL it prints the configuration problem, no stack trace', async () => {
-    const saved = process.env.DATABASE_URL;
+    // In production: elsewhere the CLI falls back to npm start's local PostgreSQL (withLocalStackDefaults).
+    const saved = { DATABASE_URL: process.env.DATABASE_URL, NODE_ENV: process.env.NODE_ENV };
     delete process.env.DATABASE_URL;
+    process.env.NODE_ENV = 'production';
     try {
       const r = await runCliCaptured(['users', 'list']);
       expect(r.code).toBe(1);
       expect(r.err).toContain('DATABASE_URL is required');
       expect(r.err).not.toMatch(STACK);
     } finally {
-      if (saved !== undefined) process.env.DATABASE_URL = saved;
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
   });
 });
