@@ -3,7 +3,7 @@ import type { Db } from '../platform/db';
 import { errors } from '../platform/errors';
 import { readAppConfig } from '../platform/app-config';
 import type { DrawsService } from '../draws/service';
-import type { DrawView } from '../draws/serializers';
+import { effectiveTicketPrice, type DrawView } from '../draws/serializers';
 
 export const ProductListQuery = z.object({
   category: z.string().trim().max(60).regex(/^[a-z0-9-]+$/i, 'Categoria inválida.').optional(),
@@ -175,7 +175,7 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService }): C
           status: 'pending',
           total_numbers: p.default_total_numbers,
           prize_cents: p.default_prize_cents,
-          ticket_price_cents: p.price_cents ?? cfg.ticket_price_cents,
+          ticket_price_cents: effectiveTicketPrice(null, { productPriceCents: p.price_cents, configTicketPriceCents: cfg.ticket_price_cents }),
           counts: { reserved: 0, sold: 0, taken: 0 },
         };
         return { draw: pending, product, ...(includeNumbers ? { numbers: [] } : {}) };
