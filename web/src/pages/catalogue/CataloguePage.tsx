@@ -1,5 +1,5 @@
-import { Button, Col, Row } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { Col, Row } from 'antd';
+import { EmptyList } from '../../components/EmptyList';
 import { coverSrc } from '../../components/product/format';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { CatalogueCard, CatalogueCardSkeleton } from './CatalogueCard';
@@ -61,14 +61,13 @@ export default function CataloguePage() {
           );
         })
       ) : (
-        <div className="catalogue-empty" role={failed ? 'alert' : undefined}>
-          <p>{failed ? 'Não foi possível carregar o catálogo agora.' : 'Nenhum e-book com sorteio aberto no momento.'}</p>
-          {failed && (
-            <Button icon={<ReloadOutlined />} onClick={retry}>
-              Tentar de novo
-            </Button>
-          )}
-        </div>
+        <EmptyList
+          className="catalogue-empty"
+          failed={failed}
+          onRetry={retry}
+          failedText="Não foi possível carregar o catálogo agora."
+          emptyText="Nenhum e-book com sorteio aberto no momento."
+        />
       )}
     </div>
   );

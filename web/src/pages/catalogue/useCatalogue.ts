@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { CatalogueSection } from '../../api/types';
+import { useRetryableList } from '../../components/useRetryableList';
 
 /** A list of sections; anything else (or a failure) is an empty list (storefront spec §4, §7, §8). */
 function sectionsOf(body: unknown): CatalogueSection[] {
@@ -10,32 +10,11 @@ function sectionsOf(body: unknown): CatalogueSection[] {
     .map((s) => ({ ...s, items: Array.isArray(s.items) ? s.items.filter((i) => i && typeof i === 'object' && i.product) : [] }));
 }
 
+const loadSections = (signal: AbortSignal) =>
+  api.get('/api/infoproducts/sections', { query: { onlyOpen: 1 }, signal }).then(sectionsOf);
+
 /** GET /api/infoproducts/sections?onlyOpen=1: loading, then loaded. */
 export function useCatalogue() {
-  const [sections, setSections] = useState<CatalogueSection[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    setFailed(false);
-    api
-      .get('/api/infoproducts/sections', { query: { onlyOpen: 1 }, signal: ctrl.signal })
-      .then((body) => setSections(sectionsOf(body)))
-      .catch((err) => {
-        if (ctrl.signal.aborted) return;
-        console.warn('[catálogo] seções indisponíveis:', err);
-        setSections([]);
-        setFailed(true);
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [attempt]);
-
-  const retry = useCallback(() => setAttempt((a) => a + 1), []);
+  const { items: sections, loading, failed, retry } = useRetryableList(loadSections, '[catálogo] seções indisponíveis:');
   return { sections, loading, failed, retry };
 }

@@ -1,6 +1,7 @@
-import { Button, Typography } from 'antd';
-import { AppstoreOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Typography } from 'antd';
+import { AppstoreOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
+import { EmptyList } from '../../components/EmptyList';
 import { ProductCard, ProductCardSkeleton } from '../../components/product/ProductCard';
 import { unitPriceCents } from '../../components/product/format';
 import { usePurchase } from '../purchase/usePurchase';
@@ -44,18 +45,13 @@ export function ProductGrid() {
           ))}
         </div>
       ) : (
-        <div className="home-products-empty" role={failed ? 'alert' : undefined}>
-          <p>
-            {failed
-              ? 'Não foi possível carregar os e-books agora.'
-              : 'Nenhum e-book com sorteio aberto no momento. Volte mais tarde!'}
-          </p>
-          {failed && (
-            <Button icon={<ReloadOutlined />} onClick={retry}>
-              Tentar de novo
-            </Button>
-          )}
-        </div>
+        <EmptyList
+          className="home-products-empty"
+          failed={failed}
+          onRetry={retry}
+          failedText="Não foi possível carregar os e-books agora."
+          emptyText="Nenhum e-book com sorteio aberto no momento. Volte mais tarde!"
+        />
       )}
       {dialogs}
     </section>

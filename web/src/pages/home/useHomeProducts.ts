@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { BoardNumber, Product } from '../../api/types';
+import { useRetryableList } from '../../components/useRetryableList';
 
 export type HomeProduct = Product & { numbers?: BoardNumber[] };
 
@@ -13,35 +13,14 @@ function itemsOf(body: unknown): HomeProduct[] {
   return Array.isArray(list) ? (list.filter((p) => p && typeof p === 'object' && typeof p.id === 'number') as HomeProduct[]) : [];
 }
 
+const loadProducts = (signal: AbortSignal) =>
+  api.get('/api/infoproducts', { query: HOME_PRODUCTS_QUERY, signal }).then((body) => itemsOf(body).slice(0, HOME_PRODUCTS_QUERY.limit));
+
 /**
  * The home page's products. A failed load ends as an empty list (spec §8); `failed` lets the page
  * offer a retry.
  */
 export function useHomeProducts() {
-  const [products, setProducts] = useState<HomeProduct[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    setFailed(false);
-    api
-      .get('/api/infoproducts', { query: HOME_PRODUCTS_QUERY, signal: ctrl.signal })
-      .then((body) => setProducts(itemsOf(body).slice(0, HOME_PRODUCTS_QUERY.limit)))
-      .catch((err) => {
-        if (ctrl.signal.aborted) return;
-        console.warn('[home] produtos indisponíveis:', err);
-        setProducts([]);
-        setFailed(true);
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [attempt]);
-
-  const retry = useCallback(() => setAttempt((a) => a + 1), []);
+  const { items: products, loading, failed, retry } = useRetryableList(loadProducts, '[home] produtos indisponíveis:');
   return { products, loading, failed, retry };
 }

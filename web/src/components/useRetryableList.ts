@@ -1,0 +1,35 @@
+import { useCallback, useEffect, useState } from 'react';
+
+/**
+ * A list loaded once per mount, with skeleton and retry (storefront spec §8): `loading` while the
+ * request runs; a failure ends as an empty list with `failed` set, so the page can offer
+ * 'Tentar de novo'; `retry` loads again. `load` should be stable (declared at module level);
+ * `warning` starts the console warning of a failure, e.g. '[home] produtos indisponíveis:'.
+ */
+export function useRetryableList<T>(load: (signal: AbortSignal) => Promise<T[]>, warning: string) {
+  const [items, setItems] = useState<T[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setLoading(true);
+    setFailed(false);
+    load(ctrl.signal)
+      .then((list) => setItems(list))
+      .catch((err) => {
+        if (ctrl.signal.aborted) return;
+        console.warn(warning, err);
+        setItems([]);
+        setFailed(true);
+      })
+      .finally(() => {
+        if (!ctrl.signal.aborted) setLoading(false);
+      });
+    return () => ctrl.abort();
+  }, [load, warning, attempt]);
+
+  const retry = useCallback(() => setAttempt((a) => a + 1), []);
+  return { items, loading, failed, retry };
+}
