@@ -1,9 +1,10 @@
-import { Button, Progress, Skeleton } from 'antd';
+import { Button, Skeleton } from 'antd';
 import { ShoppingCartOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import type { BoardNumber, Product } from '../../api/types';
 import { BRAND } from '../../brand';
 import { NumberGrid, NumberLegend } from '../board/NumberGrid';
-import { availability, coverSrc, formatBRL, unitPriceCents } from './format';
+import { availability, coverSrc, unitPriceCents } from './format';
+import { Availability, PrizeAndPrice } from './ProductOffer';
 import './product-card.css';
 
 export const DEFAULT_DESCRIPTION = 'Compre o e-book e escolha 1 número entre os 100.';
@@ -25,17 +26,16 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
   const unit = unitPriceCents(product, draw);
   const prize = draw?.prize_cents ?? product.prize_cents;
   const { total, available } = availability(product, draw);
-  const percent = total > 0 ? Math.round((available / total) * 100) : 0;
   const titleId = `produto-${product.id}-titulo`;
 
   return (
     <article className="product-card" aria-labelledby={titleId}>
       <div className="product-card-head">
-        <div className="product-card-cover">
+        <div className="product-cover product-card-cover">
           {cover ? (
             <img src={cover} alt={`Capa do e-book ${product.title}`} loading="lazy" width={600} height={800} />
           ) : (
-            <span className="product-card-cover-empty" aria-hidden>
+            <span className="product-cover-empty product-card-cover-empty" aria-hidden>
               {product.title}
             </span>
           )}
@@ -45,31 +45,13 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
           <h3 id={titleId} className="product-card-title">
             {product.title || 'E-book'}
           </h3>
-          <p className="product-card-prize">
-            <strong>{formatBRL(prize)}</strong> de prêmio
-          </p>
-          {unit != null && (
-            <p className="product-card-price">
-              <strong>{formatBRL(unit)}</strong> / 1 número
-            </p>
-          )}
+          <PrizeAndPrice prizeCents={prize} unitCents={unit} classPrefix="product-card" />
         </div>
       </div>
 
       <p className="product-card-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
 
-      <div className="product-card-availability">
-        <Progress
-          percent={percent}
-          showInfo={false}
-          size="small"
-          strokeColor="var(--green-bright)"
-          aria-label={`${available} de ${total} números disponíveis`}
-        />
-        <span>
-          <strong>{available}</strong> de {total} números disponíveis
-        </span>
-      </div>
+      <Availability available={available} total={total} size="small" className="product-card-availability" />
 
       <div className="product-card-board">
         <NumberGrid

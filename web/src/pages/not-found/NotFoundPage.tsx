@@ -1,21 +1,14 @@
-import { Result } from 'antd';
-import { LinkButton } from '../../components/LinkButton';
+import { NotFoundResult } from '../../components/NotFoundResult';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 export default function NotFoundPage() {
   useDocumentTitle('Página não encontrada');
   return (
-    <div className="page page-narrow">
-      <Result
-        status="404"
-        title={<h1 className="result-title">Página não encontrada</h1>}
-        subTitle="O endereço que você abriu não existe ou mudou de lugar."
-        extra={
-          <LinkButton type="primary" to="/">
-            Voltar ao início
-          </LinkButton>
-        }
-      />
-    </div>
+    <NotFoundResult
+      title="Página não encontrada"
+      subTitle="O endereço que você abriu não existe ou mudou de lugar."
+      to="/"
+      action="Voltar ao início"
+    />
   );
 }

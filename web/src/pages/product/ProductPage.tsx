@@ -1,11 +1,12 @@
-import { Alert, Button, Progress, Result, Skeleton } from 'antd';
+import { Alert, Button, Skeleton } from 'antd';
 import { ArrowLeftOutlined, NumberOutlined, ReloadOutlined, ShoppingCartOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { BRAND } from '../../brand';
 import { NumberGrid, NumberLegend } from '../../components/board/NumberGrid';
-import { LinkButton } from '../../components/LinkButton';
+import { NotFoundResult } from '../../components/NotFoundResult';
 import { DEFAULT_DESCRIPTION } from '../../components/product/ProductCard';
-import { availability, coverSrc, formatBRL } from '../../components/product/format';
+import { availability, coverSrc } from '../../components/product/format';
+import { Availability, PrizeAndPrice } from '../../components/product/ProductOffer';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useGoBack } from '../../components/useGoBack';
 import { usePurchase } from '../purchase/usePurchase';
@@ -26,18 +27,12 @@ export default function ProductPage() {
 
   if (state.kind === 'not_found') {
     return (
-      <div className="page page-narrow">
-        <Result
-          status="404"
-          title={<h1 className="result-title">E-book não encontrado</h1>}
-          subTitle="Este e-book não existe ou não está mais à venda."
-          extra={
-            <LinkButton type="primary" to="/infoprodutos">
-              Ver o catálogo
-            </LinkButton>
-          }
-        />
-      </div>
+      <NotFoundResult
+        title="E-book não encontrado"
+        subTitle="Este e-book não existe ou não está mais à venda."
+        to="/infoprodutos"
+        action="Ver o catálogo"
+      />
     );
   }
 
@@ -86,17 +81,16 @@ export default function ProductPage() {
   const cover = coverSrc(product.cover_url);
   const prize = draw?.prize_cents ?? product.prize_cents;
   const { total, available } = availability(product, draw);
-  const percent = total > 0 ? Math.round((available / total) * 100) : 0;
 
   return (
     <div className="page product-page">
       {back}
       <div className="product-page-main">
-        <div className="product-page-cover">
+        <div className="product-cover product-page-cover">
           {cover ? (
             <img src={cover} alt={`Capa do e-book ${product.title}`} width={600} height={800} />
           ) : (
-            <span className="product-page-cover-empty">Espaço para a arte do e-book</span>
+            <span className="product-cover-empty product-page-cover-empty">Espaço para a arte do e-book</span>
           )}
         </div>
 
@@ -106,29 +100,12 @@ export default function ProductPage() {
           {product.subtitle && <p className="product-page-subtitle">{product.subtitle}</p>}
 
           <div className="product-page-offer">
-            <p className="product-page-prize">
-              <strong>{formatBRL(prize)}</strong> de prêmio
-            </p>
-            {unitCents != null && (
-              <p className="product-page-price">
-                <strong>{formatBRL(unitCents)}</strong> / 1 número
-              </p>
-            )}
+            <PrizeAndPrice prizeCents={prize} unitCents={unitCents} classPrefix="product-page" />
           </div>
 
           <p className="product-page-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
 
-          <div className="product-page-availability">
-            <Progress
-              percent={percent}
-              showInfo={false}
-              strokeColor="var(--green-bright)"
-              aria-label={`${available} de ${total} números disponíveis`}
-            />
-            <span>
-              <strong>{available}</strong> de {total} números disponíveis
-            </span>
-          </div>
+          <Availability available={available} total={total} className="product-page-availability" />
 
           <Button
             type="primary"
