@@ -1,10 +1,10 @@
 import { useRef } from 'react';
-import { Alert, App, Button, Input, Modal, Spin } from 'antd';
+import { Alert, App, Button, Input, Spin } from 'antd';
 import { CheckCircleOutlined, CopyOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { formatBRL } from '../../components/product/format';
 import type { PixPayment } from './purchaseApi';
-import './purchase.css';
+import { PurchaseModal } from './PurchaseModal';
 
 export interface PixDialogProps {
   open: boolean;
@@ -57,19 +57,13 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
   };
 
   return (
-    <Modal
+    <PurchaseModal
       open={open}
       title="Pagamento via PIX"
       onCancel={onCancel}
       maskClosable={false}
-      destroyOnHidden
-      centered
       width={440}
-      className="purchase-modal"
-      footer={[
-        <Button key="cancel" onClick={onCancel}>
-          Cancelar
-        </Button>,
+      action={
         <Button
           key="paid"
           type="primary"
@@ -79,8 +73,8 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
           disabled={!payment || !!deadStatus}
         >
           Já paguei
-        </Button>,
-      ]}
+        </Button>
+      }
     >
       {!payment ? (
         <div className="pix-loading" role="status" aria-live="polite">
@@ -139,6 +133,6 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
           )}
         </div>
       )}
-    </Modal>
+    </PurchaseModal>
   );
 }

@@ -1,8 +1,8 @@
-import { Button, InputNumber, Modal } from 'antd';
+import { Button, InputNumber } from 'antd';
 import { MinusOutlined, PlusOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { formatBRL } from '../../components/product/format';
+import { PurchaseModal } from './PurchaseModal';
 import { MAX_QUANTITY, MIN_QUANTITY, clampQuantity } from './quantity';
-import './purchase.css';
 
 export interface QuantityDialogProps {
   open: boolean;
@@ -18,22 +18,16 @@ export interface QuantityDialogProps {
 export function QuantityDialog({ open, title, unitPriceCents, quantity, onChange, onCancel, onConfirm }: QuantityDialogProps) {
   const total = unitPriceCents * quantity;
   return (
-    <Modal
+    <PurchaseModal
       open={open}
       title="Quantos e-books deseja?"
       onCancel={onCancel}
-      destroyOnHidden
-      centered
       width={420}
-      className="purchase-modal"
-      footer={[
-        <Button key="cancel" onClick={onCancel}>
-          Cancelar
-        </Button>,
+      action={
         <Button key="ok" type="primary" icon={<QrcodeOutlined />} onClick={onConfirm}>
           Pagar {formatBRL(total)} com PIX
-        </Button>,
-      ]}
+        </Button>
+      }
     >
       <p className="qty-product">
         <strong>{title}</strong>
@@ -79,6 +73,6 @@ export function QuantityDialog({ open, title, unitPriceCents, quantity, onChange
         </span>
         <strong>{formatBRL(total)}</strong>
       </div>
-    </Modal>
+    </PurchaseModal>
   );
 }
