@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Form, Input, Modal } from 'antd';
-import { MailOutlined } from '@ant-design/icons';
-import { isValidEmail, MESSAGES } from '../../../../src/shared/validation';
+import { Alert, App, Form, Modal } from 'antd';
+import { isValidEmail } from '../../../../src/shared/validation';
 import { ApiError } from '../../api/client';
+import { EMAIL_RULES, EmailInput } from './emailField';
 import { useForgotPassword } from './useForgotPassword';
 
 /** 'Esqueci minha senha' (account spec §2 Login, §5, §8). */
@@ -69,17 +69,8 @@ export function ForgotPasswordDialog({
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
       <Form form={form} layout="vertical" name="forgot" onFinish={submit} requiredMark={false}
           noValidate>
-        <Form.Item
-          name="email"
-          label="E-mail"
-          rules={[
-            {
-              validator: (_, v: string) =>
-                isValidEmail(v ?? '') ? Promise.resolve() : Promise.reject(new Error(MESSAGES.loginEmailInvalid)),
-            },
-          ]}
-        >
-          <Input prefix={<MailOutlined />} type="email" autoComplete="email" inputMode="email" autoFocus />
+        <Form.Item name="email" label="E-mail" rules={EMAIL_RULES}>
+          <EmailInput autoFocus />
         </Form.Item>
       </Form>
     </Modal>

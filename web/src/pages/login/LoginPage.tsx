@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
-import { LockOutlined, LoginOutlined, MailOutlined } from '@ant-design/icons';
+import { LockOutlined, LoginOutlined } from '@ant-design/icons';
 import { Link, Navigate, useLocation } from 'react-router-dom';
-import { isValidEmail, MESSAGES, MIN_PASSWORD } from '../../../../src/shared/validation';
+import { MESSAGES, MIN_PASSWORD } from '../../../../src/shared/validation';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { EMAIL_RULES, EmailInput } from './emailField';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { destinationAfterLogin, type LoginLocationState } from './redirect';
 
@@ -74,24 +75,8 @@ export default function LoginPage() {
           onValuesChange={() => error && setError(null)}
           disabled={submitting}
         >
-          <Form.Item
-            name="email"
-            label="E-mail"
-            rules={[
-              {
-                validator: (_, v: string) =>
-                  isValidEmail(v ?? '') ? Promise.resolve() : Promise.reject(new Error(MESSAGES.loginEmailInvalid)),
-              },
-            ]}
-          >
-            <Input
-              prefix={<MailOutlined />}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder="voce@exemplo.com"
-              size="large"
-            />
+          <Form.Item name="email" label="E-mail" rules={EMAIL_RULES}>
+            <EmailInput placeholder="voce@exemplo.com" size="large" />
           </Form.Item>
 
           <Form.Item

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Alert, App, Button, Checkbox, DatePicker, Form, Input } from 'antd';
-import { IdcardOutlined, LockOutlined, MailOutlined, PhoneOutlined, UserAddOutlined, UserOutlined } from '@ant-design/icons';
+import { IdcardOutlined, LockOutlined, PhoneOutlined, UserAddOutlined, UserOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { Link, useNavigate } from 'react-router-dom';
 import {
@@ -14,6 +14,7 @@ import {
 import { ApiError, errorMessage } from '../../api/client';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { PrivacyContent } from '../legal/PrivacyContent';
+import { EmailInput } from '../login/emailField';
 import { TermsContent } from '../legal/TermsContent';
 import { LegalDialog } from './LegalDialog';
 import { useRegister } from './useRegister';
@@ -152,14 +153,7 @@ export default function RegisterPage() {
           </Form.Item>
 
           <Form.Item name="email" label="E-mail" {...itemProps('email')}>
-            <Input
-              prefix={<MailOutlined />}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder="voce@exemplo.com"
-              onBlur={() => touch('email')}
-            />
+            <EmailInput placeholder="voce@exemplo.com" onBlur={() => touch('email')} />
           </Form.Item>
 
           <div className="form-pair">
