@@ -4,8 +4,9 @@
  * Pages and hooks call `api.get/post/...`; none of them calls fetch directly.
  */
 
-/** '/api' (same origin, proxied by Vite in development) unless VITE_API_BASE says otherwise. */
-export const API_BASE = (import.meta.env.VITE_API_BASE || '/api').replace(/\/+$/, '');
+import { API_BASE } from './base';
+
+export { API_BASE };
 
 export interface ErrorDetail {
   path: string;

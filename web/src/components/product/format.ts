@@ -1,4 +1,4 @@
-import { API_BASE } from '../../api/client';
+import { API_BASE } from '../../api/base';
 import type { Draw, Product } from '../../api/types';
 
 const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });

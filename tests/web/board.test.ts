@@ -1,0 +1,175 @@
+import {
+  MAX_SELECTION,
+  conflictsOf,
+  countBoard,
+  drawSourceOf,
+  formatNumbers,
+  isSoldOut,
+  maxSelectionOf,
+  pad2,
+  statusOf,
+  toggleNumber,
+  unavailableAmong,
+  type Board,
+} from '../../web/src/pages/numbers/board';
+import type { NumberStatus } from '../../web/src/api/types';
+
+/** A 100-number board with the given statuses; every other number available. */
+function board(statuses: Record<number, NumberStatus> = {}, total = 100): Board {
+  return {
+    draw_id: 1,
+    status: 'open',
+    total_numbers: total,
+    numbers: Array.from({ length: total }, (_, n) => ({ n, status: statuses[n] ?? 'available', initials: null })),
+  };
+}
+
+describe('number labels', () => {
+  test('two digits, sorted without repeats', () => {
+    expect(pad2(7)).toBe('07');
+    expect(pad2(42)).toBe('42');
+    expect(formatNumbers([7, 1, 7, 42])).toBe('01, 07, 42');
+    expect(formatNumbers([])).toBe('');
+  });
+});
+
+describe('toggleNumber (clicking a cell)', () => {
+  const free = { status: 'available' as const, total: 100, remaining: 5, maxSelection: 10 };
+
+  test('adds an available number, keeping the selection sorted', () => {
+    expect(toggleNumber([42], 7, free)).toEqual({ kind: 'changed', selected: [7, 42] });
+  });
+
+  test('a selected number toggles off, whatever its status now', () => {
+    expect(toggleNumber([7, 42], 42, free)).toEqual({ kind: 'changed', selected: [7] });
+    expect(toggleNumber([7], 7, { ...free, status: 'reserved' })).toEqual({ kind: 'changed', selected: [] });
+  });
+
+  test.each<[string, number, NumberStatus]>([
+    ['reserved', 3, 'reserved'],
+    ['sold', 3, 'sold'],
+    ['taken', 3, 'taken'],
+    ['below the board', -1, 'available'],
+    ['past the board', 100, 'available'],
+    ['not a whole number', 2.5, 'available'],
+  ])('ignores a %s number', (_what, n, status) => {
+    expect(toggleNumber([], n, { ...free, status })).toEqual({ kind: 'ignored' });
+  });
+
+  test('stops at the remaining allowance', () => {
+    expect(toggleNumber([1, 2], 3, { ...free, remaining: 2 })).toEqual({ kind: 'limit' });
+    expect(toggleNumber([], 3, { ...free, remaining: 0 })).toEqual({ kind: 'limit' });
+  });
+
+  test('stops at the per-selection maximum', () => {
+    expect(toggleNumber([1, 2, 3], 4, { ...free, remaining: 20, maxSelection: 3 })).toEqual({ kind: 'max', max: 3 });
+  });
+
+  test('the allowance comes first when both are reached', () => {
+    expect(toggleNumber([1, 2], 3, { ...free, remaining: 2, maxSelection: 2 })).toEqual({ kind: 'limit' });
+  });
+
+  test('anonymous visitors (allowance unknown) are held only by the maximum', () => {
+    expect(toggleNumber([1, 2], 3, { ...free, remaining: null })).toEqual({ kind: 'changed', selected: [1, 2, 3] });
+    const ten = Array.from({ length: 10 }, (_, i) => i);
+    expect(toggleNumber(ten, 50, { ...free, remaining: null })).toEqual({ kind: 'max', max: 10 });
+  });
+});
+
+describe('maxSelectionOf', () => {
+  test.each<[number | null | undefined, number]>([
+    [null, MAX_SELECTION],
+    [undefined, MAX_SELECTION],
+    [0, MAX_SELECTION],
+    [-3, MAX_SELECTION],
+    [Number.NaN, MAX_SELECTION],
+    [1, 1],
+    [5, 5],
+    [3.7, 3],
+    [10, 10],
+    [25, 10],
+  ])('%p → %p', (configured, max) => {
+    expect(maxSelectionOf(configured)).toBe(max);
+  });
+});
+
+describe('board state', () => {
+  test('statusOf: a number missing from the board is available', () => {
+    const b = board({ 3: 'sold' });
+    expect(statusOf(b, 3)).toBe('sold');
+    expect(statusOf(b, 4)).toBe('available');
+    expect(statusOf({ ...b, numbers: [] }, 3)).toBe('available');
+    expect(statusOf(null, 3)).toBe('available');
+  });
+
+  test('countBoard: reserved apart, sold and taken both unavailable', () => {
+    expect(countBoard(board({ 1: 'reserved', 2: 'sold', 3: 'taken', 4: 'reserved' }))).toEqual({
+      total: 100,
+      available: 96,
+      reserved: 2,
+      unavailable: 2,
+    });
+  });
+
+  test('countBoard: without total_numbers the board size is the list length', () => {
+    expect(countBoard({ ...board({ 0: 'sold' }, 10), total_numbers: 0 })).toEqual({ total: 10, available: 9, reserved: 0, unavailable: 1 });
+  });
+
+  test('isSoldOut: every number sold or taken, none reserved or free', () => {
+    const all = Object.fromEntries(Array.from({ length: 10 }, (_, n) => [n, n % 2 ? 'sold' : 'taken'])) as Record<number, NumberStatus>;
+    expect(isSoldOut(board(all, 10))).toBe(true);
+    expect(isSoldOut(board({ ...all, 4: 'reserved' }, 10))).toBe(false);
+    expect(isSoldOut(board({ ...all, 4: 'available' }, 10))).toBe(false);
+    // A partial list is not a sold-out board.
+    expect(isSoldOut({ ...board(all, 10), total_numbers: 100 })).toBe(false);
+    expect(isSoldOut({ ...board({}, 10), numbers: [] })).toBe(false);
+  });
+
+  test('unavailableAmong: picks the board took meanwhile, except those held by this visitor', () => {
+    const b = board({ 2: 'reserved', 3: 'sold', 4: 'reserved', 5: 'taken' });
+    expect(unavailableAmong(b, [5, 1, 2, 3, 4])).toEqual([2, 3, 4, 5]);
+    expect(unavailableAmong(b, [1, 2, 3, 4], [2])).toEqual([3, 4]);
+    expect(unavailableAmong(b, [1, 9])).toEqual([]);
+  });
+});
+
+describe('conflictsOf (409 body)', () => {
+  test('the conflicting numbers, whole and not negative, sorted', () => {
+    expect(conflictsOf({ conflicts: [15, '3', 15] })).toEqual([3, 15]);
+    expect(conflictsOf({ conflicts: [-1, 'x', 1.5, 7] })).toEqual([7]);
+  });
+
+  test('null when there is no usable list', () => {
+    expect(conflictsOf(null)).toBeNull();
+    expect(conflictsOf('conflict')).toBeNull();
+    expect(conflictsOf({})).toBeNull();
+    expect(conflictsOf({ conflicts: 'x' })).toBeNull();
+    expect(conflictsOf({ conflicts: [] })).toBeNull();
+    expect(conflictsOf({ conflicts: [-2, 'a'] })).toBeNull();
+  });
+});
+
+describe('drawSourceOf (navigation state of /numeros)', () => {
+  test('a positive draw id, as a number or a numeric string', () => {
+    expect(drawSourceOf({ drawId: 12 })).toEqual({ drawId: 12, product: null });
+    expect(drawSourceOf({ drawId: '12' })).toEqual({ drawId: 12, product: null });
+  });
+
+  test.each([0, -4, 2.5, '', ' ', 'abc', null])('no draw id from %p', (drawId) => {
+    expect(drawSourceOf({ drawId }).drawId).toBeNull();
+  });
+
+  test('the product by id first, else by trimmed SKU', () => {
+    expect(drawSourceOf({ product: { id: 7, sku: 'EBOOK-X' } })).toEqual({ drawId: null, product: '7' });
+    expect(drawSourceOf({ product: { id: '8' } }).product).toBe('8');
+    expect(drawSourceOf({ product: { id: 0, sku: ' EBOOK-X ' } }).product).toBe('EBOOK-X');
+    expect(drawSourceOf({ product: { sku: '  ' } }).product).toBeNull();
+    expect(drawSourceOf({ drawId: 3, paymentId: 9, product: { id: 7 } })).toEqual({ drawId: 3, product: '7' });
+  });
+
+  test('anything else is no source', () => {
+    for (const state of [null, undefined, 'x', 42, { product: 'EBOOK-X' }]) {
+      expect(drawSourceOf(state)).toEqual({ drawId: null, product: null });
+    }
+  });
+});
