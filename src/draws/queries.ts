@@ -123,7 +123,9 @@ export async function ownedCount(conn: Conn, drawId: number, userId: number): Pr
 export async function heldCount(conn: Conn, drawId: number, userId: number): Promise<number> {
   const r = await conn('draw_numbers as dn')
     .join('reservations as r', 'r.id', 'dn.reservation_id')
-    .where({ 'dn.draw_id': drawId, 'dn.status': 'reserved', 'r.user_id': userId })
+    .where({ 'dn.draw_id': drawId, 'dn.status': 'reserved', 'r.user_id': userId, 'r.status': 'active' })
+    // A hold past its time no longer counts, even before the sweep releases it.
+    .where('r.expires_at', '>', conn.fn.now())
     .count<{ c: number }[]>({ c: '*' });
   return Number(r[0].c);
 }

@@ -140,7 +140,8 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
         });
         await trx('reservations').where({ id: res.id }).update({ status: 'consumed', updated_at: trx.fn.now() });
         const sellOut = await deps.draws.closeIfSoldOut(trx, draw.id);
-        const after = await service.allowance(userId, draw.id, trx);
+        // Vouchers carry over: after a sell-out, what is left counts in the successor draw.
+        const after = await service.allowance(userId, sellOut.successorId ?? draw.id, trx);
         return { drawId: draw.id, remaining: after.remaining, ...sellOut };
       });
       deps.draws.invalidateBoard(result.drawId);

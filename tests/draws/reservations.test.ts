@@ -316,3 +316,20 @@ describe('GET /api/me/reservations', () => {
     expect((await t.api('GET', '/api/me/reservations?active=sim', { token: me.token })).status).toBe(400);
   });
 });
+
+describe('per-user limit and holds past their time', () => {
+  test('a hold past its time no longer counts toward max_per_user, even before the sweep', async () => {
+    const { draw } = await makeProductWithDraw(t, {}, { max_per_user: 1 });
+    const u = await createUser(t);
+    const first = await reserve(u.token, { draw_id: draw.id, numbers: [3] });
+    expect(first.status).toBe(201);
+    const blocked = await reserve(u.token, { draw_id: draw.id, numbers: [4] });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.error).toBe('limit_exceeded');
+    await t.services.db('reservations').where({ id: first.body.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    const second = await reserve(u.token, { draw_id: draw.id, numbers: [4] });
+    expect(second.status).toBe(201);
+    // The lapsed hold still blocks its own cell until the sweep releases it.
+    expect((await cells(draw.id, [3]))[0].status).toBe('reserved');
+  });
+});

@@ -34,7 +34,8 @@ test('selling the last number closes the draw and opens one successor with its s
   expect(r.status).toBe(200);
   const successor = await t.services.db('draws').where({ predecessor_id: draw.id }).first();
   expect(successor).toBeDefined();
-  expect(r.body).toEqual({ ok: true, message: 'Números confirmados com sucesso! Boa sorte', draw_id: draw.id, numbers: [5], remaining: 0, sold_out: true, next_draw_id: successor.id });
+  // remaining counts in the successor: the unused voucher carries over.
+  expect(r.body).toEqual({ ok: true, message: 'Números confirmados com sucesso! Boa sorte', draw_id: draw.id, numbers: [5], remaining: 1, sold_out: true, next_draw_id: successor.id });
 
   const closed = await t.services.db('draws').where({ id: draw.id }).first();
   expect(closed.status).toBe('closed');
