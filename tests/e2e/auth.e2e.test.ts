@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { TestContext } from '../helpers/context';
-import { describeBrowser, submitLogin, useBrowser } from '../helpers/browser';
+import { describeBrowser, settled, submitLogin, useBrowser } from '../helpers/browser';
 import { uniqueCpf } from '../helpers/cpf';
 
 describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
@@ -21,9 +21,10 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     return page.evaluate<string | null>('window.localStorage.getItem("ns_auth_token")');
   }
 
-  /** The top bar collapses its menu into a button on phones. */
+  /** The top bar collapses its menu into a button on phones; wait for it to finish opening. */
   async function openMenu() {
     await page.getByRole('button', { name: 'Abrir menu' }).click();
+    await settled(page.locator('.ant-dropdown').filter({ has: page.getByRole('menu') }));
   }
 
   it('registers a customer, signs in, sees the customer menu and signs out', async () => {

@@ -110,8 +110,7 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     // --- anonymous: the buy button asks for a sign-in ---
     await page.goto(`${t.url}/`);
     await card(FIRST.title).getByRole('button', { name: 'Comprar e-book' }).click();
-    const authAlert = dialog('Para comprar e-books é necessário estar autenticado.');
-    await authAlert.waitFor();
+    const authAlert = await settled(dialog('Para comprar e-books é necessário estar autenticado.'));
     await authAlert.getByRole('button', { name: 'Fazer login' }).click();
     await page.waitForURL(`${t.url}/login`);
     await page.getByText('Faça login para comprar o e-book.').waitFor();
@@ -119,8 +118,7 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     // --- sign-in: back home, the quantity dialog reopens for that e-book ---
     await submitLogin(page, email, password);
     await page.waitForURL(`${t.url}/`);
-    const qty = dialog('Quantos e-books deseja?');
-    await qty.waitFor();
+    const qty = await settled(dialog('Quantos e-books deseja?'));
     await expect(qty.getByText(FIRST.title).isVisible()).resolves.toBe(true);
     await expect(qty.getByText('Limite: até 20 unidades por compra').isVisible()).resolves.toBe(true);
     const qtyInput = qty.getByRole('spinbutton', { name: 'Quantidade de e-books' });
@@ -157,8 +155,7 @@ describeBrowser('storefront and purchase flow in the browser', () => {
 
     // 'Já paguei' before paying: the status alert and the info message.
     await pix.getByRole('button', { name: 'Já paguei' }).click();
-    const statusAlert = dialog('Status: pendente');
-    await statusAlert.waitFor();
+    const statusAlert = await settled(dialog('Status: pendente'));
     await page.getByText('seus números ficam bloqueados como indisponíveis', { exact: false }).waitFor();
     await statusAlert.getByRole('button', { name: 'OK' }).click();
     await statusAlert.waitFor({ state: 'hidden' });
@@ -208,7 +205,7 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     // The e-book costs R$ 12,00 now; the page still says R$ 10,00.
     await t.services.db('infoproducts').where({ sku: FIRST.sku }).update({ price_cents: 1200 });
     await page.getByRole('button', { name: 'Comprar e-book' }).click();
-    const qty = dialog('Quantos e-books deseja?');
+    const qty = await settled(dialog('Quantos e-books deseja?'));
     await qty.getByRole('button', { name: 'Aumentar quantidade' }).click();
     await qty.getByRole('button', { name: /Pagar R\$\s?20,00 com PIX/ }).click();
 
@@ -216,10 +213,10 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     await warning.getByText('O preço mudou. Confira o novo valor e tente de novo.').waitFor();
     await expect(warning.innerText()).resolves.toMatch(/Novo total: R\$\s?24,00/);
     await dialog('Pagamento via PIX').waitFor({ state: 'hidden' });
-    await warning.getByRole('button', { name: 'Rever a compra' }).click();
+    await (await settled(warning)).getByRole('button', { name: 'Rever a compra' }).click();
 
     // Back in the quantity dialog at the new price.
-    await qty.getByRole('button', { name: /Pagar R\$\s?24,00 com PIX/ }).click();
+    await (await settled(qty)).getByRole('button', { name: /Pagar R\$\s?24,00 com PIX/ }).click();
     await dialog('Pagamento via PIX').getByRole('img', { name: 'QR Code do PIX' }).waitFor();
     const payment = await t.services.db('payments').where({ user_id: u.user.id }).orderBy('id', 'desc').first();
     expect(payment).toMatchObject({ quantity: 2, amount_cents: 2400, status: 'pending' });
