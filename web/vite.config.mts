@@ -6,7 +6,7 @@ const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 // The SPA lives in web/ and is built into web/dist, which the API server serves in production.
-// Run from the repo root: node node_modules/vite/bin/vite.js build --config web/vite.config.ts
+// Run from the repo root: node node_modules/vite/bin/vite.js build --config web/vite.config.mts
 export default defineConfig({
   root: webRoot,
   plugins: [react()],
