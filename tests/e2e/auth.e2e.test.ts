@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import type { TestContext } from '../helpers/context';
 import { describeBrowser, settled, submitLogin, useBrowser } from '../helpers/browser';
 import { uniqueCpf } from '../helpers/cpf';
+import { eventually } from '../helpers/eventually';
 
 describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
   const session = useBrowser();
@@ -57,10 +58,12 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await page.locator('form').getByRole('link', { name: 'Termos de Uso' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: /Foro/ }).waitFor();
+    // Click only once the dialog has finished opening (a click during antd's zoom-in can be lost).
+    await settled(dialog);
     await dialog.getByRole('button', { name: 'Li e aceito' }).click();
-    await expect(page.getByRole('checkbox', { name: /Li e aceito/ }).isChecked()).resolves.toBe(true);
-
-    await expect(submit.isEnabled()).resolves.toBe(true);
+    // The box and the submit button update after the dialog closes: wait for them, don't sample.
+    await expect(eventually(() => page.getByRole('checkbox', { name: /Li e aceito/ }).isChecked(), 'terms box ticked')).resolves.toBe(true);
+    await expect(eventually(() => submit.isEnabled(), 'submit enabled')).resolves.toBe(true);
     await submit.click();
 
     await page.waitForURL(`${t.url}/login`);
