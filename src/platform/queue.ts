@@ -141,6 +141,7 @@ export async function startWorker(opts: {
   scheduleTimer.unref();
   // BullMQ does not close a connection it was given: keep it to close it ourselves.
   const connection = opts.connection.duplicate();
+  connection.on('error', (err) => logger.warn({ err: err.message }, 'worker redis connection error'));
   const worker = new Worker(
     QUEUE_NAME,
     async (job: Job, token?: string) => {
