@@ -20,13 +20,12 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import { dropDatabase, machineLine, writeSection } from './lib';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import pg from 'pg';
 
 const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -96,6 +95,23 @@ function toRow(name: string, r: autocannon.Result): Row {
   const codes: Record<string, number> = {};
   for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) codes[code] = v.count ?? 0;
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, total: r.requests.total, codes };
+}
+
+/** Two half-length runs as one row: mean requests/s, worst p50/p99, summed counts. */
+function combineRows(name: string, runs: autocannon.Result[]): Row {
+  const rows = runs.map((r) => toRow(name, r));
+  const codes: Record<string, number> = {};
+  for (const r of rows) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
+  return {
+    name,
+    rps: rows.reduce((a, r) => a + r.rps, 0) / rows.length,
+    p50: Math.max(...rows.map((r) => r.p50)),
+    p99: Math.max(...rows.map((r) => r.p99)),
+    errors: rows.reduce((a, r) => a + r.errors, 0),
+    non2xx: rows.reduce((a, r) => a + r.non2xx, 0),
+    total: rows.reduce((a, r) => a + r.total, 0),
+    codes,
+  };
 }
 
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
@@ -174,10 +190,18 @@ async function main() {
     await run({ url: `${app}/api/draws/${boardDraw.id}/numbers`, duration: 2 });
 
     const only = process.env.BENCH_ONLY;
-    console.log(`bare Koa: ${CONNECTIONS} connections, ${SECONDS} s…`);
-    const bare = toRow('Bare Koa, static JSON (`GET /`)', await run({ url: `${bareUrl}/`, ...(only === 'reservations' ? { duration: 1 } : {}) }));
-    console.log(`board: ${CONNECTIONS} connections, ${SECONDS} s…`);
-    const board = toRow('Board (`GET /api/draws/{id}/numbers`)', await run({ url: `${app}/api/draws/${boardDraw.id}/numbers`, ...(only === 'reservations' ? { duration: 1 } : {}) }));
+    // Alternate bare, board, bare, board (half the time each): a noisy moment of the shared
+    // 2-core machine then weighs on both sides instead of on whichever ran at that moment.
+    const half = { duration: only === 'reservations' ? 1 : SECONDS / 2 };
+    const bareRuns: autocannon.Result[] = [];
+    const boardRuns: autocannon.Result[] = [];
+    for (let round = 1; round <= 2; round++) {
+      console.log(`round ${round}: bare Koa, then board (${CONNECTIONS} connections, ${half.duration} s each)…`);
+      bareRuns.push(await run({ url: `${bareUrl}/`, ...half }));
+      boardRuns.push(await run({ url: `${app}/api/draws/${boardDraw.id}/numbers`, ...half }));
+    }
+    const bare = combineRows('Bare Koa, static JSON (`GET /`)', bareRuns);
+    const board = combineRows('Board (`GET /api/draws/{id}/numbers`)', boardRuns);
 
     if (only === 'reads') {
       console.log(`\nbare ${Math.round(bare.rps)} req/s (p99 ${bare.p99} ms), board ${Math.round(board.rps)} req/s (p99 ${board.p99} ms): ${((board.rps / bare.rps) * 100).toFixed(1)}% (docs not written)`);
@@ -258,7 +282,6 @@ async function main() {
       .join(', ') || 'nothing else'}; ${swept} holds released by the sweep${sweepErrors ? ` (${sweepErrors} sweep runs failed)` : ''}.`;
     console.log(`\n${table}\n\n${summary}\n${contention}\n`);
 
-    const cpu = os.cpus();
     const section = [
       '## Board reads vs bare Koa',
       '',
@@ -269,11 +292,8 @@ async function main() {
       '```',
       '',
       `- Date: ${new Date().toISOString()}`,
-      `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) ${loadAtStart.map((x) => x.toFixed(1)).join(' / ')} at start, ${os
-        .loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' / ')} at the end (other processes share the machine).`,
-      `- Load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per endpoint, no pipelining, after a 2 s warm-up; the servers run in a child process, autocannon in the parent.`,
+      machineLine(loadAtStart),
+      `- Load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per endpoint as two alternating ${SECONDS / 2} s runs (bare, board, bare, board; mean req/s, worst p50/p99), no pipelining, after a 2 s warm-up; the servers run in a child process, autocannon in the parent.`,
       `- Bodies: board ${boardBody.length} bytes (100 numbers, 40 sold with initials), bare ${bareBody.length} bytes (a static object of the same shape).`,
       `- The app runs with LOG_LEVEL=silent, serveWeb=false and RATE_LIMIT_DISABLED=true, against the embedded PostgreSQL of the test profile (fsync off).`,
       '',
@@ -299,10 +319,7 @@ async function main() {
     }
     await db.destroy();
     // Drop the throw-away database and this run's Redis keys.
-    const admin = new pg.Client({ connectionString: infra.adminDatabaseUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await dropDatabase(infra.adminDatabaseUrl, dbName);
     const { createRedis } = await import('../src/platform/redis');
     const redis = createRedis(infra.redisUrl, 'bench-cleanup');
     const keys = await redis.keys(`${queuePrefix}*`);
@@ -312,21 +329,6 @@ async function main() {
   }
 }
 
-/** Replaces the section (from its "## " heading to the next one) or appends it. */
-function writeSection(file: string, section: string) {
-  const header = '# Benchmarks\n\nFigures measured on the project\'s own machine; each section names the command that produced it.\n\n';
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : header;
-  const title = section.split('\n')[0];
-  const start = current.indexOf(`${title}\n`);
-  let next: string;
-  if (start < 0) next = `${current.replace(/\n*$/, '\n\n')}${section}`;
-  else {
-    const after = current.indexOf('\n## ', start + title.length);
-    next = current.slice(0, start) + section + (after < 0 ? '' : `\n${current.slice(after + 1)}`);
-  }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, next.replace(/\n*$/, '\n'));
-}
 
 if (process.argv.includes('--serve')) {
   serve().catch((e) => {

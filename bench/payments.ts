@@ -22,9 +22,9 @@
  * 5. Prints a table and writes the section "PIX approval → vouchers visible"
  *    into docs/BENCHMARKS.md (replacing that section only; other sections stay).
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import { dropDatabase, machineLine, writeSection } from './lib';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -229,7 +229,6 @@ async function main() {
     const seqHook = stats(seqWebhook);
     const bur = stats(burstVisible);
     const burHook = stats(burstWebhook);
-    const cpu = os.cpus();
     const rows = [
       ['One at a time (client polls `GET /api/vouchers/remaining`)', seq, seqHook],
       [`Burst: ${burst.length} webhooks at once (watcher reads \`voucher_balances\` every 2 ms)`, bur, burHook],
@@ -253,7 +252,7 @@ async function main() {
       '```',
       '',
       `- Date: ${new Date().toISOString()}`,
-      `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')} at start, ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (other processes share the machine).`,
+      machineLine(loadAtStart),
       `- Setup: the app (PAYMENT_PROVIDER=mercadopago, LOG_LEVEL=silent) and a real BullMQ worker in one process, a local fake of Mercado Pago's API in the same process, embedded PostgreSQL of the test profile (fsync off), own Redis. ${PAYMENTS} e-book payments (1-3 e-books each) created over HTTP in ${(createMs / 1000).toFixed(1)} s; their poll jobs were live during the run.`,
       '- Measured: from the signed webhook leaving the "Mercado Pago" side (payment already approved there) to the vouchers being visible. The app verifies the signature, re-fetches the payment from the fake API and fulfils in one transaction before answering 200.',
       '',
@@ -277,28 +276,11 @@ async function main() {
     }
     await fake.close();
     await setupDb.destroy();
-    const admin = new pg.Client({ connectionString: infra.adminDatabaseUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await dropDatabase(infra.adminDatabaseUrl, dbName);
     await infra.stop();
   }
 }
 
-/** Replaces this bench's section (from its "## " heading to the next one) or appends it; other sections stay. */
-function writeSection(file: string, section: string) {
-  const header = "# Benchmarks\n\nFigures measured on the project's own machine; each section names the command that produced it.\n\n";
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : header;
-  const start = current.indexOf(`${SECTION_TITLE}\n`);
-  let next: string;
-  if (start < 0) next = `${current.replace(/\n*$/, '\n\n')}${section}`;
-  else {
-    const after = current.indexOf('\n## ', start + SECTION_TITLE.length);
-    next = current.slice(0, start) + section + (after < 0 ? '' : `\n${current.slice(after + 1)}`);
-  }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, next.replace(/\n*$/, '\n'));
-}
 
 main().then(
   () => process.exit(0),

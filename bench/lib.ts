@@ -1,0 +1,41 @@
+/** What the benches share: where results go, how the machine is described, the throw-away database. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export const BENCHMARKS_FILE = path.resolve(__dirname, '../docs/BENCHMARKS.md');
+
+/** Replaces the section (from its "## " heading to the next one) or appends it; other sections stay. */
+export function writeSection(file: string, section: string) {
+  const header = "# Benchmarks\n\nFigures measured on the project's own machine; each section names the command that produced it.\n\n";
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : header;
+  const title = section.split('\n')[0];
+  const start = current.indexOf(`${title}\n`);
+  let next: string;
+  if (start < 0) next = `${current.replace(/\n*$/, '\n\n')}${section}`;
+  else {
+    const after = current.indexOf('\n## ', start + title.length);
+    next = current.slice(0, start) + section + (after < 0 ? '' : `\n${current.slice(after + 1)}`);
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, next.replace(/\n*$/, '\n'));
+}
+
+const loads = (l: number[]) => l.map((x) => x.toFixed(1)).join(' / ');
+
+/** "- Machine: …" line of a section: cores, CPU, memory, OS, Node, load at start and end. */
+export function machineLine(loadAtStart: number[]): string {
+  const cpu = os.cpus();
+  return `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) ${loads(loadAtStart)} at start, ${loads(os.loadavg())} at the end (other processes share the machine).`;
+}
+
+export async function dropDatabase(adminDatabaseUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: adminDatabaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+  } finally {
+    await admin.end();
+  }
+}
