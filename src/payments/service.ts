@@ -6,7 +6,6 @@ import type { Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
-import type { Redis } from '../platform/redis';
 import { audit } from '../platform/audit';
 import { readAppConfig } from '../platform/app-config';
 import type { VouchersService } from '../draws/vouchers';
@@ -133,7 +132,6 @@ export function createPaymentsService(deps: {
   config: Config;
   logger: Logger;
   queue: JobQueue;
-  redis: Redis;
   vouchers: VouchersService;
   draws: DrawsService;
   reservations: ReservationsService;
