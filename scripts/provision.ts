@@ -170,7 +170,17 @@ async function startEmbeddedPostgres(profile: Profile): Promise<{ url: string; s
     throw new Error(`PostgreSQL embutido não iniciou: ${String(e ?? '')}\n${pgLog.join('')}`);
   }
   log(`PostgreSQL embutido rodando na porta ${cfg.pgPort} (dados em ${path.relative(ROOT, dir)}).`);
-  return { url, stop: () => server.stop() };
+  return {
+    url,
+    stop: async () => {
+      // Ctrl-C reaches the whole process group: postgres may already have shut itself down
+      // (fast shutdown, data safe). server.stop() would then wait for an 'exit' that already
+      // happened, and Node would quit silently mid-shutdown.
+      const proc = (server as unknown as { process?: ChildProcess }).process;
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+      await server.stop();
+    },
+  };
 }
 
 async function redisPing(port: number): Promise<boolean> {

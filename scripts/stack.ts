@@ -74,6 +74,8 @@ async function start() {
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // Keep the process alive until the last step, whatever the children's handles do.
+    setInterval(() => {}, 1000);
     log('encerrando…');
     await Promise.all(
       children.map(
