@@ -182,7 +182,10 @@ async function test(jestArgs: string[]) {
     log(`banco modelo ${TEMPLATE_DB} migrado.`);
     buildWebIfStale();
     const chromium = ensureChromium();
-    if (!chromium) log('AVISO: /usr/bin/chromium ausente e sem permissão para instalar (apt-get install chromium): os testes de navegador serão pulados.');
+    if (!chromium) {
+      if (process.env.CI === 'true') throw new Error('CI: /usr/bin/chromium ausente e não foi possível instalá-lo (apt-get install chromium); os testes de navegador são obrigatórios.');
+      log('AVISO: /usr/bin/chromium ausente e sem permissão para instalar (apt-get install chromium): os testes de navegador serão pulados.');
+    }
     const resultsFile = path.join(ROOT, '.data', 'test', 'jest-results.json');
     fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
     fs.rmSync(resultsFile, { force: true });
