@@ -69,21 +69,9 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
   const { db } = deps;
 
   async function release(trx: Trx, reservationId: number, status: 'expired' | 'cancelled') {
-    // Lock the cells in number order first, as holdInTransaction and consume do: a bare
-    // UPDATE takes them in storage order and can deadlock with a reservation in flight
-    // that holds a lower number and waits for a higher one.
-    const freed: Array<{ draw_id: number }> = await trx('draw_numbers')
-      .where({ reservation_id: reservationId, status: 'reserved' })
-      .orderBy(['draw_id', 'n'])
-      .forUpdate()
-      .select('draw_id', 'n');
-    if (freed.length) {
-      await trx('draw_numbers')
-        .where({ reservation_id: reservationId, status: 'reserved' })
-        .update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
-    }
+    const drawId = await q.releaseHeldCells(trx, reservationId);
     await trx('reservations').where({ id: reservationId }).update({ status, updated_at: trx.fn.now() });
-    return freed.length ? freed[0].draw_id : null;
+    return drawId;
   }
 
   const service: ReservationsService = {

@@ -122,11 +122,7 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
             throw errors.conflict('limit_exceeded', `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio.`, { max: draw.max_per_user, owned });
           }
         }
-        await trx('draw_numbers')
-          .where({ draw_id: draw.id, reservation_id: res.id, status: 'reserved' })
-          .whereIn('n', cmd.numbers)
-          .update({ status: 'sold', owner_user_id: userId, reservation_id: null, sold_at: trx.fn.now(), updated_at: trx.fn.now() });
-        await trx('number_sales').insert(cmd.numbers.map((n) => ({ draw_id: draw.id, n, user_id: userId, source: 'voucher' })));
+        await q.sellNumbers(trx, { drawId: draw.id, numbers: cmd.numbers, userId, source: 'voucher' });
         await trx('voucher_balances')
           .where({ user_id: userId, infoproduct_id: draw.infoproduct_id })
           .update({ balance: trx.raw('balance - ?', [cmd.numbers.length]), updated_at: trx.fn.now() });

@@ -1,6 +1,7 @@
 import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
+import { releaseHeldCells, sellNumbers } from '../draws/queries';
 
 export interface PaymentRow {
   id: number;
@@ -86,17 +87,11 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   // payment): this payment did not deliver it either, so it counts as lost.
   const lost = numbers.filter((n) => !sellable.includes(n));
   if (sellable.length) {
-    await trx('draw_numbers')
-      .where({ draw_id: drawId })
-      .whereIn('n', sellable)
-      .update({ status: 'sold', owner_user_id: p.user_id, reservation_id: null, payment_id: p.id, sold_at: trx.fn.now(), updated_at: trx.fn.now() });
-    await trx('number_sales').insert(sellable.map((n) => ({ draw_id: drawId, n, user_id: p.user_id, payment_id: p.id, source: p.kind === 'autopay' ? 'autopay' : 'pix' })));
+    await sellNumbers(trx, { drawId, numbers: sellable, userId: p.user_id, paymentId: p.id, source: p.kind === 'autopay' ? 'autopay' : 'pix' });
   }
   if (p.reservation_id) {
     // Anything else the reservation still holds goes back to the board.
-    await trx('draw_numbers')
-      .where({ reservation_id: p.reservation_id, status: 'reserved' })
-      .update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
+    await releaseHeldCells(trx, p.reservation_id);
     await trx('reservations').where({ id: p.reservation_id }).update({ status: 'paid', updated_at: trx.fn.now() });
   }
   const result: Record<string, unknown> = { draw_id: drawId, sold: sellable };

@@ -12,6 +12,7 @@ import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import { effectiveTicketPrice } from '../draws/serializers';
+import { releaseHeldCells } from '../draws/queries';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
 import type { PaymentProvider, ProviderPayment, ProviderStatus } from './providers/types';
 import { ProviderError } from './providers/types';
@@ -465,7 +466,7 @@ export function createPaymentsService(deps: {
           // Reservation row first, then its cells: the order of the reservation expiry
           // job and of voucher consumption (cells first deadlocked with the expiry job).
           await trx('reservations').where({ id: row.reservation_id }).forUpdate().first('id');
-          await trx('draw_numbers').where({ reservation_id: row.reservation_id, status: 'reserved' }).update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
+          await releaseHeldCells(trx, row.reservation_id);
           await trx('reservations').where({ id: row.reservation_id, status: 'active' }).update({ status: 'expired', updated_at: trx.fn.now() });
         }
         return { p: row, f: null };
