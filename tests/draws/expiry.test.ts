@@ -1,6 +1,7 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { startWorker, type RunningWorker } from '../../src/platform/queue';
-import { registerJobHandlers } from '../../jobs/registry';
+import type { RunningWorker } from '../../src/platform/queue';
+import { startTestWorker } from '../helpers/worker';
+import { eventually } from '../helpers/eventually';
 import { grant, invariantViolations, makeDraw, makeProductWithDraw } from './fixtures';
 
 /**
@@ -26,14 +27,7 @@ const statuses = async (drawId: number, numbers: number[]) =>
   (await t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('status')).map((c) => c.status);
 const reservationStatus = async (id: number) => (await t.services.db('reservations').where({ id }).first()).status;
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const waitUntil = (what: string, check: () => Promise<boolean>) => eventually(check, what, 30_000, 100);
 
 test('expire(id) releases a hold only once it is past its expiry; idempotent', async () => {
   const { draw } = await makeProductWithDraw(t);
@@ -167,14 +161,7 @@ describe('the real worker', () => {
 
   test("a reservation's delayed job releases it when its hold ends", async () => {
     // Only the per-reservation job may release it here: no periodic sweep.
-    running = await startWorker({
-      connection: t.services.redis,
-      prefix: t.services.config.queuePrefix,
-      handlers: registerJobHandlers(t.services),
-      logger: t.services.logger,
-      queue: t.services.queue,
-      schedules: [],
-    });
+    running = await startTestWorker(t, { schedules: [] });
     const { draw } = await makeProductWithDraw(t);
     const u = await createUser(t);
     const id = await hold(u.token, draw.id, [60, 61]);
@@ -197,13 +184,7 @@ describe('the real worker', () => {
     await t.services.redis.del(...keys);
     await expireNow([id]);
 
-    running = await startWorker({
-      connection: t.services.redis,
-      prefix: t.services.config.queuePrefix,
-      handlers: registerJobHandlers(t.services),
-      logger: t.services.logger,
-      queue: t.services.queue,
-    });
+    running = await startTestWorker(t);
     await waitUntil('the periodic sweep to release the hold', async () => (await reservationStatus(id)) === 'expired');
     expect(await statuses(draw.id, [70])).toEqual(['available']);
   });
