@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db, Conn, Trx } from '../platform/db';
-import { inTransaction, isUniqueViolation } from '../platform/db';
+import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
@@ -195,8 +195,6 @@ export function createDrawsService(deps: { db: Db; logger: Logger; boardCacheMs?
 }
 
 /** "draw opened" event, written in the opening transaction (read later by autopay, DESIGN §7). */
-export async function emitDrawOpened(trx: Conn, draw: q.DrawRow) {
-  await inTransaction(trx, (t) =>
-    t('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id }) }),
-  );
+export async function emitDrawOpened(trx: Trx, draw: q.DrawRow) {
+  await trx('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id }) });
 }

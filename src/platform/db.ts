@@ -57,12 +57,6 @@ export async function migrationStatus(db: Db) {
   return { completed: completed.map((c: { name: string }) => c.name), pending: pending.map(String) };
 }
 
-/** Runs fn in a transaction (or reuses the given one). */
-export async function inTransaction<T>(conn: Conn, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  if ((conn as Trx).isTransaction) return fn(conn as Trx);
-  return (conn as Knex).transaction(fn);
-}
-
 /** True when a pg error is a unique violation (optionally on a named constraint). */
 export function isUniqueViolation(e: unknown, constraint?: string): boolean {
   const err = e as { code?: string; constraint?: string };
