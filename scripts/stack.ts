@@ -11,6 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { ROOT, log, provisionServices, ensureChromium, pidAlive } from './provision';
 import { LOCAL_STACK } from '../src/platform/local-stack';
+import { isProductionEnv } from '../src/platform/config';
 
 // One template per test run (named after this process), so concurrent runs never drop each other's.
 const TEMPLATE_DB = `cv_tpl_${process.pid}`;
@@ -68,7 +69,7 @@ async function start() {
   const services = await provisionServices('app', process.env.DATABASE_URL ? '' : LOCAL_STACK.database);
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, NODE_ENV: process.env.NODE_ENV ?? 'development' };
   // Demo convenience: sandbox PIX payments approve themselves after 20 s (never in production).
-  if (env.NODE_ENV !== 'production' && env.SANDBOX_AUTO_APPROVE_SECONDS === undefined) env.SANDBOX_AUTO_APPROVE_SECONDS = '20';
+  if (!isProductionEnv(env.NODE_ENV) && env.SANDBOX_AUTO_APPROVE_SECONDS === undefined) env.SANDBOX_AUTO_APPROVE_SECONDS = '20';
   const children: ChildProcess[] = [];
   let stopping = false;
   const stopAll = async (code: number) => {
@@ -94,7 +95,7 @@ async function start() {
   };
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stopAll(0));
   try {
-    await migrateAndSeed(services.databaseUrl, services.redisUrl, env.NODE_ENV !== 'production');
+    await migrateAndSeed(services.databaseUrl, services.redisUrl, !isProductionEnv(env.NODE_ENV));
     buildWebIfStale();
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);

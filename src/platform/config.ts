@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * Every setting the app reads from the environment, validated once at start.
  * `loadConfig` throws a readable error listing every problem; in production it
- * also refuses default secrets, the sandbox payment provider and missing URLs.
+ * also refuses default secrets, the sandbox payment provider, missing URLs and a missing SMTP_URL.
+ * Production is any NODE_ENV but development/test (see isProductionEnv).
  */
 const DEV_SECRET = 'dev-only-secret-change-me-0000000000';
 
@@ -22,8 +23,20 @@ const list = z
       .filter(Boolean),
   );
 
+/** Empty strings count as unset (a blank line in an env file must not satisfy a requirement). */
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+/**
+ * Fails closed: only `development` and `test` (exactly) are not production. Any other value
+ * (`staging`, `prod`, `Production`…) gets every production check. Unset means development: the
+ * two commands of the README run without it.
+ */
+export function isProductionEnv(nodeEnv: string | undefined): boolean {
+  return nodeEnv !== undefined && nodeEnv !== '' && nodeEnv !== 'development' && nodeEnv !== 'test';
+}
+
 const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().url().optional(),
@@ -39,7 +52,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_DISABLED: bool,
   BODY_LIMIT: z.string().default('100kb'),
   QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('cotaverde'),
-  SMTP_URL: z.string().optional(),
+  SMTP_URL: optionalString.pipe(z.string().url().optional()),
   MAIL_FROM: z.string().default('Cota Verde <nao-responda@cotaverde.com.br>'),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'mercadopago']).default('sandbox'),
   SANDBOX_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).default(0),
@@ -53,6 +66,7 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().default('web/dist'),
   COVERS_PATH: z.string().default('/covers'),
   TRUST_PROXY: bool,
+  TRUSTED_PROXY_HOPS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(10).optional()),
 });
 
 export type Config = {
@@ -83,8 +97,14 @@ export type Config = {
   };
   webDistDir: string;
   coversPath: string;
-  /** Trust X-Forwarded-For (behind a load balancer). */
+  /** Trust X-Forwarded-For at all (trustedProxyHops > 0). */
   trustProxy: boolean;
+  /**
+   * How many proxies in front of the app append to X-Forwarded-For: the client IP is the entry
+   * that many places from the right (Koa's maxIpsCount); anything left of it is text the client
+   * sent itself and may have forged. 0: the header is ignored, the socket address is the client.
+   */
+  trustedProxyHops: number;
 };
 
 export class ConfigError extends Error {
@@ -101,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const problems: string[] = [];
-  const isProduction = e.NODE_ENV === 'production';
+  const isProduction = isProductionEnv(e.NODE_ENV);
   if (!e.DATABASE_URL) problems.push('DATABASE_URL is required');
   if (!e.REDIS_URL) problems.push('REDIS_URL is required');
   if (isProduction) {
@@ -109,6 +129,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e.PAYMENT_PROVIDER === 'sandbox') problems.push('PAYMENT_PROVIDER=sandbox is not allowed in production');
     if (e.SANDBOX_AUTO_APPROVE_SECONDS > 0) problems.push('SANDBOX_AUTO_APPROVE_SECONDS is not allowed in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
+    if (!e.SMTP_URL) problems.push('SMTP_URL is required in production (reset links are only ever sent, never stored)');
+  }
+  if (env.TRUST_PROXY && !e.TRUST_PROXY && (e.TRUSTED_PROXY_HOPS ?? 0) > 0) {
+    problems.push('TRUST_PROXY=false contradicts TRUSTED_PROXY_HOPS > 0: set only TRUSTED_PROXY_HOPS');
   }
   if (e.PAYMENT_PROVIDER === 'mercadopago') {
     if (!e.MERCADOPAGO_ACCESS_TOKEN) problems.push('MERCADOPAGO_ACCESS_TOKEN is required with PAYMENT_PROVIDER=mercadopago');
@@ -116,8 +140,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length) throw new ConfigError(problems);
 
+  // TRUSTED_PROXY_HOPS wins; else the older TRUST_PROXY switch (true = one hop); else one hop in
+  // production (behind the load balancer) and none elsewhere. More hops than there really are
+  // would let a client pick its own IP with a forged X-Forwarded-For, so the default is the minimum.
+  const trustedHops = e.TRUSTED_PROXY_HOPS ?? (env.TRUST_PROXY ? (e.TRUST_PROXY ? 1 : 0) : isProduction ? 1 : 0);
+
   return {
-    env: e.NODE_ENV,
+    env: isProduction ? 'production' : ((e.NODE_ENV || 'development') as 'development' | 'test'),
     isProduction,
     port: e.PORT,
     host: e.HOST,
@@ -153,8 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     webDistDir: e.WEB_DIST_DIR,
     coversPath: e.COVERS_PATH,
-    // Unset: trusted in production (behind the load balancer). An explicit TRUST_PROXY=false
-    // wins, so a server exposed directly cannot have its per-IP limits dodged with a spoofed header.
-    trustProxy: env.TRUST_PROXY ? e.TRUST_PROXY : isProduction,
+    trustProxy: trustedHops > 0,
+    trustedProxyHops: trustedHops,
   };
 }

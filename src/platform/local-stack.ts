@@ -1,3 +1,5 @@
+import { isProductionEnv } from './config';
+
 /**
  * Where `npm start` runs its own PostgreSQL and Redis when DATABASE_URL / REDIS_URL
  * are unset (scripts/provision.ts). The CLI run from the checkout falls back to
@@ -18,7 +20,7 @@ export function localStackUrls() {
 
 /** The environment with the local stack's URLs filled in where unset (never in production). */
 export function withLocalStackDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (env.NODE_ENV === 'production') return env;
+  if (isProductionEnv(env.NODE_ENV)) return env;
   const local = localStackUrls();
   return { ...env, DATABASE_URL: env.DATABASE_URL || local.DATABASE_URL, REDIS_URL: env.REDIS_URL || local.REDIS_URL };
 }

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../../src/platform/config';
+import { ConfigError, isProductionEnv, loadConfig } from '../../src/platform/config';
+import { withLocalStackDefaults } from '../../src/platform/local-stack';
 
 const URLS = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/cotaverde', REDIS_URL: 'redis://127.0.0.1:6379' };
 const STRONG_SECRET = 'k7Q2v9Xr4pLm8Zt1Wc6Yb3Nd5Hf0Gj2S';
@@ -10,6 +11,7 @@ const PRODUCTION_OK = {
   PAYMENT_PROVIDER: 'mercadopago',
   MERCADOPAGO_ACCESS_TOKEN: 'APP_USR-token-secreto',
   MERCADOPAGO_WEBHOOK_SECRET: 'webhook-secreto',
+  SMTP_URL: 'smtps://cotaverde:senha-smtp@smtp.example.com:465',
 };
 
 /** The ConfigError thrown by loadConfig (fails the test if none is). */
@@ -37,6 +39,7 @@ describe('development', () => {
       corsOrigins: [],
       rateLimitDisabled: false,
       trustProxy: false,
+      trustedProxyHops: 0,
       queuePrefix: 'cotaverde',
       sessionTtlDays: 30,
       passwordResetTtlMinutes: 60,
@@ -70,7 +73,9 @@ describe('development', () => {
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
-    ['NODE_ENV', { NODE_ENV: 'staging' }],
+    ['SMTP_URL', { SMTP_URL: 'not a url' }],
+    ['TRUSTED_PROXY_HOPS', { TRUSTED_PROXY_HOPS: 'dois' }],
+    ['TRUSTED_PROXY_HOPS', { TRUSTED_PROXY_HOPS: '-1' }],
     ['APP_SECRET', { APP_SECRET: 'curto' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
     ['QUEUE_PREFIX', { QUEUE_PREFIX: 'a:b' }],
@@ -102,6 +107,7 @@ describe('production', () => {
       'APP_SECRET must be set to a secret of at least 32 characters in production',
       'PAYMENT_PROVIDER=sandbox is not allowed in production',
       'PUBLIC_URL is required in production',
+      'SMTP_URL is required in production (reset links are only ever sent, never stored)',
     ]);
     expect(e.name).toBe('ConfigError');
     expect(e.message).toMatch(/^Configuração inválida:\n {2}- APP_SECRET/);
@@ -127,14 +133,16 @@ describe('production', () => {
     ['DATABASE_URL', 'DATABASE_URL is required'],
     ['REDIS_URL', 'REDIS_URL is required'],
     ['PUBLIC_URL', 'PUBLIC_URL is required in production'],
+    ['SMTP_URL', 'SMTP_URL is required in production (reset links are only ever sent, never stored)'],
   ])('refuses a missing %s', (key, problem) => {
     const env: Record<string, string> = { ...PRODUCTION_OK };
     delete env[key];
     expect(configError(env).problems).toEqual([problem]);
   });
 
-  test('refuses an empty DATABASE_URL', () => {
+  test('refuses an empty DATABASE_URL or SMTP_URL', () => {
     expect(configError({ ...PRODUCTION_OK, DATABASE_URL: '' }).problems).toEqual(['DATABASE_URL is required']);
+    expect(configError({ ...PRODUCTION_OK, SMTP_URL: '' }).problems).toEqual(['SMTP_URL is required in production (reset links are only ever sent, never stored)']);
   });
 
   test('Mercado Pago needs its access token and webhook secret', () => {
@@ -150,21 +158,81 @@ describe('production', () => {
   test('error messages never echo secret values', () => {
     const e = configError({ ...PRODUCTION_OK, APP_SECRET: 'short-secret-value', SANDBOX_AUTO_APPROVE_SECONDS: '5' });
     expect(e.message).not.toContain('short-secret-value');
+    const e3 = configError({ ...PRODUCTION_OK, SMTP_URL: 'smtp-senha-secreta-no-url' });
+    expect(e3.problems).toHaveLength(1);
+    expect(e3.message).not.toContain('senha-secreta');
     const e2 = configError({ ...PRODUCTION_OK, PAYMENT_PROVIDER: 'sandbox' });
     expect(e2.message).not.toContain(STRONG_SECRET);
     expect(e2.message).not.toContain('APP_USR-token-secreto');
   });
 });
 
-describe('TRUST_PROXY', () => {
-  test('defaults to trusted in production and untrusted elsewhere', () => {
-    expect(loadConfig(PRODUCTION_OK).trustProxy).toBe(true);
-    expect(loadConfig(URLS).trustProxy).toBe(false);
+describe('NODE_ENV fails closed: anything but development/test is production', () => {
+  test.each(['staging', 'prod', 'Production', 'PRODUCTION', 'homolog', ' development', 'dev'])('%j gets every production check', (nodeEnv) => {
+    const e = configError({ ...URLS, NODE_ENV: nodeEnv });
+    expect(e.problems).toEqual([
+      'APP_SECRET must be set to a secret of at least 32 characters in production',
+      'PAYMENT_PROVIDER=sandbox is not allowed in production',
+      'PUBLIC_URL is required in production',
+      'SMTP_URL is required in production (reset links are only ever sent, never stored)',
+    ]);
   });
 
-  test('an explicit value wins, also in production', () => {
-    expect(loadConfig({ ...PRODUCTION_OK, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
-    expect(loadConfig({ ...PRODUCTION_OK, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ ...URLS, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  test('without secrets or without SMTP_URL a non-dev/test NODE_ENV is refused', () => {
+    const noSecret: Record<string, string> = { ...PRODUCTION_OK, NODE_ENV: 'staging' };
+    delete noSecret.APP_SECRET;
+    expect(configError(noSecret).problems).toEqual(['APP_SECRET must be set to a secret of at least 32 characters in production']);
+    const noSmtp: Record<string, string> = { ...PRODUCTION_OK, NODE_ENV: 'staging' };
+    delete noSmtp.SMTP_URL;
+    expect(configError(noSmtp).problems).toEqual(['SMTP_URL is required in production (reset links are only ever sent, never stored)']);
+  });
+
+  test('a complete configuration under another name runs as production', () => {
+    const c = loadConfig({ ...PRODUCTION_OK, NODE_ENV: 'staging' });
+    expect(c).toMatchObject({ env: 'production', isProduction: true, trustProxy: true, trustedProxyHops: 1 });
+  });
+
+  test('development and test (and unset) are the only non-production values', () => {
+    expect(loadConfig({ ...URLS, NODE_ENV: 'development' })).toMatchObject({ env: 'development', isProduction: false });
+    expect(loadConfig({ ...URLS, NODE_ENV: 'test' })).toMatchObject({ env: 'test', isProduction: false });
+    expect(loadConfig({ ...URLS })).toMatchObject({ env: 'development', isProduction: false });
+    expect(loadConfig({ ...URLS, NODE_ENV: '' })).toMatchObject({ env: 'development', isProduction: false });
+  });
+
+  test('isProductionEnv', () => {
+    for (const v of ['production', 'staging', 'Test', 'DEVELOPMENT']) expect(isProductionEnv(v)).toBe(true);
+    for (const v of ['development', 'test', '', undefined]) expect(isProductionEnv(v)).toBe(false);
+  });
+
+  test('the CLI/stack fallback to the local PostgreSQL and Redis is never used outside development/test', () => {
+    expect(withLocalStackDefaults({ NODE_ENV: 'staging' })).toEqual({ NODE_ENV: 'staging' });
+    expect(withLocalStackDefaults({ NODE_ENV: 'development' }).DATABASE_URL).toMatch(/^postgres:\/\/.*127\.0\.0\.1/);
+  });
+});
+
+describe('trusted proxy hops (TRUSTED_PROXY_HOPS, TRUST_PROXY)', () => {
+  test('defaults to one trusted hop in production and none elsewhere', () => {
+    expect(loadConfig(PRODUCTION_OK)).toMatchObject({ trustProxy: true, trustedProxyHops: 1 });
+    expect(loadConfig(URLS)).toMatchObject({ trustProxy: false, trustedProxyHops: 0 });
+  });
+
+  test('TRUSTED_PROXY_HOPS sets the count; 0 ignores X-Forwarded-For', () => {
+    expect(loadConfig({ ...PRODUCTION_OK, TRUSTED_PROXY_HOPS: '2' })).toMatchObject({ trustProxy: true, trustedProxyHops: 2 });
+    expect(loadConfig({ ...PRODUCTION_OK, TRUSTED_PROXY_HOPS: '0' })).toMatchObject({ trustProxy: false, trustedProxyHops: 0 });
+    expect(loadConfig({ ...URLS, TRUSTED_PROXY_HOPS: '1' })).toMatchObject({ trustProxy: true, trustedProxyHops: 1 });
+    expect(loadConfig({ ...PRODUCTION_OK, TRUSTED_PROXY_HOPS: '' })).toMatchObject({ trustedProxyHops: 1 });
+  });
+
+  test('the older TRUST_PROXY switch still works: true = one hop, false = none, also in production', () => {
+    expect(loadConfig({ ...PRODUCTION_OK, TRUST_PROXY: 'false' })).toMatchObject({ trustProxy: false, trustedProxyHops: 0 });
+    expect(loadConfig({ ...PRODUCTION_OK, TRUST_PROXY: 'true' })).toMatchObject({ trustProxy: true, trustedProxyHops: 1 });
+    expect(loadConfig({ ...URLS, TRUST_PROXY: 'true' })).toMatchObject({ trustProxy: true, trustedProxyHops: 1 });
+    expect(loadConfig({ ...URLS, TRUST_PROXY: 'true', TRUSTED_PROXY_HOPS: '3' }).trustedProxyHops).toBe(3);
+  });
+
+  test('TRUST_PROXY=false with hops > 0 is a contradiction, refused', () => {
+    expect(configError({ ...PRODUCTION_OK, TRUST_PROXY: 'false', TRUSTED_PROXY_HOPS: '1' }).problems).toEqual([
+      'TRUST_PROXY=false contradicts TRUSTED_PROXY_HOPS > 0: set only TRUSTED_PROXY_HOPS',
+    ]);
   });
 });

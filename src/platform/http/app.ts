@@ -19,7 +19,9 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._-]{8,64}$/;
 /** Builds the Koa app: platform middleware, every module's routes, then the SPA. */
 export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string } = {}) {
   const { config, logger } = services;
-  const app = new Koa<AppState>({ proxy: config.trustProxy });
+  // Client IP = the X-Forwarded-For entry appended by the last trusted hop; entries further left
+  // are the client's own text (a forged one must not buy fresh rate limits).
+  const app = new Koa<AppState>({ proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
 
   // Request id + structured access log.
   app.use(async (ctx, next) => {
