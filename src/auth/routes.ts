@@ -36,7 +36,7 @@ export function authRoutes(auth: AuthService) {
   });
 
   r.post('/auth/reset-password/confirm', async (ctx) => {
-    await auth.confirmPasswordReset(body(ctx));
+    await auth.confirmPasswordReset(body(ctx), { ip: clientIp(ctx) });
     ctx.body = { ok: true };
   });
 

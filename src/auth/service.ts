@@ -20,7 +20,11 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 const newToken = () => randomBytes(32).toString('base64url');
 
 export const INVALID_CREDENTIALS = 'E-mail ou senha incorretos.';
-export const EMAIL_RESERVED = 'Este e-mail não pode ser usado no cadastro. Fale com o suporte.';
+/**
+ * A taken e-mail, a taken CPF and an e-mail reserved for an admin all answer this one 409: a
+ * stranger must not learn which of them exists (or which address belongs to an admin).
+ */
+export const ACCOUNT_EXISTS = 'Já existe uma conta com este e-mail ou CPF. Faça login ou, se esqueceu a senha, use “Esqueci minha senha” na tela de login.';
 export const RESET_ACCEPTED_MESSAGE =
   'Se houver uma conta com este e-mail, enviaremos um link para criar uma nova senha. Verifique sua caixa de entrada.';
 
@@ -31,7 +35,7 @@ export interface AuthService {
   me(userId: number): Promise<PublicUser>;
   logout(tokenId: number): Promise<void>;
   requestPasswordReset(input: unknown, ctx: { ip: string }): Promise<void>;
-  confirmPasswordReset(input: unknown): Promise<void>;
+  confirmPasswordReset(input: unknown, ctx: { ip: string }): Promise<void>;
   createAdmin(input: { name: string; email: string; password: string }): Promise<PublicUser>;
   listUsers(opts: { limit: number; offset: number; search?: string }): Promise<PublicUser[]>;
 }
@@ -46,10 +50,12 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
     async register(input, { ip }) {
       await rateLimits.hit('register', ip);
       const cmd = RegisterCommand.parse(input);
+      const accountExists = () => errors.conflict('account_exists', ACCOUNT_EXISTS);
+      // Hashed first, whatever the outcome: every answer past validation costs the same.
+      const passwordHash = await hashPassword(cmd.password);
       // An address listed in ADMIN_EMAILS is admin by configuration: anyone registering it first
       // (there is no e-mail verification) would become admin. Operators create it with the CLI.
-      if (adminEmails.includes(cmd.email)) throw errors.conflict('email_reserved', EMAIL_RESERVED);
-      const passwordHash = await hashPassword(cmd.password);
+      if (adminEmails.includes(cmd.email)) throw accountExists();
       try {
         const user = await db.transaction(async (trx) => {
           const row = await q.insertUser(trx, {
@@ -66,23 +72,33 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
         });
         return serializeUser(user, adminEmails);
       } catch (e) {
-        if (isUniqueViolation(e, 'users_email_unique')) throw errors.conflict('email_taken', 'Este e-mail já está cadastrado.');
-        if (isUniqueViolation(e, 'users_cpf_unique')) throw errors.conflict('cpf_taken', 'Este CPF já está cadastrado.');
+        if (isUniqueViolation(e, 'users_email_unique') || isUniqueViolation(e, 'users_cpf_unique')) throw accountExists();
         throw e;
       }
     },
 
     async login(input, { ip, userAgent }) {
       const cmd = LoginCommand.parse(input);
-      // Per IP and per account: a botnet cannot hammer one account, one IP cannot sweep many.
-      await rateLimits.hit('login', `ip:${ip}`);
-      await rateLimits.hit('login', `email:${cmd.email}`);
+      // Failures count per IP (one address cannot sweep many accounts) and per (e-mail, IP) (one
+      // address cannot hammer one account). Never per e-mail alone: an attacker rotating addresses
+      // would lock the owner out. The point is taken before the check (parallel guesses cannot
+      // slip past the limit) and given back when the password is right.
+      const ipKey = `ip:${ip}`;
+      const accountKey = `email:${cmd.email}|ip:${ip}`;
+      await rateLimits.hit('login', ipKey);
+      try {
+        await rateLimits.hit('loginAccount', accountKey);
+      } catch (e) {
+        await rateLimits.refund('login', ipKey);
+        throw e;
+      }
       const user = await q.findUserByEmail(db, cmd.email);
       const ok = await argon2.verify(user?.password_hash ?? (await dummyHash), cmd.password).catch(() => false);
       if (!user || !user.password_hash || !ok) throw new DomainError('unauthenticated', 'invalid_credentials', INVALID_CREDENTIALS);
       const token = newToken();
       await q.insertSession(db, user.id, sha256(token), config.sessionTtlDays, userAgent);
-      await rateLimits.reset('login', `email:${cmd.email}`);
+      await rateLimits.refund('login', ipKey);
+      await rateLimits.reset('loginAccount', accountKey);
       return { token, user: serializeUser(user, adminEmails) };
     },
 
@@ -106,6 +122,9 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
     async requestPasswordReset(input, { ip }) {
       await rateLimits.hit('reset', ip);
       const cmd = ResetRequestCommand.parse(input);
+      // Per address too, known or not (the answer must not differ): a mailbox gets at most a few
+      // links an hour however many addresses the requests come from.
+      await rateLimits.hit('resetEmail', `email:${cmd.email}`);
       const user = await q.findUserByEmail(db, cmd.email);
       if (!user) {
         deps.logger.info({ event: 'password_reset.unknown_email' }, 'password reset for unknown email');
@@ -143,11 +162,15 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
       );
     },
 
-    async confirmPasswordReset(input) {
+    async confirmPasswordReset(input, { ip }) {
+      await rateLimits.hit('resetConfirm', `ip:${ip}`);
       const cmd = ResetConfirmCommand.parse(input);
-      const passwordHash = await hashPassword(cmd.password);
       const tokenHash = sha256(cmd.token);
       const invalid = () => errors.validation('invalid_token', 'Link inválido ou expirado.');
+      // The token is looked up first: a wrong or dead one costs one indexed read, never an argon2 hash.
+      const live = await db('password_resets').where({ token_hash: tokenHash }).whereNull('used_at').where('expires_at', '>', db.fn.now()).first('id');
+      if (!live) throw invalid();
+      const passwordHash = await hashPassword(cmd.password);
       await db.transaction(async (trx) => {
         const found = await trx('password_resets').where({ token_hash: tokenHash }).first('user_id');
         if (!found) throw invalid();

@@ -2,11 +2,18 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { Redis } from 'ioredis';
 import { errors } from './errors';
 
-/** Named limits: points per duration (seconds), keyed by the caller's IP and/or account. */
+/**
+ * Named limits: points per duration (seconds), keyed by the caller's IP and/or account. Sign-in
+ * counts failures only (a success refunds its point): per IP (`login`) and per (e-mail, IP)
+ * (`loginAccount`), so an attacker rotating addresses never locks the owner out of their account.
+ */
 export const LIMITS = {
-  login: { points: 10, duration: 15 * 60 },
+  login: { points: 20, duration: 15 * 60 },
+  loginAccount: { points: 5, duration: 15 * 60 },
   register: { points: 5, duration: 60 * 60 },
   reset: { points: 5, duration: 60 * 60 },
+  resetEmail: { points: 3, duration: 60 * 60 },
+  resetConfirm: { points: 10, duration: 15 * 60 },
   reservations: { points: 60, duration: 60 },
 } as const;
 export type LimitName = keyof typeof LIMITS;
@@ -14,6 +21,8 @@ export type LimitName = keyof typeof LIMITS;
 export interface RateLimits {
   /** Consumes one point; throws a rate_limited DomainError when exhausted. */
   hit(name: LimitName, key: string): Promise<void>;
+  /** Gives back one point consumed by `hit` (e.g. a sign-in that turned out right). Best effort. */
+  refund(name: LimitName, key: string): Promise<void>;
   reset(name: LimitName, key: string): Promise<void>;
 }
 
@@ -41,6 +50,10 @@ export function createRateLimits(redis: Redis, prefix: string, disabled = false)
         if (e instanceof RateLimiterRes) throw errors.rateLimited(Math.ceil(e.msBeforeNext / 1000));
         throw e;
       }
+    },
+    async refund(name, key) {
+      if (disabled) return;
+      await limiters[name].reward(key, 1).catch(() => undefined);
     },
     async reset(name, key) {
       await limiters[name].delete(key).catch(() => false);

@@ -1,3 +1,4 @@
+import type { TestContext } from '../helpers/context';
 import { calendarDateInBrazil } from '../../src/shared/validation';
 import { uniqueCpf } from '../helpers/cpf';
 
@@ -71,4 +72,12 @@ export function resetTokenFrom(body: string): string {
   const m = /http:\/\/cotaverde\.test\/redefinir-senha\?token=([A-Za-z0-9_-]+)/.exec(body);
   if (!m) throw new Error(`no reset link in:\n${body}`);
   return m[1];
+}
+
+/** Requests a reset link for the address (from a fresh IP) and returns its token. */
+export async function resetTokenOf(t: TestContext, email: string): Promise<string> {
+  const r = await t.api('POST', '/api/auth/reset-password', { body: { email }, headers: freshIp() });
+  if (r.status !== 202) throw new Error(`reset request answered ${r.status}: ${r.text}`);
+  const mail = await t.services.db('mail_outbox').where({ to_address: email.toLowerCase() }).orderBy('id', 'desc').first();
+  return resetTokenFrom(mail.body_text);
 }

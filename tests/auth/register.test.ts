@@ -8,6 +8,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const ACCOUNT_EXISTS_BODY = {
+  error: 'account_exists',
+  message: 'Já existe uma conta com este e-mail ou CPF. Faça login ou, se esqueceu a senha, use “Esqueci minha senha” na tela de login.',
+};
+
 const register = (body: unknown) => t.api('POST', '/api/auth/register', { body, headers: freshIp() });
 
 function expectValidationError(r: { status: number; body: any; text: string }, message: string, field?: string) {
@@ -122,19 +127,19 @@ describe('POST /api/auth/register', () => {
     expectValidationError(r, 'Envie os dados como um objeto JSON.');
   });
 
-  test('duplicate email, case-insensitive → 409 email_taken', async () => {
+  test('duplicate email, case-insensitive → 409 account_exists', async () => {
     const first = await register(registration({ email: 'Foo@X.com' }));
     expect(first.status).toBe(201);
     expect(first.body.user.email).toBe('foo@x.com');
     for (const email of ['foo@x.com', 'FOO@X.COM', ' foo@x.com ']) {
       const r = await register(registration({ email }));
       expect(r.status).toBe(409);
-      expect(r.body).toEqual({ error: 'email_taken', message: 'Este e-mail já está cadastrado.' });
+      expect(r.body).toEqual(ACCOUNT_EXISTS_BODY);
     }
     expect(await t.services.db('users').whereRaw('lower(email) = ?', ['foo@x.com']).count({ n: '*' })).toEqual([{ n: 1 }]);
   });
 
-  test('duplicate CPF, formatted vs digits → 409 cpf_taken', async () => {
+  test('duplicate CPF, formatted vs digits → 409 account_exists', async () => {
     const cpf = uniqueCpf();
     const formatted = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
     const first = await register(registration({ cpf: formatted }));
@@ -142,21 +147,39 @@ describe('POST /api/auth/register', () => {
     expect(first.body.user.cpf).toBe(cpf);
     const r = await register(registration({ cpf, email: uniqueEmail() }));
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ error: 'cpf_taken', message: 'Este CPF já está cadastrado.' });
+    expect(r.body).toEqual(ACCOUNT_EXISTS_BODY);
   });
 
-  test('two registrations of one email at the same time: one 201, one 409, never a 500', async () => {
+  test('a taken e-mail and a taken CPF answer byte-for-byte the same (no enumeration)', async () => {
+    const owner = registration();
+    expect((await register(owner)).status).toBe(201);
+    const takenEmail = await register(registration({ email: owner.email }));
+    const takenCpf = await register(registration({ cpf: owner.cpf }));
+    const both = await register(registration({ email: owner.email, cpf: owner.cpf }));
+    for (const r of [takenEmail, takenCpf, both]) {
+      expect(r.status).toBe(409);
+      expect(r.headers.get('content-type')).toBe(takenEmail.headers.get('content-type'));
+    }
+    expect(takenCpf.text).toBe(takenEmail.text);
+    expect(both.text).toBe(takenEmail.text);
+    expect(takenEmail.body).toEqual(ACCOUNT_EXISTS_BODY);
+    expect(takenEmail.text).not.toMatch(/cpf_taken|email_taken/);
+    // nothing was created by the refused attempts
+    expect(await t.services.db('users').where({ cpf: owner.cpf })).toHaveLength(1);
+  });
+
+  test('two registrations of one email at the same time: one 201, one 409 account_exists, never a 500', async () => {
     const email = uniqueEmail('corrida');
     const results = await Promise.all([register(registration({ email })), register(registration({ email: email.toUpperCase() }))]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(results.find((r) => r.status === 409)!.body.error).toBe('email_taken');
+    expect(results.find((r) => r.status === 409)!.body).toEqual(ACCOUNT_EXISTS_BODY);
   });
 
-  test('two registrations of one CPF at the same time: one 201, one 409 cpf_taken', async () => {
+  test('two registrations of one CPF at the same time: one 201, one 409 account_exists', async () => {
     const cpf = uniqueCpf();
     const results = await Promise.all([register(registration({ cpf })), register(registration({ cpf }))]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(results.find((r) => r.status === 409)!.body.error).toBe('cpf_taken');
+    expect(results.find((r) => r.status === 409)!.body).toEqual(ACCOUNT_EXISTS_BODY);
   });
 
   test('client-sent role / is_admin are ignored', async () => {

@@ -1,5 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { createLogger } from '../../src/platform/logger';
+import { ACCOUNT_EXISTS } from '../../src/auth/service';
 import { freshIp, publicUser, registration } from './fixtures';
 
 let t: TestContext;
@@ -239,7 +240,8 @@ describe('ADMIN_EMAILS', () => {
     for (const email of ['novo-chefe@example.com', 'Novo-Chefe@Example.com']) {
       const r = await registerAt2(email);
       expect(r.status).toBe(409);
-      expect(r.body).toEqual({ error: 'email_reserved', message: 'Este e-mail não pode ser usado no cadastro. Fale com o suporte.' });
+      // the same answer as any taken e-mail or CPF: a stranger does not learn it is an admin's address
+      expect(r.body).toEqual({ error: 'account_exists', message: ACCOUNT_EXISTS });
     }
     expect(await t2.services.db('users').where({ email: 'novo-chefe@example.com' })).toHaveLength(0);
     // the operator creates it from the CLI instead

@@ -53,7 +53,6 @@ function fieldOf(path: string): Field | null {
   return (FIELDS as string[]).includes(last) ? (last as Field) : null;
 }
 
-const CONFLICT_FIELD: Record<string, Field> = { email_taken: 'email', cpf_taken: 'cpf' };
 
 /** Sign-up (account spec §2 Register, §5, §8). */
 export default function RegisterPage() {
@@ -117,8 +116,8 @@ export default function RegisterPage() {
           const f = fieldOf(d.path);
           if (f && !fieldErrors[f]) fieldErrors[f] = d.message;
         }
-        const conflict = CONFLICT_FIELD[err.code];
-        if (conflict && err.fromServer) fieldErrors[conflict] = err.message;
+        // A taken e-mail or CPF is one 409 account_exists (the server never says which): its
+        // message, shown in the alert below, points to sign-in and password reset.
       }
       setServerErrors(fieldErrors);
       setFormError(errorMessage(err, 'Falha ao criar conta'));
