@@ -7,6 +7,7 @@ import { withLocalStackDefaults } from '../src/platform/local-stack';
 import { isDomainError } from '../src/platform/errors';
 import { seedDemo } from '../seeds/demo';
 import { printRows } from './output';
+import { OUTBOX_STATUSES, type OutboxStatus } from '../src/platform/mail';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -113,21 +114,17 @@ export function buildCli(getServices: () => Services) {
   mail
     .command('list')
     .description('lista a caixa de saída (mais recentes primeiro)')
-    .option('--status <status>', 'pending | sent | logged | failed')
+    .option('--status <status>', OUTBOX_STATUSES.join(' | '))
     .option('--to <email>', 'filtra pelo destinatário')
     .option('--limit <n>', 'quantidade', (v) => Number.parseInt(v, 10), 20)
-    .option('--body', 'inclui o corpo do e-mail')
+    .option('--body', 'inclui o corpo do e-mail (links de uso único nunca ficam guardados)')
     .option('--json', 'saída em JSON')
     .action(async (o: { status?: string; to?: string; limit: number; body?: boolean; json?: boolean }) => {
-      if (o.status && !['pending', 'sent', 'logged', 'failed'].includes(o.status)) throw new Error('--status deve ser pending, sent, logged ou failed');
+      if (o.status && !OUTBOX_STATUSES.includes(o.status as OutboxStatus)) throw new Error('--status deve ser pending, sent, logged, failed ou dropped');
       if (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > 1000) throw new Error('--limit deve ser um inteiro entre 1 e 1000');
-      const s = getServices();
-      const q = s.db('mail_outbox').orderBy('id', 'desc').limit(o.limit);
-      if (o.status) q.where({ status: o.status });
-      if (o.to) q.whereRaw('lower(to_address) = lower(?)', [o.to]);
-      const rows = await q.select('id', 'to_address as to', 'subject', 'template', 'status', 'attempts', 'created_at', 'sent_at', ...(o.body || o.json ? ['body_text as body'] : []));
+      const rows = await getServices().mailer.list({ status: o.status as OutboxStatus | undefined, to: o.to, limit: o.limit, withBody: o.body || o.json });
       if (o.body && !o.json) {
-        // Bodies are multi-line (and hold the links operators look for): print them whole, not as a table cell.
+        // Bodies are multi-line: print them whole, not as a table cell.
         if (!rows.length) process.stdout.write('(nenhum registro)\n');
         for (const r of rows) {
           process.stdout.write(`#${r.id}  ${r.to}  ${r.status}  ${new Date(r.created_at).toISOString()}\n${r.subject}\n\n${r.body}\n${'-'.repeat(60)}\n`);

@@ -25,6 +25,12 @@ export const INVALID_CREDENTIALS = 'E-mail ou senha incorretos.';
  * stranger must not learn which of them exists (or which address belongs to an admin).
  */
 export const ACCOUNT_EXISTS = 'Já existe uma conta com este e-mail ou CPF. Faça login ou, se esqueceu a senha, use “Esqueci minha senha” na tela de login.';
+export const RESET_TEMPLATE = 'password_reset';
+export const RESET_SUBJECT = 'Cota Verde: redefinição de senha';
+/** What a reset mail's outbox row says until it is sent (the text and the link are made then). */
+export const RESET_PENDING_TEXT = 'Pedido de redefinição de senha: o texto, com o link de uso único, é gerado no envio e não fica guardado.';
+/** Where the link was, in the text the outbox keeps of a sent reset mail. */
+export const RESET_LINK_OMITTED = '[link de uso único omitido: só o destinatário o recebe]';
 export const RESET_ACCEPTED_MESSAGE =
   'Se houver uma conta com este e-mail, enviaremos um link para criar uma nova senha. Verifique sua caixa de entrada.';
 
@@ -45,6 +51,33 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
   const adminEmails = config.adminEmails;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
   const dummyHash = hashPassword(newToken());
+
+  // The reset mail is written when sent, in the delivery transaction: an address without an
+  // account gets nothing ('dropped'); an account gets a fresh single-use link whose token exists
+  // only in the mail that leaves (the database keeps its SHA-256, the outbox the text without it).
+  mailer.registerRenderer(RESET_TEMPLATE, async (trx, row) => {
+    const user = await q.findUserByEmail(trx, row.to_address);
+    if (!user) return null;
+    const token = newToken();
+    await trx('password_resets').insert({
+      user_id: user.id,
+      token_hash: sha256(token),
+      expires_at: trx.raw(`now() + make_interval(mins => ?)`, [config.passwordResetTtlMinutes]),
+    });
+    await audit(trx, { actorUserId: user.id, action: 'password_reset.requested', entity: 'user', entityId: user.id });
+    const text = (link: string) =>
+      [
+        `Olá, ${user.name}.`,
+        '',
+        'Recebemos um pedido para redefinir a senha da sua conta na Cota Verde.',
+        `Para criar uma nova senha, abra o link abaixo (válido por ${config.passwordResetTtlMinutes} minutos e por um único uso):`,
+        '',
+        link,
+        '',
+        'Se você não pediu a redefinição, ignore esta mensagem: sua senha continua a mesma.',
+      ].join('\n');
+    return { text: text(`${config.publicUrl}/redefinir-senha?token=${encodeURIComponent(token)}`), storedText: text(RESET_LINK_OMITTED) };
+  });
 
   return {
     async register(input, { ip }) {
@@ -125,38 +158,10 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
       // Per address too, known or not (the answer must not differ): a mailbox gets at most a few
       // links an hour however many addresses the requests come from.
       await rateLimits.hit('resetEmail', `email:${cmd.email}`);
-      const user = await q.findUserByEmail(db, cmd.email);
-      if (!user) {
-        deps.logger.info({ event: 'password_reset.unknown_email' }, 'password reset for unknown email');
-        return;
-      }
-      const token = newToken();
-      const link = `${config.publicUrl}/redefinir-senha?token=${encodeURIComponent(token)}`;
-      const outboxId = await db.transaction(async (trx) => {
-        await trx('password_resets').insert({
-          user_id: user.id,
-          token_hash: sha256(token),
-          expires_at: trx.raw(`now() + make_interval(mins => ?)`, [config.passwordResetTtlMinutes]),
-        });
-        await audit(trx, { actorUserId: user.id, action: 'password_reset.requested', entity: 'user', entityId: user.id });
-        return mailer.enqueue(trx, {
-          to: user.email,
-          template: 'password_reset',
-          subject: 'Cota Verde: redefinição de senha',
-          text: [
-            `Olá, ${user.name}.`,
-            '',
-            'Recebemos um pedido para redefinir a senha da sua conta na Cota Verde.',
-            `Para criar uma nova senha, abra o link abaixo (válido por ${config.passwordResetTtlMinutes} minutos e por um único uso):`,
-            '',
-            link,
-            '',
-            'Se você não pediu a redefinição, ignore esta mensagem: sua senha continua a mesma.',
-          ].join('\n'),
-        });
-      });
-      // The row is committed: if Redis is unavailable the mail sweep delivers it
-      // later, and the caller still gets the same answer as for an unknown email.
+      // Known or unknown, the request does the same work: one outbox row and one queued job. The
+      // account is looked up when the mail is sent (renderPasswordResetMail), off the request.
+      const outboxId = await mailer.enqueue(db, { to: cmd.email, template: RESET_TEMPLATE, subject: RESET_SUBJECT, text: RESET_PENDING_TEXT });
+      // The row is committed: if Redis is unavailable the mail sweep delivers it later.
       await mailer.dispatch(outboxId).catch((err) =>
         deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'),
       );

@@ -10,7 +10,13 @@ export const MAX_MAIL_ATTEMPTS = 5;
  * Mail goes through mail_outbox: the row is written in the caller's
  * transaction; the worker's mail.send job delivers it (SMTP when SMTP_URL is
  * configured, otherwise the mail is marked 'logged': stored, with its
- * recipient and subject logged — never its body, which may hold a link token).
+ * recipient and subject logged — never its body).
+ *
+ * A template with a renderer (e.g. password_reset) is written at send time: the
+ * renderer runs in the delivery transaction, returns the text to send (which may
+ * hold a single-use link) and the text the outbox keeps (without it), or null
+ * when there is nothing to send (the row ends 'dropped'). A secret link thus
+ * never rests in the outbox, in logs or in `mail list`.
  */
 export interface OutboxMail {
   to: string;
@@ -19,6 +25,48 @@ export interface OutboxMail {
   html?: string;
   template: string;
 }
+
+export interface OutboxRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  body_html: string | null;
+  template: string;
+  status: OutboxStatus;
+  attempts: number;
+}
+
+export type OutboxStatus = 'pending' | 'sent' | 'logged' | 'failed' | 'dropped';
+export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'logged', 'failed', 'dropped'];
+
+export interface RenderedMail {
+  /** What is sent. */
+  text: string;
+  html?: string;
+  /** What the outbox keeps instead: the same text with any single-use secret left out. */
+  storedText: string;
+}
+
+/** Renders one outbox row at send time (in the delivery transaction); null: nothing to send. */
+export type MailRenderer = (trx: Conn, row: OutboxRow) => Promise<RenderedMail | null>;
+
+/** Blanks the value of link parameters that grant access (token, signature), wherever they appear. */
+export function redactLinkSecrets(text: string): string {
+  return text.replace(/([?&](?:token|sig|signature)=)[^\s&"'<>]+/gi, '$1[omitido]');
+}
+
+export type OutboxListing = {
+  id: number;
+  to: string;
+  subject: string;
+  template: string;
+  status: OutboxStatus;
+  attempts: number;
+  created_at: Date;
+  sent_at: Date | null;
+  body?: string;
+};
 
 export interface Mailer {
   /** Inserts the outbox row; returns its id. Call `dispatch(id)` after commit. */
@@ -31,14 +79,23 @@ export interface Mailer {
    * last_error (committed) and then throws so the job retries; after
    * MAX_MAIL_ATTEMPTS the row becomes 'failed' and the error is unrecoverable.
    */
-  deliver(outboxId: number): Promise<'sent' | 'logged' | 'skipped'>;
+  deliver(outboxId: number): Promise<'sent' | 'logged' | 'dropped' | 'skipped'>;
   /** Enqueues every pending row (the sweep job). */
   sweep(): Promise<number>;
+  /** Makes `template` rendered at send time (see MailRenderer). One renderer per template. */
+  registerRenderer(template: string, render: MailRenderer): void;
+  /** The outbox, newest first (the `mail list` command); bodies, when asked, with link secrets blanked. */
+  list(opts: { status?: OutboxStatus; to?: string; limit: number; withBody?: boolean }): Promise<OutboxListing[]>;
 }
 
 export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; smtpUrl?: string; from: string }): Mailer {
   const transport: Transporter | null = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
+  const renderers = new Map<string, MailRenderer>();
   const mailer: Mailer = {
+    registerRenderer(template, render) {
+      if (renderers.has(template)) throw new Error(`mail renderer for '${template}' registered twice`);
+      renderers.set(template, render);
+    },
     async enqueue(conn, mail) {
       const [row] = await conn('mail_outbox')
         .insert({ to_address: mail.to, subject: mail.subject, body_text: mail.text, body_html: mail.html ?? null, template: mail.template })
@@ -51,18 +108,37 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
       return deps.queue.enqueueUnique('mail.send', { outboxId }, `mail-send-${outboxId}`);
     },
     async deliver(outboxId) {
-      type Outcome = { status: 'sent' | 'logged' | 'skipped' } | { status: 'error'; error: unknown; final: boolean };
+      type Sent = 'sent' | 'logged' | 'dropped';
+      type Outcome = { status: Sent | 'skipped' } | { status: 'error'; error: unknown; final: boolean };
       const outcome = await deps.db.transaction(async (trx): Promise<Outcome> => {
-        const row = await trx('mail_outbox').where({ id: outboxId }).forUpdate().skipLocked().first();
+        const row: OutboxRow | undefined = await trx('mail_outbox').where({ id: outboxId }).forUpdate().skipLocked().first();
         if (!row || row.status !== 'pending') return { status: 'skipped' };
+        const render = renderers.get(row.template);
         try {
-          if (transport) {
-            await transport.sendMail({ from: deps.from, to: row.to_address, subject: row.subject, text: row.body_text, html: row.body_html ?? undefined });
-          } else {
-            deps.logger.info({ outboxId, to: row.to_address, subject: row.subject, template: row.template }, 'mail stored (no SMTP configured)');
-          }
-          const status = transport ? 'sent' : 'logged';
-          await trx('mail_outbox').where({ id: outboxId }).update({ status, sent_at: trx.fn.now(), attempts: row.attempts + 1 });
+          // A savepoint: what the renderer wrote (e.g. the reset link's row) is undone with a failed send.
+          const status = await trx.transaction(async (sp): Promise<Sent> => {
+            const rendered = render ? await render(sp, row) : { text: row.body_text, html: row.body_html ?? undefined, storedText: row.body_text };
+            if (!rendered) {
+              await sp('mail_outbox').where({ id: outboxId }).update({ status: 'dropped', attempts: row.attempts + 1 });
+              deps.logger.info({ outboxId, template: row.template }, 'mail dropped: nothing to send');
+              return 'dropped';
+            }
+            if (transport) {
+              await transport.sendMail({ from: deps.from, to: row.to_address, subject: row.subject, text: rendered.text, html: rendered.html });
+            } else {
+              deps.logger.info({ outboxId, to: row.to_address, subject: row.subject, template: row.template }, 'mail stored (no SMTP configured)');
+            }
+            const sent = transport ? 'sent' : 'logged';
+            await sp('mail_outbox')
+              .where({ id: outboxId })
+              .update({
+                status: sent,
+                sent_at: sp.fn.now(),
+                attempts: row.attempts + 1,
+                ...(render ? { body_text: rendered.storedText, body_html: null } : {}),
+              });
+            return sent;
+          });
           return { status };
         } catch (e) {
           // Recorded in this transaction, which must commit: throwing here would roll it back.
@@ -78,6 +154,13 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
       const message = String((outcome.error as Error)?.message ?? outcome.error);
       deps.logger.warn({ outboxId, final: outcome.final, err: message }, 'mail delivery failed');
       throw outcome.final ? new UnrecoverableError(`mail ${outboxId} failed: ${message}`) : outcome.error;
+    },
+    async list(opts) {
+      const q = deps.db('mail_outbox').orderBy('id', 'desc').limit(opts.limit);
+      if (opts.status) q.where({ status: opts.status });
+      if (opts.to) q.whereRaw('lower(to_address) = lower(?)', [opts.to]);
+      const rows = await q.select('id', 'to_address as to', 'subject', 'template', 'status', 'attempts', 'created_at', 'sent_at', ...(opts.withBody ? ['body_text as body'] : []));
+      return rows.map((r: OutboxListing) => (opts.withBody ? { ...r, body: redactLinkSecrets(r.body ?? '') } : r));
     },
     async sweep() {
       const rows = await deps.db('mail_outbox').where({ status: 'pending' }).where('created_at', '<', deps.db.raw("now() - interval '30 seconds'")).select('id').limit(500);

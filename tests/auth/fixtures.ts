@@ -1,4 +1,5 @@
 import type { TestContext } from '../helpers/context';
+import type { FakeSmtp } from '../helpers/smtp';
 import { calendarDateInBrazil } from '../../src/shared/validation';
 import { uniqueCpf } from '../helpers/cpf';
 
@@ -74,10 +75,17 @@ export function resetTokenFrom(body: string): string {
   return m[1];
 }
 
-/** Requests a reset link for the address (from a fresh IP) and returns its token. */
-export async function resetTokenOf(t: TestContext, email: string): Promise<string> {
+/**
+ * Requests a reset link for the address (from a fresh IP), delivers its mail through the context's
+ * SMTP server (the link exists only in the mail that leaves) and returns the token of the link.
+ */
+export async function resetTokenOf(t: TestContext, smtp: FakeSmtp, email: string): Promise<string> {
+  const to = email.trim().toLowerCase();
   const r = await t.api('POST', '/api/auth/reset-password', { body: { email }, headers: freshIp() });
   if (r.status !== 202) throw new Error(`reset request answered ${r.status}: ${r.text}`);
-  const mail = await t.services.db('mail_outbox').where({ to_address: email.toLowerCase() }).orderBy('id', 'desc').first();
-  return resetTokenFrom(mail.body_text);
+  const row = await t.services.db('mail_outbox').where({ to_address: to }).orderBy('id', 'desc').first();
+  const outcome = await t.services.mailer.deliver(row.id);
+  if (outcome !== 'sent') throw new Error(`reset mail ${row.id} was ${outcome}, not sent`);
+  const sent = smtp.mails.filter((m) => m.to.includes(to));
+  return resetTokenFrom(sent[sent.length - 1].text);
 }

@@ -1,26 +1,32 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { RESET_ACCEPTED_MESSAGE, sha256 } from '../../src/auth/service';
-import { freshIp, resetTokenFrom } from './fixtures';
+import { fakeSmtp, type FakeSmtp } from '../helpers/smtp';
+import { RESET_ACCEPTED_MESSAGE, RESET_LINK_OMITTED, RESET_PENDING_TEXT, sha256 } from '../../src/auth/service';
+import { freshIp, resetTokenFrom, resetTokenOf, uniqueEmail } from './fixtures';
 
 let t: TestContext;
+let smtp: FakeSmtp;
 beforeAll(async () => {
-  t = await createTestContext();
+  smtp = await fakeSmtp();
+  t = await createTestContext({ env: { SMTP_URL: smtp.url } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
 
 const requestReset = (body: unknown) => t.api('POST', '/api/auth/reset-password', { body, headers: freshIp() });
 const confirm = (body: unknown) => t.api('POST', '/api/auth/reset-password/confirm', { body, headers: freshIp() });
 const login = (email: string, password: string) => t.api('POST', '/api/auth/login', { body: { email, password }, headers: freshIp() });
 const mailsTo = (email: string) => t.services.db('mail_outbox').where({ to_address: email }).orderBy('id');
+const sentTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email));
 
-/** Requests a reset for the email and returns the token of the link just mailed. */
-async function resetToken(email: string): Promise<string> {
-  const before = (await mailsTo(email)).length;
-  const r = await requestReset({ email });
-  expect(r.status).toBe(202);
-  const mails = await mailsTo(email);
-  expect(mails).toHaveLength(before + 1);
-  return resetTokenFrom(mails[mails.length - 1].body_text);
+/** Requests a reset for the email, delivers its mail and returns the token of the link sent. */
+const resetToken = (email: string) => resetTokenOf(t, smtp, email);
+
+/** Every text column of the outbox, of every row: where a token must never be. */
+async function outboxText(): Promise<string> {
+  const rows = await t.services.db('mail_outbox').select('to_address', 'subject', 'body_text', 'body_html', 'last_error');
+  return JSON.stringify(rows);
 }
 
 const INVALID_TOKEN = { error: 'invalid_token', message: 'Link inválido ou expirado.' };
@@ -36,35 +42,81 @@ describe('POST /api/auth/reset-password', () => {
     expect(unknown.text).toBe(known.text);
   });
 
-  test('writes exactly one outbox mail with a single-use link for a known email, none for an unknown one', async () => {
-    const u = await createUser(t, { name: 'Carla Dias' });
-    const outboxBefore = await t.services.db('mail_outbox').count({ n: '*' });
-    await requestReset({ email: 'desconhecido@example.com' });
-    expect(await t.services.db('mail_outbox').count({ n: '*' })).toEqual(outboxBefore);
-    expect(await t.services.db('password_resets').where({ user_id: u.user.id })).toHaveLength(0);
+  test('known and unknown addresses do the same work in the request: one pending outbox row and one queued job each, nothing else', async () => {
+    const u = await createUser(t);
+    const stranger = uniqueEmail('desconhecida');
+    const resetsBefore = await t.services.db('password_resets').count({ n: '*' }).first();
+    const auditBefore = await t.services.db('audit_log').count({ n: '*' }).first();
+    const rows = [];
+    for (const email of [u.email, stranger]) {
+      expect((await requestReset({ email })).status).toBe(202);
+      const mails = await mailsTo(email);
+      expect(mails).toHaveLength(1);
+      rows.push(mails[0]);
+      const job = await t.services.queue.raw.getJob(`mail-send-${mails[0].id}`);
+      expect(job?.name).toBe('mail.send');
+      expect(job?.data).toEqual({ outboxId: mails[0].id });
+    }
+    const shape = (r: Record<string, unknown>) => ({ ...r, id: undefined, to_address: undefined, created_at: undefined });
+    expect(shape(rows[0])).toEqual(shape(rows[1]));
+    expect(rows[0]).toMatchObject({ template: 'password_reset', subject: 'Cota Verde: redefinição de senha', status: 'pending', attempts: 0, body_text: RESET_PENDING_TEXT });
+    // no link and no audit entry yet, for either: the account is looked up only when the mail is sent
+    expect(await t.services.db('password_resets').count({ n: '*' }).first()).toEqual(resetsBefore);
+    expect(await t.services.db('audit_log').count({ n: '*' }).first()).toEqual(auditBefore);
+  });
 
+  test('on delivery a known address gets one mail with a single-use link; only its hash is stored and the outbox keeps the text without it', async () => {
+    const u = await createUser(t, { name: 'Carla Dias' });
     const r = await requestReset({ email: u.email.toUpperCase() });
     expect(r.status).toBe(202);
-    const mails = await mailsTo(u.email);
-    expect(mails).toHaveLength(1);
-    const [mail] = mails;
-    expect(mail).toMatchObject({ template: 'password_reset', subject: 'Cota Verde: redefinição de senha', status: 'pending' });
-    expect(mail.body_text).toContain('Olá, Carla Dias.');
-    expect(mail.body_text).toMatch(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]{40,}/);
-    const token = resetTokenFrom(mail.body_text);
+    const [pending] = await mailsTo(u.email);
+    expect(await t.services.mailer.deliver(pending.id)).toBe('sent');
 
-    // stored hashed, with an expiry
+    const sent = sentTo(u.email);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].subject).toBe('Cota Verde: redefinição de senha');
+    expect(sent[0].text).toContain('Olá, Carla Dias.');
+    expect(sent[0].text).toMatch(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]{40,}/);
+    const token = resetTokenFrom(sent[0].text);
+
+    // stored hashed, with an expiry counted from the sending
     const [reset] = await t.services.db('password_resets').where({ user_id: u.user.id });
     expect(reset.token_hash).toBe(sha256(token));
-    expect(reset.token_hash).not.toBe(token);
     expect(reset.used_at).toBeNull();
     const ttlMinutes = (reset.expires_at.getTime() - reset.created_at.getTime()) / 60_000;
     expect(Math.round(ttlMinutes)).toBe(t.services.config.passwordResetTtlMinutes);
+    expect(await t.services.db('audit_log').where({ action: 'password_reset.requested', entity_id: String(u.user.id) })).toHaveLength(1);
 
-    // a delivery job is queued for it
-    const job = await t.services.queue.raw.getJob(`mail-send-${mail.id}`);
-    expect(job?.name).toBe('mail.send');
-    expect(job?.data).toEqual({ outboxId: mail.id });
+    // the outbox row: sent, with the text as mailed minus the link
+    const [row] = await mailsTo(u.email);
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, body_html: null });
+    expect(row.body_text).toBe(sent[0].text.trimEnd().replace(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]+/, RESET_LINK_OMITTED));
+    expect(await outboxText()).not.toContain(token);
+    expect(await outboxText()).not.toContain(encodeURIComponent(token));
+
+    // and the link works
+    expect((await confirm({ token, password: 'nova-senha-123' })).status).toBe(200);
+  });
+
+  test('an unknown address: delivery drops the row, nothing is sent, no link is made', async () => {
+    const email = uniqueEmail('ninguem');
+    expect((await requestReset({ email })).status).toBe(202);
+    const [pending] = await mailsTo(email);
+    const resetsBefore = await t.services.db('password_resets').count({ n: '*' }).first();
+    expect(await t.services.mailer.deliver(pending.id)).toBe('dropped');
+    expect(sentTo(email)).toHaveLength(0);
+    expect(await t.services.db('password_resets').count({ n: '*' }).first()).toEqual(resetsBefore);
+    const [row] = await mailsTo(email);
+    expect(row).toMatchObject({ status: 'dropped', attempts: 1, sent_at: null, body_text: RESET_PENDING_TEXT });
+  });
+
+  test('an account created after the request gets the link (the lookup happens at sending)', async () => {
+    const email = uniqueEmail('nova');
+    expect((await requestReset({ email })).status).toBe(202);
+    const [pending] = await mailsTo(email);
+    await createUser(t, { email });
+    expect(await t.services.mailer.deliver(pending.id)).toBe('sent');
+    expect(sentTo(email)).toHaveLength(1);
   });
 
   test('ignores a client-sent newPassword', async () => {
@@ -80,9 +132,12 @@ describe('POST /api/auth/reset-password', () => {
     expect((await login(u.email, u.password)).status).toBe(200);
     expect((await login(u.email, 'escolhida-pelo-cliente')).status).toBe(401);
     const [mail] = await mailsTo(u.email);
-    expect(mail.body_text).not.toContain('escolhida-pelo-cliente');
-    expect(mail.body_text).not.toContain('texto livre');
-    expect(mail.subject).toBe('Cota Verde: redefinição de senha');
+    await t.services.mailer.deliver(mail.id);
+    const [sent] = sentTo(u.email);
+    expect(sent.text).not.toContain('escolhida-pelo-cliente');
+    expect(sent.text).not.toContain('texto livre');
+    expect(sent.subject).toBe('Cota Verde: redefinição de senha');
+    expect(sent.to).toEqual([u.email]);
   });
 
   test.each([[{}], [{ email: 'nao-e-email' }], [{ email: 42 }], [{ email: '' }]])('%j → 400 validation_error', async (body) => {

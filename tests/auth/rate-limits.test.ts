@@ -2,13 +2,19 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { createRateLimits, LIMITS } from '../../src/platform/rate-limit';
 import { isDomainError } from '../../src/platform/errors';
 import argon2 from 'argon2';
+import { fakeSmtp, type FakeSmtp } from '../helpers/smtp';
 import { freshIp, registration, resetTokenOf, uniqueEmail } from './fixtures';
 
 let t: TestContext;
+let smtp: FakeSmtp;
 beforeAll(async () => {
-  t = await createTestContext();
+  smtp = await fakeSmtp();
+  t = await createTestContext({ env: { SMTP_URL: smtp.url } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
 
 const RATE_LIMITED = { error: 'rate_limited', message: 'Muitas tentativas. Aguarde um pouco e tente novamente.', retry_after: expect.any(Number) };
 
@@ -142,7 +148,7 @@ describe('password reset confirmation: 10 per 15 minutes per IP', () => {
 
   test('the 11th attempt from one address → 429 even with a good link; the link still works from elsewhere', async () => {
     const u = await createUser(t);
-    const token = await resetTokenOf(t, u.email);
+    const token = await resetTokenOf(t, smtp, u.email);
     const ip = freshIp();
     for (let i = 0; i < LIMITS.resetConfirm.points; i++) {
       const r = await confirm({ token: `${'x'.repeat(40)}${i}`, password: 'nova-senha-123' }, ip);
@@ -163,7 +169,7 @@ describe('password reset confirmation: 10 per 15 minutes per IP', () => {
 
   test('an unknown, used or expired token is refused before any password is hashed', async () => {
     const u = await createUser(t);
-    const token = await resetTokenOf(t, u.email);
+    const token = await resetTokenOf(t, smtp, u.email);
     await t.services.db('password_resets').where({ user_id: u.user.id }).update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
     const spy = jest.spyOn(argon2, 'hash');
     try {
@@ -174,7 +180,7 @@ describe('password reset confirmation: 10 per 15 minutes per IP', () => {
       }
       expect(spy).not.toHaveBeenCalled();
       // a live link does hash the new password
-      const fresh = await resetTokenOf(t, u.email);
+      const fresh = await resetTokenOf(t, smtp, u.email);
       expect((await confirm({ token: fresh, password: 'nova-senha-123' }, freshIp())).status).toBe(200);
       expect(spy).toHaveBeenCalledTimes(1);
     } finally {

@@ -3,6 +3,9 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { buildCli } from '../../cli/index';
 import { runCliCaptured, STACK } from '../helpers/cli';
 import type { Services } from '../../src/services';
+import { fakeSmtp, type FakeSmtp } from '../helpers/smtp';
+import { RESET_LINK_OMITTED, RESET_PENDING_TEXT } from '../../src/auth/service';
+import { resetTokenFrom } from '../auth/fixtures';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -122,46 +125,92 @@ describe('users list', () => {
 });
 
 describe('mail list', () => {
-  test('--json lists a reset mail after a reset request', async () => {
-    const u = await createUser(t);
-    const reset = await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: ip() });
+  // Its own app, with SMTP: the reset link exists only in the mail that leaves, so the test reads
+  // the real token there and checks the listing never shows it.
+  let tm: TestContext;
+  let smtp: FakeSmtp;
+  beforeAll(async () => {
+    smtp = await fakeSmtp();
+    tm = await createTestContext({ env: { SMTP_URL: smtp.url } });
+  });
+  afterAll(async () => {
+    await tm.close();
+    await smtp.close();
+  });
+  const mcli = (argv: string[]) => runCliCaptured(argv, () => tm.services);
+  const USABLE_LINK = /redefinir-senha\?token=[A-Za-z0-9_%-]{20,}/;
+
+  test('--json lists a reset mail after a reset request, without any link', async () => {
+    const u = await createUser(tm);
+    const reset = await tm.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: ip() });
     expect(reset.status).toBe(202);
-    const r = await cli(['mail', 'list', '--json', '--to', u.email.toUpperCase()]);
+    const r = await mcli(['mail', 'list', '--json', '--to', u.email.toUpperCase()]);
     expect(r).toMatchObject({ code: 0, err: '' });
     const rows = JSON.parse(r.out);
     expect(rows).toEqual([
-      expect.objectContaining({ to: u.email, template: 'password_reset', subject: 'Cota Verde: redefinição de senha', status: 'pending', attempts: 0 }),
+      expect.objectContaining({ to: u.email, template: 'password_reset', subject: 'Cota Verde: redefinição de senha', status: 'pending', attempts: 0, body: RESET_PENDING_TEXT }),
     ]);
-    expect(rows[0].body).toMatch(/http:\/\/cotaverde\.test\/redefinir-senha\?token=/);
 
     // filtered by status
-    expect(JSON.parse((await cli(['mail', 'list', '--json', '--to', u.email, '--status', 'logged'])).out)).toEqual([]);
-    await t.services.mailer.deliver(rows[0].id);
-    expect(JSON.parse((await cli(['mail', 'list', '--json', '--to', u.email, '--status', 'logged'])).out)).toEqual([
-      expect.objectContaining({ id: rows[0].id, status: 'logged' }),
-    ]);
+    expect(JSON.parse((await mcli(['mail', 'list', '--json', '--to', u.email, '--status', 'sent'])).out)).toEqual([]);
+    expect(await tm.services.mailer.deliver(rows[0].id)).toBe('sent');
+    const sent = JSON.parse((await mcli(['mail', 'list', '--json', '--to', u.email, '--status', 'sent'])).out);
+    expect(sent).toEqual([expect.objectContaining({ id: rows[0].id, status: 'sent' })]);
+    const token = resetTokenFrom(smtp.mails.find((m) => m.to.includes(u.email))!.text);
+    expect(sent[0].body).toContain(RESET_LINK_OMITTED);
+    expect(JSON.stringify(sent)).not.toContain(token);
+    expect(JSON.stringify(sent)).not.toMatch(USABLE_LINK);
   });
 
-  test('the text listing hides bodies unless --body', async () => {
-    const u = await createUser(t);
-    await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: ip() });
-    const plain = await cli(['mail', 'list', '--to', u.email]);
+  test('--body prints the whole text as mailed, but never a usable link', async () => {
+    const u = await createUser(tm, { name: 'Bruna Reis' });
+    await tm.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: ip() });
+    const plain = await mcli(['mail', 'list', '--to', u.email]);
     expect(plain.code).toBe(0);
     expect(plain.out).toContain(u.email);
-    expect(plain.out).not.toContain('redefinir-senha');
-    const withBody = await cli(['mail', 'list', '--to', u.email, '--body']);
+    expect(plain.out).not.toContain('redefinição de senha: o texto');
+    const [row] = await tm.services.db('mail_outbox').where({ to_address: u.email });
+    await tm.services.mailer.deliver(row.id);
+    const mailed = smtp.mails.find((m) => m.to.includes(u.email))!.text;
+    const token = resetTokenFrom(mailed);
+
+    const withBody = await mcli(['mail', 'list', '--to', u.email, '--body']);
     expect(withBody.code).toBe(0);
-    const [mail] = await t.services.db('mail_outbox').where({ to_address: u.email });
-    // the whole body, link included, not a truncated table cell
-    expect(withBody.out).toContain(mail.body_text);
-    expect(withBody.out).toMatch(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]{40,}/);
+    expect(withBody.out).toContain('Olá, Bruna Reis.');
+    expect(withBody.out).toContain(mailed.trimEnd().replace(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]+/, RESET_LINK_OMITTED));
+    expect(withBody.out).not.toContain(token);
+    expect(withBody.out).not.toMatch(USABLE_LINK);
+    // the link itself still works: the listing only never shows it
+    const ok = await tm.api('POST', '/api/auth/reset-password/confirm', { body: { token, password: 'nova-senha-123' }, headers: ip() });
+    expect(ok.status).toBe(200);
+  });
+
+  test('an old row that still holds a link is listed with the token blanked', async () => {
+    const id = await tm.services.mailer.enqueue(tm.services.db, {
+      to: 'antiga@example.com',
+      subject: 'Cota Verde: redefinição de senha',
+      text: 'Link: http://cotaverde.test/redefinir-senha?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      template: 'legacy',
+    });
+    const r = await mcli(['mail', 'list', '--to', 'antiga@example.com', '--body']);
+    expect(r.out).toContain(`#${id}`);
+    expect(r.out).toContain('redefinir-senha?token=[omitido]');
+    expect(r.out).not.toMatch(USABLE_LINK);
+  });
+
+  test('a request for an address without an account is listed as dropped after delivery', async () => {
+    await tm.api('POST', '/api/auth/reset-password', { body: { email: 'sem-conta@example.com' }, headers: ip() });
+    const [row] = await tm.services.db('mail_outbox').where({ to_address: 'sem-conta@example.com' });
+    expect(await tm.services.mailer.deliver(row.id)).toBe('dropped');
+    const r = await mcli(['mail', 'list', '--json', '--status', 'dropped', '--to', 'sem-conta@example.com']);
+    expect(JSON.parse(r.out)).toEqual([expect.objectContaining({ id: row.id, status: 'dropped' })]);
   });
 
   test.each([
-    [['--status', 'nope'], /^erro: --status deve ser pending, sent, logged ou failed\n$/],
+    [['--status', 'nope'], /^erro: --status deve ser pending, sent, logged, failed ou dropped\n$/],
     [['--limit', '0'], /^erro: --limit deve ser um inteiro entre 1 e 1000\n$/],
   ])('mail list %j exits non-zero with a clear message', async (args, message) => {
-    const r = await cli(['mail', 'list', ...args]);
+    const r = await mcli(['mail', 'list', ...args]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(message);
     expect(r.out).toBe('');

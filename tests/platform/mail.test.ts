@@ -2,7 +2,10 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createTestContext, type TestContext } from '../helpers/context';
-import { createMailer, MAX_MAIL_ATTEMPTS, type Mailer } from '../../src/platform/mail';
+import { createMailer, MAX_MAIL_ATTEMPTS, redactLinkSecrets, type Mailer } from '../../src/platform/mail';
+import { fakeSmtp } from '../helpers/smtp';
+import { audit } from '../../src/platform/audit';
+import * as noResetTokens from '../../migrations/20261123110000_mail-outbox-no-reset-tokens';
 import { buildRegistry, JOB_NAMES, UnrecoverableError, type JobName } from '../../src/platform/queue';
 import { registerJobHandlers } from '../../jobs/registry';
 
@@ -17,50 +20,6 @@ const mail = (to = 'cliente@example.com') => ({ to, subject: 'Assunto', text: 'C
 const row = (id: number) => t.services.db('mail_outbox').where({ id }).first();
 const age = (id: number, seconds: number) =>
   t.services.db('mail_outbox').where({ id }).update({ created_at: t.services.db.raw(`now() - make_interval(secs => ?)`, [seconds]) });
-
-/** A minimal SMTP server that accepts every message and keeps it. */
-async function fakeSmtp() {
-  const received: string[] = [];
-  const server = net.createServer((socket) => {
-    let inData = false;
-    let data = '';
-    let buffer = '';
-    socket.write('220 fake.smtp ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let i: number;
-      while ((i = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            received.push(data);
-            data = '';
-            socket.write('250 2.0.0 queued\r\n');
-          } else data += line + '\n';
-          continue;
-        }
-        const cmd = line.slice(0, 4).toUpperCase();
-        if (cmd === 'EHLO' || cmd === 'HELO') socket.write('250 fake.smtp\r\n');
-        else if (cmd === 'DATA') {
-          inData = true;
-          socket.write('354 go ahead\r\n');
-        } else if (cmd === 'QUIT') {
-          socket.write('221 bye\r\n');
-          socket.end();
-        } else socket.write('250 ok\r\n');
-      }
-    });
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -181,6 +140,109 @@ describe('mailer with SMTP', () => {
     await age(id, 120);
     await mailer.sweep();
     expect(await t.services.queue.raw.getJob(`mail-send-${id}`)).toBeUndefined();
+  });
+});
+
+describe('templates rendered at send time', () => {
+  const from = 'Cota Verde <nao-responda@cotaverde.test>';
+
+  test('the rendered text is sent, the outbox keeps only the stored text, and what the renderer wrote commits with the send', async () => {
+    const smtp = await fakeSmtp();
+    try {
+      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from });
+      mailer.registerRenderer('segredo', async (trx, r) => {
+        await audit(trx, { actor: 'cli', action: 'test.rendered', entity: 'mail', entityId: r.id });
+        return { text: `Seu link: https://x.test/a?token=SEGREDO-${r.id}`, storedText: 'Seu link: [omitido]' };
+      });
+      const id = await mailer.enqueue(t.services.db, { to: 'render@example.com', subject: 'Link', text: 'a gerar no envio', template: 'segredo' });
+      expect(await mailer.deliver(id)).toBe('sent');
+      expect(smtp.mails).toHaveLength(1);
+      expect(smtp.mails[0].text).toContain(`token=SEGREDO-${id}`);
+      expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1, body_text: 'Seu link: [omitido]', body_html: null });
+      expect(await t.services.db('audit_log').where({ action: 'test.rendered', entity_id: String(id) })).toHaveLength(1);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  test("a renderer answering null drops the row: nothing is sent, it is 'dropped' and never swept", async () => {
+    const smtp = await fakeSmtp();
+    try {
+      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from });
+      mailer.registerRenderer('nada', async () => null);
+      const id = await mailer.enqueue(t.services.db, { to: 'ninguem@example.com', subject: 'Nada', text: 'a gerar', template: 'nada' });
+      expect(await mailer.deliver(id)).toBe('dropped');
+      expect(smtp.received).toHaveLength(0);
+      expect(await row(id)).toMatchObject({ status: 'dropped', attempts: 1, sent_at: null });
+      expect(await mailer.deliver(id)).toBe('skipped');
+      await age(id, 120);
+      await mailer.sweep();
+      expect(await t.services.queue.raw.getJob(`mail-send-${id}`)).toBeUndefined();
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  test('a failed send undoes what the renderer wrote and keeps the row pending with its attempt', async () => {
+    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from });
+    mailer.registerRenderer('falha', async (trx, r) => {
+      await audit(trx, { actor: 'cli', action: 'test.render-failed', entity: 'mail', entityId: r.id });
+      return { text: 'token=abc', storedText: 'omitido' };
+    });
+    const id = await mailer.enqueue(t.services.db, { to: 'falha@example.com', subject: 'x', text: 'a gerar', template: 'falha' });
+    await expect(mailer.deliver(id)).rejects.toThrow(/ECONNREFUSED|connect/i);
+    expect(await row(id)).toMatchObject({ status: 'pending', attempts: 1, body_text: 'a gerar' });
+    expect(await t.services.db('audit_log').where({ action: 'test.render-failed' })).toHaveLength(0);
+  });
+
+  test('one renderer per template', () => {
+    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, from });
+    mailer.registerRenderer('uma', async () => null);
+    expect(() => mailer.registerRenderer('uma', async () => null)).toThrow(/registered twice/);
+  });
+});
+
+describe('listing (mail list)', () => {
+  test('bodies come with the value of token/signature parameters blanked, filters apply', async () => {
+    const to = `lista-${Date.now()}@example.com`;
+    const id = await t.services.mailer.enqueue(t.services.db, {
+      to,
+      subject: 'Links',
+      text: 'a: https://x.test/r?token=abc123DEF_-x&b=1\nb: https://x.test/d?id=7&signature=ffee00 fim',
+      template: 'test',
+    });
+    const [withBody] = await t.services.mailer.list({ to: to.toUpperCase(), limit: 5, withBody: true });
+    expect(withBody).toMatchObject({ id, to, subject: 'Links', status: 'pending', attempts: 0 });
+    expect(withBody.body).toBe('a: https://x.test/r?token=[omitido]&b=1\nb: https://x.test/d?id=7&signature=[omitido] fim');
+    const [plain] = await t.services.mailer.list({ to, limit: 5 });
+    expect(plain).not.toHaveProperty('body');
+    expect(await t.services.mailer.list({ to, status: 'sent', limit: 5 })).toEqual([]);
+  });
+
+  test("the migration blanks the token of reset links already in the outbox and allows 'dropped'", async () => {
+    const old = await t.services.mailer.enqueue(t.services.db, {
+      to: 'antes@example.com',
+      subject: 'Cota Verde: redefinição de senha',
+      text: 'Olá.\n\nhttp://cotaverde.test/redefinir-senha?token=Zx9_-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n\nfim',
+      html: '<a href="http://cotaverde.test/redefinir-senha?token=Zx9_-BBBB">abrir</a>',
+      template: 'password_reset',
+    });
+    const other = await t.services.mailer.enqueue(t.services.db, { to: 'outro@example.com', subject: 's', text: 'https://x.test/?token=fica', template: 'test' });
+    // the migration is re-runnable: apply it again over these rows
+    await noResetTokens.up(t.services.db);
+    expect(await row(old)).toMatchObject({
+      body_text: 'Olá.\n\nhttp://cotaverde.test/redefinir-senha?token=[omitido]\n\nfim',
+      body_html: '<a href="http://cotaverde.test/redefinir-senha?token=[omitido]">abrir</a>',
+    });
+    expect((await row(other)).body_text).toBe('https://x.test/?token=fica');
+    await t.services.db('mail_outbox').where({ id: other }).update({ status: 'dropped' });
+    await expect(t.services.db('mail_outbox').where({ id: other }).update({ status: 'lost' })).rejects.toThrow(/mail_outbox_status_check/);
+  });
+
+  test('redactLinkSecrets', () => {
+    expect(redactLinkSecrets('https://a.test/x?token=AbC-_9')).toBe('https://a.test/x?token=[omitido]');
+    expect(redactLinkSecrets('<a href="https://a.test/x?sig=1&TOKEN=2">')).toBe('<a href="https://a.test/x?sig=[omitido]&TOKEN=[omitido]">');
+    expect(redactLinkSecrets('sem link, token: 123')).toBe('sem link, token: 123');
   });
 });
 
