@@ -5,6 +5,7 @@ import type { Db } from '../src/platform/db';
 import { hashPassword } from '../src/auth/service';
 import { insertDrawWithNumbers } from '../src/draws/queries';
 import { writeAppConfig } from '../src/platform/app-config';
+import { isProductionEnv } from '../src/platform/config';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 
 const EBOOKS_DIR = path.resolve(__dirname, '../storage/ebooks');
@@ -48,7 +49,7 @@ export const DEMO_PRODUCTS = [
  * its natural key first, so a second run changes nothing. Refuses production.
  */
 export async function seedDemo(db: Db): Promise<string> {
-  if (process.env.NODE_ENV === 'production') throw new Error('the demo seed never runs in production');
+  if (isProductionEnv(process.env.NODE_ENV)) throw new Error('the demo seed never runs in production');
   const created: string[] = [];
   await db.transaction(async (trx) => {
     let category = await trx('categories').where({ slug: 'lotomania' }).first();

@@ -105,11 +105,11 @@ test('creates the demo accounts, who log in with their printed passwords', async
   expect(customers).toHaveLength(1);
 });
 
-test('refuses to run with NODE_ENV=production and writes nothing', async () => {
+test.each(['production', 'staging'])('refuses to run with NODE_ENV=%s (anything but development/test) and writes nothing', async (nodeEnv) => {
   const saved = process.env.NODE_ENV;
   const before = await counts();
   await t.services.db('infoproducts').where({ sku: DEMO_PRODUCTS[2].sku }).update({ sku: 'RENOMEADO' });
-  process.env.NODE_ENV = 'production';
+  process.env.NODE_ENV = nodeEnv;
   try {
     await expect(seedDemo(t.services.db)).rejects.toThrow('the demo seed never runs in production');
   } finally {
