@@ -120,7 +120,7 @@ async function main() {
       return `| \`${s.file.replace(/^\/assets\//, '')}\` | ${kind} | ${topSources(c)} | ${kb(s.transferred)} (${s.encoding ?? 'none'}) | ${g == null ? '-' : kb(g)} | ${kb(s.raw)} |`;
     };
     const table = [
-      '| Chunk | Kind | Biggest sources (minified bytes) | Sent (KB) | gzip (KB) | Raw (KB) |',
+      '| Chunk | Kind | Biggest sources (bytes before minification) | Sent (KB) | gzip (KB) | Raw (KB) |',
       '|---|---|---|---:|---:|---:|',
       ...byWeight.map(row),
       `| **Total (${scripts.length} files)** | | | **${kb(total)}** | ${kb(gz)} | ${kb(raw)} |`,

@@ -86,7 +86,7 @@ export function privateSourcesIn(map: Record<string, ChunkInfo>, scripts: Script
   return scripts.flatMap((s) => Object.keys(chunkOf(map, s.file)?.sources ?? {}).filter((src) => PRIVATE_SOURCES.test(src)).map((src) => `${s.file}: ${src}`));
 }
 
-/** The heaviest sources of a chunk, e.g. "react-dom 180.1 KB, react-router 95.3 KB". */
+/** The heaviest sources of a chunk (bytes as rendered into it, before minification). */
 export function topSources(chunk: ChunkInfo | undefined, n = 3): string {
   if (!chunk) return '';
   return Object.entries(chunk.sources)
