@@ -41,8 +41,11 @@ export function buildWebIfStale() {
     return;
   }
   log('gerando o build do site (vite build)…');
+  // Always a production build (minified React, no jsxDEV or source paths), whatever NODE_ENV the
+  // caller runs with (`npm start` runs the server with development by default, `npm test` with test).
   const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
     cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: 'inherit',
   });
   if (r.status !== 0) throw new Error('vite build falhou');

@@ -1,18 +1,15 @@
-import { App as AntApp, ConfigProvider } from 'antd';
-import ptBR from 'antd/locale/pt_BR';
 import { RouterProvider } from 'react-router-dom';
 import { AuthProvider } from './auth/AuthProvider';
 import { router } from './router';
-import { appTheme } from './theme';
 
+/**
+ * The app's root: session and router only. antd (theme, locale, message and modal holders) is
+ * not loaded here: see antd/AntdScope.tsx and the router's AntdOutlet.
+ */
 export function Root() {
   return (
-    <ConfigProvider locale={ptBR} theme={appTheme}>
-      <AntApp>
-        <AuthProvider>
-          <RouterProvider router={router} />
-        </AuthProvider>
-      </AntApp>
-    </ConfigProvider>
+    <AuthProvider>
+      <RouterProvider router={router} />
+    </AuthProvider>
   );
 }

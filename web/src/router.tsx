@@ -1,15 +1,18 @@
 import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AdminRoute, CustomerOnlyRoute, ProtectedRoute } from './auth/guards';
-import { RouteError } from './components/RouteError';
+import { RouteError } from './components/RouteErrorBoundary';
 import { AppLayout } from './layout/AppLayout';
 import HomePage from './pages/home/HomePage';
-import LoginPage from './pages/login/LoginPage';
-import NotFoundPage from './pages/not-found/NotFoundPage';
 
-// The home and sign-in pages ship in the main chunk; the others load on first visit
-// (AppLayout wraps the page in <Suspense>). The registration page brings the date picker and the
-// legal texts, which most visits to the home page never need.
+// Only the home page ships in the main chunk, built of plain elements (no antd): a store visitor's
+// first screen downloads React, the router, the layout and the home page. Every other page is a
+// lazily loaded chunk (AppLayout wraps the page in <Suspense>), under AntdOutlet, a layout route
+// that brings antd's theme and message/modal holders in its own chunk. The registration page
+// brings the date picker and the legal texts, which most visits to the home page never need.
+const AntdOutlet = lazy(() => import('./antd/AntdOutlet'));
+const LoginPage = lazy(() => import('./pages/login/LoginPage'));
+const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const RegisterPage = lazy(() => import('./pages/register/RegisterPage'));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password/ResetPasswordPage'));
 const AccountPage = lazy(() => import('./pages/account/AccountPage'));
@@ -29,16 +32,21 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { index: true, element: <HomePage /> },
-      { path: 'login', element: <LoginPage /> },
-      { path: 'cadastro', element: <RegisterPage /> },
-      { path: 'redefinir-senha', element: <ResetPasswordPage /> },
-      { path: 'termos', element: <TermsPage /> },
-      { path: 'privacidade', element: <PrivacyPage /> },
-      { path: 'jogo-responsavel', element: <ResponsibleGamingPage /> },
-      { path: 'numeros', element: <NumbersPage /> },
-      { path: 'infoprodutos', element: <CataloguePage /> },
-      { path: 'comprar/:sku', element: <ProductPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        element: <AntdOutlet />,
+        children: [
+          { path: 'login', element: <LoginPage /> },
+          { path: 'cadastro', element: <RegisterPage /> },
+          { path: 'redefinir-senha', element: <ResetPasswordPage /> },
+          { path: 'termos', element: <TermsPage /> },
+          { path: 'privacidade', element: <PrivacyPage /> },
+          { path: 'jogo-responsavel', element: <ResponsibleGamingPage /> },
+          { path: 'numeros', element: <NumbersPage /> },
+          { path: 'infoprodutos', element: <CataloguePage /> },
+          { path: 'comprar/:sku', element: <ProductPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
     ],
   },
   {
@@ -47,8 +55,13 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       {
-        element: <ProtectedRoute />,
-        children: [{ element: <CustomerOnlyRoute />, children: [{ path: 'conta', element: <AccountPage /> }] }],
+        element: <AntdOutlet />,
+        children: [
+          {
+            element: <ProtectedRoute />,
+            children: [{ element: <CustomerOnlyRoute />, children: [{ path: 'conta', element: <AccountPage /> }] }],
+          },
+        ],
       },
     ],
   },
@@ -60,10 +73,15 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       {
-        element: <AdminRoute />,
+        element: <AntdOutlet />,
         children: [
-          // AdminConsole routes the /admin/... pages itself (descendant <Routes>).
-          { path: '*', element: <AdminConsole /> },
+          {
+            element: <AdminRoute />,
+            children: [
+              // AdminConsole routes the /admin/... pages itself (descendant <Routes>).
+              { path: '*', element: <AdminConsole /> },
+            ],
+          },
         ],
       },
     ],

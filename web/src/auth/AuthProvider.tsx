@@ -18,6 +18,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [profileError, setProfileError] = useState<Error | null>(null);
   // Each load gets a number; an older answer never overwrites a newer session (e.g. login during boot).
   const generation = useRef(0);
+  // One GET /api/me per token at a time: a load that starts while another for the same token is on
+  // its way shares its answer (React's StrictMode mounts effects twice in development; a storage
+  // event can arrive during boot), so a page load asks for the profile once.
+  const inflight = useRef<{ token: string; promise: Promise<User> } | null>(null);
+  const profileFor = useCallback((t: string): Promise<User> => {
+    if (inflight.current?.token === t) return inflight.current.promise;
+    const promise = fetchProfile().finally(() => {
+      if (inflight.current?.promise === promise) inflight.current = null;
+    });
+    inflight.current = { token: t, promise };
+    return promise;
+  }, []);
 
   const loadProfile = useCallback(async () => {
     const gen = ++generation.current;
@@ -30,7 +42,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       return;
     }
     try {
-      const u = await fetchProfile();
+      const u = await profileFor(stored);
       if (gen !== generation.current) return;
       setUser(u);
       setProfileError(null);
@@ -49,7 +61,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } finally {
       if (gen === generation.current) setLoading(false);
     }
-  }, []);
+  }, [profileFor]);
 
   useEffect(() => {
     void loadProfile();

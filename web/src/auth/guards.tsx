@@ -1,7 +1,10 @@
+import { lazy } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { PageSkeleton } from '../components/PageSkeleton';
-import { ProfileError } from '../components/ProfileError';
 import { useAuth } from './AuthContext';
+
+// Rare (the profile call failed) and built with antd: loaded when needed, under AntdOutlet's <Suspense>.
+const ProfileError = lazy(() => import('../components/ProfileError').then((m) => ({ default: m.ProfileError })));
 
 /**
  * Route guards as layout routes (account spec §2 "Guards"): each wraps a group of routes and

@@ -1,5 +1,5 @@
-import { Button } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
+import { PlainButton } from './plain/Button';
 import './empty-list.css';
 
 export interface EmptyListProps {
@@ -18,9 +18,9 @@ export function EmptyList({ failed, onRetry, emptyText, failedText, className }:
     <div className={className ? `empty-list ${className}` : 'empty-list'} role={failed ? 'alert' : undefined}>
       <p>{failed ? failedText : emptyText}</p>
       {failed && (
-        <Button icon={<ReloadOutlined />} onClick={onRetry}>
+        <PlainButton icon={<ReloadOutlined />} onClick={onRetry}>
           Tentar de novo
-        </Button>
+        </PlainButton>
       )}
     </div>
   );

@@ -1,22 +1,31 @@
-import { useState } from 'react';
-import { App, Button, Dropdown, Skeleton, type MenuProps } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import {
   ArrowLeftOutlined,
   DashboardOutlined,
   LoginOutlined,
   LogoutOutlined,
-  MenuOutlined,
   UserAddOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
+import { PlainButton } from '../components/plain/Button';
+import { SkeletonBlock } from '../components/plain/Skeleton';
 import { useGoBack } from '../components/useGoBack';
 import { Logo } from './Logo';
+import { MenuTrigger } from './MenuTrigger';
 
 export type TopBarVariant = 'store' | 'account' | 'admin';
 
-interface Item {
+// The phone menu (antd Dropdown) is loaded on the first tap of its button; once loaded, the top
+// bars of the other layouts render it directly.
+const TopBarMenu = lazy(() => import('./TopBarMenu'));
+let menuLoaded = false;
+const markMenuLoaded = () => {
+  menuLoaded = true;
+};
+
+export interface Item {
   key: string;
   label: string;
   icon: React.ReactNode;
@@ -31,10 +40,10 @@ interface Item {
  */
 export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
   const { loading, isAuthenticated, isAdmin, logout } = useAuth();
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [leaving, setLeaving] = useState(false);
+  const [menuWanted, setMenuWanted] = useState(menuLoaded);
 
   const signOut = async () => {
     setLeaving(true);
@@ -42,7 +51,8 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
       // Leave a guarded page first: ending the session there would make its guard redirect to /login.
       navigate('/', { flushSync: true });
       await logout();
-      message.success('Você saiu da sua conta.');
+      // No antd scope above the top bar: the message comes with its own small chunk.
+      void import('../antd/toast').then((m) => m.toastSuccess('Você saiu da sua conta.'));
     } finally {
       setLeaving(false);
     }
@@ -64,13 +74,10 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
   }
 
   // The whole row of a menu item is clickable, not only its text.
-  const menu: MenuProps = {
-    items: items.map((i) => ({ key: i.key, icon: i.icon, label: i.label, danger: i.key === 'sair' })),
-    onClick: ({ key }) => {
-      const item = items.find((i) => i.key === key);
-      if (item?.to) navigate(item.to);
-      else item?.onClick?.();
-    },
+  const select = (key: string) => {
+    const item = items.find((i) => i.key === key);
+    if (item?.to) navigate(item.to);
+    else item?.onClick?.();
   };
 
   const goBack = useGoBack('/');
@@ -80,7 +87,7 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
     <header className="topbar">
       <div className="topbar-inner">
         {variant !== 'store' && !(variant === 'admin' && pathname.replace(/\/+$/, '') === '/admin') && (
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={back} aria-label="Voltar" className="topbar-back" />
+          <PlainButton type="text" iconOnly icon={<ArrowLeftOutlined />} onClick={back} aria-label="Voltar" className="topbar-back" />
         )}
         <Logo to={logoTo} />
         <nav className="topbar-actions" aria-label="Menu principal">
@@ -90,7 +97,7 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
             </Link>
           )}
           {loading ? (
-            <Skeleton.Button active size="small" style={{ width: 88 }} />
+            <SkeletonBlock className="skeleton-button" style={{ width: 88, height: 24 }} />
           ) : (
             <>
               <div className="topbar-inline">
@@ -100,16 +107,26 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
                       {i.icon} {i.label}
                     </Link>
                   ) : (
-                    <Button key={i.key} type="text" icon={i.icon} onClick={i.onClick} loading={leaving}>
+                    <PlainButton key={i.key} type="text" icon={i.icon} onClick={i.onClick} loading={leaving}>
                       {i.label}
-                    </Button>
+                    </PlainButton>
                   ),
                 )}
               </div>
               <div className="topbar-dropdown">
-                <Dropdown menu={menu} trigger={['click']} placement="bottomRight">
-                  <Button icon={<MenuOutlined />} aria-label="Abrir menu" loading={leaving} />
-                </Dropdown>
+                {menuWanted ? (
+                  <Suspense fallback={<MenuTrigger busy />}>
+                    <TopBarMenu
+                      items={items}
+                      onSelect={select}
+                      busy={leaving}
+                      openAtStart={!menuLoaded}
+                      onLoaded={markMenuLoaded}
+                    />
+                  </Suspense>
+                ) : (
+                  <MenuTrigger busy={leaving} onClick={() => setMenuWanted(true)} />
+                )}
               </div>
             </>
           )}

@@ -1,8 +1,9 @@
-import { Button, Skeleton } from 'antd';
 import { ShoppingCartOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import type { BoardNumber, Product } from '../../api/types';
 import { BRAND } from '../../brand';
 import { NumberGrid, NumberLegend } from '../board/NumberGrid';
+import { PlainButton } from '../plain/Button';
+import { SkeletonBlock, SkeletonText } from '../plain/Skeleton';
 import { availability, coverSrc, unitPriceCents } from './format';
 import { Availability, PrizeAndPrice } from './ProductOffer';
 import './product-card.css';
@@ -63,7 +64,7 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
         <NumberLegend />
       </div>
 
-      <Button
+      <PlainButton
         type="primary"
         size="large"
         block
@@ -73,7 +74,7 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
         className="product-card-buy"
       >
         Comprar e-book
-      </Button>
+      </PlainButton>
       <a className="product-card-group" href={BRAND.communityGroupUrl} target="_blank" rel="noopener noreferrer">
         <WhatsAppOutlined aria-hidden /> Entrar no grupo da comunidade
       </a>
@@ -86,12 +87,14 @@ export function ProductCardSkeleton() {
   return (
     <div className="product-card product-card--skeleton" aria-hidden>
       <div className="product-card-head">
-        <Skeleton.Node active className="product-card-cover-skeleton" />
-        <Skeleton active title={{ width: '80%' }} paragraph={{ rows: 3, width: ['60%', '70%', '50%'] }} />
+        <SkeletonBlock className="product-card-cover-skeleton" />
+        <div className="product-card-intro-skeleton">
+          <SkeletonText titleWidth="80%" rows={3} widths={['60%', '70%', '50%']} />
+        </div>
       </div>
-      <Skeleton active title={false} paragraph={{ rows: 2 }} />
-      <Skeleton.Node active className="product-card-board-skeleton" />
-      <Skeleton.Button active block size="large" />
+      <SkeletonText title={false} rows={2} />
+      <SkeletonBlock className="product-card-board-skeleton" />
+      <SkeletonBlock className="skeleton-button skeleton-button-lg" style={{ width: '100%' }} />
     </div>
   );
 }

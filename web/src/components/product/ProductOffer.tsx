@@ -1,5 +1,5 @@
-import { Progress, type ProgressProps } from 'antd';
 import { formatBRL } from './format';
+import '../plain/plain.css';
 import './product-offer.css';
 
 /**
@@ -23,17 +23,20 @@ export function PrizeAndPrice({ prizeCents, unitCents, classPrefix }: { prizeCen
 }
 
 /** "98 de 100 números disponíveis" with its bar. `className` adds the layout's own class. */
-export function Availability({ available, total, className, size }: { available: number; total: number; className: string; size?: ProgressProps['size'] }) {
+export function Availability({ available, total, className, size }: { available: number; total: number; className: string; size?: 'small' | 'default' }) {
   const percent = total > 0 ? Math.round((available / total) * 100) : 0;
   return (
     <div className={`product-availability ${className}`}>
-      <Progress
-        percent={percent}
-        showInfo={false}
-        size={size}
-        strokeColor="var(--green-bright)"
+      <div
+        className={`progress-line${size === 'small' ? ' progress-line--small' : ''}`}
+        role="progressbar"
+        aria-valuenow={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
         aria-label={`${available} de ${total} números disponíveis`}
-      />
+      >
+        <span style={{ width: `${percent}%` }} />
+      </div>
       <span>
         <strong>{available}</strong> de {total} números disponíveis
       </span>

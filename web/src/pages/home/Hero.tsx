@@ -1,7 +1,6 @@
-import { Button, Typography } from 'antd';
 import { QuestionCircleOutlined, UserAddOutlined, UserOutlined } from '@ant-design/icons';
 import { useAuth } from '../../auth/AuthContext';
-import { LinkButton } from '../../components/LinkButton';
+import { PlainButton, PlainLinkButton } from '../../components/plain/Button';
 import { HeroIllustration } from './HeroIllustration';
 
 export function Hero() {
@@ -13,27 +12,27 @@ export function Hero() {
     <section className="hero" aria-labelledby="hero-title">
       <div className="hero-copy">
         <span className="hero-kicker">E-books Lotomania · Sorteios numerados</span>
-        <Typography.Title id="hero-title" level={1} className="hero-title">
+        <h1 id="hero-title" className="hero-title">
           Leve um e-book e escolha o seu <span className="text-amber">número da sorte</span>
-        </Typography.Title>
-        <Typography.Paragraph className="hero-lead">
+        </h1>
+        <p className="hero-lead">
           Cada e-book comprado dá direito a escolher 1 número entre 100 (de 00 a 99). Quando todos os números são
           vendidos, a tabela fecha e o resultado sai pela Lotomania. Pagamento rápido e seguro via PIX.
-        </Typography.Paragraph>
+        </p>
         <div className="hero-actions">
           {!loading && !isAuthenticated && (
-            <LinkButton type="primary" size="large" icon={<UserAddOutlined />} to="/cadastro">
+            <PlainLinkButton type="primary" size="large" icon={<UserAddOutlined />} to="/cadastro">
               Criar conta grátis
-            </LinkButton>
+            </PlainLinkButton>
           )}
           {!loading && isAuthenticated && (
-            <LinkButton type="primary" size="large" icon={<UserOutlined />} to="/conta">
+            <PlainLinkButton type="primary" size="large" icon={<UserOutlined />} to="/conta">
               Área do cliente
-            </LinkButton>
+            </PlainLinkButton>
           )}
-          <Button size="large" className="btn-amber-outline" icon={<QuestionCircleOutlined />} onClick={scrollToHowItWorks}>
+          <PlainButton size="large" className="btn-amber-outline" icon={<QuestionCircleOutlined />} onClick={scrollToHowItWorks}>
             Como funciona
-          </Button>
+          </PlainButton>
         </div>
       </div>
       <div className="hero-visual">

@@ -1,4 +1,3 @@
-import { Typography } from 'antd';
 import { BookOutlined, CalendarOutlined, NumberOutlined, TrophyOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { expectedDrawDate } from './drawDate';
@@ -31,9 +30,9 @@ export function HowItWorks() {
   const drawDay = expectedDrawDate();
   return (
     <section id="como-funciona" className="how" aria-labelledby="como-funciona-title">
-      <Typography.Title level={2} id="como-funciona-title" className="section-title">
+      <h2 id="como-funciona-title" className="section-title">
         Como funciona o sorteio
-      </Typography.Title>
+      </h2>
       <ol className="how-steps">
         {STEPS.map((s, i) => (
           <li key={s.title} className="how-step">

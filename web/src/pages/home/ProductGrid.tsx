@@ -1,10 +1,9 @@
-import { Typography } from 'antd';
 import { AppstoreOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { EmptyList } from '../../components/EmptyList';
 import { ProductCard, ProductCardSkeleton } from '../../components/product/ProductCard';
 import { unitPriceCents } from '../../components/product/format';
-import { usePurchase } from '../purchase/usePurchase';
+import { usePurchaseLauncher } from '../purchase/PurchaseLauncher';
 import { useHomeProducts } from './useHomeProducts';
 import './product-grid.css';
 
@@ -14,14 +13,14 @@ import './product-grid.css';
  */
 export function ProductGrid() {
   const { products, loading, failed, retry } = useHomeProducts();
-  const { buy, dialogs, preparingId } = usePurchase({ returnTo: '/' });
+  const { buy, dialogs, preparingId } = usePurchaseLauncher({ returnTo: '/' });
 
   return (
     <section className="home-products" aria-labelledby="ebooks-title" id="ebooks">
       <div className="home-products-head">
-        <Typography.Title level={2} id="ebooks-title" className="section-title">
+        <h2 id="ebooks-title" className="section-title">
           E-books com sorteio aberto
-        </Typography.Title>
+        </h2>
         <Link to="/infoprodutos" className="home-products-all">
           <AppstoreOutlined aria-hidden /> Ver catálogo
         </Link>

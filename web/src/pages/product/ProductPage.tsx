@@ -9,7 +9,7 @@ import { availability, coverSrc } from '../../components/product/format';
 import { Availability, PrizeAndPrice } from '../../components/product/ProductOffer';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useGoBack } from '../../components/useGoBack';
-import { usePurchase } from '../purchase/usePurchase';
+import { usePurchaseLauncher } from '../purchase/PurchaseLauncher';
 import { useProductPage } from './useProductPage';
 import './product-page.css';
 
@@ -21,7 +21,7 @@ export default function ProductPage() {
   const { sku = '' } = useParams();
   const { pathname } = useLocation();
   const { state, retry } = useProductPage(sku);
-  const { buy, dialogs, preparingId } = usePurchase({ returnTo: pathname });
+  const { buy, dialogs, preparingId } = usePurchaseLauncher({ returnTo: pathname });
   const goBack = useGoBack('/infoprodutos');
   useDocumentTitle(state.kind === 'ready' ? state.product.title : state.kind === 'not_found' ? 'E-book não encontrado' : 'E-book');
 

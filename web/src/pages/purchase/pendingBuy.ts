@@ -62,3 +62,13 @@ export function takeStoredPendingBuy(pathname: string): PendingBuy | null {
   if (!isPendingBuy(stored) || typeof at !== 'number' || Date.now() - at > MAX_AGE_MS) return null;
   return { productId: stored.productId, priceCents: stored.priceCents ?? null };
 }
+
+/** Whether a stored purchase waits for this page (read only: the purchase flow takes it). */
+export function hasStoredPendingBuy(pathname: string): boolean {
+  try {
+    const raw = window.sessionStorage.getItem(KEY);
+    return !!raw && (JSON.parse(raw) as Partial<Stored> | null)?.returnTo === pathname;
+  } catch {
+    return false;
+  }
+}
