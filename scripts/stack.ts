@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { ROOT, log, provisionServices, ensureChromium, pidAlive } from './provision';
+import { DATA_DIR, ROOT, log, provisionServices, ensureChromium, pidAlive } from './provision';
 import { LOCAL_STACK } from '../src/platform/local-stack';
 import { isProductionEnv } from '../src/platform/config';
 
@@ -73,6 +73,8 @@ async function start() {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, NODE_ENV: process.env.NODE_ENV ?? 'development' };
   // Demo convenience: sandbox PIX payments approve themselves after 20 s (never in production).
   if (!isProductionEnv(env.NODE_ENV) && env.SANDBOX_AUTO_APPROVE_SECONDS === undefined) env.SANDBOX_AUTO_APPROVE_SECONDS = '20';
+  // Without SMTP, development mail (e.g. reset links, which are never stored) lands as .eml files here.
+  const mailDrop = !isProductionEnv(env.NODE_ENV) && !env.SMTP_URL ? (env.MAIL_DROP_DIR ??= path.join(DATA_DIR, 'app', 'mail')) : null;
   const children: ChildProcess[] = [];
   let stopping = false;
   const stopAll = async (code: number) => {
@@ -137,6 +139,7 @@ async function start() {
       ...DEMO_ACCOUNTS.map((a) => `    ${a.label.padEnd(14)} ${a.email}  /  ${a.password}`),
       '',
       `  PIX (sandbox): aprovado sozinho em ${env.SANDBOX_AUTO_APPROVE_SECONDS ?? 0} s, ou na hora com 'npm run cli -- payments approve <id>'.`,
+      ...(mailDrop ? [`  E-mails (sem SMTP_URL): gravados como arquivos .eml em ${path.relative(ROOT, mailDrop)}/ (ex.: o link de redefinição de senha).`] : []),
       '',
       '  Ctrl-C encerra web, worker, PostgreSQL e Redis (os dados ficam em .data/).',
       '',

@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('cotaverde'),
   SMTP_URL: optionalString.pipe(z.string().url().optional()),
   MAIL_FROM: z.string().default('Cota Verde <nao-responda@cotaverde.com.br>'),
+  /** Development only: without SMTP, each mail is written as an .eml file here (`npm start` sets .data/app/mail). */
+  MAIL_DROP_DIR: optionalString,
   PAYMENT_PROVIDER: z.enum(['sandbox', 'mercadopago']).default('sandbox'),
   SANDBOX_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).default(0),
   MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
@@ -89,6 +91,8 @@ export type Config = {
   queuePrefix: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** Development mailbox folder (.eml files) used when no SMTP_URL is set. */
+  mailDropDir?: string;
   payments: {
     provider: 'sandbox' | 'mercadopago';
     sandboxAutoApproveSeconds: number;
@@ -130,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e.SANDBOX_AUTO_APPROVE_SECONDS > 0) problems.push('SANDBOX_AUTO_APPROVE_SECONDS is not allowed in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production (reset links are only ever sent, never stored)');
+    if (e.MAIL_DROP_DIR) problems.push('MAIL_DROP_DIR is a development mailbox and is not allowed in production');
   }
   if (env.TRUST_PROXY && !e.TRUST_PROXY && (e.TRUSTED_PROXY_HOPS ?? 0) > 0) {
     problems.push('TRUST_PROXY=false contradicts TRUSTED_PROXY_HOPS > 0: set only TRUSTED_PROXY_HOPS');
@@ -165,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: e.QUEUE_PREFIX,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    mailDropDir: e.SMTP_URL ? undefined : e.MAIL_DROP_DIR,
     payments: {
       provider: e.PAYMENT_PROVIDER,
       sandboxAutoApproveSeconds: e.SANDBOX_AUTO_APPROVE_SECONDS,

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Conn, Db } from './db';
 import type { Logger } from './logger';
@@ -9,8 +11,9 @@ export const MAX_MAIL_ATTEMPTS = 5;
 /**
  * Mail goes through mail_outbox: the row is written in the caller's
  * transaction; the worker's mail.send job delivers it (SMTP when SMTP_URL is
- * configured, otherwise the mail is marked 'logged': stored, with its
- * recipient and subject logged — never its body).
+ * configured; in development without SMTP, an .eml file in MAIL_DROP_DIR;
+ * otherwise the mail is marked 'logged': stored, with its recipient and
+ * subject logged — never its body).
  *
  * A template with a renderer (e.g. password_reset) is written at send time: the
  * renderer runs in the delivery transaction, returns the text to send (which may
@@ -88,8 +91,30 @@ export interface Mailer {
   list(opts: { status?: OutboxStatus; to?: string; limit: number; withBody?: boolean }): Promise<OutboxListing[]>;
 }
 
-export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; smtpUrl?: string; from: string }): Mailer {
-  const transport: Transporter | null = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
+/**
+ * A development mailbox: nodemailer builds the whole message (its stream transport) and it is
+ * written as an .eml file that any mail client opens. Only on the developer's disk, never in the
+ * database or the logs; the config refuses it in production.
+ */
+function dropFolderTransport(dir: string): Pick<Transporter, 'sendMail'> {
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async sendMail(message) {
+      const info = await builder.sendMail(message);
+      await fs.mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(info.messageId).replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}.eml`);
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      return info;
+    },
+  } as Pick<Transporter, 'sendMail'>;
+}
+
+export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; smtpUrl?: string; dropDir?: string; from: string }): Mailer {
+  const transport: Pick<Transporter, 'sendMail'> | null = deps.smtpUrl
+    ? nodemailer.createTransport(deps.smtpUrl)
+    : deps.dropDir
+      ? dropFolderTransport(deps.dropDir)
+      : null;
   const renderers = new Map<string, MailRenderer>();
   const mailer: Mailer = {
     registerRenderer(template, render) {

@@ -1,4 +1,8 @@
+import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/platform/config';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createTestContext, type TestContext } from '../helpers/context';
@@ -140,6 +144,49 @@ describe('mailer with SMTP', () => {
     await age(id, 120);
     await mailer.sweep();
     expect(await t.services.queue.raw.getJob(`mail-send-${id}`)).toBeUndefined();
+  });
+});
+
+describe('development mailbox (MAIL_DROP_DIR, no SMTP)', () => {
+  test("writes each mail as an .eml file and marks the row 'sent'; the rendered text (e.g. a link) is only in the file", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cv-maildrop-'));
+    try {
+      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, dropDir: dir, from: 'Cota Verde <nao-responda@cotaverde.test>' });
+      mailer.registerRenderer('drop-test', async () => ({ text: 'Link: https://x.test/r?token=segredo123', storedText: 'Link: (enviado por e-mail)' }));
+      const id = await mailer.enqueue(t.services.db, { to: 'caixa@example.com', subject: 'Caixa local', text: 'placeholder', template: 'drop-test' });
+      expect(await mailer.deliver(id)).toBe('sent');
+      const files = await fs.readdir(dir);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/\.eml$/);
+      const eml = await fs.readFile(path.join(dir, files[0]), 'utf8');
+      expect(eml).toContain('To: caixa@example.com');
+      expect(eml).toContain('Subject: Caixa local');
+      expect(eml).toContain('token=segredo123');
+      const r = await row(id);
+      expect(r).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(r.body_text).not.toContain('segredo123');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the config refuses a mail drop folder in production and ignores it when SMTP is set', () => {
+    const base = { DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x' };
+    expect(loadConfig({ ...base, NODE_ENV: 'development', MAIL_DROP_DIR: '/tmp/m' }).mailDropDir).toBe('/tmp/m');
+    expect(loadConfig({ ...base, NODE_ENV: 'development', MAIL_DROP_DIR: '/tmp/m', SMTP_URL: 'smtp://127.0.0.1:25' }).mailDropDir).toBeUndefined();
+    expect(() =>
+      loadConfig({
+        ...base,
+        NODE_ENV: 'production',
+        MAIL_DROP_DIR: '/tmp/m',
+        SMTP_URL: 'smtp://127.0.0.1:25',
+        APP_SECRET: 'x'.repeat(40),
+        PUBLIC_URL: 'https://cotaverde.example',
+        PAYMENT_PROVIDER: 'mercadopago',
+        MERCADOPAGO_ACCESS_TOKEN: 't',
+        MERCADOPAGO_WEBHOOK_SECRET: 's',
+      }),
+    ).toThrow(/MAIL_DROP_DIR/);
   });
 });
 
