@@ -67,7 +67,7 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await submit.click();
 
     await page.waitForURL(`${t.url}/login`);
-    await page.getByText('Conta criada com sucesso! Agora faca login.').waitFor();
+    await page.getByText('Conta criada com sucesso! Agora faça login.').waitFor();
 
     // The server stored the normalised payload.
     const row = await t.services.db('users').where({ email: email.toLowerCase() }).first();

@@ -108,7 +108,7 @@ export default function RegisterPage() {
     setFormError(null);
     try {
       await register(input);
-      message.success('Conta criada com sucesso! Agora faca login.');
+      message.success('Conta criada com sucesso! Agora faça login.');
       navigate('/login', { state: { email: input.email } });
     } catch (err) {
       const fieldErrors: Partial<Record<Field, string>> = {};
