@@ -9,6 +9,7 @@ export const MESSAGES = {
   phoneInvalid: 'Informe um telefone válido com DDD.',
   cpfInvalid: 'CPF inválido.',
   birthdateRequired: 'Informe a data de nascimento.',
+  birthdateInvalid: 'Data de nascimento inválida. Use DD/MM/AAAA.',
   underage: 'É necessário ter 18 anos ou mais.',
   passwordRequired: 'Informe uma senha.',
   passwordTooShort: 'A senha deve ter pelo menos 6 caracteres.',

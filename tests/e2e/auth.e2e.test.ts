@@ -48,8 +48,19 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await expect(page.getByLabel('CPF').inputValue()).resolves.toBe(
       `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
     );
-    await page.getByLabel('Data de nascimento').fill('15/05/1990');
-    await page.keyboard.press('Enter');
+    // Typed on a numeric keyboard (no calendar): the slashes come by themselves.
+    const birthdate = page.getByLabel('Data de nascimento');
+    await expect(birthdate.getAttribute('inputmode')).resolves.toBe('numeric');
+    await birthdate.pressSequentially('1505');
+    await expect(birthdate.inputValue()).resolves.toBe('15/05');
+    await birthdate.pressSequentially('2010');
+    await birthdate.blur();
+    await page.getByText('É necessário ter 18 anos ou mais.').waitFor();
+    await birthdate.fill('');
+    await birthdate.pressSequentially('15051990');
+    await expect(birthdate.inputValue()).resolves.toBe('15/05/1990');
+    await expect(page.getByText('É necessário ter 18 anos ou mais.').count()).resolves.toBe(0);
+    await expect(page.locator('.ant-picker-dropdown').count()).resolves.toBe(0);
     await page.getByLabel('Senha').fill(password);
     // Still disabled: the terms are not accepted yet.
     await expect(submit.isDisabled()).resolves.toBe(true);
@@ -75,6 +86,8 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     expect(row.name).toBe('Maria E2E da Silva');
     expect(row.phone).toBe('41998765432');
     expect(row.cpf).toBe(cpf);
+    // The server received the date as before (YYYY-MM-DD).
+    expect(row.birthdate).toBe('1990-05-15');
 
     // --- sign-in ---
     await page.getByRole('heading', { level: 1, name: 'Entrar' }).waitFor();
