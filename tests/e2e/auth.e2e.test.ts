@@ -8,6 +8,8 @@ import type { TestContext } from '../helpers/context';
 import { describeBrowser, settled, submitLogin, useBrowser } from '../helpers/browser';
 import { uniqueCpf } from '../helpers/cpf';
 import { eventually } from '../helpers/eventually';
+import { AA_TEXT } from '../helpers/contrast';
+import { paintedColours, paintedContrast, saveScreenshot } from '../helpers/screenshots';
 
 describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
   const session = useBrowser();
@@ -55,12 +57,14 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await expect(birthdate.inputValue()).resolves.toBe('15/05');
     await birthdate.pressSequentially('2010');
     await birthdate.blur();
-    await page.getByText('É necessário ter 18 anos ou mais.').waitFor();
+    await page.getByText('É necessário ter 18 anos ou mais.', { exact: true }).waitFor();
     await birthdate.fill('');
     await birthdate.pressSequentially('15051990');
     await expect(birthdate.inputValue()).resolves.toBe('15/05/1990');
-    await expect(page.getByText('É necessário ter 18 anos ou mais.').count()).resolves.toBe(0);
+    await expect(page.getByText('É necessário ter 18 anos ou mais.', { exact: true }).count()).resolves.toBe(0);
     await expect(page.locator('.ant-picker-dropdown').count()).resolves.toBe(0);
+    await birthdate.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'cadastro-birthdate-typed');
     await page.getByLabel('Senha').fill(password);
     // Still disabled: the terms are not accepted yet.
     await expect(submit.isDisabled()).resolves.toBe(true);
@@ -123,6 +127,22 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await page.goto(`${t.url}/conta`);
     await page.waitForURL(`${t.url}/login`);
   }, 120_000);
+
+  it('shows an amber focus ring on a button reached with the keyboard, and AA text on primary buttons', async () => {
+    await page.goto(`${t.url}/login`);
+    await page.getByLabel('E-mail').fill('maria@example.com');
+    await page.getByLabel('Senha').fill('senha-segura-1');
+    const submit = page.locator('form[id="login"] button[type="submit"]');
+    // Tab along until the sign-in button has the focus.
+    for (let i = 0; i < 10 && !(await submit.evaluate((el: unknown) => el === (globalThis as any).document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(submit.evaluate((el: unknown) => el === (globalThis as any).document.activeElement)).resolves.toBe(true);
+    const ring = await paintedColours(submit);
+    expect(ring).toMatchObject({ outlineStyle: 'solid', outlineWidth: '2px', outlineColor: 'rgb(245, 166, 35)' });
+    await expect(paintedContrast(submit)).resolves.toBeGreaterThanOrEqual(AA_TEXT);
+    await saveScreenshot(page, 'focused-button');
+  }, 60_000);
 
   it('rejects a wrong password with the server message', async () => {
     await page.goto(`${t.url}/login`);
