@@ -55,7 +55,11 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await expect(birthdate.getAttribute('inputmode')).resolves.toBe('numeric');
     await birthdate.pressSequentially('1505');
     await expect(birthdate.inputValue()).resolves.toBe('15/05');
-    await birthdate.pressSequentially('2010');
+    await birthdate.blur();
+    await page.getByText('Data de nascimento inválida. Use DD/MM/AAAA.', { exact: true }).waitFor();
+    await birthdate.fill('');
+    await birthdate.pressSequentially('15052010');
+    await expect(birthdate.inputValue()).resolves.toBe('15/05/2010');
     await birthdate.blur();
     await page.getByText('É necessário ter 18 anos ou mais.', { exact: true }).waitFor();
     await birthdate.fill('');

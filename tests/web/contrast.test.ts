@@ -100,6 +100,15 @@ describe('board cells', () => {
   });
 });
 
+describe('focused text fields', () => {
+  test.each(['Input', 'InputNumber'] as const)('%s: the focused border stands out (3:1) on the field and differs from the resting one', (name) => {
+    const focused = appTheme.components?.[name]?.activeBorderColor;
+    expect(focused).toBeDefined();
+    expect(contrastRatio(focused as string, tokens.colorBgContainer)).toBeGreaterThanOrEqual(3);
+    expect(contrastRatio(focused as string, tokens.colorBorder)).toBeGreaterThanOrEqual(1.5);
+  });
+});
+
 describe('keyboard focus ring', () => {
   const ring = rule(STYLES, ':focus-visible');
 

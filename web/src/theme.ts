@@ -34,5 +34,8 @@ export const appTheme: ThemeConfig = {
   components: {
     Button: { fontWeight: 600 },
     Card: { colorBorderSecondary: COLORS.border },
+    // A focused field shows it plainly: antd's default (the primary green) barely differs from its resting border.
+    Input: { activeBorderColor: COLORS.greenBright },
+    InputNumber: { activeBorderColor: COLORS.greenBright },
   },
 };

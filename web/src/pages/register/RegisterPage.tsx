@@ -77,7 +77,8 @@ export default function RegisterPage() {
   const errors = useMemo(() => {
     const e = validateRegistration(input);
     // Something typed that is not a whole date yet (or no such day): say how to write it.
-    if (values.birthdate.trim() && !birthdateToIso(values.birthdate)) e.birthdate = MESSAGES.birthdateInvalid;
+    const typed = values.birthdate ?? '';
+    if (typed.trim() && !birthdateToIso(typed)) e.birthdate = MESSAGES.birthdateInvalid;
     return e;
   }, [input, values.birthdate]);
   const valid = Object.keys(errors).length === 0;
