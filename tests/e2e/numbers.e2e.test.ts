@@ -116,6 +116,12 @@ describeBrowser('number board in the browser', () => {
     await page.getByRole('grid').scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'numeros-own-numbers');
 
+    // A wide screen: board beside the header and panel, cells as before.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await cell(42, 'Seu número').waitFor();
+    await saveScreenshot(page, 'numeros-own-numbers-wide');
+    await page.setViewportSize({ width: 390, height: 844 });
+
     // After a reload the marks come back from the customer's reservations.
     await page.reload();
     await cell(42, 'Seu número').waitFor();
