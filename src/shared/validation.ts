@@ -4,15 +4,16 @@
  */
 export const MESSAGES = {
   nameRequired: 'Informe seu nome completo.',
-  emailInvalid: 'E-mail invalido.',
-  loginEmailInvalid: 'Informe um e-mail valido.',
-  phoneInvalid: 'Informe um telefone valido com DDD.',
-  cpfInvalid: 'CPF invalido.',
+  emailInvalid: 'E-mail inválido.',
+  loginEmailInvalid: 'Informe um e-mail válido.',
+  phoneInvalid: 'Informe um telefone válido com DDD.',
+  cpfInvalid: 'CPF inválido.',
   birthdateRequired: 'Informe a data de nascimento.',
-  underage: 'E necessario ter 18 anos ou mais.',
+  birthdateInvalid: 'Data de nascimento inválida. Use DD/MM/AAAA.',
+  underage: 'É necessário ter 18 anos ou mais.',
   passwordRequired: 'Informe uma senha.',
   passwordTooShort: 'A senha deve ter pelo menos 6 caracteres.',
-  termsRequired: 'E necessario aceitar os termos.',
+  termsRequired: 'É necessário aceitar os termos.',
 } as const;
 
 export const MIN_AGE = 18;

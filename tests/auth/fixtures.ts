@@ -36,12 +36,12 @@ export function registration(overrides: Record<string, unknown> = {}) {
 /** The message of every rule for an empty registration form (account spec §3), by field. */
 export const EMPTY_REGISTRATION_MESSAGES = {
   name: 'Informe seu nome completo.',
-  email: 'E-mail invalido.',
-  phone: 'Informe um telefone valido com DDD.',
-  cpf: 'CPF invalido.',
+  email: 'E-mail inválido.',
+  phone: 'Informe um telefone válido com DDD.',
+  cpf: 'CPF inválido.',
   birthdate: 'Informe a data de nascimento.',
   password: 'Informe uma senha.',
-  acceptTerms: 'E necessario aceitar os termos.',
+  acceptTerms: 'É necessário aceitar os termos.',
 };
 
 /**

@@ -143,7 +143,7 @@ describe('POST /api/auth/reset-password', () => {
   test.each([[{}], [{ email: 'nao-e-email' }], [{ email: 42 }], [{ email: '' }]])('%j → 400 validation_error', async (body) => {
     const r = await requestReset(body);
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: 'validation_error', message: 'Informe um e-mail valido.', details: expect.any(Array) });
+    expect(r.body).toEqual({ error: 'validation_error', message: 'Informe um e-mail válido.', details: expect.any(Array) });
   });
 
   test('still answers 202 when the queue is unavailable; the row waits for the sweep', async () => {

@@ -52,28 +52,28 @@ describe('POST /api/auth/register', () => {
     const ok = await register(registration({ birthdate: birthdateYearsAgo(18) }));
     expect(ok.status).toBe(201);
     const young = await register(registration({ birthdate: birthdateYearsAgo(18, 1) }));
-    expectValidationError(young, 'E necessario ter 18 anos ou mais.', 'birthdate');
+    expectValidationError(young, 'É necessário ter 18 anos ou mais.', 'birthdate');
   });
 
   describe('each rule answers 400 with its pt-BR message', () => {
     test.each([
       ['name', { name: '' }, 'Informe seu nome completo.'],
       ['name', { name: '    ' }, 'Informe seu nome completo.'],
-      ['email', { email: 'maria@' }, 'E-mail invalido.'],
-      ['email', { email: 'maria example.com' }, 'E-mail invalido.'],
-      ['email', { email: '' }, 'E-mail invalido.'],
-      ['phone', { phone: '99999-000' }, 'Informe um telefone valido com DDD.'],
-      ['phone', { phone: '' }, 'Informe um telefone valido com DDD.'],
-      ['cpf', { cpf: '111.111.111-11' }, 'CPF invalido.'],
-      ['cpf', { cpf: '529.982.247-26' }, 'CPF invalido.'],
-      ['cpf', { cpf: '5299822472' }, 'CPF invalido.'],
+      ['email', { email: 'maria@' }, 'E-mail inválido.'],
+      ['email', { email: 'maria example.com' }, 'E-mail inválido.'],
+      ['email', { email: '' }, 'E-mail inválido.'],
+      ['phone', { phone: '99999-000' }, 'Informe um telefone válido com DDD.'],
+      ['phone', { phone: '' }, 'Informe um telefone válido com DDD.'],
+      ['cpf', { cpf: '111.111.111-11' }, 'CPF inválido.'],
+      ['cpf', { cpf: '529.982.247-26' }, 'CPF inválido.'],
+      ['cpf', { cpf: '5299822472' }, 'CPF inválido.'],
       ['birthdate', { birthdate: '' }, 'Informe a data de nascimento.'],
       ['birthdate', { birthdate: '2001-02-30' }, 'Informe a data de nascimento.'],
       ['birthdate', { birthdate: '15/01/1990' }, 'Informe a data de nascimento.'],
-      ['birthdate', { birthdate: '2015-05-05' }, 'E necessario ter 18 anos ou mais.'],
+      ['birthdate', { birthdate: '2015-05-05' }, 'É necessário ter 18 anos ou mais.'],
       ['password', { password: '' }, 'Informe uma senha.'],
       ['password', { password: '12345' }, 'A senha deve ter pelo menos 6 caracteres.'],
-      ['acceptTerms', { acceptTerms: false }, 'E necessario aceitar os termos.'],
+      ['acceptTerms', { acceptTerms: false }, 'É necessário aceitar os termos.'],
     ])('%s %j', async (field, patch, message) => {
       const r = await register(registration(patch));
       expectValidationError(r, message, field);
@@ -102,14 +102,14 @@ describe('POST /api/auth/register', () => {
   test.each([
     ['name', { name: 123 }, 'Informe seu nome completo.'],
     ['name', { name: null }, 'Informe seu nome completo.'],
-    ['email', { email: 42 }, 'E-mail invalido.'],
-    ['email', { email: ['a@b.co'] }, 'E-mail invalido.'],
-    ['phone', { phone: 41999990000 }, 'Informe um telefone valido com DDD.'],
-    ['cpf', { cpf: 52998224725 }, 'CPF invalido.'],
+    ['email', { email: 42 }, 'E-mail inválido.'],
+    ['email', { email: ['a@b.co'] }, 'E-mail inválido.'],
+    ['phone', { phone: 41999990000 }, 'Informe um telefone válido com DDD.'],
+    ['cpf', { cpf: 52998224725 }, 'CPF inválido.'],
     ['birthdate', { birthdate: 19900115 }, 'Informe a data de nascimento.'],
     ['password', { password: 12345678 }, 'Informe uma senha.'],
-    ['acceptTerms', { acceptTerms: 'true' }, 'E necessario aceitar os termos.'],
-    ['acceptTerms', { acceptTerms: 1 }, 'E necessario aceitar os termos.'],
+    ['acceptTerms', { acceptTerms: 'true' }, 'É necessário aceitar os termos.'],
+    ['acceptTerms', { acceptTerms: 1 }, 'É necessário aceitar os termos.'],
   ])('wrong type for %s %j answers 400', async (field, patch, message) => {
     const r = await register(registration(patch));
     expectValidationError(r, message, field);

@@ -63,10 +63,10 @@ describe('POST /api/auth/login', () => {
   });
 
   test.each([
-    [{ email: 'not-an-email', password: 'abcdef' }, 'Informe um e-mail valido.', 'email'],
-    [{ email: '', password: 'abcdef' }, 'Informe um e-mail valido.', 'email'],
-    [{ password: 'abcdef' }, 'Informe um e-mail valido.', 'email'],
-    [{ email: 12, password: 'abcdef' }, 'Informe um e-mail valido.', 'email'],
+    [{ email: 'not-an-email', password: 'abcdef' }, 'Informe um e-mail válido.', 'email'],
+    [{ email: '', password: 'abcdef' }, 'Informe um e-mail válido.', 'email'],
+    [{ password: 'abcdef' }, 'Informe um e-mail válido.', 'email'],
+    [{ email: 12, password: 'abcdef' }, 'Informe um e-mail válido.', 'email'],
     [{ email: 'ana@example.com', password: '12345' }, 'A senha deve ter pelo menos 6 caracteres.', 'password'],
     [{ email: 'ana@example.com', password: '' }, 'A senha deve ter pelo menos 6 caracteres.', 'password'],
     [{ email: 'ana@example.com' }, 'A senha deve ter pelo menos 6 caracteres.', 'password'],
@@ -82,7 +82,7 @@ describe('POST /api/auth/login', () => {
   test('an empty body lists both fields', async () => {
     const r = await login({});
     expect(r.status).toBe(400);
-    expect(r.body.message).toBe('Informe um e-mail valido.');
+    expect(r.body.message).toBe('Informe um e-mail válido.');
     expect(r.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['email', 'password']);
   });
 

@@ -59,7 +59,7 @@ describe('users create-admin', () => {
   });
 
   test.each([
-    [['users', 'create-admin', '--email', 'bad', '--password', 'x'], /erro: .*Informe um e-mail valido\..*A senha deve ter pelo menos 6 caracteres\./],
+    [['users', 'create-admin', '--email', 'bad', '--password', 'x'], /erro: .*Informe um e-mail válido\..*A senha deve ter pelo menos 6 caracteres\./],
     [['users', 'create-admin', '--email', 'ok@cotaverde.test', '--password', '123'], /A senha deve ter pelo menos 6 caracteres\./],
     [['users', 'create-admin', '--password', 'senha-123456'], /required option '--email <email>' not specified/],
     [['users', 'create-admin', '--email', 'ok@cotaverde.test'], /required option '--password <senha>' not specified/],

@@ -8,6 +8,8 @@ import type { TestContext } from '../helpers/context';
 import { describeBrowser, settled, submitLogin, useBrowser } from '../helpers/browser';
 import { uniqueCpf } from '../helpers/cpf';
 import { eventually } from '../helpers/eventually';
+import { AA_TEXT } from '../helpers/contrast';
+import { paintedColours, paintedContrast, saveScreenshot } from '../helpers/screenshots';
 
 describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
   const session = useBrowser();
@@ -48,8 +50,25 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await expect(page.getByLabel('CPF').inputValue()).resolves.toBe(
       `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
     );
-    await page.getByLabel('Data de nascimento').fill('15/05/1990');
-    await page.keyboard.press('Enter');
+    // Typed on a numeric keyboard (no calendar): the slashes come by themselves.
+    const birthdate = page.getByLabel('Data de nascimento');
+    await expect(birthdate.getAttribute('inputmode')).resolves.toBe('numeric');
+    await birthdate.pressSequentially('1505');
+    await expect(birthdate.inputValue()).resolves.toBe('15/05');
+    await birthdate.blur();
+    await page.getByText('Data de nascimento inválida. Use DD/MM/AAAA.', { exact: true }).waitFor();
+    await birthdate.fill('');
+    await birthdate.pressSequentially('15052010');
+    await expect(birthdate.inputValue()).resolves.toBe('15/05/2010');
+    await birthdate.blur();
+    await page.getByText('É necessário ter 18 anos ou mais.', { exact: true }).waitFor();
+    await birthdate.fill('');
+    await birthdate.pressSequentially('15051990');
+    await expect(birthdate.inputValue()).resolves.toBe('15/05/1990');
+    await expect(page.getByText('É necessário ter 18 anos ou mais.', { exact: true }).count()).resolves.toBe(0);
+    await expect(page.locator('.ant-picker-dropdown').count()).resolves.toBe(0);
+    await birthdate.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'cadastro-birthdate-typed');
     await page.getByLabel('Senha').fill(password);
     // Still disabled: the terms are not accepted yet.
     await expect(submit.isDisabled()).resolves.toBe(true);
@@ -67,7 +86,7 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await submit.click();
 
     await page.waitForURL(`${t.url}/login`);
-    await page.getByText('Conta criada com sucesso! Agora faca login.').waitFor();
+    await page.getByText('Conta criada com sucesso! Agora faça login.').waitFor();
 
     // The server stored the normalised payload.
     const row = await t.services.db('users').where({ email: email.toLowerCase() }).first();
@@ -75,6 +94,8 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     expect(row.name).toBe('Maria E2E da Silva');
     expect(row.phone).toBe('41998765432');
     expect(row.cpf).toBe(cpf);
+    // The server received the date as before (YYYY-MM-DD).
+    expect(row.birthdate).toBe('1990-05-15');
 
     // --- sign-in ---
     await page.getByRole('heading', { level: 1, name: 'Entrar' }).waitFor();
@@ -110,6 +131,22 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await page.goto(`${t.url}/conta`);
     await page.waitForURL(`${t.url}/login`);
   }, 120_000);
+
+  it('shows an amber focus ring on a button reached with the keyboard, and AA text on primary buttons', async () => {
+    await page.goto(`${t.url}/login`);
+    await page.getByLabel('E-mail').fill('maria@example.com');
+    await page.getByLabel('Senha').fill('senha-segura-1');
+    const submit = page.locator('form[id="login"] button[type="submit"]');
+    // Tab along until the sign-in button has the focus.
+    for (let i = 0; i < 10 && !(await submit.evaluate((el: unknown) => el === (globalThis as any).document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(submit.evaluate((el: unknown) => el === (globalThis as any).document.activeElement)).resolves.toBe(true);
+    const ring = await paintedColours(submit);
+    expect(ring).toMatchObject({ outlineStyle: 'solid', outlineWidth: '2px', outlineColor: 'rgb(245, 166, 35)' });
+    await expect(paintedContrast(submit)).resolves.toBeGreaterThanOrEqual(AA_TEXT);
+    await saveScreenshot(page, 'focused-button');
+  }, 60_000);
 
   it('rejects a wrong password with the server message', async () => {
     await page.goto(`${t.url}/login`);

@@ -6,6 +6,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { createUser, type TestContext } from '../helpers/context';
 import { describeBrowser, settled, signInWithToken, submitLogin, useBrowser } from '../helpers/browser';
+import { paintedColours, saveScreenshot } from '../helpers/screenshots';
+import { AA_TEXT, contrastRatio, flatten } from '../helpers/contrast';
+import { initialsOf } from '../../src/auth/serializers';
 import { seedDemo } from '../../seeds/demo';
 
 const PRODUCT = 'EBOOK-GUIA-LOTOMANIA';
@@ -27,8 +30,8 @@ describeBrowser('number board in the browser', () => {
   beforeEach(() => ({ t, context, page } = session));
 
   /** A customer holding `vouchers` vouchers of the main series, signed in in this browser. */
-  async function signedInCustomer(vouchers: number) {
-    const u = await createUser(t);
+  async function signedInCustomer(vouchers: number, name?: string) {
+    const u = await createUser(t, { name });
     if (vouchers > 0) {
       await t.services.payments.grantVouchers({ user: u.email, product: PRODUCT, quantity: String(vouchers) }, { via: 'cli' });
     }
@@ -36,7 +39,7 @@ describeBrowser('number board in the browser', () => {
     return u;
   }
 
-  const cell = (n: number, state: 'Disponível' | 'Reservado' | 'Indisponível' | 'selecionado') =>
+  const cell = (n: number, state: 'Disponível' | 'Reservado' | 'Indisponível' | 'selecionado' | 'Seu número') =>
     page.getByRole('gridcell', { name: `${String(n).padStart(2, '0')}: ${state}`, exact: true });
 
   const panelButton = (name: string) => page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name });
@@ -45,8 +48,12 @@ describeBrowser('number board in the browser', () => {
     return t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'owner_user_id', 'reservation_id');
   }
 
-  it('confirms two numbers with two vouchers: success message, cells unavailable, sold to the customer', async () => {
-    const { user } = await signedInCustomer(2);
+  it('confirms two numbers with two vouchers: success message, cells marked as the customer’s, sold to them', async () => {
+    const { user } = await signedInCustomer(2, 'Maria Eduarda Souza');
+    // Someone else's number, sold before.
+    const other = await createUser(t, { name: 'João Pedro Alves' });
+    await t.services.db('draw_numbers').where({ draw_id: drawId, n: 3 }).update({ status: 'sold', owner_user_id: other.user.id });
+    t.services.draws.invalidateBoard(drawId);
     await page.goto(`${t.url}/numeros`);
     await page.getByText('Você pode escolher 2 número(s) agora').waitFor();
     await page.getByRole('heading', { level: 1, name: 'Escolha seus números' }).waitFor();
@@ -76,12 +83,54 @@ describeBrowser('number board in the browser', () => {
     await dialog.getByRole('button', { name: 'CONFIRMAR' }).click();
 
     await page.getByText('Números confirmados com sucesso! Boa sorte').waitFor();
-    await cell(7, 'Indisponível').waitFor();
-    await cell(42, 'Indisponível').waitFor();
+    // The customer's own numbers are marked 'Seu número' with their initials; the other buyer's
+    // number stays a plain unavailable one.
+    const initials = initialsOf('Maria Eduarda Souza');
+    expect(initials).toBe('MES');
+    await cell(7, 'Seu número').waitFor();
+    await cell(42, 'Seu número').waitFor();
+    await expect(cell(7, 'Seu número').innerText()).resolves.toMatch(new RegExp(`^07\\s*${initials}$`));
+    await cell(3, 'Indisponível').waitFor();
+    await expect(cell(3, 'Indisponível').innerText()).resolves.toBe('03');
+    await page.getByText('Seus números neste sorteio:').waitFor();
+    await expect(page.locator('.numbers-mine').innerText()).resolves.toBe('Seus números neste sorteio: 07, 42');
+    await expect(page.getByRole('list', { name: 'Legenda' }).getByText('Seu número', { exact: true }).isVisible()).resolves.toBe(true);
     await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
     await page.getByText('Selecionados: 0').waitFor();
 
+    // A dimmed (sold) cell is readable: its text against its background on the board, as painted.
+    const dim = await paintedColours(cell(3, 'Indisponível'));
+    const boardBg = (await paintedColours(page.locator('.numbers-board'))).background;
+    expect(contrastRatio(dim.color, flatten(dim.background, boardBg))).toBeGreaterThanOrEqual(AA_TEXT);
+
+    // Every cell is a touch target of at least 36 × 36 px on this phone.
+    const boxes = await page.getByRole('grid').getByRole('gridcell').evaluateAll((els: any[]) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return [r.width, r.height];
+      }),
+    );
+    expect(boxes).toHaveLength(100);
+    expect(Math.min(...boxes.flat())).toBeGreaterThanOrEqual(36);
+
+    await page.getByRole('grid').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'numeros-own-numbers');
+
+    // A wide screen: board beside the header and panel, cells as before.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await cell(42, 'Seu número').waitFor();
+    await saveScreenshot(page, 'numeros-own-numbers-wide');
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    // After a reload the marks come back from the customer's reservations.
+    await page.reload();
+    await cell(42, 'Seu número').waitFor();
+    await cell(7, 'Seu número').waitFor();
+    await cell(3, 'Indisponível').waitFor();
+
     const rows = await cellsOf([7, 42]);
+    await t.services.db('draw_numbers').where({ draw_id: drawId, n: 3 }).update({ status: 'available', owner_user_id: null });
+    t.services.draws.invalidateBoard(drawId);
     expect(rows).toEqual([
       { n: 7, status: 'sold', owner_user_id: user.id, reservation_id: null },
       { n: 42, status: 'sold', owner_user_id: user.id, reservation_id: null },

@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createUser, type TestContext } from '../helpers/context';
 import { describeBrowser, settled, signInWithToken, submitLogin, useBrowser } from '../helpers/browser';
+import { paintedContrast, saveScreenshot } from '../helpers/screenshots';
+import { AA_TEXT } from '../helpers/contrast';
 import { DEMO_PRODUCTS, seedDemo } from '../../seeds/demo';
 
 const NUMBERS_PAGE = path.resolve(__dirname, '../../web/src/pages/numbers/NumbersPage.tsx');
@@ -153,19 +155,34 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     const payment = await t.services.db('payments').where({ user_id: user.id }).orderBy('id', 'desc').first();
     expect(payment).toMatchObject({ kind: 'infoproduct', status: 'pending', quantity: 3, amount_cents: 3000, infoproduct_id: pid, qr_code: code });
 
-    // 'Já paguei' before paying: the status alert and the info message.
+    // The primary button's white text on its green, as painted: WCAG AA.
+    await expect(paintedContrast(pix.getByRole('button', { name: 'Já paguei' }))).resolves.toBeGreaterThanOrEqual(AA_TEXT);
+
+    // 'Já paguei' before paying: the status alert and the info message (nothing is picked yet:
+    // the payment brings the e-books and the right to choose numbers).
     await pix.getByRole('button', { name: 'Já paguei' }).click();
     const statusAlert = await settled(dialog('Status: pendente'));
-    await page.getByText('seus números ficam bloqueados como indisponíveis', { exact: false }).waitFor();
+    await page
+      .getByText('Assim que o pagamento for confirmado, você recebe os e-books e o direito de escolher seus números na tabela.')
+      .waitFor();
+    await expect(page.getByText('ficam bloqueados como indisponíveis', { exact: false }).count()).resolves.toBe(0);
     await statusAlert.getByRole('button', { name: 'OK' }).click();
     await statusAlert.waitFor({ state: 'hidden' });
     await expect(pix.isVisible()).resolves.toBe(true);
+
+    // Asked again, and the alert is left open when the payment goes through.
+    await pix.getByRole('button', { name: 'Já paguei' }).click();
+    const leftOpen = await settled(dialog('Status: pendente'));
 
     // --- the payment is approved at the provider; the 3-second poll sees it ---
     await t.services.payments.approveSandbox(payment.id, { via: 'cli' });
     const approved = dialog('Pagamento aprovado');
     await approved.getByText('Pagamento aprovado! Preparando a sua tabela…').waitFor({ timeout: 15_000 });
     await pix.waitFor({ state: 'hidden' });
+    // The status alert closed with the PIX dialog: it does not stay on top of the approval.
+    await leftOpen.waitFor({ state: 'hidden' });
+    await expect(page.getByRole('dialog').filter({ hasText: 'Status:' }).count()).resolves.toBe(0);
+    await saveScreenshot(page, 'purchase-approved-dialog');
     // Non-closable: no close button.
     await expect(approved.getByRole('button', { name: /Close|Fechar/ }).count()).resolves.toBe(0);
 
@@ -188,6 +205,11 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     await confirm.getByRole('button', { name: 'CONFIRMAR' }).click();
     await page.getByText('Números confirmados com sucesso! Boa sorte').waitFor();
     await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
+    // No status alert of the purchase came along to /numeros.
+    await expect(page.getByRole('dialog').filter({ hasText: 'Status:' }).count()).resolves.toBe(0);
+    // The three numbers are marked as the buyer's.
+    for (const n of ['05', '50', '95']) await page.getByRole('gridcell', { name: `${n}: Seu número`, exact: true }).waitFor();
+    await page.getByText('Seus números neste sorteio:').waitFor();
     const sold = await t.services.db('draw_numbers').where({ draw_id: openDraw.id, owner_user_id: user.id }).orderBy('n').select('n', 'status');
     expect(sold).toEqual([
       { n: 5, status: 'sold' },

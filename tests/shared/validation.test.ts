@@ -185,16 +185,16 @@ describe('validateRegistration', () => {
 
   test.each([
     ['name', { name: '   ' }, MESSAGES.nameRequired],
-    ['email', { email: 'maria@' }, 'E-mail invalido.'],
-    ['phone', { phone: '9999-0000' }, 'Informe um telefone valido com DDD.'],
-    ['cpf', { cpf: '111.111.111-11' }, 'CPF invalido.'],
-    ['cpf', { cpf: '529.982.247-26' }, 'CPF invalido.'],
+    ['email', { email: 'maria@' }, 'E-mail inválido.'],
+    ['phone', { phone: '9999-0000' }, 'Informe um telefone válido com DDD.'],
+    ['cpf', { cpf: '111.111.111-11' }, 'CPF inválido.'],
+    ['cpf', { cpf: '529.982.247-26' }, 'CPF inválido.'],
     ['birthdate', { birthdate: '' }, 'Informe a data de nascimento.'],
     ['birthdate', { birthdate: '2001-02-30' }, 'Informe a data de nascimento.'],
-    ['birthdate', { birthdate: '2008-06-16' }, 'E necessario ter 18 anos ou mais.'],
+    ['birthdate', { birthdate: '2008-06-16' }, 'É necessário ter 18 anos ou mais.'],
     ['password', { password: '' }, 'Informe uma senha.'],
     ['password', { password: '12345' }, 'A senha deve ter pelo menos 6 caracteres.'],
-    ['acceptTerms', { acceptTerms: false }, 'E necessario aceitar os termos.'],
+    ['acceptTerms', { acceptTerms: false }, 'É necessário aceitar os termos.'],
   ])('%s: %j → its message only', (field, patch, message) => {
     expect(validateRegistration({ ...valid, ...patch }, today)).toEqual({ [field]: message });
   });

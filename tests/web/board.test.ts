@@ -6,6 +6,7 @@ import {
   formatNumbers,
   isSoldOut,
   maxSelectionOf,
+  ownNumbers,
   pad2,
   statusOf,
   toggleNumber,
@@ -171,5 +172,65 @@ describe('drawSourceOf (navigation state of /numeros)', () => {
     for (const state of [null, undefined, 'x', 42, { product: 'EBOOK-X' }]) {
       expect(drawSourceOf(state)).toEqual({ drawId: null, product: null });
     }
+  });
+});
+
+describe('ownNumbers (the signed-in customer’s numbers on /numeros)', () => {
+  /** Board of draw 1 where each [n, initials] is sold with those owner initials. */
+  function soldBoard(sold: Array<[number, string | null]>, extra: Record<number, NumberStatus> = {}): Board {
+    const b = board(extra);
+    for (const [n, initials] of sold) b.numbers[n] = { n, status: 'sold', initials };
+    return b;
+  }
+  const res = (o: { draw_id?: number; numbers: number[]; status: string }) => ({ id: 1, draw_id: 1, ...o });
+
+  test('numbers of consumed or paid reservations of this draw, sorted, when the board shows them sold', () => {
+    const b = soldBoard([
+      [42, 'MDS'],
+      [7, 'MDS'],
+      [90, 'MDS'],
+    ]);
+    const reservations = [res({ numbers: [42, 7], status: 'consumed' }), res({ numbers: [90], status: 'paid' })];
+    expect(ownNumbers(b, { reservations, initials: 'MDS' })).toEqual([7, 42, 90]);
+  });
+
+  test('holds that never became a purchase, and other draws, do not count', () => {
+    const b = soldBoard([[3, 'MDS']], { 4: 'reserved' });
+    const reservations = [
+      res({ numbers: [4], status: 'active' }),
+      res({ numbers: [3], status: 'expired' }),
+      res({ numbers: [3], status: 'cancelled' }),
+      res({ draw_id: 2, numbers: [3], status: 'consumed' }),
+    ];
+    expect(ownNumbers(b, { reservations, initials: 'MDS' })).toEqual([]);
+  });
+
+  test('a number the board does not show as sold is not (or no longer) the customer’s', () => {
+    const b = soldBoard([], { 12: 'reserved' });
+    expect(ownNumbers(b, { reservations: [res({ numbers: [11, 12], status: 'consumed' })], initials: 'MDS' })).toEqual([]);
+  });
+
+  test('a paid hold whose number went to someone else (late approval) is not the customer’s', () => {
+    const b = soldBoard([
+      [20, 'MDS'],
+      [21, 'JPS'],
+    ]);
+    expect(ownNumbers(b, { reservations: [res({ numbers: [20, 21], status: 'paid' })], initials: 'MDS' })).toEqual([20]);
+    // Without initials to compare (a nameless profile), the sold cells of the purchase count.
+    expect(ownNumbers(b, { reservations: [res({ numbers: [20, 21], status: 'paid' })], initials: null })).toEqual([20, 21]);
+  });
+
+  test('numbers just confirmed on screen count as soon as the board shows them sold', () => {
+    const before = board();
+    expect(ownNumbers(before, { reservations: [], confirmed: [5, 50], initials: 'MDS' })).toEqual([]);
+    const after = soldBoard([
+      [5, 'MDS'],
+      [50, 'MDS'],
+    ]);
+    expect(ownNumbers(after, { reservations: [], confirmed: [50, 5, 5], initials: 'MDS' })).toEqual([5, 50]);
+  });
+
+  test('no board yet: nothing to mark', () => {
+    expect(ownNumbers(null, { reservations: [res({ numbers: [1], status: 'consumed' })], initials: 'MDS' })).toEqual([]);
   });
 });

@@ -1,8 +1,12 @@
 import { theme, type ThemeConfig } from 'antd';
 
-/** Brand palette: dark background, green primary, amber secondary (prices, accents). */
+/**
+ * Brand palette: dark background, green primary, amber secondary (prices, accents).
+ * `green` is the seed of antd's primary: under the dark algorithm it becomes #17703c (hover
+ * #2e804e), dark enough for white button text to pass WCAG AA (tests/web/contrast.test.ts).
+ */
 export const COLORS = {
-  green: '#1f9d55',
+  green: '#188043',
   greenBright: '#34d27b',
   amber: '#f5a623',
   amberSoft: 'rgba(245, 166, 35, 0.14)',
@@ -30,5 +34,8 @@ export const appTheme: ThemeConfig = {
   components: {
     Button: { fontWeight: 600 },
     Card: { colorBorderSecondary: COLORS.border },
+    // A focused field shows it plainly: antd's default (the primary green) barely differs from its resting border.
+    Input: { activeBorderColor: COLORS.greenBright },
+    InputNumber: { activeBorderColor: COLORS.greenBright },
   },
 };

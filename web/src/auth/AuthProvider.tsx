@@ -6,7 +6,7 @@ import { isAdminUser, tokenOf, toUser, type User } from './user';
 async function fetchProfile(): Promise<User> {
   const body = await api.get('/me');
   const user = toUser(body);
-  if (!user) throw new ApiError(200, 'profile_unavailable', 'Nao foi possivel carregar seus dados.');
+  if (!user) throw new ApiError(200, 'profile_unavailable', 'Não foi possível carregar seus dados.');
   return user;
 }
 
@@ -89,7 +89,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       tokenStore.clear();
       throw err instanceof ApiError && err.code === 'profile_unavailable'
         ? err
-        : new ApiError(err instanceof ApiError ? err.status : 0, 'profile_unavailable', 'Nao foi possivel carregar seus dados.');
+        : new ApiError(err instanceof ApiError ? err.status : 0, 'profile_unavailable', 'Não foi possível carregar seus dados.');
     }
     generation.current++; // a profile load still running from before the sign-in is now stale
     setToken(tokenStore.get());

@@ -28,7 +28,7 @@ export function ProfileError() {
     <div className="page page-narrow">
       <Result
         status="warning"
-        title={<h1 className="result-title">Nao foi possivel carregar seus dados.</h1>}
+        title={<h1 className="result-title">Não foi possível carregar seus dados.</h1>}
         subTitle={errorMessage(profileError, 'Tente novamente em instantes.')}
         extra={
           <div className="result-actions">

@@ -11,6 +11,8 @@ export function cellState(status: NumberStatus | undefined): 'available' | 'rese
 }
 
 const STATE_LABEL = { available: 'Disponível', reserved: 'Reservado', unavailable: 'Indisponível' } as const;
+/** A sold number of the signed-in customer (the draw detail legend says the same). */
+export const MINE_LABEL = 'Seu número';
 
 export interface NumberGridProps {
   /** Board cells from the API; missing numbers count as available. */
@@ -19,6 +21,8 @@ export interface NumberGridProps {
   /** Interactive mode: selected numbers and a toggle handler. Without onToggle the grid is read-only. */
   selected?: number[];
   onToggle?: (n: number) => void;
+  /** The signed-in customer's own numbers: marked 'Seu número', with the owner's initials. */
+  mine?: readonly number[];
   /** Compact cells (home cards). */
   compact?: boolean;
   ariaLabel?: string;
@@ -28,20 +32,42 @@ export interface NumberGridProps {
  * The 10-column board (labels 00-99). Read-only on product cards; interactive on /numeros,
  * where only available cells can be picked.
  */
-export function NumberGrid({ numbers, totalNumbers = 100, selected = [], onToggle, compact, ariaLabel = 'Tabela de números' }: NumberGridProps) {
+export function NumberGrid({
+  numbers,
+  totalNumbers = 100,
+  selected = [],
+  onToggle,
+  mine = [],
+  compact,
+  ariaLabel = 'Tabela de números',
+}: NumberGridProps) {
   const byN = new Map(numbers.map((c) => [c.n, c]));
   const cells = Array.from({ length: totalNumbers }, (_, n) => byN.get(n) ?? { n, status: 'available' as const, initials: null });
+  const grid = `number-grid${compact ? ' number-grid--compact' : ''}${onToggle ? ' number-grid--interactive' : ''}`;
   return (
-    <div className={`number-grid${compact ? ' number-grid--compact' : ''}`} role="grid" aria-label={ariaLabel}>
+    <div className={grid} role="grid" aria-label={ariaLabel}>
       {cells.map((c) => {
         const state = cellState(c.status);
         const isSelected = selected.includes(c.n);
-        const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : STATE_LABEL[state]}`;
-        const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}`;
+        const isMine = state === 'unavailable' && mine.includes(c.n);
+        const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : isMine ? MINE_LABEL : STATE_LABEL[state]}`;
+        const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}${isMine ? ' number-cell--mine' : ''}`;
+        const content = isMine ? (
+          <>
+            <span className="number-cell__n">{pad2(c.n)}</span>
+            {c.initials && (
+              <span className="number-cell__owner" aria-hidden="true">
+                {c.initials}
+              </span>
+            )}
+          </>
+        ) : (
+          pad2(c.n)
+        );
         if (!onToggle) {
           return (
             <span key={c.n} role="gridcell" className={cls} aria-label={label} title={c.initials ? `${label} (${c.initials})` : label}>
-              {pad2(c.n)}
+              {content}
             </span>
           );
         }
@@ -55,8 +81,9 @@ export function NumberGrid({ numbers, totalNumbers = 100, selected = [], onToggl
             aria-pressed={isSelected}
             disabled={state !== 'available' && !isSelected}
             onClick={() => onToggle(c.n)}
+            title={isMine && c.initials ? `${label} (${c.initials})` : undefined}
           >
-            {pad2(c.n)}
+            {content}
           </button>
         );
       })}
@@ -64,8 +91,8 @@ export function NumberGrid({ numbers, totalNumbers = 100, selected = [], onToggl
   );
 }
 
-/** Legend Disponível / Reservado / Indisponível (and 'Selecionado' on the interactive board). */
-export function NumberLegend({ withSelected = false }: { withSelected?: boolean }) {
+/** Legend Disponível / Reservado / Indisponível (and 'Selecionado', 'Seu número' on the interactive board). */
+export function NumberLegend({ withSelected = false, withMine = false }: { withSelected?: boolean; withMine?: boolean }) {
   return (
     <ul className="number-legend" aria-label="Legenda">
       {(['available', 'reserved', 'unavailable'] as const).map((s) => (
@@ -78,6 +105,12 @@ export function NumberLegend({ withSelected = false }: { withSelected?: boolean 
         <li>
           <span className="number-cell number-cell--available number-cell--selected number-legend__swatch" aria-hidden="true" />
           Selecionado
+        </li>
+      )}
+      {withMine && (
+        <li>
+          <span className="number-cell number-cell--unavailable number-cell--mine number-legend__swatch" aria-hidden="true" />
+          {MINE_LABEL}
         </li>
       )}
     </ul>

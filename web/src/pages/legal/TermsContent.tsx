@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import { Link } from 'react-router-dom';
+import { MIN_AGE } from '../../../../src/shared/validation';
 import { BRAND } from '../../brand';
 import { LegalSection, longDate } from './LegalSection';
 
@@ -105,8 +106,8 @@ export function TermsContent({ inDialog = false }: { inDialog?: boolean }) {
       <LegalSection n={6} title="Regras de participação">
         <ul>
           <li>
-            Podem participar somente pessoas físicas maiores de 16 anos, residentes no Brasil e com CPF regular. Para
-            criar uma conta e comprar nesta plataforma é exigida a idade mínima de 18 anos, conforme a nossa política de{' '}
+            Podem participar somente pessoas físicas com {MIN_AGE} anos ou mais, residentes no Brasil e com CPF regular.
+            A mesma idade mínima vale para criar uma conta e para comprar nesta plataforma, conforme a nossa política de{' '}
             {responsible}.
           </li>
           <li>É permitida uma única conta por CPF.</li>

@@ -40,7 +40,7 @@ export function ForgotPasswordDialog({
       await request(clean);
       onClose();
       modal.success({
-        title: `Solicitacao registrada para ${clean}`,
+        title: `Solicitação registrada para ${clean}`,
         content:
           'Se este e-mail estiver cadastrado, você receberá em instantes um link para criar uma nova senha. O link vale por tempo limitado e só pode ser usado uma vez. Confira também a caixa de spam.',
         okText: 'Entendi',
@@ -49,7 +49,7 @@ export function ForgotPasswordDialog({
       setError(
         err instanceof ApiError && err.code === 'rate_limited' && err.fromServer
           ? err.message
-          : 'Nao foi possivel solicitar o reset agora.',
+          : 'Não foi possível solicitar a redefinição de senha agora.',
       );
     }
   };

@@ -19,7 +19,7 @@ interface LoginValues {
 
 function loginErrorText(err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.code === 'profile_unavailable') return 'Nao foi possivel carregar seus dados.';
+    if (err.code === 'profile_unavailable') return 'Não foi possível carregar seus dados.';
     if (err.code === 'missing_token') return 'Falha ao entrar.';
   }
   return errorMessage(err, 'Falha ao entrar.');

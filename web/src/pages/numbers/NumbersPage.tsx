@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Result } from 'antd';
 import { ReloadOutlined, ShoppingOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { initialsOf } from '../../../../src/auth/serializers';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import { NumberGrid, NumberLegend } from '../../components/board/NumberGrid';
@@ -11,7 +12,9 @@ import {
   countBoard,
   drawSourceOf,
   isSoldOut,
+  formatNumbers,
   maxSelectionOf,
+  ownNumbers,
   sortUnique,
   statusOf,
   toggleNumber,
@@ -23,7 +26,16 @@ import { consumeFailure, consumeVouchers, reservationFailure, reservedText, rese
 import { DrawHeader, DrawHeaderSkeleton } from './DrawHeader';
 import { DrawRulesNote } from './DrawRulesNote';
 import { SelectionPanel } from './SelectionPanel';
-import { openDrawOf, useAllowance, useBoard, useClosedDraws, useDraw, useDrawId, usePublicConfig } from './useNumbersData';
+import {
+  openDrawOf,
+  useAllowance,
+  useBoard,
+  useClosedDraws,
+  useDraw,
+  useDrawId,
+  useMyReservations,
+  usePublicConfig,
+} from './useNumbersData';
 import { readPendingSelection, savePendingSelection, useSelection } from './useSelection';
 import './numbers.css';
 
@@ -63,6 +75,9 @@ export default function NumbersPage() {
   const draw = useDraw(drawId);
   const board = useBoard(drawId);
   const allowance = useAllowance(drawId, signedIn);
+  const myReservations = useMyReservations(drawId, signedIn);
+  /** Numbers confirmed on this screen, marked as the customer's before the reservations reload. */
+  const [confirmed, setConfirmed] = useState<{ drawId: number; numbers: number[] } | null>(null);
   const { selected, setSelected, clear } = useSelection(drawId, pending);
   const [closedVersion, setClosedVersion] = useState(0);
   const closed = useClosedDraws(closedVersion);
@@ -78,6 +93,18 @@ export default function NumbersPage() {
   const remaining = signedIn && !allowance.loading && !allowance.error ? allowance.allowance.remaining : null;
   const total = board.board?.total_numbers || draw.data?.total_numbers || 100;
   const counts = board.board ? countBoard(board.board) : null;
+  const myInitials = signedIn && auth.user ? initialsOf(auth.user.name) || null : null;
+  const mine = useMemo(
+    () =>
+      signedIn
+        ? ownNumbers(board.board, {
+            reservations: myReservations.items,
+            confirmed: confirmed && confirmed.drawId === board.board?.draw_id ? confirmed.numbers : [],
+            initials: myInitials,
+          })
+        : [],
+    [signedIn, board.board, myReservations.items, confirmed, myInitials],
+  );
 
   const notice = useCallback(
     (content: ReactNode) => modal.warning({ title: 'Aviso', content, okText: 'OK', centered: true }),
@@ -182,6 +209,8 @@ export default function NumbersPage() {
         held.current = null;
         setDialogOpen(false);
         clear();
+        setConfirmed((c) => ({ drawId, numbers: sortUnique([...(c?.drawId === drawId ? c.numbers : []), ...numbers]) }));
+        myReservations.reload();
         message.success(res?.message || SUCCESS_MESSAGE, 5);
       } catch (err) {
         const f = consumeFailure(err, numbers);
@@ -271,8 +300,14 @@ export default function NumbersPage() {
             <h2 id="numbers-board-title" className="numbers-board-title">
               Tabela de números
             </h2>
-            <NumberLegend withSelected />
+            <NumberLegend withSelected withMine={mine.length > 0} />
           </div>
+          {mine.length > 0 && (
+            <p className="numbers-mine" aria-live="polite">
+              {mine.length === 1 ? 'Seu número neste sorteio: ' : 'Seus números neste sorteio: '}
+              <strong>{formatNumbers(mine)}</strong>
+            </p>
+          )}
 
           {signedIn && !allowance.loading && allowance.error != null && (
             <Alert
@@ -335,6 +370,7 @@ export default function NumbersPage() {
               totalNumbers={total}
               selected={selected}
               onToggle={onToggle}
+              mine={mine}
               ariaLabel={`Tabela de números do sorteio #${board.board.draw_id}`}
             />
           ) : board.error != null && !board.loading ? (
@@ -414,7 +450,7 @@ function LoadError({ text, onRetry }: { text: string; onRetry(): void }) {
 /** 100 placeholder cells in the board's shape. */
 function BoardSkeleton() {
   return (
-    <div className="number-grid numbers-grid-skeleton" role="status" aria-label="Carregando a tabela de números">
+    <div className="number-grid number-grid--interactive numbers-grid-skeleton" role="status" aria-label="Carregando a tabela de números">
       {Array.from({ length: 100 }, (_, i) => (
         <span key={i} className="number-cell" />
       ))}

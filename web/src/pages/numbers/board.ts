@@ -39,6 +39,44 @@ export interface ConsumeResult {
   next_draw_id: number | null;
 }
 
+/** One row of GET /api/me/reservations (the caller's own holds, newest first). */
+export interface MyReservation {
+  id: number;
+  draw_id: number;
+  numbers: number[];
+  /** active, expired, cancelled; consumed (spent vouchers on it) or paid (a PIX paid for it). */
+  status: string;
+}
+
+/** Reservations that turned into a purchase: their numbers were sold to the caller. */
+const PURCHASED = ['consumed', 'paid'];
+
+/**
+ * The caller's own numbers in a draw. The public board is one cached answer for everyone, so it
+ * cannot say whose a sold cell is; the caller's reservations that became purchases can, plus
+ * `confirmed` (numbers just bought on this screen). A number counts only while the board shows it
+ * sold with the caller's initials: a paid hold whose number went to someone else (late approval)
+ * is not the caller's.
+ */
+export function ownNumbers(
+  board: Board | null | undefined,
+  o: { reservations: readonly MyReservation[]; confirmed?: readonly number[]; initials: string | null },
+): number[] {
+  if (!board) return [];
+  const bought = new Set<number>(o.confirmed ?? []);
+  for (const r of o.reservations) {
+    if (r.draw_id === board.draw_id && PURCHASED.includes(r.status)) for (const n of r.numbers) bought.add(n);
+  }
+  const byN = new Map(board.numbers.map((c) => [c.n, c]));
+  return sortUnique(
+    [...bought].filter((n) => {
+      const cell = byN.get(n);
+      if (!cell || !TAKEN.includes(cell.status)) return false;
+      return !o.initials || !cell.initials || cell.initials === o.initials;
+    }),
+  );
+}
+
 /** Spec §5 and §9: never more than 10 numbers at once, whatever the configuration says. */
 export const MAX_SELECTION = 10;
 /** Spec §4 and §9. */

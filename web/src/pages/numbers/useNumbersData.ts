@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../api/client';
 import type { Draw, PendingDraw, PublicConfig } from '../../api/types';
-import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource } from './board';
+import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from './board';
 
 const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
 
@@ -253,6 +253,23 @@ export function useAllowance(drawId: number | null, signedIn: boolean): Allowanc
     loading: !current || state.loading,
     refresh,
   };
+}
+
+/**
+ * GET /api/me/reservations for a signed-in visitor on a draw: the holds behind their own numbers
+ * (board.ts ownNumbers). Marking one's numbers is a help, not a need: a failure leaves the list empty.
+ */
+export function useMyReservations(drawId: number | null, signedIn: boolean): { items: MyReservation[]; reload(): void } {
+  const loaded = useLoad(drawId && signedIn ? `mine:${drawId}` : null, async (signal) => {
+    try {
+      const body = await api.get<{ items?: MyReservation[] }>('/me/reservations', { signal });
+      return Array.isArray(body?.items) ? body.items : [];
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      return [];
+    }
+  });
+  return { items: loaded.data ?? [], reload: loaded.reload };
 }
 
 /** Spec §7 and §9: closed (sold out, awaiting the Lotomania draw), no winner yet, first 12. */

@@ -23,8 +23,9 @@ const START_FAILED = 'Não foi possível iniciar o pagamento agora.';
 const STATUS_FAILED = 'Não foi possível consultar o status agora.';
 const LOGIN_REQUIRED = 'Para comprar e-books é necessário estar autenticado.';
 const LOGIN_MESSAGE = 'Faça login para comprar o e-book.';
+/** Nothing is picked yet: the payment brings the e-books and the right to choose numbers. */
 const PAID_INFO =
-  'Assim que o pagamento for confirmado, seus números ficam bloqueados como indisponíveis e aparecem na sua área do cliente.';
+  'Assim que o pagamento for confirmado, você recebe os e-books e o direito de escolher seus números na tabela.';
 
 /** What /numeros receives after an approved purchase (storefront spec §2 Home). */
 export interface NumbersNavigationState {
@@ -84,14 +85,22 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   const approvalStarted = useRef(false);
   const mounted = useRef(true);
   const creep = useRef<ReturnType<typeof setInterval> | null>(null);
+  /** The 'Status: …' alert of the last 'Já paguei': it belongs to the PIX dialog and closes with it. */
+  const statusAlert = useRef<{ destroy(): void } | null>(null);
+
+  const closeStatusAlert = useCallback(() => {
+    statusAlert.current?.destroy();
+    statusAlert.current = null;
+  }, []);
 
   useEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
       if (creep.current) clearInterval(creep.current);
+      closeStatusAlert();
     };
-  }, []);
+  }, [closeStatusAlert]);
 
   const askLogin = useCallback(
     (pending: PendingBuy) => {
@@ -143,12 +152,14 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   /** Closing the PIX dialog resets the payment state (storefront spec §4). */
   const closePix = useCallback(() => {
     session.current++;
+    // A 'Status: pendente' alert left open would stay on top of 'Pagamento aprovado' and /numeros.
+    closeStatusAlert();
     setPixOpen(false);
     setPayment(null);
     setChecking(false);
     setPollFailing(false);
     setDeadStatus(null);
-  }, []);
+  }, [closeStatusAlert]);
 
   /** Step 5 and 6: confirm the purchase, make sure a draw is open, then go pick the numbers. */
   const startApproved = useCallback(
@@ -305,16 +316,18 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       const s = await purchaseApi.status(p.paymentId ?? p.id);
       if (session.current !== mine) return;
       if (onStatus(p, s.status)) return;
-      modal.info({ title: `Status: ${statusLabel(s.status)}`, centered: true });
+      closeStatusAlert();
+      statusAlert.current = modal.info({ title: `Status: ${statusLabel(s.status)}`, centered: true });
       message.info(PAID_INFO, 6);
     } catch {
       if (session.current !== mine) return;
-      modal.warning({ title: STATUS_FAILED, centered: true });
+      closeStatusAlert();
+      statusAlert.current = modal.warning({ title: STATUS_FAILED, centered: true });
       message.info(PAID_INFO, 6);
     } finally {
       if (session.current === mine) setChecking(false);
     }
-  }, [payment, onStatus, modal, message]);
+  }, [payment, onStatus, modal, message, closeStatusAlert]);
 
   /** Resume a purchase interrupted by the sign-in (navigation state from /login, or sessionStorage). */
   const resumedFor = useRef<string | null>(null);

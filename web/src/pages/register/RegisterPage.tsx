@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Alert, App, Button, Checkbox, DatePicker, Form, Input } from 'antd';
-import { IdcardOutlined, LockOutlined, PhoneOutlined, UserAddOutlined, UserOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Alert, App, Button, Checkbox, Form, Input } from 'antd';
+import { CalendarOutlined, IdcardOutlined, LockOutlined, PhoneOutlined, UserAddOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router-dom';
 import {
+  MESSAGES,
   maskCpf,
   maskPhone,
   MIN_AGE,
@@ -16,6 +16,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { PrivacyContent } from '../legal/PrivacyContent';
 import { EmailInput } from '../login/emailField';
 import { TermsContent } from '../legal/TermsContent';
+import { birthdateToIso, maskBirthdate } from './birthdate';
 import { LegalDialog } from './LegalDialog';
 import { useRegister } from './useRegister';
 
@@ -27,21 +28,25 @@ interface FormValues {
   email: string;
   phone: string;
   cpf: string;
-  birthdate: Dayjs | null;
+  /** DD/MM/AAAA as typed. */
+  birthdate: string;
   password: string;
   acceptTerms: boolean;
 }
 
-const EMPTY: FormValues = { name: '', email: '', phone: '', cpf: '', birthdate: null, password: '', acceptTerms: false };
+const EMPTY: FormValues = { name: '', email: '', phone: '', cpf: '', birthdate: '', password: '', acceptTerms: false };
 
-/** Form values → the register payload (account spec §3): email lowercased, phone and CPF as digits. */
+/**
+ * Form values → the register payload (account spec §3): email lowercased, phone and CPF as
+ * digits, birth date as YYYY-MM-DD (what is typed, when it is not a date yet, fails validation).
+ */
 function toInput(v: FormValues): RegisterInput {
   return {
     name: (v.name ?? '').trim(),
     email: (v.email ?? '').trim().toLowerCase(),
     phone: onlyDigits(v.phone ?? ''),
     cpf: onlyDigits(v.cpf ?? ''),
-    birthdate: v.birthdate ? v.birthdate.format('YYYY-MM-DD') : '',
+    birthdate: birthdateToIso(v.birthdate ?? '') ?? (v.birthdate ?? '').trim(),
     password: v.password ?? '',
     acceptTerms: v.acceptTerms === true,
   };
@@ -68,7 +73,13 @@ export default function RegisterPage() {
   const [dialog, setDialog] = useState<'terms' | 'privacy' | null>(null);
 
   const input = useMemo(() => toInput(values), [values]);
-  const errors = useMemo(() => validateRegistration(input), [input]);
+  const errors = useMemo(() => {
+    const e = validateRegistration(input);
+    // Something typed that is not a whole date yet (or no such day): say how to write it.
+    const typed = values.birthdate ?? '';
+    if (typed.trim() && !birthdateToIso(typed)) e.birthdate = MESSAGES.birthdateInvalid;
+    return e;
+  }, [input, values.birthdate]);
   const valid = Object.keys(errors).length === 0;
 
   const touch = (f: Field) => setTouched((t) => (t[f] ? t : { ...t, [f]: true }));
@@ -88,8 +99,9 @@ export default function RegisterPage() {
         return next;
       });
     }
-    // Choices (date, checkbox) count as touched at once; text fields when the person leaves them.
-    if ('birthdate' in changed) touch('birthdate');
+    // The checkbox counts as touched at once; text fields when the person leaves them, or (the
+    // birth date) once all of it is typed.
+    if ((changed.birthdate ?? '').length === 10) touch('birthdate');
     if ('acceptTerms' in changed) touch('acceptTerms');
     if (formError) setFormError(null);
   };
@@ -107,7 +119,7 @@ export default function RegisterPage() {
     setFormError(null);
     try {
       await register(input);
-      message.success('Conta criada com sucesso! Agora faca login.');
+      message.success('Conta criada com sucesso! Agora faça login.');
       navigate('/login', { state: { email: input.email } });
     } catch (err) {
       const fieldErrors: Partial<Record<Field, string>> = {};
@@ -123,8 +135,6 @@ export default function RegisterPage() {
       setFormError(errorMessage(err, 'Falha ao criar conta'));
     }
   };
-
-  const maxBirthdate = dayjs().subtract(MIN_AGE, 'year');
 
   return (
     <div className="page page-auth">
@@ -172,15 +182,19 @@ export default function RegisterPage() {
           </div>
 
           <div className="form-pair">
-            <Form.Item name="birthdate" label="Data de nascimento" {...itemProps('birthdate')}>
-              <DatePicker
-                format="DD/MM/YYYY"
+            <Form.Item
+              name="birthdate"
+              label="Data de nascimento"
+              normalize={(v: string) => maskBirthdate(v ?? '')}
+              {...itemProps('birthdate')}
+            >
+              <Input
+                prefix={<CalendarOutlined />}
+                inputMode="numeric"
+                autoComplete="bday"
                 placeholder="DD/MM/AAAA"
-                style={{ width: '100%' }}
-                disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-                defaultPickerValue={maxBirthdate}
+                maxLength={10}
                 onBlur={() => touch('birthdate')}
-                showNow={false}
               />
             </Form.Item>
 

@@ -48,7 +48,7 @@ export default function ResetPasswordPage() {
         <div className="auth-card">
           <Result
             status="success"
-            title={<h1 className="result-title">Senha alterada com sucesso! Agora faca login.</h1>}
+            title={<h1 className="result-title">Senha alterada com sucesso! Agora faça login.</h1>}
             extra={
               <LinkButton type="primary" icon={<LoginOutlined />} to="/login" replace>
                 Ir para o login
@@ -64,10 +64,10 @@ export default function ResetPasswordPage() {
     setError(null);
     try {
       await confirm(token, password);
-      message.success('Senha alterada com sucesso! Agora faca login.');
+      message.success('Senha alterada com sucesso! Agora faça login.');
       setDone(true);
     } catch (err) {
-      setError(errorMessage(err, 'Nao foi possivel alterar a senha agora.'));
+      setError(errorMessage(err, 'Não foi possível alterar a senha agora.'));
     }
   };
 

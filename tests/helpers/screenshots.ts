@@ -1,0 +1,32 @@
+/**
+ * Screenshots of the browser tests, for a person to look at: saved under tests/artifacts/
+ * (git-ignored), one PNG per name, replaced on every run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { contrastRatio } from './contrast';
+
+export const ARTIFACTS_DIR = path.resolve(__dirname, '../artifacts');
+
+export async function saveScreenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<string> {
+  fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const file = path.join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: opts.fullPage ?? false, animations: 'disabled' });
+  return file;
+}
+
+/** The computed text colour, background colour and outline of an element, as the browser paints them. */
+export async function paintedColours(el: Locator): Promise<{ color: string; background: string; outlineColor: string; outlineWidth: string; outlineStyle: string }> {
+  // Runs in the page (this file is compiled without DOM types, hence globalThis).
+  return el.evaluate((node: unknown) => {
+    const s = (globalThis as any).getComputedStyle(node);
+    return { color: s.color, background: s.backgroundColor, outlineColor: s.outlineColor, outlineWidth: s.outlineWidth, outlineStyle: s.outlineStyle };
+  });
+}
+
+/** Contrast of an element's text on its own (opaque) background, as painted. */
+export async function paintedContrast(el: Locator): Promise<number> {
+  const c = await paintedColours(el);
+  return contrastRatio(c.color, c.background);
+}
