@@ -1,4 +1,4 @@
-import { initialsOf } from '../auth/serializers';
+import { initialsOf } from '../shared/initials';
 import type { BoardNumber, Counts, DrawRow } from './queries';
 
 export interface PriceSources {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { Alert, App, Button, Result } from 'antd';
 import { ReloadOutlined, ShoppingOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { initialsOf } from '../../../../src/auth/serializers';
+import { initialsOf } from '../../../../src/shared/initials';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import { NumberGrid, NumberLegend } from '../../components/board/NumberGrid';
