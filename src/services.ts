@@ -14,6 +14,8 @@ import { createPaymentsService, type PaymentsService } from './payments/service'
 import { createSandboxProvider } from './payments/providers/sandbox';
 import { createMercadoPagoProvider } from './payments/providers/mercadopago';
 import type { PaymentProvider } from './payments/providers/types';
+import { createCouponsService, type CouponsService } from './coupons/service';
+import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -33,6 +35,7 @@ export interface Services {
   vouchers: VouchersService;
   catalogue: CatalogueService;
   payments: PaymentsService;
+  coupons: CouponsService;
   close(): Promise<void>;
 }
 
@@ -41,6 +44,7 @@ export interface ServiceOverrides {
   logger?: Logger;
   db?: Db;
   paymentProvider?: PaymentProvider;
+  couponAdapter?: CouponPushAdapter;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -72,6 +76,12 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
     });
   const payments = createPaymentsService({ db, config, logger, queue, vouchers, draws, reservations, provider, sandbox });
+  const couponAdapter =
+    overrides.couponAdapter ??
+    (config.coupons.adapter === 'webhook'
+      ? createWebhookAdapter({ url: config.coupons.webhookUrl as string, secret: config.coupons.webhookSecret as string, logger })
+      : noneAdapter);
+  const coupons = createCouponsService({ db, logger, queue, adapter: couponAdapter });
 
   return {
     config,
@@ -87,6 +97,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     vouchers,
     catalogue,
     payments,
+    coupons,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
