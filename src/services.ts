@@ -14,6 +14,10 @@ import { createPaymentsService, type PaymentsService } from './payments/service'
 import { createSandboxProvider } from './payments/providers/sandbox';
 import { createMercadoPagoProvider } from './payments/providers/mercadopago';
 import type { PaymentProvider } from './payments/providers/types';
+import { createParticipationsService, type ParticipationsService } from './payments/participations';
+import { createMyBoardService, type MyBoardService } from './draws/my-board';
+import { createEbooksService, type EbooksService } from './catalogue/ebooks';
+import { createAccountService, type AccountService } from './account/service';
 import { createCouponsService, type CouponsService } from './coupons/service';
 import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
 
@@ -36,6 +40,10 @@ export interface Services {
   catalogue: CatalogueService;
   payments: PaymentsService;
   coupons: CouponsService;
+  participations: ParticipationsService;
+  myBoard: MyBoardService;
+  ebooks: EbooksService;
+  account: AccountService;
   close(): Promise<void>;
 }
 
@@ -82,6 +90,10 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       ? createWebhookAdapter({ url: config.coupons.webhookUrl as string, secret: config.coupons.webhookSecret as string, logger })
       : noneAdapter);
   const coupons = createCouponsService({ db, logger, queue, adapter: couponAdapter });
+  const participations = createParticipationsService({ db });
+  const myBoard = createMyBoardService({ db });
+  const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
+  const account = createAccountService({ db, catalogue, coupons });
 
   return {
     config,
@@ -98,6 +110,10 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     catalogue,
     payments,
     coupons,
+    participations,
+    myBoard,
+    ebooks,
+    account,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
