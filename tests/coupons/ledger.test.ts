@@ -175,6 +175,20 @@ describe('refunds and chargebacks', () => {
     expect(await ledgerSum(u.user.id)).toBe(0);
   });
 
+  test('50 concurrent refund deliveries and syncs reverse the credit exactly once', async () => {
+    const u = await createUser(t);
+    const { paymentId, amount } = await approvedPurchase(u.token, 3);
+    const refunded = await remote(paymentId, 'refunded');
+    const calls: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 50; i++) {
+      calls.push(i % 2 === 0 ? t.services.payments.applyProviderState(paymentId, refunded) : t.api('POST', '/api/coupons/sync', { token: u.token }).then((r) => expect(r.status).toBe(200)));
+    }
+    await Promise.all(calls);
+    expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([['credit', amount], ['reversal', -amount]]);
+    expect((await account(u.user.id)).balance_cents).toBe(0);
+    expect(await ledgerSum(u.user.id)).toBe(0);
+  });
+
   test('a refund the transition missed is reversed by the sync (the ledger lacks it)', async () => {
     const u = await createUser(t);
     const { paymentId, amount } = await approvedPurchase(u.token, 1);
