@@ -65,6 +65,8 @@ export function createAccountService(deps: { db: Db; catalogue: CatalogueService
           .select('id', 'action', 'entity', 'entity_id', 'data', 'created_at'),
       ]);
       const captive = autopay ? await db('autopay_captive_numbers').where({ profile_id: autopay.id }).orderBy('n').select('n', 'active', 'created_at') : [];
+      // Who took a copy of their data, and when (the entry itself goes into the next export).
+      await audit(db, { actorUserId: userId, actor: 'user', action: 'account.exported', entity: 'user', entityId: userId });
       const runs = autopay ? await db('autopay_runs').where({ profile_id: autopay.id }).orderBy('id').select('id', 'draw_id', 'status', 'numbers', 'payment_id', 'error', 'created_at') : [];
       return {
         format: 'cotaverde-meus-dados/1',

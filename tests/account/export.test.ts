@@ -60,4 +60,8 @@ test('anonymous: 401; another user exports only themselves', async () => {
   expect(rb.body.profile.id).toBe(b.user.id);
   expect(rb.text).not.toContain(a.email);
   expect(rb.body.payments).toEqual([]);
+  // Each export is audited and shows up in the next one.
+  const again = await t.api('GET', '/api/me/export', { token: b.token });
+  expect(again.body.audit.map((a: { action: string }) => a.action)).toEqual(['account.exported']);
+  expect(await t.services.db('audit_log').where({ action: 'account.exported', actor_user_id: b.user.id })).toHaveLength(2);
 });
