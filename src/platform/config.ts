@@ -222,9 +222,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coversPath: e.COVERS_PATH,
     trustProxy: trustedHops > 0,
     trustedProxyHops: trustedHops,
-    // Unset: trusted in production (behind the load balancer). An explicit TRUST_PROXY=false
-    // wins, so a server exposed directly cannot have its per-IP limits dodged with a spoofed header.
-    trustProxy: env.TRUST_PROXY ? e.TRUST_PROXY : isProduction,
     ...account,
   };
 }
