@@ -21,6 +21,9 @@ export interface NumberGridProps {
   onToggle?: (n: number) => void;
   /** Compact cells (home cards). */
   compact?: boolean;
+  /** Read-only highlights of the draw detail (/me/draw/{id}): the viewer's numbers and the winning one. */
+  mine?: number[];
+  winner?: number | null;
   ariaLabel?: string;
 }
 
@@ -28,7 +31,16 @@ export interface NumberGridProps {
  * The 10-column board (labels 00-99). Read-only on product cards; interactive on /numeros,
  * where only available cells can be picked.
  */
-export function NumberGrid({ numbers, totalNumbers = 100, selected = [], onToggle, compact, ariaLabel = 'Tabela de números' }: NumberGridProps) {
+export function NumberGrid({
+  numbers,
+  totalNumbers = 100,
+  selected = [],
+  onToggle,
+  compact,
+  mine = [],
+  winner = null,
+  ariaLabel = 'Tabela de números',
+}: NumberGridProps) {
   const byN = new Map(numbers.map((c) => [c.n, c]));
   const cells = Array.from({ length: totalNumbers }, (_, n) => byN.get(n) ?? { n, status: 'available' as const, initials: null });
   return (
@@ -36,8 +48,13 @@ export function NumberGrid({ numbers, totalNumbers = 100, selected = [], onToggl
       {cells.map((c) => {
         const state = cellState(c.status);
         const isSelected = selected.includes(c.n);
-        const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : STATE_LABEL[state]}`;
-        const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}`;
+        const isMine = mine.includes(c.n);
+        const isWinner = winner === c.n;
+        const marks = [isMine ? 'seu número' : null, isWinner ? 'vencedor' : null].filter(Boolean).join(', ');
+        const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : marks ? `${marks} (${STATE_LABEL[state]})` : STATE_LABEL[state]}`;
+        const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}${isMine ? ' number-cell--mine' : ''}${
+          isWinner ? ' number-cell--winner' : ''
+        }`;
         if (!onToggle) {
           return (
             <span key={c.n} role="gridcell" className={cls} aria-label={label} title={c.initials ? `${label} (${c.initials})` : label}>
