@@ -10,8 +10,8 @@ import {
   pixErrorText,
   reusablePayment,
   type PayDeps,
+  type PixPayment,
 } from '../../web/src/pages/account/payFlow';
-import type { PixPayment } from '../../web/src/pages/purchase/purchaseApi';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const at = (minutesAgo: number) => new Date(NOW - minutesAgo * 60_000).toISOString();

@@ -5,13 +5,28 @@
  * expired, look the reservation up again and retry once with the one found.
  */
 import type { ParticipationItem } from '../../../../src/shared/api/account';
-import type { PixPayment } from '../purchase/purchaseApi';
 import { reservationEntryStatus, type ReservationLike } from './participations';
 
 export const PIX_INACTIVE = 'Falha ao gerar PIX: sua reserva não está ativa. Volte ao sorteio para reservar novamente.';
 export const PIX_ROUTE_MISSING = 'Falha ao gerar PIX (rota não encontrada no servidor).';
 export const PIX_GENERIC = 'Falha ao gerar PIX.';
 export const pixHttpError = (status: number) => `Falha ao gerar PIX (HTTP ${status}).`;
+
+/**
+ * What the PIX dialog shows (the purchase's PixPayment, web/src/pages/purchase/purchaseApi.ts);
+ * written out here so that this module loads without the HTTP client (unit tests under Node).
+ */
+export interface PixPayment {
+  paymentId: number;
+  id: number;
+  status: string;
+  qr_code_base64: string | null;
+  copy_paste_code: string | null;
+  qr_code: string | null;
+  amount: number;
+  amount_cents: number;
+  expires_at: string | null;
+}
 
 /** Thrown when there is no active reservation to pay. */
 export class InactiveReservationError extends Error {
