@@ -37,15 +37,18 @@ export default function AccountPage() {
         <h1>Olá{firstName(user.name) ? `, ${firstName(user.name)}` : ''}!</h1>
         {since && <p className="muted">Cliente desde {since}</p>}
       </header>
+      {/* Phones: balance, participations, data, settings; from desktops up the cards sit beside the participations. */}
       <div className="account-grid">
-        <div className="account-main">
+        <div className="account-slot account-slot--coupon">
+          <CouponCard ref={coupon} />
+        </div>
+        <div className="account-slot account-slot--main">
           <Participations data={participations} generating={pix.generating} onPay={pix.pay} />
         </div>
-        <aside className="account-side" aria-label="Sua conta">
-          <CouponCard ref={coupon} />
+        <div className="account-slot account-slot--side">
           <RegistrationData user={user} />
           {isAdmin && <DrawSettings />}
-        </aside>
+        </div>
       </div>
       {pix.dialog}
     </div>
