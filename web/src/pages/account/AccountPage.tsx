@@ -37,7 +37,7 @@ export default function AccountPage() {
         <h1>Olá{firstName(user.name) ? `, ${firstName(user.name)}` : ''}!</h1>
         {since && <p className="muted">Cliente desde {since}</p>}
       </header>
-      {/* Phones: balance, participations, data, settings; from desktops up the cards sit beside the participations. */}
+      {/* Phones: balance, participations, data, settings; desktops: balance and data side by side above the table. */}
       <div className="account-grid">
         <div className="account-slot account-slot--coupon">
           <CouponCard ref={coupon} />
@@ -47,8 +47,12 @@ export default function AccountPage() {
         </div>
         <div className="account-slot account-slot--side">
           <RegistrationData user={user} />
-          {isAdmin && <DrawSettings />}
         </div>
+        {isAdmin && (
+          <div className="account-slot account-slot--settings">
+            <DrawSettings />
+          </div>
+        )}
       </div>
       {pix.dialog}
     </div>

@@ -20,7 +20,7 @@ function PaymentTag({ row }: { row: ParticipationRow }) {
 function Numbers({ row }: { row: ParticipationRow }) {
   if (row.empty) {
     return (
-      <span className="muted">
+      <span className="muted voucher-note">
         {row.remaining} {row.remaining === 1 ? 'voucher para escolher' : 'vouchers para escolher'}
       </span>
     );
@@ -122,16 +122,21 @@ function drawTitle(row: ParticipationRow) {
       ) : (
         <strong>{drawLabel(row.drawId)}</strong>
       )}
-      {row.draw?.title && <span className="muted participation-draw-title">{row.draw.title}</span>}
+      {row.draw?.title && (
+        <span className="muted participation-draw-title" title={row.draw.title}>
+          {row.draw.title}
+        </span>
+      )}
     </span>
   );
 }
 
-/** Participations as a table (from tablets up) or as cards (phones). */
+/** Participations as a table (desktops) or as cards (phones and tablets). */
 export function Participations({ data, generating, onPay }: { data: ParticipationsState; generating: string | null; onPay(row: ParticipationRow): void }) {
   const navigate = useNavigate();
   const screens = Grid.useBreakpoint();
-  const wide = !!screens.md;
+  // The eight columns need a desktop's width; phones and tablets get cards.
+  const wide = !!screens.lg;
 
   const open = (row: ParticipationRow) => {
     const to = rowTarget(row);
@@ -162,6 +167,7 @@ export function Participations({ data, generating, onPay }: { data: Participatio
     body = (
       <Table<ParticipationRow>
         className="participations-table"
+        size="small"
         rowKey="key"
         columns={columns}
         dataSource={data.rows}
@@ -226,7 +232,7 @@ export function Participations({ data, generating, onPay }: { data: Participatio
   }
 
   return (
-    <Card className="account-card" title="Minhas participações">
+    <Card className={`account-card${wide && data.rows.length ? ' account-card--table' : ''}`} title="Minhas participações">
       {data.vouchersUnknown && (
         <Alert
           className="participations-alert"

@@ -14,10 +14,11 @@ export const APPROVED_MESSAGE = 'Pagamento aprovado! Seus números estão garant
 
 /**
  * 'Gerar PIX' of /conta (account spec §4 pay flow): runs the flow for a row, shows the purchase's
- * PIX dialog (copy code, status checks every 3 s and on 'Já paguei'), and calls `onApproved`
- * once the payment is approved (the page then reloads its rows and syncs the coupon balance).
+ * PIX dialog (copy code, status checks every 3 s and on 'Já paguei'), and calls `onChange`
+ * when the payment is approved or the attempt failed (the page then reloads its rows and syncs the
+ * coupon balance).
  */
-export function usePixPay(onApproved: () => void): {
+export function usePixPay(onChange: () => void): {
   pay(row: ParticipationRow): void;
   /** Key of the row whose PIX is being generated ('Gerando PIX…'). */
   generating: string | null;
@@ -32,8 +33,8 @@ export function usePixPay(onApproved: () => void): {
   const [deadStatus, setDeadStatus] = useState<string | null>(null);
   /** Bumped when the dialog closes: answers for an older payment are dropped. */
   const session = useRef(0);
-  const onApprovedRef = useRef(onApproved);
-  onApprovedRef.current = onApproved;
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
 
   const close = useCallback(() => {
     session.current++;
@@ -46,7 +47,7 @@ export function usePixPay(onApproved: () => void): {
   const approved = useCallback(() => {
     close();
     message.success(APPROVED_MESSAGE);
-    onApprovedRef.current();
+    onChangeRef.current();
   }, [close, message]);
 
   /** True when the status ended the dialog (approved). */
@@ -89,7 +90,7 @@ export function usePixPay(onApproved: () => void): {
           const { title, detail } = pixErrorText(err);
           modal.error({ title, content: detail ?? undefined, centered: true });
           // The row may be stale (its hold ended): show the current state.
-          onApprovedRef.current();
+          onChangeRef.current();
         })
         .finally(() => setGenerating(null));
     },
