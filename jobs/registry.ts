@@ -1,4 +1,5 @@
 import type { Services } from '../src/services';
+import { CouponSyncJob } from '../src/coupons/schema';
 import { buildRegistry, type JobHandlers } from '../src/platform/queue';
 
 /**
@@ -14,5 +15,6 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['reservation.sweep', async () => s.reservations.sweep()],
     ['payment.poll', async (data: { paymentId: number }, job, token) => s.payments.poll(data.paymentId, job, token)],
     ['payment.reconcile', async () => s.payments.reconcile()],
+    ['coupon.sync', async (data: { userId?: number }) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))],
   ]);
 }

@@ -14,6 +14,12 @@ import { createPaymentsService, type PaymentsService } from './payments/service'
 import { createSandboxProvider } from './payments/providers/sandbox';
 import { createMercadoPagoProvider } from './payments/providers/mercadopago';
 import type { PaymentProvider } from './payments/providers/types';
+import { createParticipationsService, type ParticipationsService } from './payments/participations';
+import { createMyBoardService, type MyBoardService } from './draws/my-board';
+import { createEbooksService, type EbooksService } from './catalogue/ebooks';
+import { createAccountService, type AccountService } from './account/service';
+import { createCouponsService, type CouponsService } from './coupons/service';
+import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -33,6 +39,11 @@ export interface Services {
   vouchers: VouchersService;
   catalogue: CatalogueService;
   payments: PaymentsService;
+  coupons: CouponsService;
+  participations: ParticipationsService;
+  myBoard: MyBoardService;
+  ebooks: EbooksService;
+  account: AccountService;
   close(): Promise<void>;
 }
 
@@ -41,6 +52,7 @@ export interface ServiceOverrides {
   logger?: Logger;
   db?: Db;
   paymentProvider?: PaymentProvider;
+  couponAdapter?: CouponPushAdapter;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -72,6 +84,16 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
     });
   const payments = createPaymentsService({ db, config, logger, queue, vouchers, draws, reservations, provider, sandbox });
+  const couponAdapter =
+    overrides.couponAdapter ??
+    (config.coupons.adapter === 'webhook'
+      ? createWebhookAdapter({ url: config.coupons.webhookUrl as string, secret: config.coupons.webhookSecret as string, logger })
+      : noneAdapter);
+  const coupons = createCouponsService({ db, logger, queue, adapter: couponAdapter });
+  const participations = createParticipationsService({ db });
+  const myBoard = createMyBoardService({ db });
+  const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
+  const account = createAccountService({ db, catalogue, coupons });
 
   return {
     config,
@@ -87,6 +109,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     vouchers,
     catalogue,
     payments,
+    coupons,
+    participations,
+    myBoard,
+    ebooks,
+    account,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});

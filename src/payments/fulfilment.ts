@@ -2,6 +2,7 @@ import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
 import { releaseHeldCells, sellNumbers } from '../draws/queries';
+import { creditPaymentCashback } from '../coupons/service';
 
 export interface PaymentRow {
   id: number;
@@ -56,6 +57,8 @@ export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: Fulfilm
   } else {
     throw new Error(`payment ${payment.id} (${payment.kind}) has nothing to fulfil`);
   }
+  const cashback = await creditPaymentCashback(trx, payment); // store credit, once per payment (DESIGN §6)
+  if (cashback) result.coupon_cashback_cents = cashback;
   await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
   return { fulfilled: true, result, touchedDrawId };
 }

@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import type { AppState } from '../platform/http/context';
 import { body, requireAdmin, requireUser } from '../platform/http/context';
 import { PaymentId, type PaymentsService } from './service';
+import type { ParticipationsService } from './participations';
 
-export function paymentsRoutes(payments: PaymentsService) {
+export function paymentsRoutes(payments: PaymentsService, participations: ParticipationsService) {
   const r = new Router<AppState>({ prefix: '/api' });
 
   r.post('/payments/infoproduct', async (ctx) => {
@@ -21,7 +22,7 @@ export function paymentsRoutes(payments: PaymentsService) {
   r.get('/payments/me', async (ctx) => {
     const user = requireUser(ctx);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { items: await payments.listMine(user.id) };
+    ctx.body = { items: await participations.list(user.id) };
   });
 
   r.get('/payments/:id/status', async (ctx) => {

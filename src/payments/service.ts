@@ -14,6 +14,7 @@ import type { ReservationsService } from '../draws/reservations';
 import { effectiveTicketPrice } from '../draws/serializers';
 import { releaseHeldCells } from '../draws/queries';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
+import { reversePaymentCashback } from '../coupons/service';
 import type { PaymentProvider, ProviderPayment, ProviderStatus } from './providers/types';
 import { ProviderError } from './providers/types';
 import { verifyWebhookSignature } from './providers/mercadopago';
@@ -436,6 +437,7 @@ export function createPaymentsService(deps: {
         await audit(trx, { actor: 'system', action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: { from: p.status, provider: p.provider } });
         if (target === 'approved') return { p: row, f: await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws }) };
         if (target === 'refunded' || target === 'charged_back') {
+          await reversePaymentCashback(trx, row); // coupon credit back, never below zero (DESIGN §6)
           // Revoke what is still unused of the vouchers this payment granted, once:
           // the e-books bought, or those a late-approved reservation payment got
           // for numbers it could not have. Never more than it granted.

@@ -44,3 +44,30 @@ export async function writeAppConfig(conn: Conn, patch: Partial<AppConfig>): Pro
   }
   return readAppConfig(conn);
 }
+
+/**
+ * POST /api/config (admins, issue 8): the draw settings of the customer area. Accepts the
+ * spec's aliases of max_numbers_per_selection (max_select, max_per_selection); at least
+ * one setting must be sent.
+ */
+const maxSelection = z.coerce
+  .number({ error: 'O máximo de números por seleção deve ser um número inteiro.' })
+  .int('O máximo de números por seleção deve ser um número inteiro.')
+  .min(1, 'O máximo de números por seleção deve ser pelo menos 1.')
+  .max(10, 'O máximo de números por seleção pode ser no máximo 10.');
+
+export const AdminConfigCommand = z
+  .object({
+    banner_title: z.string({ error: 'O título do banner deve ser um texto.' }).trim().max(240, 'O título do banner pode ter no máximo 240 caracteres.').optional(),
+    max_numbers_per_selection: maxSelection.optional(),
+    max_select: maxSelection.optional(),
+    max_per_selection: maxSelection.optional(),
+  })
+  .transform((v) => {
+    const patch: Partial<Pick<AppConfig, 'banner_title' | 'max_numbers_per_selection'>> = {};
+    if (v.banner_title !== undefined) patch.banner_title = v.banner_title;
+    const max = v.max_numbers_per_selection ?? v.max_select ?? v.max_per_selection;
+    if (max !== undefined) patch.max_numbers_per_selection = max;
+    return patch;
+  })
+  .refine((p) => Object.keys(p).length > 0, { message: 'Informe o título do banner ou o máximo de números por seleção.' });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -55,6 +56,32 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool,
 });
 
+// ---- Customer area (issue 8): coupon partner push and e-book files. ----
+const AccountEnvSchema = z.object({
+  COUPON_ADAPTER: z.enum(['none', 'webhook']).default('none'),
+  COUPON_WEBHOOK_URL: z.string().url().optional(),
+  COUPON_WEBHOOK_SECRET: z.string().optional(),
+  EBOOK_STORAGE_DIR: z.string().min(1).default('storage/ebooks'),
+});
+
+function loadAccountConfig(env: NodeJS.ProcessEnv, problems: string[]) {
+  const parsed = AccountEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    return null;
+  }
+  const e = parsed.data;
+  if (e.COUPON_ADAPTER === 'webhook') {
+    if (!e.COUPON_WEBHOOK_URL) problems.push('COUPON_WEBHOOK_URL is required with COUPON_ADAPTER=webhook');
+    if (!e.COUPON_WEBHOOK_SECRET || e.COUPON_WEBHOOK_SECRET.length < 16) problems.push('COUPON_WEBHOOK_SECRET (at least 16 characters) is required with COUPON_ADAPTER=webhook');
+  }
+  return {
+    coupons: { adapter: e.COUPON_ADAPTER, webhookUrl: e.COUPON_WEBHOOK_URL, webhookSecret: e.COUPON_WEBHOOK_SECRET },
+    ebookStorageDir: path.resolve(e.EBOOK_STORAGE_DIR),
+  };
+}
+// ---- end of the customer-area block ----
+
 export type Config = {
   env: 'development' | 'test' | 'production';
   isProduction: boolean;
@@ -85,6 +112,10 @@ export type Config = {
   coversPath: string;
   /** Trust X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
+  /** Partner-store push of coupon balances (issue 8). */
+  coupons: { adapter: 'none' | 'webhook'; webhookUrl?: string; webhookSecret?: string };
+  /** Where the e-book PDFs live (absolute). */
+  ebookStorageDir: string;
 };
 
 export class ConfigError extends Error {
@@ -114,7 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.MERCADOPAGO_ACCESS_TOKEN) problems.push('MERCADOPAGO_ACCESS_TOKEN is required with PAYMENT_PROVIDER=mercadopago');
     if (!e.MERCADOPAGO_WEBHOOK_SECRET) problems.push('MERCADOPAGO_WEBHOOK_SECRET is required with PAYMENT_PROVIDER=mercadopago');
   }
-  if (problems.length) throw new ConfigError(problems);
+  const account = loadAccountConfig(env, problems);
+  if (problems.length || !account) throw new ConfigError(problems);
 
   return {
     env: e.NODE_ENV,
@@ -156,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Unset: trusted in production (behind the load balancer). An explicit TRUST_PROXY=false
     // wins, so a server exposed directly cannot have its per-IP limits dodged with a spoofed header.
     trustProxy: env.TRUST_PROXY ? e.TRUST_PROXY : isProduction,
+    ...account,
   };
 }

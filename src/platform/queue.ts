@@ -22,10 +22,12 @@ export interface JobPayloads {
   'payment.poll': { paymentId: number; attempt?: number };
   /** Periodic: rebuild polling for every pending payment and fulfil any approved-but-unfulfilled one. */
   'payment.reconcile': Record<string, never>;
+  /** Coupons: credit missed payments, reverse refunds, write expiries, push changed balances (one user, or everyone hourly). */
+  'coupon.sync': { userId?: number };
 }
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -40,6 +42,7 @@ export const SCHEDULES: Array<{ id: string; name: JobName; everyMs: number }> = 
   { id: 'mail-sweep', name: 'mail.sweep', everyMs: 60_000 },
   { id: 'reservation-sweep', name: 'reservation.sweep', everyMs: 30_000 },
   { id: 'payment-reconcile', name: 'payment.reconcile', everyMs: 60_000 },
+  { id: 'coupon-sync', name: 'coupon.sync', everyMs: 3_600_000 },
 ];
 
 export const QUEUE_NAME = 'main';

@@ -10,6 +10,8 @@ import { authRoutes } from '../../auth/routes';
 import { catalogueRoutes } from '../../catalogue/routes';
 import { drawsRoutes } from '../../draws/routes';
 import { paymentsRoutes } from '../../payments/routes';
+import { couponsRoutes } from '../../coupons/routes';
+import { accountRoutes } from '../../account/routes';
 import { errorMiddleware } from './errors';
 import { spa } from './static';
 import type { AppState } from './context';
@@ -93,7 +95,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     ctx.body = { status: dbOk && redisOk ? 'ready' : 'unavailable', database: dbOk, redis: redisOk };
   });
 
-  for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services), paymentsRoutes(services.payments)]) {
+  for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services), paymentsRoutes(services.payments, services.participations), couponsRoutes(services.coupons), accountRoutes(services)]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   }

@@ -1,0 +1,52 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppState } from '../platform/http/context';
+import { body, requireAdmin, requireUser } from '../platform/http/context';
+import type { AccountService } from './service';
+import type { MyBoardService } from '../draws/my-board';
+import type { EbooksService } from '../catalogue/ebooks';
+
+const DrawId = z.coerce.number({ error: 'Sorteio inválido.' }).int('Sorteio inválido.').positive('Sorteio inválido.').max(2 ** 31 - 1, 'Sorteio inválido.');
+
+/** Customer area (issue 8): draw detail board, e-book delivery, data export, admin draw settings. */
+export function accountRoutes(s: { account: AccountService; myBoard: MyBoardService; ebooks: EbooksService }) {
+  const r = new Router<AppState>({ prefix: '/api' });
+
+  r.get('/me/draws/:id/board', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await s.myBoard.board(user.id, DrawId.parse(ctx.params.id));
+  });
+
+  r.get('/ebooks/by-draw/:drawId', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await s.ebooks.linkForDraw(user.id, user.isAdmin, ctx.params.drawId);
+  });
+
+  // Bearer header or a signed link (?u=&exp=&sig=) from /ebooks/by-draw.
+  r.get('/ebooks/:sku/download', async (ctx) => {
+    const file = await s.ebooks.download({ sku: ctx.params.sku, user: ctx.state.user, query: ctx.query as Record<string, unknown> });
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Content-Disposition', `attachment; filename="${file.filename}"`);
+    ctx.type = 'application/pdf';
+    ctx.length = file.size;
+    ctx.body = file.stream;
+  });
+
+  r.get('/me/export', async (ctx) => {
+    const user = requireUser(ctx);
+    const data = await s.account.exportData(user.id);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Disposition', 'attachment; filename="cotaverde-meus-dados.json"');
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = JSON.stringify(data, null, 2);
+  });
+
+  r.post('/config', async (ctx) => {
+    const admin = requireAdmin(ctx);
+    ctx.body = await s.account.updateConfig(admin.id, body(ctx));
+  });
+
+  return r;
+}
