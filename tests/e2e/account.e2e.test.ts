@@ -91,18 +91,21 @@ describeBrowser('customer area in the browser', () => {
     const popupPromise = context.waitForEvent('page');
     await row.getByRole('button', { name: 'Baixar e-book' }).click();
     const popup = await popupPromise;
+    // The signed link answers the PDF as an attachment: Chromium turns that tab's navigation into a
+    // download (an inline answer would be shown instead: then its body is read).
     const pdf = await new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no PDF reached the new tab')), 20_000);
       popup.on('download', async (d) => {
         clearTimeout(timer);
-        const file = await d.path();
-        resolve(fs.readFileSync(file));
+        resolve(fs.readFileSync(await d.path()));
       });
       popup.on('response', async (res) => {
-        if (!res.url().includes('/download')) return;
-        if (!(res.headers()['content-type'] ?? '').includes('pdf')) return;
-        clearTimeout(timer);
-        resolve(await res.body().catch(() => Buffer.from('')));
+        if (!res.url().includes('/download') || !(res.headers()['content-type'] ?? '').includes('pdf')) return;
+        const body = await res.body().catch(() => null);
+        if (body?.length) {
+          clearTimeout(timer);
+          resolve(body);
+        }
       });
     });
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -126,6 +129,7 @@ describeBrowser('customer area in the browser', () => {
       await expect(page.getByRole('list', { name: 'Legenda' }).getByText(legend, { exact: true }).isVisible()).resolves.toBe(true);
     }
     await expect(page.getByText('FECHADO', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Número vencedor: aguardando sorteio').isVisible()).resolves.toBe(true);
     await expect(page.getByText('O prêmio do sorteio será indicado em breve').isVisible()).resolves.toBe(true);
     await shot('draw-detail-phone');
   }, 180_000);
@@ -155,7 +159,7 @@ describeBrowser('customer area in the browser', () => {
     await expect(
       eventually(async () => (await pix.getByRole('textbox', { name: 'Código PIX copia e cola' }).inputValue().catch(() => '')) === code, 'same code'),
     ).resolves.toBe(true);
-    await expect(t.services.db('payments').where({ user_id: user.id, reservation_id: held.body.id }).count({ c: '*' }).first()).resolves.toEqual({ c: '1' });
+    await expect(t.services.db('payments').where({ user_id: user.id, reservation_id: held.body.id }).count({ c: '*' }).first().then((r) => Number(r?.c))).resolves.toBe(1);
 
     await t.services.payments.approveSandbox(payment.id, { via: 'cli' });
     await page.getByText('Pagamento aprovado! Seus números estão garantidos.').waitFor({ timeout: 15_000 });

@@ -129,10 +129,12 @@ export default function DrawDetailPage() {
         {draw.title && <p className="muted draw-detail-sub">{draw.title}</p>}
         <div className="draw-detail-chips">
           <ResultTag badge={badge} />
-          {winner != null && (
+          {winner != null ? (
             <Tag className="winner-chip" icon={<TrophyOutlined aria-hidden />}>
               Número vencedor: {pad2(winner)}
             </Tag>
+          ) : (
+            <Tag className="winner-chip winner-chip--pending">Número vencedor: aguardando sorteio</Tag>
           )}
         </div>
       </header>
