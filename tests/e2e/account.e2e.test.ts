@@ -166,6 +166,11 @@ describeBrowser('customer area in the browser', () => {
     await pix.waitFor({ state: 'hidden' });
     await row.getByText('PAGO', { exact: true }).waitFor();
     await expect(row.getByRole('button', { name: 'Gerar PIX' }).count()).resolves.toBe(0);
+    // The approval syncs the coupon card: the paid amount comes back as credit (100% cashback).
+    const credit = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(payment.amount_cents / 100);
+    await expect(
+      eventually(async () => (await page.locator('.coupon-card .coupon-value').innerText()) === credit, `coupon shows ${credit}`),
+    ).resolves.toBe(true);
   }, 120_000);
 
   it('a hold that lapsed meanwhile: Gerar PIX says the reservation is no longer active', async () => {
