@@ -22,6 +22,7 @@ describeBrowser('customer area in the browser', () => {
     setup: async (app) => {
       await seedDemo(app.services.db);
     },
+    permissions: ['clipboard-read', 'clipboard-write'],
   });
   let t: TestContext;
   let context: BrowserContext;
@@ -84,7 +85,11 @@ describeBrowser('customer area in the browser', () => {
     const coupon = page.locator('.coupon-card');
     await expect(eventually(async () => /R\$\s20,00/.test(await coupon.innerText()), 'coupon credit shown')).resolves.toBe(true);
     await expect(coupon.getByText(/^Válido até \d{2}\/\d{2}\/\d{4}$/).isVisible()).resolves.toBe(true);
-    await expect(coupon.locator('.coupon-code').innerText()).resolves.toMatch(/\S{6,}/);
+    const couponCode = await coupon.locator('.coupon-code').innerText();
+    expect(couponCode).toMatch(/\S{6,}/);
+    await coupon.getByRole('button', { name: 'Copiar código do cupom' }).click();
+    await page.getByText('Código do cupom copiado!').waitFor();
+    await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(couponCode);
     await shot('conta-phone');
 
     // --- 'Baixar e-book' opens the signed link in a new tab: a real PDF ---
