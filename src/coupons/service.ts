@@ -234,6 +234,11 @@ export function createCouponsService(deps: { db: Db; logger: Logger; queue: JobQ
 
     async runJob(data) {
       const r = await settle(data.userId);
+      if (!data.userId) {
+        // Every account gets its code, not only those who opened the customer area.
+        const missing: Array<{ id: number }> = await db('users').whereNull('coupon_code').orderBy('id').limit(BATCH).select('id');
+        for (const u of missing) await service.ensureCode(u.id);
+      }
       let pushed = 0;
       let failed = 0;
       if (adapter.name !== 'none') {

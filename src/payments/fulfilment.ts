@@ -57,8 +57,7 @@ export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: Fulfilm
   } else {
     throw new Error(`payment ${payment.id} (${payment.kind}) has nothing to fulfil`);
   }
-  const cashback = await creditPaymentCashback(trx, payment); // store credit, once per payment (DESIGN §6)
-  if (cashback) result.coupon_cashback_cents = cashback;
+  await creditPaymentCashback(trx, payment); // store credit, once per payment (DESIGN §6)
   await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
   return { fulfilled: true, result, touchedDrawId };
 }

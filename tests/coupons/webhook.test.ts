@@ -5,7 +5,8 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { registerJobHandlers } from '../../jobs/registry';
 import { loadConfig, ConfigError } from '../../src/platform/config';
 import { SCHEDULES } from '../../src/platform/queue';
-import { buyEbooks, makeProductWithDraw, sandboxBank } from '../payments/fixtures';
+import { buyEbooks, eventually, makeProductWithDraw, sandboxBank } from '../payments/fixtures';
+import { startTestWorker } from '../helpers/worker';
 
 /**
  * The partner-store push (coupon.sync job, webhook adapter) against a local HTTP fake
@@ -141,6 +142,23 @@ test('POST /api/coupons/sync queues a push job for the caller when the partner i
   const job = await t.services.queue.raw.getJob(`coupon-sync-${u.user.id}`);
   expect(job?.name).toBe('coupon.sync');
   expect(job?.data).toEqual({ userId: u.user.id });
+});
+
+test('end to end: the worker runs the queued coupon.sync job and the partner receives the balance', async () => {
+  const running = await startTestWorker(t, { schedules: [] });
+  try {
+    const u = await createUser(t);
+    await approvedPurchase(u.token, 3);
+    fake.received.length = 0;
+    const r = await t.api('POST', '/api/me/coupons/sync', { token: u.token });
+    expect(r.status).toBe(200);
+    const got = await eventually(async () => fake.received.find((x) => JSON.parse(x.body).user_id === u.user.id), 'the partner to receive the push');
+    verify(got);
+    expect(JSON.parse(got.body)).toMatchObject({ cents: 1500, user_id: u.user.id });
+    await eventually(async () => (await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).pushed_ledger_id != null, 'the push to be recorded');
+  } finally {
+    await running.close();
+  }
 });
 
 test('coupon.sync runs hourly, and the webhook adapter refuses to start without URL and secret', () => {
