@@ -34,10 +34,15 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
   const busy = useRef(false);
+  /** A sync asked for while another ran (e.g. an approval during a focus sync): run once more after it. */
+  const again = useRef(false);
   const mounted = useRef(true);
 
-  const load = useCallback(async (withSync: boolean) => {
-    if (busy.current) return;
+  const load = useCallback(async (withSync: boolean): Promise<void> => {
+    if (busy.current) {
+      again.current = again.current || withSync;
+      return;
+    }
     busy.current = true;
     try {
       if (withSync) {
@@ -57,6 +62,10 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
     } finally {
       busy.current = false;
       if (mounted.current) setLoading(false);
+    }
+    if (again.current && mounted.current) {
+      again.current = false;
+      await load(true);
     }
   }, []);
 
