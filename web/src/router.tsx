@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { AdminRoute, CustomerOnlyRoute, ProtectedRoute } from './auth/guards';
+import { AdminRoute, ProtectedRoute } from './auth/guards';
 import { RouteError } from './components/RouteErrorBoundary';
 import { AppLayout } from './layout/AppLayout';
 import HomePage from './pages/home/HomePage';
@@ -16,6 +16,7 @@ const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const RegisterPage = lazy(() => import('./pages/register/RegisterPage'));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password/ResetPasswordPage'));
 const AccountPage = lazy(() => import('./pages/account/AccountPage'));
+const DrawDetailPage = lazy(() => import('./pages/draw-detail/DrawDetailPage'));
 const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
 const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
 const ResponsibleGamingPage = lazy(() => import('./pages/legal/ResponsibleGamingPage'));
@@ -50,7 +51,7 @@ export const routes: RouteObject[] = [
     ],
   },
   {
-    // Customer area: signed in, not an administrator.
+    // Customer area: signed in (administrators included: /conta holds their draw settings).
     element: <AppLayout variant="account" />,
     errorElement: <RouteError />,
     children: [
@@ -59,7 +60,11 @@ export const routes: RouteObject[] = [
         children: [
           {
             element: <ProtectedRoute />,
-            children: [{ element: <CustomerOnlyRoute />, children: [{ path: 'conta', element: <AccountPage /> }] }],
+            children: [
+              // Administrators use /conta too: it holds their draw settings (account spec §2, §6).
+              { path: 'conta', element: <AccountPage /> },
+              { path: 'me/draw/:id', element: <DrawDetailPage /> },
+            ],
           },
         ],
       },

@@ -5,8 +5,9 @@
  */
 
 import { API_BASE } from './base';
+import { dispositionFilename } from './disposition';
 
-export { API_BASE };
+export { API_BASE, dispositionFilename };
 
 export interface ErrorDetail {
   path: string;
@@ -271,6 +272,49 @@ export async function request<T = unknown>(method: string, path: string, opts: R
   return body as T;
 }
 
+/** A file answer (e.g. GET /api/me/export): its bytes and the name the server gave it. */
+export interface FileResponse {
+  blob: Blob;
+  /** From Content-Disposition (filename* or filename); null when the server named none. */
+  filename: string | null;
+}
+
+/** GET of a file with the session token (downloads that need the bearer header); errors as in request(). */
+export async function requestFile(path: string, opts: Omit<RequestOptions, 'body'> = {}): Promise<FileResponse> {
+  const headers: Record<string, string> = {};
+  if (opts.auth !== false) {
+    const token = currentToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+  }
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path, opts.query), { method: 'GET', headers, credentials: 'include', signal: opts.signal });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+  }
+  if (!res.ok) {
+    const type = res.headers.get('content-type') ?? '';
+    const text = await res.text().catch(() => '');
+    let body: unknown = undefined;
+    if (type.includes('json')) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+    }
+    if (res.status >= 500 && (body === undefined || typeof body !== 'object')) {
+      throw new ApiError(res.status, 'server_unavailable', UNAVAILABLE_MESSAGE);
+    }
+    throw toApiError(res.status, body);
+  }
+  if ((res.headers.get('content-type') ?? '').includes('text/html')) {
+    throw new ApiError(res.status, 'html_response', 'Falha ao carregar (resposta HTML do servidor). Verifique a URL base.');
+  }
+  return { blob: await res.blob(), filename: dispositionFilename(res.headers.get('content-disposition')) };
+}
+
 export const api = {
   get: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, opts),
   post: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
@@ -280,4 +324,5 @@ export const api = {
   patch: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
     request<T>('PATCH', path, { ...opts, body }),
   delete: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('DELETE', path, opts),
+  file: (path: string, opts?: Omit<RequestOptions, 'body'>) => requestFile(path, opts),
 };

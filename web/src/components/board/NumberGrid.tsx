@@ -21,8 +21,10 @@ export interface NumberGridProps {
   /** Interactive mode: selected numbers and a toggle handler. Without onToggle the grid is read-only. */
   selected?: number[];
   onToggle?: (n: number) => void;
-  /** The signed-in customer's own numbers: marked 'Seu número', with the owner's initials. */
+  /** The signed-in customer's own (sold) numbers: marked 'Seu número', with the owner's initials. */
   mine?: readonly number[];
+  /** The winning number (draw detail, /me/draw/{id}). */
+  winner?: number | null;
   /** Compact cells (home cards). */
   compact?: boolean;
   ariaLabel?: string;
@@ -38,6 +40,7 @@ export function NumberGrid({
   selected = [],
   onToggle,
   mine = [],
+  winner = null,
   compact,
   ariaLabel = 'Tabela de números',
 }: NumberGridProps) {
@@ -50,8 +53,12 @@ export function NumberGrid({
         const state = cellState(c.status);
         const isSelected = selected.includes(c.n);
         const isMine = state === 'unavailable' && mine.includes(c.n);
-        const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : isMine ? MINE_LABEL : STATE_LABEL[state]}`;
-        const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}${isMine ? ' number-cell--mine' : ''}`;
+        const isWinner = winner === c.n;
+        const marks = [isMine ? MINE_LABEL : null, isWinner ? 'vencedor' : null].filter(Boolean).join(', ');
+        const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : marks || STATE_LABEL[state]}`;
+        const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}${isMine ? ' number-cell--mine' : ''}${
+          isWinner ? ' number-cell--winner' : ''
+        }`;
         const content = isMine ? (
           <>
             <span className="number-cell__n">{pad2(c.n)}</span>

@@ -1,13 +1,33 @@
+import { useCallback, useRef } from 'react';
 import { useAuth } from '../../auth/AuthContext';
 import { ProfileError } from '../../components/ProfileError';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { CouponCard, type CouponCardHandle } from './CouponCard';
+import { DrawSettings } from './DrawSettings';
 import { firstName, formatDate } from './format';
+import { Participations } from './Participations';
 import { RegistrationData } from './RegistrationData';
+import { useParticipations } from './useParticipations';
+import { usePixPay } from './usePixPay';
+import './account.css';
 
-/** Customer area (/conta): header and registration data. */
+/**
+ * Customer area (/conta, account spec §2): header, coupon balance, participations (with the PIX
+ * pay flow), registration data with the data export, and the draw settings for administrators.
+ */
 export default function AccountPage() {
   useDocumentTitle('Área do cliente');
-  const { user } = useAuth();
+  const { user, isAdmin } = useAuth();
+  const participations = useParticipations();
+  const coupon = useRef<CouponCardHandle>(null);
+  const { reload } = participations;
+  // After an approval (or a failed attempt): fresh rows; the coupon syncs with the new payment.
+  const refresh = useCallback(() => {
+    reload();
+    coupon.current?.sync();
+  }, [reload]);
+  const pix = usePixPay(refresh);
+
   if (!user) return <ProfileError />;
   const since = formatDate(user.created_at);
   return (
@@ -17,7 +37,24 @@ export default function AccountPage() {
         <h1>Olá{firstName(user.name) ? `, ${firstName(user.name)}` : ''}!</h1>
         {since && <p className="muted">Cliente desde {since}</p>}
       </header>
-      <RegistrationData user={user} />
+      {/* Phones: balance, participations, data, settings; desktops: balance and data side by side above the table. */}
+      <div className="account-grid">
+        <div className="account-slot account-slot--coupon">
+          <CouponCard ref={coupon} />
+        </div>
+        <div className="account-slot account-slot--main">
+          <Participations data={participations} generating={pix.generating} onPay={pix.pay} />
+        </div>
+        <div className="account-slot account-slot--side">
+          <RegistrationData user={user} />
+        </div>
+        {isAdmin && (
+          <div className="account-slot account-slot--settings">
+            <DrawSettings />
+          </div>
+        )}
+      </div>
+      {pix.dialog}
     </div>
   );
 }

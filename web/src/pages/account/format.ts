@@ -21,3 +21,13 @@ export const formatDate = (iso: string | null | undefined) => (iso && dayjs(iso)
 
 /** "Maria da Silva" → "Maria". */
 export const firstName = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
+
+/** 7 → "07" (board labels, storefront spec §9). */
+export const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** [3, 42] → "03, 42". */
+export const formatNumberList = (numbers: number[]) => numbers.map(pad2).join(', ');
+
+/** ISO timestamp → "22/11/2025 14:05". */
+export const formatDateTime = (iso: string | null | undefined) =>
+  iso && dayjs(iso).isValid() ? dayjs(iso).format('DD/MM/YYYY HH:mm') : '';

@@ -1,0 +1,142 @@
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { Alert, App, Button, Card, Skeleton } from 'antd';
+import { CopyOutlined, GiftOutlined, ReloadOutlined } from '@ant-design/icons';
+import { errorMessage } from '../../api/client';
+import { formatBRL } from '../../components/product/format';
+import type { CouponBalance } from '../../../../src/shared/api/account';
+import { accountApi } from './accountApi';
+import { formatDate } from './format';
+
+const LOAD_FAILED = 'Não foi possível carregar o seu saldo agora.';
+
+export interface CouponCardHandle {
+  /** Asks the server to credit new approved payments, then shows the balance again. */
+  sync(): void;
+}
+
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The coupon balance (account spec §1, §4): value in BRL, the code with a copy button and the
+ * date it stays valid until. Syncs with the payments on mount, when the window gets the focus
+ * back and after an approval (`sync()` through the ref).
+ */
+export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_props, ref) {
+  const { message } = App.useApp();
+  const [coupon, setCoupon] = useState<CouponBalance | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const busy = useRef(false);
+  /** A sync asked for while another ran (e.g. an approval during a focus sync): run once more after it. */
+  const again = useRef(false);
+  const mounted = useRef(true);
+
+  const load = useCallback(async (withSync: boolean): Promise<void> => {
+    if (busy.current) {
+      again.current = again.current || withSync;
+      return;
+    }
+    busy.current = true;
+    try {
+      if (withSync) {
+        try {
+          await accountApi.syncCoupon();
+        } catch (err) {
+          // The balance read below still shows what the server has; a failed sync is only logged.
+          console.warn('[conta] sincronização do cupom falhou:', err);
+        }
+      }
+      const c = await accountApi.coupon();
+      if (!mounted.current) return;
+      setCoupon(c);
+      setError(null);
+    } catch (err) {
+      if (mounted.current) setError(err);
+    } finally {
+      busy.current = false;
+      if (mounted.current) setLoading(false);
+    }
+    if (again.current && mounted.current) {
+      again.current = false;
+      await load(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    mounted.current = true;
+    void load(true);
+    const onFocus = () => void load(true);
+    window.addEventListener('focus', onFocus);
+    return () => {
+      mounted.current = false;
+      window.removeEventListener('focus', onFocus);
+    };
+  }, [load]);
+
+  useImperativeHandle(ref, () => ({ sync: () => void load(true) }), [load]);
+
+  const onCopy = async () => {
+    if (!coupon?.code) return;
+    if (await copy(coupon.code)) message.success('Código do cupom copiado!');
+    else message.error('Não foi possível copiar. Selecione o código e copie manualmente.');
+  };
+
+  const validUntil = formatDate(coupon?.valid_until);
+  return (
+    <Card
+      className="account-card coupon-card"
+      title={
+        <span>
+          <GiftOutlined aria-hidden /> Saldo do cupom
+        </span>
+      }
+    >
+      {loading && !coupon ? (
+        <div role="status" aria-label="Carregando saldo">
+          <Skeleton active title={{ width: '40%' }} paragraph={{ rows: 2 }} />
+        </div>
+      ) : error && !coupon ? (
+        <Alert
+          type="error"
+          showIcon
+          title={errorMessage(error, LOAD_FAILED)}
+          action={
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => void load(false)}>
+              Tentar de novo
+            </Button>
+          }
+        />
+      ) : coupon ? (
+        <div className="coupon-body">
+          <p className="coupon-value" aria-label="Saldo disponível">
+            {formatBRL(coupon.cents)}
+          </p>
+          <div className="coupon-code-row">
+            <span className="muted">Código</span>
+            <code className="coupon-code">{coupon.code}</code>
+            <Button size="small" icon={<CopyOutlined />} onClick={() => void onCopy()} aria-label="Copiar código do cupom">
+              Copiar
+            </Button>
+          </div>
+          <p className="muted coupon-valid">
+            {coupon.cents > 0 && validUntil
+              ? `Válido até ${validUntil}`
+              : coupon.cents > 0
+                ? 'Válido por 180 dias após a sua última compra paga.'
+                : 'Suas compras pagas viram saldo aqui.'}
+          </p>
+          {error != null && (
+            <Alert type="warning" showIcon title={errorMessage(error, 'Não foi possível atualizar o saldo agora.')} />
+          )}
+        </div>
+      ) : null}
+    </Card>
+  );
+});

@@ -1,0 +1,278 @@
+/**
+ * The participation rows of /conta (account spec §3 "Participation row", §4), as pure functions:
+ * payments and voucher uses (GET /api/payments/me) and the active holds (GET /api/me/reservations)
+ * become one entry per draw+number; duplicates keep the best-ranked status; lapsed holds are
+ * dropped; what is left is grouped into one row per draw; open draws where the person still has
+ * vouchers and no entry get an empty pending row.
+ */
+import type { DrawSummary, ParticipationItem } from '../../../../src/shared/api/account';
+
+/** Hold window used when an entry carries no expiry (account spec §9: 15 minutes by default). */
+export const DEFAULT_RESERVATION_WINDOW_MS = 15 * 60_000;
+
+export type EntryStatus = 'approved' | 'pending' | 'expired';
+
+/** approved above pending above expired (account spec §4). */
+export const STATUS_RANK: Record<EntryStatus, number> = { approved: 3, pending: 2, expired: 1 };
+
+/** A hold as GET /api/me/reservations describes it (the server's ReservationView). */
+export interface ReservationLike {
+  id: number;
+  draw_id: number;
+  numbers: number[];
+  status: string;
+  expires_at: string | null;
+  created_at: string;
+}
+
+/** One number of one draw, with where it came from. */
+export interface Entry {
+  drawId: number;
+  n: number;
+  status: EntryStatus;
+  /** ISO time of the entry (payment: paid_at, else created_at). */
+  time: string;
+  expiresAt: string | null;
+  paymentId: number | null;
+  reservationId: number | null;
+}
+
+/** Payment statuses: approved, paid or pago count as paid; dead ones as expired; the rest is pending. */
+export function paymentEntryStatus(status: string | null | undefined): EntryStatus {
+  const s = (status ?? '').trim().toLowerCase();
+  if (s === 'approved' || s === 'paid' || s === 'pago') return 'approved';
+  if (/expir|cancel|reject|refund|charged|estorn/.test(s)) return 'expired';
+  return 'pending';
+}
+
+/** Reservation statuses (account spec §4): paid/sold/approved → approved; expired/cancel → expired; active/reserved/pending/await/aguard → pending. */
+export function reservationEntryStatus(status: string | null | undefined): EntryStatus {
+  const s = (status ?? '').trim().toLowerCase();
+  if (/paid|sold|approved|confirm/.test(s)) return 'approved';
+  if (/expir|cancel/.test(s)) return 'expired';
+  return 'pending';
+}
+
+/** 'Pagamento' column: approved, paid or pago shows PAGO; anything else PENDENTE (account spec §4). */
+export function paymentLabel(status: string | null | undefined): 'PAGO' | 'PENDENTE' {
+  return paymentEntryStatus(status) === 'approved' ? 'PAGO' : 'PENDENTE';
+}
+
+const ms = (iso: string | null | undefined) => {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isFinite(t) ? t : 0;
+};
+
+export function entriesFromPayments(items: ParticipationItem[]): Entry[] {
+  const out: Entry[] = [];
+  for (const p of items) {
+    if (p.draw_id == null) continue;
+    const status = paymentEntryStatus(p.status);
+    for (const n of p.numbers ?? []) {
+      out.push({
+        drawId: p.draw_id,
+        n,
+        status,
+        time: (status === 'approved' ? p.paid_at : null) ?? p.created_at,
+        expiresAt: status === 'approved' ? null : p.expires_at,
+        paymentId: p.kind === 'voucher' ? null : p.id,
+        reservationId: p.reservation_id,
+      });
+    }
+  }
+  return out;
+}
+
+export function entriesFromReservations(items: ReservationLike[]): Entry[] {
+  const out: Entry[] = [];
+  for (const r of items) {
+    const status = reservationEntryStatus(r.status);
+    for (const n of r.numbers ?? []) {
+      out.push({ drawId: r.draw_id, n, status, time: r.created_at, expiresAt: r.expires_at, paymentId: null, reservationId: r.id });
+    }
+  }
+  return out;
+}
+
+/** Keeps one entry per draw+number: the highest-ranked status; ties go to the latest time. */
+export function dedupeEntries(entries: Entry[]): Entry[] {
+  const best = new Map<string, Entry>();
+  for (const e of entries) {
+    const key = `${e.drawId}:${e.n}`;
+    const cur = best.get(key);
+    if (
+      !cur ||
+      STATUS_RANK[e.status] > STATUS_RANK[cur.status] ||
+      (STATUS_RANK[e.status] === STATUS_RANK[cur.status] && ms(e.time) > ms(cur.time))
+    ) {
+      best.set(key, e);
+    }
+  }
+  return [...best.values()];
+}
+
+/**
+ * A non-approved entry has lapsed when its expires_at has passed or, lacking it, when its time
+ * plus the reservation window has. Expired entries have lapsed by definition.
+ */
+export function isLapsed(e: Entry, now: number, windowMs = DEFAULT_RESERVATION_WINDOW_MS): boolean {
+  if (e.status === 'approved') return false;
+  if (e.status === 'expired') return true;
+  const limit = e.expiresAt ? ms(e.expiresAt) : ms(e.time) + windowMs;
+  return limit <= now;
+}
+
+export type ResultBadge = 'ABERTO' | 'FECHADO' | 'SORTEADO' | 'CONTEMPLADO' | 'NÃO CONTEMPLADO';
+
+/**
+ * Draw result badge from a result text (account spec §4): 'nao'/'n_contempla' → NÃO CONTEMPLADO
+ * (checked first: it contains 'contemplado'), 'contemplado'/'win' → CONTEMPLADO, 'sorteado' →
+ * SORTEADO, 'closed'/'fechado' → FECHADO, otherwise ABERTO.
+ */
+export function resultBadge(result: string | null | undefined): ResultBadge {
+  const s = (result ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .toLowerCase();
+  if (/\bnao\b|n_contempla|nao_contemplado|nao contemplado/.test(s)) return 'NÃO CONTEMPLADO';
+  if (/contemplado|\bwin/.test(s)) return 'CONTEMPLADO';
+  if (/sorteado|drawn/.test(s)) return 'SORTEADO';
+  if (/closed|fechado/.test(s)) return 'FECHADO';
+  return 'ABERTO';
+}
+
+/** The result text of a draw for the caller: drawn draws say whether the caller won. */
+export function drawResult(draw: Pick<DrawSummary, 'status' | 'won'> | null | undefined): string {
+  if (!draw) return 'open';
+  if (draw.status === 'drawn') return draw.won === true ? 'contemplado' : draw.won === false ? 'nao contemplado' : 'sorteado';
+  return draw.status;
+}
+
+export interface DrawInfo {
+  id: number;
+  title: string;
+  status: 'open' | 'closed' | 'drawn';
+  sku: string | null;
+  winner_number: number | null;
+  won: boolean | null;
+}
+
+export interface ParticipationRow {
+  key: string;
+  drawId: number;
+  /** Null when the draw is not known to the client (shown as 'Sorteio #NNN'). */
+  draw: DrawInfo | null;
+  /** Sorted ascending; empty for the pending empty row. */
+  numbers: number[];
+  /** Numbers still waiting for payment (subset of `numbers`). */
+  pendingNumbers: number[];
+  /** Newest entry time (ISO); null for the empty row. */
+  date: string | null;
+  /** Pending if any of its numbers is pending (account spec §4). */
+  status: 'approved' | 'pending';
+  payment: 'PAGO' | 'PENDENTE';
+  badge: ResultBadge;
+  /** Vouchers the person can still use in this draw (ESCOLHER). */
+  remaining: number;
+  /** The newest hold among the pending numbers (PAGAR). */
+  reservationId: number | null;
+  /** True for the 'open draw with vouchers and no entry' row. */
+  empty: boolean;
+}
+
+export interface BuildInput {
+  payments: ParticipationItem[];
+  reservations: ReservationLike[];
+  /** Draws known from elsewhere (open draws list), by id. */
+  draws?: DrawInfo[];
+  /** Vouchers left per open draw id (GET /api/vouchers/remaining). */
+  remaining?: Record<number, number>;
+  now: number;
+  windowMs?: number;
+}
+
+/** Draw number as shown in the table: 'Sorteio #007'. */
+export const drawLabel = (id: number) => `Sorteio #${String(id).padStart(3, '0')}`;
+
+/** Builds the rows of the participations table, newest first. */
+export function buildParticipationRows(input: BuildInput): ParticipationRow[] {
+  const drawInfo = new Map<number, DrawInfo>();
+  for (const d of input.draws ?? []) drawInfo.set(d.id, d);
+  // The payments list carries the freshest view of each draw (status, winner, won).
+  for (const p of input.payments) {
+    if (p.draw) drawInfo.set(p.draw.id, { ...p.draw });
+  }
+
+  const kept = dedupeEntries([...entriesFromPayments(input.payments), ...entriesFromReservations(input.reservations)]).filter(
+    (e) => !isLapsed(e, input.now, input.windowMs),
+  );
+
+  const byDraw = new Map<number, Entry[]>();
+  for (const e of kept) {
+    const list = byDraw.get(e.drawId) ?? [];
+    list.push(e);
+    byDraw.set(e.drawId, list);
+  }
+
+  const remaining = input.remaining ?? {};
+  const rows: ParticipationRow[] = [];
+  for (const [drawId, list] of byDraw) {
+    const draw = drawInfo.get(drawId) ?? null;
+    const pendingEntries = list.filter((e) => e.status === 'pending');
+    const status = pendingEntries.length ? 'pending' : 'approved';
+    const newestHold = [...pendingEntries].filter((e) => e.reservationId != null).sort((a, b) => ms(b.time) - ms(a.time))[0];
+    const date = list.reduce<string | null>((acc, e) => (acc == null || ms(e.time) > ms(acc) ? e.time : acc), null);
+    rows.push({
+      key: `draw-${drawId}`,
+      drawId,
+      draw,
+      numbers: list.map((e) => e.n).sort((a, b) => a - b),
+      pendingNumbers: pendingEntries.map((e) => e.n).sort((a, b) => a - b),
+      date,
+      status,
+      payment: status === 'approved' ? 'PAGO' : 'PENDENTE',
+      badge: resultBadge(drawResult(draw)),
+      remaining: draw && draw.status !== 'open' ? 0 : Math.max(0, remaining[drawId] ?? 0),
+      reservationId: newestHold?.reservationId ?? null,
+      empty: false,
+    });
+  }
+  rows.sort((a, b) => ms(b.date) - ms(a.date) || b.drawId - a.drawId);
+
+  // Open draws where the person still has vouchers and no entry: an empty pending row, first.
+  const empties: ParticipationRow[] = [];
+  for (const [key, left] of Object.entries(remaining)) {
+    const drawId = Number(key);
+    if (!(left > 0) || byDraw.has(drawId)) continue;
+    const draw = drawInfo.get(drawId) ?? null;
+    if (draw && draw.status !== 'open') continue;
+    empties.push({
+      key: `empty-${drawId}`,
+      drawId,
+      draw,
+      numbers: [],
+      pendingNumbers: [],
+      date: null,
+      status: 'pending',
+      payment: 'PENDENTE',
+      badge: resultBadge(drawResult(draw)),
+      remaining: left,
+      reservationId: null,
+      empty: true,
+    });
+  }
+  empties.sort((a, b) => b.drawId - a.drawId);
+  return [...empties, ...rows];
+}
+
+/**
+ * Row click (account spec §2): a paid row of a closed or drawn draw opens /me/draw/{id}; a row
+ * of an open draw goes to /. Other rows (pending, closed) stay where they are.
+ */
+export function rowTarget(row: ParticipationRow): string | null {
+  const status = row.draw?.status ?? 'open';
+  if (status === 'open') return '/';
+  if (row.status === 'approved') return `/me/draw/${row.drawId}`;
+  return null;
+}

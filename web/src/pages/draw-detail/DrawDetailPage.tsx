@@ -1,0 +1,199 @@
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Card, Result, Skeleton, Tag } from 'antd';
+import { DownloadOutlined, ReloadOutlined, TrophyOutlined } from '@ant-design/icons';
+import { useParams } from 'react-router-dom';
+import { ApiError, errorMessage } from '../../api/client';
+import type { BoardNumber } from '../../api/types';
+import { NumberGrid } from '../../components/board/NumberGrid';
+import { NotFoundResult } from '../../components/NotFoundResult';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import type { MyDrawBoard } from '../../../../src/shared/api/account';
+import { accountApi } from '../account/accountApi';
+import { openEbook } from '../account/downloads';
+import { pad2 } from '../account/format';
+import { ResultTag } from '../account/ResultTag';
+import { resultBadge } from '../account/participations';
+import '../../components/board/number-grid.css';
+import '../account/account.css';
+
+export const PRIZE_KNOWN = 'Prêmio do sorteio foi o item abaixo';
+export const PRIZE_SOON = 'O prêmio do sorteio será indicado em breve';
+
+/** 'Detalhes do Sorteio #007'. */
+export const detailTitle = (id: number) => `Detalhes do Sorteio #${String(id).padStart(3, '0')}`;
+
+/** Board cell states of GET /api/me/draws/{id}/board in the shared grid's terms (account spec §4). */
+export function toBoardNumbers(board: MyDrawBoard['board']): BoardNumber[] {
+  return board.map((c) => ({ n: c.n, status: c.state === 'taken' ? 'sold' : c.state === 'reserved' ? 'reserved' : 'available', initials: null }));
+}
+
+/** Only http(s) links are rendered as links (the prize link is typed by an administrator). */
+const safeLink = (url: string | null) => (url && /^https?:\/\//i.test(url.trim()) ? url.trim() : null);
+
+function Legend() {
+  const items: Array<[string, string]> = [
+    ['number-cell--available number-cell--mine', 'Seu número'],
+    ['number-cell--unavailable', 'Indisponível'],
+    ['number-cell--reserved', 'Reservado'],
+    ['number-cell--available number-cell--winner', 'Vencedor'],
+  ];
+  return (
+    <ul className="number-legend" aria-label="Legenda">
+      {items.map(([cls, label]) => (
+        <li key={label}>
+          <span className={`number-cell ${cls} draw-legend-swatch`} aria-hidden="true" />
+          {label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DetailSkeleton() {
+  return (
+    <div className="page page-account" role="status" aria-label="Carregando sorteio">
+      <Skeleton active title={{ width: '60%' }} paragraph={{ rows: 1 }} />
+      <Skeleton.Node active style={{ width: '100%', maxWidth: 520, height: 320, marginTop: 16 }} />
+    </div>
+  );
+}
+
+/** Draw detail (/me/draw/{id}, account spec §2): status, winning number, the board with the viewer's numbers, prize, 'Seus números'. */
+export default function DrawDetailPage() {
+  const { id: rawId } = useParams();
+  const id = /^\d{1,10}$/.test(rawId ?? '') ? Number(rawId) : null;
+  useDocumentTitle(id ? detailTitle(id) : 'Sorteio');
+  const { message } = App.useApp();
+  const [data, setData] = useState<MyDrawBoard | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [ebookBusy, setEbookBusy] = useState(false);
+
+  useEffect(() => {
+    if (!id) return;
+    const ctrl = new AbortController();
+    setError(null);
+    accountApi
+      .board(id, ctrl.signal)
+      .then(setData)
+      .catch((err) => {
+        if (!ctrl.signal.aborted) setError(err);
+      });
+    return () => ctrl.abort();
+  }, [id, attempt]);
+
+  const notFound = (
+    <NotFoundResult title="Sorteio não encontrado" subTitle="Confira o endereço ou volte à sua área do cliente." to="/conta" action="Ir para a área do cliente" />
+  );
+  if (!id) return notFound;
+  if (error && !data) {
+    if (error instanceof ApiError && error.status === 404) return notFound;
+    return (
+      <div className="page page-narrow">
+        <Result
+          status="warning"
+          title={<h1 className="result-title">Não foi possível carregar este sorteio.</h1>}
+          subTitle={errorMessage(error, 'Tente novamente em instantes.')}
+          extra={
+            <Button type="primary" icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)}>
+              Tentar de novo
+            </Button>
+          }
+        />
+      </div>
+    );
+  }
+  if (!data || data.draw.id !== id) return <DetailSkeleton />;
+
+  const { draw } = data;
+  const mine = [...data.my_numbers].sort((a, b) => a - b);
+  const winner = draw.winner_number;
+  const won = winner != null && mine.includes(winner);
+  const badge = resultBadge(draw.status === 'drawn' ? (winner == null ? 'sorteado' : won ? 'contemplado' : 'nao contemplado') : draw.status);
+  const link = safeLink(draw.product_link);
+  const total = Math.max(100, ...data.board.map((c) => c.n + 1));
+
+  const downloadEbook = () => {
+    setEbookBusy(true);
+    void openEbook(draw.id)
+      .then((failure) => {
+        if (failure) message.error(failure);
+      })
+      .finally(() => setEbookBusy(false));
+  };
+
+  return (
+    <div className="page page-account">
+      <header className="draw-detail-head">
+        <h1>{detailTitle(draw.id)}</h1>
+        {draw.title && <p className="muted draw-detail-sub">{draw.title}</p>}
+        <div className="draw-detail-chips">
+          <ResultTag badge={badge} />
+          {winner != null ? (
+            <Tag className="winner-chip" icon={<TrophyOutlined aria-hidden />}>
+              Número vencedor: {pad2(winner)}
+            </Tag>
+          ) : (
+            <Tag className="winner-chip winner-chip--pending">Número vencedor: aguardando sorteio</Tag>
+          )}
+        </div>
+      </header>
+
+      <div className="draw-detail-grid">
+        <Card className="account-card" title="Tabela do sorteio">
+          <div className="draw-detail-board">
+            <NumberGrid
+              numbers={toBoardNumbers(data.board)}
+              totalNumbers={total}
+              mine={mine}
+              winner={winner}
+              ariaLabel={`Tabela do sorteio #${pad2(draw.id)}`}
+            />
+            <Legend />
+          </div>
+        </Card>
+
+        <div className="account-side">
+          <Card className="account-card" title="Seus números">
+            {mine.length ? (
+              <ul className="my-numbers" aria-label="Seus números">
+                {mine.map((n) => (
+                  <li key={n} className={n === winner ? 'is-winner' : undefined}>
+                    {pad2(n)}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">Você não tem números neste sorteio.</p>
+            )}
+            {won && <Alert type="success" showIcon title="Parabéns! Seu número foi o vencedor." />}
+            {mine.length > 0 && (
+              <Button icon={<DownloadOutlined />} loading={ebookBusy} onClick={downloadEbook} className="account-export">
+                Baixar e-book
+              </Button>
+            )}
+          </Card>
+
+          <Card className="account-card" title="Prêmio">
+            {draw.product_name ? (
+              <>
+                <p className="prize-text">{PRIZE_KNOWN}</p>
+                <p className="prize-name">
+                  {link ? (
+                    <a href={link} target="_blank" rel="noopener noreferrer">
+                      {draw.product_name}
+                    </a>
+                  ) : (
+                    draw.product_name
+                  )}
+                </p>
+              </>
+            ) : (
+              <p className="prize-text muted">{PRIZE_SOON}</p>
+            )}
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}
