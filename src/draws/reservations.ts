@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
+import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import type { RateLimits } from '../platform/rate-limit';
@@ -17,7 +18,7 @@ const numbersField = z
   .refine((a) => new Set(a).size === a.length, 'Números repetidos na seleção.');
 
 export const ReserveCommand = z.object({
-  draw_id: z.coerce.number({ error: 'Informe o sorteio.' }).int().positive('Informe o sorteio.'),
+  draw_id: Id('Informe o sorteio.'),
   numbers: numbersField,
 });
 

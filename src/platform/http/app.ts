@@ -10,7 +10,7 @@ import { authRoutes } from '../../auth/routes';
 import { catalogueRoutes } from '../../catalogue/routes';
 import { drawsRoutes } from '../../draws/routes';
 import { paymentsRoutes } from '../../payments/routes';
-import { errorMiddleware } from './errors';
+import { errorMiddleware, isApiPath } from './errors';
 import { spa } from './static';
 import type { AppState } from './context';
 
@@ -33,7 +33,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     try {
       await next();
     } finally {
-      if (ctx.path.startsWith('/api')) {
+      if (isApiPath(ctx.path)) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         ctx.state.log[ctx.status >= 500 ? 'error' : 'info'](
           { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: (ctx.state as AppState).user?.id ?? undefined },
@@ -97,6 +97,11 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   }
+  // No route took an /api path (any letter case): it stops here, before the SPA, and the error
+  // middleware answers JSON 404 (or 405 when a router knows the path under another method).
+  app.use(async (ctx, next) => {
+    if (!isApiPath(ctx.path)) await next();
+  });
 
   if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.resolve(__dirname, '../../../public')));
   return app;
