@@ -32,8 +32,12 @@ export interface Mailer {
    * MAX_MAIL_ATTEMPTS the row becomes 'failed' and the error is unrecoverable.
    */
   deliver(outboxId: number): Promise<'sent' | 'logged' | 'skipped'>;
-  /** Enqueues every pending row (the sweep job). */
-  sweep(): Promise<number>;
+  /**
+   * Enqueues every pending row (the sweep job): rows older than 30 s (younger ones
+   * were just dispatched by their request), or all of them in a recovery run
+   * (Redis came back and may have lost every job; dispatching is deduplicated).
+   */
+  sweep(opts?: { recovery?: boolean }): Promise<number>;
 }
 
 export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; smtpUrl?: string; from: string }): Mailer {
@@ -79,8 +83,10 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
       deps.logger.warn({ outboxId, final: outcome.final, err: message }, 'mail delivery failed');
       throw outcome.final ? new UnrecoverableError(`mail ${outboxId} failed: ${message}`) : outcome.error;
     },
-    async sweep() {
-      const rows = await deps.db('mail_outbox').where({ status: 'pending' }).where('created_at', '<', deps.db.raw("now() - interval '30 seconds'")).select('id').limit(500);
+    async sweep(opts = {}) {
+      const qb = deps.db('mail_outbox').where({ status: 'pending' }).orderBy('id').select('id').limit(500);
+      if (!opts.recovery) qb.where('created_at', '<', deps.db.raw("now() - interval '30 seconds'"));
+      const rows: Array<{ id: number }> = await qb;
       for (const r of rows) await mailer.dispatch(r.id);
       return rows.length;
     },

@@ -15,6 +15,17 @@ import { spa } from './static';
 import type { AppState } from './context';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{8,64}$/;
+const READY_CHECK_MS = 1500;
+
+/** `p`, or a rejection once `ms` have passed (the late outcome is ignored). */
+function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const work = Promise.resolve(p);
+  work.catch(() => {});
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+}
 
 /** Builds the Koa app: platform middleware, every module's routes, then the SPA. */
 export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string } = {}) {
@@ -84,13 +95,17 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   platform.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  // Liveness (/health) never looks at dependencies; readiness answers within ~1.5 s whatever
+  // is down, and names it: { status, database, redis, down: [...] }.
   platform.get('/ready', async (ctx) => {
     const [dbOk, redisOk] = await Promise.all([
-      services.db.raw('select 1').then(() => true, () => false),
-      services.redis.ping().then((r) => r === 'PONG', () => false),
+      withinMs(services.db.raw('select 1'), READY_CHECK_MS).then(() => true, () => false),
+      withinMs(services.fastRedis.ping(), READY_CHECK_MS).then((r) => r === 'PONG', () => false),
     ]);
-    ctx.status = dbOk && redisOk ? 200 : 503;
-    ctx.body = { status: dbOk && redisOk ? 'ready' : 'unavailable', database: dbOk, redis: redisOk };
+    const down = [...(dbOk ? [] : ['database']), ...(redisOk ? [] : ['redis'])];
+    ctx.status = down.length ? 503 : 200;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = down.length ? { status: 'unavailable', database: dbOk, redis: redisOk, down } : { status: 'ready', database: true, redis: true };
   });
 
   for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services), paymentsRoutes(services.payments)]) {
