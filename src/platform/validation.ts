@@ -83,7 +83,7 @@ export function Id(message = 'Identificador inválido.') {
  * reads as a number must follow the id rule (400 otherwise), anything else is
  * passed on as a name.
  */
-export function idOrName(v: string, message = 'Identificador inválido.'): string {
-  if (looksNumeric(v) && parseId(v) === null) throw errors.validation('invalid_id', message);
+export function idOrName(v: string, message = 'Identificador inválido.', field = 'id'): string {
+  if (looksNumeric(v) && parseId(v) === null) throw errors.validation('validation_error', message, { details: [{ path: field, message, code: 'custom' }] });
   return v;
 }

@@ -81,7 +81,7 @@ describe('the id rule on every route', () => {
     for (const id of BAD_IDS) {
       const r = await t.api(method, pattern.replace('%s', encodeURIComponent(id)), { token: pattern.includes('admin') ? admin : token });
       expect([pattern, id, r.status]).toEqual([pattern, id, 400]);
-      expect(r.body).toEqual(expect.objectContaining({ error: expect.any(String), message: expect.stringMatching(/inválid|Informe/) }));
+      expect(r.body).toEqual(expect.objectContaining({ error: 'validation_error', message: expect.stringMatching(/inválid|Informe/), details: expect.any(Array) }));
     }
     // A well-formed id that does not exist is a 404 (or an empty answer), never a 400.
     const r = await t.api(method, pattern.replace('%s', '987654321'), { token: pattern.includes('admin') ? admin : token });
