@@ -17,3 +17,12 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['payment.reconcile', async () => s.payments.reconcile()],
   ]);
 }
+
+/**
+ * What the worker does while Redis is away (startWorker's `whileRedisDown`): release the
+ * holds whose time is over, from the tables alone. Mail and payment polling wait for Redis;
+ * the recovery sweeps rebuild them when it is back.
+ */
+export function offlineWork(s: Services): () => Promise<unknown> {
+  return () => s.reservations.sweep();
+}

@@ -186,6 +186,12 @@ export async function startWorker(opts: {
   stalledInterval?: number;
   /** How often the schedules are upserted again (default 5 min). */
   scheduleRefreshMs?: number;
+  /**
+   * Work that needs no Redis, run every `everyMs` while the worker's Redis connection is
+   * down (e.g. releasing holds whose time is over, straight from the tables), so an outage
+   * does not freeze the board until Redis is back.
+   */
+  whileRedisDown?: { everyMs: number; run: () => Promise<unknown> };
 }): Promise<RunningWorker> {
   const { logger, handlers } = opts;
   const schedules = opts.schedules ?? SCHEDULES;
@@ -233,6 +239,19 @@ export async function startWorker(opts: {
   const connection = opts.connection.duplicate();
   connection.on('error', (err) => logger.warn({ err: err.message }, 'worker redis connection error'));
   let wasDown = false;
+  let offlineTimer: NodeJS.Timeout | undefined;
+  if (opts.whileRedisDown) {
+    const { everyMs, run } = opts.whileRedisDown;
+    let running = false;
+    offlineTimer = setInterval(() => {
+      if (!wasDown || running || closed) return;
+      running = true;
+      run()
+        .catch((err) => logger.warn({ err: (err as Error).message }, 'offline work failed'))
+        .finally(() => (running = false));
+    }, everyMs);
+    offlineTimer.unref();
+  }
   connection.on('close', () => {
     if (!closed && !wasDown) logger.warn('worker lost its redis connection; jobs wait, sweeps will rebuild what Redis loses');
     wasDown = true;
@@ -269,6 +288,7 @@ export async function startWorker(opts: {
     async close() {
       closed = true;
       clearInterval(scheduleTimer);
+      clearInterval(offlineTimer);
       // Graceful (active jobs finish), but never stuck on a Redis that is away: after 15 s
       // the connection is dropped; an unfinished job is re-run after its lock expires.
       let timer: NodeJS.Timeout | undefined;
