@@ -237,8 +237,9 @@ export async function startWorker(opts: {
 
   // BullMQ does not close a connection it was given: keep it to close it ourselves.
   const connection = opts.connection.duplicate();
-  connection.on('error', (err) => logger.warn({ err: err.message }, 'worker redis connection error'));
   let wasDown = false;
+  // During an outage every reconnection attempt errors: the first is a warning, the rest debug.
+  connection.on('error', (err) => (wasDown ? logger.debug : logger.warn).call(logger, { err: err.message }, 'worker redis connection error'));
   let offlineTimer: NodeJS.Timeout | undefined;
   if (opts.whileRedisDown) {
     const { everyMs, run } = opts.whileRedisDown;
@@ -280,7 +281,7 @@ export async function startWorker(opts: {
   worker.on('failed', (job, err) =>
     logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'),
   );
-  worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+  worker.on('error', (err) => (wasDown ? logger.debug : logger.error).call(logger, { err: err.message }, 'worker error'));
   await worker.waitUntilReady();
   await recover('worker started');
   return {
