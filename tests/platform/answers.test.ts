@@ -46,6 +46,13 @@ describe('unknown paths and wrong methods under /api answer JSON', () => {
     expect(r.body).toEqual(expect.objectContaining({ error: expect.any(String), message: expect.any(String) }));
   });
 
+  test('a plain OPTIONS lists the allowed methods as JSON', async () => {
+    const r = await t.api('OPTIONS', '/api/reservations');
+    expect(r.status).toBe(200);
+    isJson(r);
+    expect(r.body.allow).toEqual(expect.arrayContaining(['POST']));
+  });
+
   test('a page path outside /api still gets the SPA (or its 404), not the API answer', async () => {
     const r = await t.api('GET', '/apiario');
     expect(r.body?.error).not.toBe('route_not_found');

@@ -41,6 +41,9 @@ export async function errorMiddleware(ctx: Context, next: Next) {
       const status = ctx.status;
       ctx.body = answer;
       ctx.status = status;
+    } else if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '' && isApiPath(ctx.path)) {
+      // The routers' answer to a plain OPTIONS (not a CORS preflight): the Allow header, as JSON too.
+      ctx.body = { allow: ctx.response.get('Allow').split(/\s*,\s*/).filter(Boolean) };
     }
   } catch (err) {
     if (isDomainError(err)) {
