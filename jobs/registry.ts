@@ -1,6 +1,6 @@
 import type { Services } from '../src/services';
 import { CouponSyncJob } from '../src/coupons/schema';
-import { buildRegistry, type JobHandlers } from '../src/platform/queue';
+import { buildRegistry, type JobHandlers, type SweepPayload } from '../src/platform/queue';
 
 /**
  * Every job name → its handler, in one place. buildRegistry throws at boot when
@@ -10,11 +10,21 @@ import { buildRegistry, type JobHandlers } from '../src/platform/queue';
 export function registerJobHandlers(s: Services): JobHandlers {
   return buildRegistry([
     ['mail.send', async (data: { outboxId: number }) => s.mailer.deliver(data.outboxId)],
-    ['mail.sweep', async () => s.mailer.sweep()],
+    ['mail.sweep', async (data: SweepPayload) => s.mailer.sweep({ recovery: !!data?.recovery })],
     ['reservation.expire', async (data: { reservationId: number }) => s.reservations.expire(data.reservationId)],
-    ['reservation.sweep', async () => s.reservations.sweep()],
+    ['reservation.sweep', async (data: SweepPayload) => s.reservations.sweep({ recovery: !!data?.recovery })],
     ['payment.poll', async (data: { paymentId: number }, job, token) => s.payments.poll(data.paymentId, job, token)],
+    // Rebuilds the polling of every pending payment on each run, recovery or not.
     ['payment.reconcile', async () => s.payments.reconcile()],
     ['coupon.sync', async (data: { userId?: number }) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))],
   ]);
+}
+
+/**
+ * What the worker does while Redis is away (startWorker's `whileRedisDown`): release the
+ * holds whose time is over, from the tables alone. Mail and payment polling wait for Redis;
+ * the recovery sweeps rebuild them when it is back.
+ */
+export function offlineWork(s: Services): () => Promise<unknown> {
+  return () => s.reservations.sweep();
 }

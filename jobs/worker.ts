@@ -1,13 +1,20 @@
 import { createServices } from '../src/services';
 import { startWorker } from '../src/platform/queue';
 import { ConfigError } from '../src/platform/config';
-import { registerJobHandlers } from './registry';
+import { offlineWork, registerJobHandlers } from './registry';
 
 /** The worker process (Procfile `worker`): BullMQ worker + schedulers, graceful on SIGTERM. */
 async function main() {
   const services = createServices();
   const handlers = registerJobHandlers(services);
-  const running = await startWorker({ connection: services.redis, prefix: services.config.queuePrefix, handlers, logger: services.logger, queue: services.queue });
+  const running = await startWorker({
+    connection: services.redis,
+    prefix: services.config.queuePrefix,
+    handlers,
+    logger: services.logger,
+    queue: services.queue,
+    whileRedisDown: { everyMs: 30_000, run: offlineWork(services) },
+  });
   services.logger.info('worker started');
   let closing = false;
   const shutdown = async (sig: string) => {

@@ -1,3 +1,4 @@
+import './platform/validation'; // zod's Portuguese messages, before any schema is used
 import { loadConfig, type Config } from './platform/config';
 import { createDb, type Db } from './platform/db';
 import { createLogger, type Logger } from './platform/logger';
@@ -29,7 +30,10 @@ export interface Services {
   config: Config;
   logger: Logger;
   db: Db;
+  /** For BullMQ workers (commands wait for Redis); connects on first use. */
   redis: Redis;
+  /** For request paths (queue, rate limits, readiness): fails fast while Redis is down. */
+  fastRedis: Redis;
   queue: JobQueue;
   rateLimits: RateLimits;
   mailer: Mailer;
@@ -61,10 +65,19 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const db = overrides.db ?? createDb(config.databaseUrl, config.dbPoolMax);
   const redis = createRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const queue = createJobQueue(redis, config.queuePrefix);
-  const limitsRedis = createRedis(config.redisUrl, 'cotaverde-limits', 'fail-fast');
-  limitsRedis.on('error', () => {});
-  const rateLimits = createRateLimits(limitsRedis, config.queuePrefix, config.rateLimitDisabled);
+  const fastRedis = createRedis(config.redisUrl, 'cotaverde-app', 'fail-fast');
+  // One line per outage, not one per reconnection attempt.
+  let redisDown = false;
+  fastRedis.on('error', (err) => {
+    if (!redisDown) logger.warn({ err: err.message }, 'redis unreachable: jobs are left to the sweeps, rate limits are per process');
+    redisDown = true;
+  });
+  fastRedis.on('ready', () => {
+    if (redisDown) logger.info('redis reachable again');
+    redisDown = false;
+  });
+  const queue = createJobQueue(fastRedis, config.queuePrefix);
+  const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
   const draws = createDrawsService({ db, logger });
@@ -100,6 +113,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     logger,
     db,
     redis,
+    fastRedis,
     queue,
     rateLimits,
     mailer,
@@ -118,7 +132,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
       redis.disconnect();
-      limitsRedis.disconnect();
+      fastRedis.disconnect();
     },
   };
 }

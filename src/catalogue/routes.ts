@@ -1,6 +1,9 @@
 import Router from '@koa/router';
 import type { AppState } from '../platform/http/context';
 import { requireUser } from '../platform/http/context';
+import { idOrName } from '../platform/validation';
+
+const productKey = (v: string) => idOrName(v, 'E-book inválido.');
 import type { CatalogueService } from './service';
 
 export function catalogueRoutes(catalogue: CatalogueService) {
@@ -16,16 +19,16 @@ export function catalogueRoutes(catalogue: CatalogueService) {
   });
 
   r.get('/infoproducts/:idOrSku', async (ctx) => {
-    ctx.body = await catalogue.detail(ctx.params.idOrSku);
+    ctx.body = await catalogue.detail(productKey(ctx.params.idOrSku));
   });
 
   r.get('/infoproducts/:idOrSku/open-draw', async (ctx) => {
-    ctx.body = await catalogue.openDraw(ctx.params.idOrSku, String(ctx.query.include ?? '').split(',').includes('numbers'));
+    ctx.body = await catalogue.openDraw(productKey(ctx.params.idOrSku), String(ctx.query.include ?? '').split(',').includes('numbers'));
   });
 
   r.post('/infoproducts/:idOrSku/ensure-open-draw', async (ctx) => {
     requireUser(ctx);
-    ctx.body = await catalogue.ensureOpenDraw(ctx.params.idOrSku);
+    ctx.body = await catalogue.ensureOpenDraw(productKey(ctx.params.idOrSku));
   });
 
   r.get('/config', async (ctx) => {

@@ -63,20 +63,26 @@ export interface Counts {
   available: number;
 }
 
-/** Number counts per draw, for many draws in one query. */
+/**
+ * Number counts per draw, for many draws in one query. The three unavailable
+ * kinds are disjoint, so a client showing `total − sold − reserved − taken` as
+ * free shows the truth: `taken` counts only numbers unavailable for another
+ * reason than a sale or a hold (no such status exists today: 0).
+ */
 export async function countsByDraw(conn: Conn, drawIds: number[]): Promise<Map<number, Counts>> {
   const out = new Map<number, Counts>();
   if (!drawIds.length) return out;
-  const rows: Array<{ draw_id: number; reserved: number; sold: number; available: number }> = await conn('draw_numbers')
+  const rows: Array<{ draw_id: number; reserved: number; sold: number; taken: number; available: number }> = await conn('draw_numbers')
     .whereIn('draw_id', drawIds)
     .groupBy('draw_id')
     .select(
       'draw_id',
       conn.raw(`count(*) FILTER (WHERE status = 'reserved')::int AS reserved`),
       conn.raw(`count(*) FILTER (WHERE status = 'sold')::int AS sold`),
+      conn.raw(`count(*) FILTER (WHERE status NOT IN ('available', 'reserved', 'sold'))::int AS taken`),
       conn.raw(`count(*) FILTER (WHERE status = 'available')::int AS available`),
     );
-  for (const r of rows) out.set(r.draw_id, { reserved: r.reserved, sold: r.sold, taken: r.reserved + r.sold, available: r.available });
+  for (const r of rows) out.set(r.draw_id, { reserved: r.reserved, sold: r.sold, taken: r.taken, available: r.available });
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
+import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import type { RateLimits } from '../platform/rate-limit';
@@ -17,7 +18,7 @@ const numbersField = z
   .refine((a) => new Set(a).size === a.length, 'Números repetidos na seleção.');
 
 export const ReserveCommand = z.object({
-  draw_id: z.coerce.number({ error: 'Informe o sorteio.' }).int().positive('Informe o sorteio.'),
+  draw_id: Id('Informe o sorteio.'),
   numbers: numbersField,
 });
 
@@ -60,7 +61,12 @@ export interface ReservationsService {
   /** Releases one reservation if it is active and past its hold; idempotent. */
   expire(reservationId: number): Promise<boolean>;
   /** Releases every active reservation past its hold; idempotent. */
-  sweep(): Promise<number>;
+  /**
+   * Releases every active hold past its time. A recovery run (Redis came back and
+   * may have lost the delayed jobs) also schedules again the expiry job of every
+   * hold still running, so each ends on time rather than at a later sweep.
+   */
+  sweep(opts?: { recovery?: boolean }): Promise<number>;
   listMine(userId: number, activeOnly: boolean): Promise<ReservationView[]>;
   scheduleExpiry(reservationId: number, expiresAt: Date): Promise<void>;
 }
@@ -170,11 +176,21 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
       return drawId != null;
     },
 
-    async sweep() {
+    async sweep(opts = {}) {
       const due: Array<{ id: number }> = await db('reservations').where({ status: 'active' }).where('expires_at', '<=', db.fn.now()).select('id').limit(1000);
       let released = 0;
       for (const r of due) if (await service.expire(r.id)) released++;
       if (released) deps.logger.info({ released }, 'reservation sweep released holds');
+      if (opts.recovery) {
+        const running: Array<{ id: number; expires_at: Date }> = await db('reservations')
+          .where({ status: 'active' })
+          .where('expires_at', '>', db.fn.now())
+          .select('id', 'expires_at')
+          .limit(5000);
+        // Same job id per (reservation, expiry): one still delayed in Redis is kept as is.
+        for (const r of running) await service.scheduleExpiry(r.id, r.expires_at);
+        deps.logger.info({ rescheduled: running.length }, 'reservation sweep rebuilt expiry jobs');
+      }
       return released;
     },
 

@@ -1,12 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppState } from '../platform/http/context';
+import { Id } from '../platform/validation';
 import { body, requireUser } from '../platform/http/context';
 import type { DrawsService } from './service';
 import type { ReservationsService } from './reservations';
 import type { VouchersService } from './vouchers';
 
-const DrawId = z.coerce.number({ error: 'Sorteio inválido.' }).int('Sorteio inválido.').positive('Sorteio inválido.').max(2 ** 31 - 1, 'Sorteio inválido.');
+const DrawId = Id('Sorteio inválido.');
 const NumbersQuery = z.object({ draw_id: DrawId });
 const MineQuery = z.object({ active: z.enum(['0', '1', 'true', 'false']).optional() });
 

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import type { Db, Conn, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
+import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
 import * as q from './queries';
 import { effectiveTicketPrice, serializeDraw, serializeNumber, type DrawView } from './serializers';
 
 export const DrawListQuery = z.object({
-  infoproduct_id: z.coerce.number().int().positive().optional(),
+  infoproduct_id: Id('E-book inválido.').optional(),
   status: z.enum(['open', 'closed', 'drawn']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

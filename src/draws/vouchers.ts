@@ -1,19 +1,20 @@
 import { z } from 'zod';
 import type { Conn, Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
+import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import type { DrawsService } from './service';
 
 export const RemainingQuery = z.object({
-  draw_id: z.coerce.number({ error: 'Informe o sorteio (draw_id).' }).int().positive('Informe o sorteio (draw_id).'),
+  draw_id: Id('Informe o sorteio (draw_id).'),
 });
 
 export const ConsumeCommand = z
   .object({
-    draw_id: z.coerce.number({ error: 'Informe o sorteio.' }).int().positive('Informe o sorteio.').optional(),
-    reservationId: z.coerce.number().int().positive().optional(),
-    reservation_id: z.coerce.number().int().positive().optional(),
+    draw_id: Id('Informe o sorteio.').optional(),
+    reservationId: Id('Reserva inválida.').optional(),
+    reservation_id: Id('Reserva inválida.').optional(),
     numbers: z
       .array(z.number().int().min(0), { error: 'Informe os números.' })
       .min(1, 'Selecione pelo menos um número.')

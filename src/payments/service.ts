@@ -4,6 +4,7 @@ import { DelayedError } from 'bullmq';
 import type { Config } from '../platform/config';
 import type { Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
+import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import { audit } from '../platform/audit';
@@ -28,7 +29,7 @@ export const AdminGrantCommand = z.object({
 export const MAX_EBOOKS_PER_PURCHASE = 20;
 
 export const InfoproductPaymentCommand = z.object({
-  infoproduct_id: z.coerce.number({ error: 'Informe o e-book.' }).int().positive('Informe o e-book.'),
+  infoproduct_id: Id('Informe o e-book.'),
   quantity: z.coerce
     .number({ error: 'Informe a quantidade.' })
     .int('Quantidade inválida.')
@@ -39,18 +40,18 @@ export const InfoproductPaymentCommand = z.object({
 
 export const ReservationPixCommand = z
   .object({
-    reservationId: z.coerce.number().int().positive().optional(),
-    reservation_id: z.coerce.number().int().positive().optional(),
+    reservationId: Id('Reserva inválida.').optional(),
+    reservation_id: Id('Reserva inválida.').optional(),
   })
   .transform((v) => ({ reservationId: v.reservationId ?? v.reservation_id }))
   .refine((v) => v.reservationId != null, { message: 'Informe a reserva (reservationId).', path: ['reservationId'] });
 
 export const ConfirmPurchaseCommand = z.object({
-  payment_id: z.coerce.number({ error: 'Informe o pagamento.' }).int().positive('Informe o pagamento.'),
-  infoproduct_id: z.coerce.number().int().positive().optional(),
+  payment_id: Id('Informe o pagamento.'),
+  infoproduct_id: Id('E-book inválido.').optional(),
 });
 
-export const PaymentId = z.coerce.number({ error: 'Pagamento inválido.' }).int('Pagamento inválido.').positive('Pagamento inválido.').max(2 ** 53 - 1);
+export const PaymentId = Id('Pagamento inválido.');
 
 /** Statuses a payment may move to from each status (DESIGN §5, plus late approval of lapsed ones). */
 const TRANSITIONS: Record<string, ProviderStatus[]> = {

@@ -83,8 +83,12 @@ export interface Mailer {
    * MAX_MAIL_ATTEMPTS the row becomes 'failed' and the error is unrecoverable.
    */
   deliver(outboxId: number): Promise<'sent' | 'logged' | 'dropped' | 'skipped'>;
-  /** Enqueues every pending row (the sweep job). */
-  sweep(): Promise<number>;
+  /**
+   * Enqueues every pending row (the sweep job): rows older than 30 s (younger ones
+   * were just dispatched by their request), or all of them in a recovery run
+   * (Redis came back and may have lost every job; dispatching is deduplicated).
+   */
+  sweep(opts?: { recovery?: boolean }): Promise<number>;
   /** Makes `template` rendered at send time (see MailRenderer). One renderer per template. */
   registerRenderer(template: string, render: MailRenderer): void;
   /** The outbox, newest first (the `mail list` command); bodies, when asked, with link secrets blanked. */
@@ -187,8 +191,10 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
       const rows = await q.select('id', 'to_address as to', 'subject', 'template', 'status', 'attempts', 'created_at', 'sent_at', ...(opts.withBody ? ['body_text as body'] : []));
       return rows.map((r: OutboxListing) => (opts.withBody ? { ...r, body: redactLinkSecrets(r.body ?? '') } : r));
     },
-    async sweep() {
-      const rows = await deps.db('mail_outbox').where({ status: 'pending' }).where('created_at', '<', deps.db.raw("now() - interval '30 seconds'")).select('id').limit(500);
+    async sweep(opts = {}) {
+      const qb = deps.db('mail_outbox').where({ status: 'pending' }).orderBy('id').select('id').limit(500);
+      if (!opts.recovery) qb.where('created_at', '<', deps.db.raw("now() - interval '30 seconds'"));
+      const rows: Array<{ id: number }> = await qb;
       for (const r of rows) await mailer.dispatch(r.id);
       return rows.length;
     },

@@ -13,18 +13,32 @@ export interface JobPayloads {
   /** Deliver one outbox mail. */
   'mail.send': { outboxId: number };
   /** Periodic: enqueue every pending outbox mail (recovers lost jobs). */
-  'mail.sweep': Record<string, never>;
+  'mail.sweep': SweepPayload;
   /** Release one reservation when its hold expires. */
   'reservation.expire': { reservationId: number };
   /** Periodic: release every reservation past its hold (recovers lost delayed jobs). */
-  'reservation.sweep': Record<string, never>;
+  'reservation.sweep': SweepPayload;
   /** Ask the provider about one pending payment; re-delays itself until the payment settles or expires. */
   'payment.poll': { paymentId: number; attempt?: number };
   /** Periodic: rebuild polling for every pending payment and fulfil any approved-but-unfulfilled one. */
-  'payment.reconcile': Record<string, never>;
+  'payment.reconcile': SweepPayload;
   /** Coupons: credit missed payments, reverse refunds, write expiries, push changed balances (one user, or everyone hourly). */
   'coupon.sync': { userId?: number };
 }
+
+/**
+ * A sweep's payload. `recovery`: the run the worker queues whenever its Redis
+ * connection (re)opens — Redis may have lost every job while it was away, so
+ * the sweep rebuilds all pending work from the tables at once (every outbox
+ * mail still pending, the expiry job of every active hold, the polling of every
+ * pending payment) instead of only what is overdue.
+ */
+export interface SweepPayload {
+  recovery?: boolean;
+}
+
+/** The sweeps: what the worker schedules, and runs once more on every (re)connection. */
+export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile'] as const satisfies readonly JobName[];
 
 export type JobName = keyof JobPayloads;
 export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync'] as const satisfies readonly JobName[];
@@ -47,7 +61,21 @@ export const SCHEDULES: Array<{ id: string; name: JobName; everyMs: number }> = 
 
 export const QUEUE_NAME = 'main';
 
+/** Enqueueing was refused because Redis is unreachable or too slow: the caller logs it, a sweep redoes it. */
+export class QueueUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueueUnavailableError';
+  }
+}
+
 export interface JobQueue {
+  /**
+   * Adds a job. Never waits on Redis for long: while the connection is down it
+   * rejects at once (QueueUnavailableError), and a call Redis does not answer
+   * within the deadline (1 s) rejects too. Callers on a request path catch,
+   * log and go on — the database write is what counts, the sweeps rebuild the job.
+   */
   enqueue<K extends JobName>(name: K, data: JobPayloads[K], opts?: JobsOptions): Promise<void>;
   /**
    * Adds a job under a business id (no ':'). A job of that id still waiting,
@@ -68,23 +96,57 @@ const DEFAULT_OPTS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-export function createJobQueue(connection: Redis, prefix: string): JobQueue {
+/**
+ * The queue on `connection`, which should be a 'fail-fast' one (see createRedis):
+ * BullMQ's Queue (unlike its Worker) accepts it, and its commands then fail
+ * instead of waiting in ioredis' offline queue while Redis is away.
+ */
+export function createJobQueue(connection: Redis, prefix: string, opts: { deadlineMs?: number } = {}): JobQueue {
   const queue = new Queue(QUEUE_NAME, { connection, prefix, defaultJobOptions: DEFAULT_OPTS });
+  // Errors also reach the connection's own listener (logged by its owner); this keeps an
+  // unhandled 'error' event of the Queue from crashing the process.
+  queue.on('error', () => {});
+  const deadlineMs = opts.deadlineMs ?? 1000;
+  let everReady = connection.status === 'ready';
+  if (!everReady) connection.once('ready', () => (everReady = true));
+
+  /** Runs `op` against Redis within the deadline, or rejects without touching Redis when it is down. */
+  async function guarded<T>(op: () => Promise<T>): Promise<T> {
+    if (connection.status !== 'ready') {
+      // A process that just started waits (within the deadline) for its first connection;
+      // once it has been up, a lost connection means "Redis is down": refuse at once.
+      if (everReady || connection.status === 'end') throw new QueueUnavailableError(`redis ${connection.status}`);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new QueueUnavailableError(`redis did not answer within ${deadlineMs} ms`)), deadlineMs);
+    });
+    const work = op();
+    work.catch(() => {}); // a late failure after the deadline is already reported
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     raw: queue,
     async enqueue(name, data, opts) {
-      await queue.add(name, data, opts);
+      await guarded(() => queue.add(name, data, opts));
     },
-    async enqueueUnique(name, data, jobId, opts) {
-      const existing = await queue.getJob(jobId);
-      if (existing) {
-        const state = await existing.getState();
-        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
-        // A finished job may be removed concurrently by its retention policy.
-        await existing.remove().catch(() => {});
-      }
-      await queue.add(name, data, { ...opts, jobId });
-      return true;
+    enqueueUnique(name, data, jobId, opts) {
+      return guarded(async () => {
+        const existing = await queue.getJob(jobId);
+        if (existing) {
+          const state = await existing.getState();
+          if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+          // A finished job may be removed concurrently by its retention policy.
+          await existing.remove().catch(() => {});
+        }
+        await queue.add(name, data, { ...opts, jobId });
+        return true;
+      });
     },
     close: () => queue.close(),
   };
@@ -127,24 +189,83 @@ export async function startWorker(opts: {
   stalledInterval?: number;
   /** How often the schedules are upserted again (default 5 min). */
   scheduleRefreshMs?: number;
+  /**
+   * Work that needs no Redis, run every `everyMs` while the worker's Redis connection is
+   * down (e.g. releasing holds whose time is over, straight from the tables), so an outage
+   * does not freeze the board until Redis is back.
+   */
+  whileRedisDown?: { everyMs: number; run: () => Promise<unknown> };
 }): Promise<RunningWorker> {
   const { logger, handlers } = opts;
   const schedules = opts.schedules ?? SCHEDULES;
+  let closed = false;
   const upsertSchedules = async () => {
     for (const s of schedules) {
       await opts.queue.raw.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
     }
   };
-  await upsertSchedules();
   // Upserting is idempotent: doing it again every few minutes brings the sweeps back
   // after a Redis wipe without waiting for a worker restart.
   const scheduleTimer = setInterval(() => {
     upsertSchedules().catch((err) => logger.warn({ err: (err as Error).message }, 'could not refresh job schedules'));
   }, opts.scheduleRefreshMs ?? 5 * 60_000);
   scheduleTimer.unref();
+
+  /**
+   * On boot and whenever the worker's connection opens again after Redis was away
+   * (restarted, maybe emptied): put the schedules back and queue one recovery run of
+   * each scheduled sweep, which rebuilds every pending job from the tables. Retried
+   * with a backoff until Redis takes it.
+   */
+  let recovering: Promise<void> | null = null;
+  const recover = (why: string): Promise<void> => {
+    recovering ??= (async () => {
+      for (let attempt = 0; !closed; attempt++) {
+        try {
+          await upsertSchedules();
+          const sweeps = SWEEPS.filter((name) => schedules.some((s) => s.name === name));
+          for (const name of sweeps) await opts.queue.enqueue(name, { recovery: true }, { removeOnComplete: true, removeOnFail: 100 });
+          logger.info({ why, sweeps }, 'job schedules in place; recovery sweeps queued');
+          return;
+        } catch (err) {
+          logger.warn({ why, attempt, err: (err as Error).message }, 'redis not usable yet; retrying schedules and recovery sweeps');
+          await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 10_000)).unref());
+        }
+      }
+    })().finally(() => {
+      recovering = null;
+    });
+    return recovering;
+  };
+
   // BullMQ does not close a connection it was given: keep it to close it ourselves.
   const connection = opts.connection.duplicate();
-  connection.on('error', (err) => logger.warn({ err: err.message }, 'worker redis connection error'));
+  let wasDown = false;
+  // During an outage every reconnection attempt errors: the first is a warning, the rest debug.
+  connection.on('error', (err) => (wasDown ? logger.debug : logger.warn).call(logger, { err: err.message }, 'worker redis connection error'));
+  let offlineTimer: NodeJS.Timeout | undefined;
+  if (opts.whileRedisDown) {
+    const { everyMs, run } = opts.whileRedisDown;
+    let running = false;
+    offlineTimer = setInterval(() => {
+      if (!wasDown || running || closed) return;
+      running = true;
+      run()
+        .catch((err) => logger.warn({ err: (err as Error).message }, 'offline work failed'))
+        .finally(() => (running = false));
+    }, everyMs);
+    offlineTimer.unref();
+  }
+  connection.on('close', () => {
+    if (!closed && !wasDown) logger.warn('worker lost its redis connection; jobs wait, sweeps will rebuild what Redis loses');
+    wasDown = true;
+  });
+  connection.on('ready', () => {
+    if (!wasDown || closed) return;
+    wasDown = false;
+    logger.info('worker redis connection is back');
+    void recover('redis reconnected');
+  });
   const worker = new Worker(
     QUEUE_NAME,
     async (job: Job, token?: string) => {
@@ -163,13 +284,19 @@ export async function startWorker(opts: {
   worker.on('failed', (job, err) =>
     logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'),
   );
-  worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+  worker.on('error', (err) => (wasDown ? logger.debug : logger.error).call(logger, { err: err.message }, 'worker error'));
   await worker.waitUntilReady();
+  await recover('worker started');
   return {
     worker,
     async close() {
+      closed = true;
       clearInterval(scheduleTimer);
-      await worker.close();
+      clearInterval(offlineTimer);
+      // Graceful (active jobs finish), but never stuck on a Redis that is away: after 15 s
+      // the connection is dropped; an unfinished job is re-run after its lock expires.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([worker.close(), new Promise((r) => (timer = setTimeout(r, 15_000)))]).finally(() => clearTimeout(timer));
       connection.disconnect();
     },
   };

@@ -131,3 +131,24 @@ export function validateRegistration(v: Partial<RegisterInput>, today: Date = ne
   if (v.acceptTerms !== true) e.acceptTerms = MESSAGES.termsRequired;
   return e;
 }
+
+/**
+ * The one id rule (DESIGN §10): ids in paths, queries and bodies are decimal
+ * integers ≥ 1 written canonically — no sign, no leading zero, no exponent, no
+ * hex, no fraction — that fit a JS safe integer (PostgreSQL bigserial values we
+ * read as numbers). A JSON number is judged by its value (JSON.parse has already
+ * turned `1e3` into 1000). Returns null when the value is not such an id.
+ */
+export const ID_MAX = Number.MAX_SAFE_INTEGER;
+const ID_RE = /^[1-9][0-9]{0,15}$/;
+export function parseId(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 1 ? v : null;
+  if (typeof v !== 'string' || !ID_RE.test(v)) return null;
+  const n = Number(v);
+  return n <= ID_MAX ? n : null;
+}
+
+/** A path segment that reads as a number literal (`12`, `01`, `-1`, `1.5`, `1e3`, `0x0f`) rather than a name. */
+export function looksNumeric(v: string): boolean {
+  return /^[+-]?(0x[0-9a-f]*|[0-9]*\.?[0-9]+(e[+-]?[0-9]*)?|[0-9]+\.)$/i.test(v);
+}

@@ -180,7 +180,7 @@ describe('GET /api/infoproducts/{idOrSku}/open-draw', () => {
       prize_cents: 4_200,
       ticket_price_cents: 900,
       ticket_price_cents_override: null,
-      counts: { reserved: 2, sold: 3, taken: 5 },
+      counts: { reserved: 2, sold: 3, taken: 0 },
     });
     expect(r.body.product).toMatchObject({ id: product.id, sku: 'ABERTO-1', price_cents: 900 });
     expect(r.body.numbers).toHaveLength(20);

@@ -12,11 +12,22 @@ import { drawsRoutes } from '../../draws/routes';
 import { paymentsRoutes } from '../../payments/routes';
 import { couponsRoutes } from '../../coupons/routes';
 import { accountRoutes } from '../../account/routes';
-import { errorMiddleware } from './errors';
+import { errorMiddleware, isApiPath } from './errors';
 import { spa } from './static';
 import type { AppState } from './context';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{8,64}$/;
+const READY_CHECK_MS = 1500;
+
+/** `p`, or a rejection once `ms` have passed (the late outcome is ignored). */
+function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const work = Promise.resolve(p);
+  work.catch(() => {});
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+}
 
 /** Builds the Koa app: platform middleware, every module's routes, then the SPA. */
 export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string } = {}) {
@@ -37,7 +48,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     try {
       await next();
     } finally {
-      if (ctx.path.startsWith('/api')) {
+      if (isApiPath(ctx.path)) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         ctx.state.log[ctx.status >= 500 ? 'error' : 'info'](
           { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: (ctx.state as AppState).user?.id ?? undefined },
@@ -88,19 +99,28 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   platform.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  // Liveness (/health) never looks at dependencies; readiness answers within ~1.5 s whatever
+  // is down, and names it: { status, database, redis, down: [...] }.
   platform.get('/ready', async (ctx) => {
     const [dbOk, redisOk] = await Promise.all([
-      services.db.raw('select 1').then(() => true, () => false),
-      services.redis.ping().then((r) => r === 'PONG', () => false),
+      withinMs(services.db.raw('select 1'), READY_CHECK_MS).then(() => true, () => false),
+      withinMs(services.fastRedis.ping(), READY_CHECK_MS).then((r) => r === 'PONG', () => false),
     ]);
-    ctx.status = dbOk && redisOk ? 200 : 503;
-    ctx.body = { status: dbOk && redisOk ? 'ready' : 'unavailable', database: dbOk, redis: redisOk };
+    const down = [...(dbOk ? [] : ['database']), ...(redisOk ? [] : ['redis'])];
+    ctx.status = down.length ? 503 : 200;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = down.length ? { status: 'unavailable', database: dbOk, redis: redisOk, down } : { status: 'ready', database: true, redis: true };
   });
 
   for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services), paymentsRoutes(services.payments, services.participations), couponsRoutes(services.coupons), accountRoutes(services)]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   }
+  // No route took an /api path (any letter case): it stops here, before the SPA, and the error
+  // middleware answers JSON 404 (or 405 when a router knows the path under another method).
+  app.use(async (ctx, next) => {
+    if (!isApiPath(ctx.path)) await next();
+  });
 
   if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.resolve(__dirname, '../../../public')));
   return app;

@@ -17,6 +17,18 @@ export function zodDetails(e: ZodError) {
   return e.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code }));
 }
 
+/** `/api` and everything under it, in any letter case (`/API/x` is an API path too). */
+export function isApiPath(p: string): boolean {
+  return /^\/api(\/|$)/i.test(p);
+}
+
+/** Bodiless router answers under /api (no route, wrong method, unknown method) as JSON. */
+const ROUTER_ANSWERS: Record<number, { error: string; message: string }> = {
+  404: { error: 'route_not_found', message: 'Rota não encontrada.' },
+  405: { error: 'method_not_allowed', message: 'Método não permitido para esta rota.' },
+  501: { error: 'not_implemented', message: 'Método não suportado.' },
+};
+
 /**
  * Maps every error to `{error, message, details?}` with the right status.
  * Unknown errors are logged with the request id and answer a bare 500.
@@ -24,9 +36,14 @@ export function zodDetails(e: ZodError) {
 export async function errorMiddleware(ctx: Context, next: Next) {
   try {
     await next();
-    if (ctx.status === 404 && ctx.body == null && ctx.path.startsWith('/api')) {
-      ctx.status = 404;
-      ctx.body = { error: 'route_not_found', message: 'Rota não encontrada.' };
+    const answer = ROUTER_ANSWERS[ctx.status];
+    if (answer && isApiPath(ctx.path) && (ctx.body == null || ctx.body === '')) {
+      const status = ctx.status;
+      ctx.body = answer;
+      ctx.status = status;
+    } else if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '' && isApiPath(ctx.path)) {
+      // The routers' answer to a plain OPTIONS (not a CORS preflight): the Allow header, as JSON too.
+      ctx.body = { allow: ctx.response.get('Allow').split(/\s*,\s*/).filter(Boolean) };
     }
   } catch (err) {
     if (isDomainError(err)) {
