@@ -1,12 +1,12 @@
 import Router from '@koa/router';
-import { z } from 'zod';
+import { Id } from '../platform/validation';
 import type { AppState } from '../platform/http/context';
 import { body, requireAdmin, requireUser } from '../platform/http/context';
 import type { AccountService } from './service';
 import type { MyBoardService } from '../draws/my-board';
 import type { EbooksService } from '../catalogue/ebooks';
 
-const DrawId = z.coerce.number({ error: 'Sorteio inválido.' }).int('Sorteio inválido.').positive('Sorteio inválido.').max(2 ** 31 - 1, 'Sorteio inválido.');
+const DrawId = Id('Sorteio inválido.');
 
 /** Customer area (issue 8): draw detail board, e-book delivery, data export, admin draw settings. */
 export function accountRoutes(s: { account: AccountService; myBoard: MyBoardService; ebooks: EbooksService }) {

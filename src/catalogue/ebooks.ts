@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { Id } from '../platform/validation';
 import type { Db } from '../platform/db';
 import { DomainError, errors } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -26,7 +27,7 @@ export const Sku = z
   .max(120, 'E-book inválido.')
   .regex(/^[A-Za-z0-9._-]+$/, 'E-book inválido.');
 
-export const DrawIdParam = z.coerce.number({ error: 'Sorteio inválido.' }).int('Sorteio inválido.').positive('Sorteio inválido.').max(2 ** 31 - 1, 'Sorteio inválido.');
+export const DrawIdParam = Id('Sorteio inválido.');
 
 const LinkQuery = z.object({
   u: z.string().regex(/^\d{1,15}$/),
