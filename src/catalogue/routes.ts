@@ -1,26 +1,28 @@
 import Router from '@koa/router';
 import type { AppState } from '../platform/http/context';
 import { requireUser } from '../platform/http/context';
+import { sendCachedJson } from '../platform/read-cache';
 import type { CatalogueService } from './service';
 
 export function catalogueRoutes(catalogue: CatalogueService) {
   const r = new Router<AppState>({ prefix: '/api' });
 
+  // Public reads: the same answer for every caller, served from the read cache as-is.
   r.get('/infoproducts', async (ctx) => {
-    ctx.body = { items: await catalogue.list(ctx.query) };
+    sendCachedJson(ctx, await catalogue.listJson(ctx.query));
   });
 
+  // The storefront asks for sections without caching (spec §7): no-store, still served from the ≤ 1 s cache.
   r.get('/infoproducts/sections', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await catalogue.sections(ctx.query);
+    sendCachedJson(ctx, await catalogue.sectionsJson(ctx.query), 'no-store');
   });
 
   r.get('/infoproducts/:idOrSku', async (ctx) => {
-    ctx.body = await catalogue.detail(ctx.params.idOrSku);
+    sendCachedJson(ctx, await catalogue.detailJson(ctx.params.idOrSku));
   });
 
   r.get('/infoproducts/:idOrSku/open-draw', async (ctx) => {
-    ctx.body = await catalogue.openDraw(ctx.params.idOrSku, String(ctx.query.include ?? '').split(',').includes('numbers'));
+    sendCachedJson(ctx, await catalogue.openDrawJson(ctx.params.idOrSku, String(ctx.query.include ?? '').split(',').includes('numbers')));
   });
 
   r.post('/infoproducts/:idOrSku/ensure-open-draw', async (ctx) => {
@@ -29,7 +31,7 @@ export function catalogueRoutes(catalogue: CatalogueService) {
   });
 
   r.get('/config', async (ctx) => {
-    ctx.body = await catalogue.publicConfig();
+    sendCachedJson(ctx, await catalogue.publicConfigJson());
   });
 
   return r;

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppState } from '../platform/http/context';
 import { body, requireUser } from '../platform/http/context';
+import { sendCachedJson } from '../platform/read-cache';
 import type { DrawsService } from './service';
 import type { ReservationsService } from './reservations';
 import type { VouchersService } from './vouchers';
@@ -13,25 +14,23 @@ const MineQuery = z.object({ active: z.enum(['0', '1', 'true', 'false']).optiona
 export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService }) {
   const r = new Router<AppState>({ prefix: '/api' });
 
+  // Public reads (the same answer for every caller): served from the ≤ 1 s read cache as-is.
   r.get('/draws', async (ctx) => {
-    ctx.body = { items: await s.draws.list(ctx.query) };
+    sendCachedJson(ctx, await s.draws.listJson(ctx.query));
   });
 
   r.get('/draws/:id', async (ctx) => {
-    ctx.body = await s.draws.get(DrawId.parse(ctx.params.id));
+    sendCachedJson(ctx, await s.draws.getJson(DrawId.parse(ctx.params.id)));
   });
 
-  // The board: served from a ≤1 s cache of the serialized JSON (polled every 15 s by every visitor).
+  // The board (polled every 15 s by every visitor).
   r.get('/draws/:id/numbers', async (ctx) => {
-    const id = DrawId.parse(ctx.params.id);
-    ctx.type = 'json';
-    ctx.body = await s.draws.boardJson(id);
+    sendCachedJson(ctx, await s.draws.boardJson(DrawId.parse(ctx.params.id)));
   });
 
   r.get('/numbers', async (ctx) => {
     const { draw_id } = NumbersQuery.parse(ctx.query);
-    ctx.type = 'json';
-    ctx.body = await s.draws.boardJson(draw_id);
+    sendCachedJson(ctx, await s.draws.boardJson(draw_id));
   });
 
   r.get('/vouchers/remaining', async (ctx) => {

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Trx } from './db';
+
+/**
+ * One per-process cache for every public read (product list, sections, a
+ * product's open draw, draws, boards, public config), holding the serialized
+ * answer: the route sends `json` as-is, never re-serializing.
+ *
+ * - Key: the route plus its normalized (already validated) query.
+ * - Single-flight: concurrent misses of one key share one build.
+ * - An entry lives at most `ttlMs` (≤ 1 s) from the moment its build started,
+ *   which bounds how stale an answer can be after a write made by another
+ *   process (the CLI, a worker, another web process).
+ * - In this process, writes invalidate at once: `invalidateDraw(id)` drops every
+ *   answer that shows that draw, `invalidateAll()` everything (a draw opened or
+ *   closed, a product or the config changed). Both also drop every build still
+ *   in flight, since it may have read the database before the write committed.
+ * - Answers never depend on the caller: nothing per-user goes in here.
+ * - Errors (404, …) are not cached: the next request builds again.
+ */
+export const READ_CACHE_MAX_TTL_MS = 1000;
+
+export interface CachedJson {
+  /** The serialized answer (exactly what `JSON.stringify` gives for the answer object). */
+  json: string;
+  /** Strong ETag of `json`. */
+  etag: string;
+}
+
+/** What a builder returns: the answer object and the draws it shows (for invalidation). */
+export interface Built {
+  body: unknown;
+  drawIds: Iterable<number | null | undefined>;
+}
+
+interface Entry {
+  at: number;
+  value: Promise<CachedJson>;
+  /** null while the build is in flight. */
+  drawIds: Set<number> | null;
+}
+
+export interface ReadCacheOptions {
+  /** Entry lifetime, clamped to [0, 1000] ms; 0 disables caching (single-flight only). */
+  ttlMs?: number;
+  maxEntries?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+export function toCachedJson(body: unknown): CachedJson {
+  const json = JSON.stringify(body);
+  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
+}
+
+export class ReadCache {
+  readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(o: ReadCacheOptions = {}) {
+    this.ttlMs = Math.max(0, Math.min(READ_CACHE_MAX_TTL_MS, o.ttlMs ?? READ_CACHE_MAX_TTL_MS));
+    this.maxEntries = o.maxEntries ?? 2000;
+    this.now = o.now ?? Date.now;
+  }
+
+  /** The cached answer of `key`, building it with `build` on a miss (one build for concurrent misses). */
+  get(key: string, build: () => Promise<Built>): Promise<CachedJson> {
+    const now = this.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    if (hit && hit.drawIds === null && this.ttlMs === 0) return hit.value;
+    if (hit) this.entries.delete(key);
+
+    const entry: Entry = { at: now, value: null as unknown as Promise<CachedJson>, drawIds: null };
+    entry.value = build().then(
+      (b) => {
+        const out = toCachedJson(b.body);
+        if (this.entries.get(key) === entry) {
+          const ids = new Set<number>();
+          for (const id of b.drawIds) if (id != null) ids.add(id);
+          entry.drawIds = ids;
+          if (this.ttlMs === 0) this.entries.delete(key);
+        }
+        return out;
+      },
+      (e) => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+        throw e;
+      },
+    );
+    this.entries.set(key, entry);
+    if (this.entries.size > this.maxEntries) this.evict(now);
+    return entry.value;
+  }
+
+  /** Drops every answer that shows draw `drawId`, and every build in flight. */
+  invalidateDraw(drawId: number) {
+    for (const [key, e] of this.entries) if (e.drawIds === null || e.drawIds.has(drawId)) this.entries.delete(key);
+  }
+
+  /** Drops everything (a draw opened or closed, a product or the config changed). */
+  invalidateAll() {
+    this.entries.clear();
+  }
+
+  /**
+   * Runs `invalidateAll()` once the outermost transaction of `trx` commits
+   * (nothing if it rolls back): invalidating before the commit would let a read
+   * rebuild from the old rows and keep them for up to a second.
+   */
+  invalidateAllAfterCommit(trx: Trx) {
+    let root = trx as Trx & { parentTransaction?: Trx };
+    while (root.parentTransaction) root = root.parentTransaction as Trx & { parentTransaction?: Trx };
+    root.executionPromise.then(
+      () => this.invalidateAll(),
+      () => {},
+    );
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  private evict(now: number) {
+    for (const [key, e] of this.entries) if (now - e.at >= this.ttlMs && e.drawIds !== null) this.entries.delete(key);
+    // Still too many: the oldest first (a Map iterates in insertion order).
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(key);
+    }
+  }
+}
+
+/**
+ * Sends a cached answer as-is: `application/json; charset=utf-8`, its ETag, and
+ * a 304 when the client already has these bytes. `no-cache` (the default) lets a
+ * browser keep the body but makes it ask every time, so it never shows an answer
+ * older than the server's.
+ */
+export function sendCachedJson(ctx: Context, c: CachedJson, cacheControl = 'no-cache') {
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.set('ETag', c.etag);
+  ctx.set('Cache-Control', cacheControl);
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = c.json;
+}
