@@ -44,6 +44,7 @@ export interface ServiceOverrides {
   logger?: Logger;
   db?: Db;
   paymentProvider?: PaymentProvider;
+  readCache?: ReadCache;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -58,7 +59,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const rateLimits = createRateLimits(limitsRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
-  const readCache = new ReadCache();
+  const readCache = overrides.readCache ?? new ReadCache();
   const draws = createDrawsService({ db, logger, readCache });
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });

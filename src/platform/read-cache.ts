@@ -5,17 +5,20 @@ import type { Trx } from './db';
 /**
  * One per-process cache for every public read (product list, sections, a
  * product's open draw, draws, boards, public config), holding the serialized
- * answer: the route sends `json` as-is, never re-serializing.
+ * answer: the route sends those bytes as-is, never re-serializing.
  *
  * - Key: the route plus its normalized (already validated) query.
  * - Single-flight: concurrent misses of one key share one build.
- * - An entry lives at most `ttlMs` (≤ 1 s) from the moment its build started,
- *   which bounds how stale an answer can be after a write made by another
- *   process (the CLI, a worker, another web process).
+ * - An answer is served at most `ttlMs` (≤ 1 s) after its build started, which
+ *   bounds how stale it can be after a write made by another process (the CLI,
+ *   a worker, another web process).
+ * - Refresh ahead: a hit on an answer older than half the TTL starts one
+ *   background rebuild and keeps serving the current answer until the new one
+ *   is ready, so a busy key never makes its readers wait for the database.
  * - In this process, writes invalidate at once: `invalidateDraw(id)` drops every
  *   answer that shows that draw, `invalidateAll()` everything (a draw opened or
- *   closed, a product or the config changed). Both also drop every build still
- *   in flight, since it may have read the database before the write committed.
+ *   closed, a product or the config changed). Both also drop every build in
+ *   flight, since it may have read the database before the write committed.
  * - Answers never depend on the caller: nothing per-user goes in here.
  * - Errors (404, …) are not cached: the next request builds again.
  */
@@ -24,7 +27,9 @@ export const READ_CACHE_MAX_TTL_MS = 1000;
 export interface CachedJson {
   /** The serialized answer (exactly what `JSON.stringify` gives for the answer object). */
   json: string;
-  /** Strong ETag of `json`. */
+  /** The same bytes, UTF-8 encoded once: what the routes send. */
+  bytes: Buffer;
+  /** Strong ETag of the bytes. */
   etag: string;
 }
 
@@ -35,10 +40,12 @@ export interface Built {
 }
 
 interface Entry {
+  /** When its build started: the age of the data it holds. */
   at: number;
   value: Promise<CachedJson>;
-  /** null while the build is in flight. */
+  /** The draws it shows; null while its build is in flight. */
   drawIds: Set<number> | null;
+  refreshing: boolean;
 }
 
 export interface ReadCacheOptions {
@@ -51,7 +58,8 @@ export interface ReadCacheOptions {
 
 export function toCachedJson(body: unknown): CachedJson {
   const json = JSON.stringify(body);
-  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
+  const bytes = Buffer.from(json, 'utf8');
+  return { json, bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
 }
 
 export class ReadCache {
@@ -59,6 +67,8 @@ export class ReadCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private readonly entries = new Map<string, Entry>();
+  /** Bumped by every invalidation: a rebuild started before one never lands. */
+  private generation = 0;
 
   constructor(o: ReadCacheOptions = {}) {
     this.ttlMs = Math.max(0, Math.min(READ_CACHE_MAX_TTL_MS, o.ttlMs ?? READ_CACHE_MAX_TTL_MS));
@@ -70,19 +80,21 @@ export class ReadCache {
   get(key: string, build: () => Promise<Built>): Promise<CachedJson> {
     const now = this.now();
     const hit = this.entries.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
-    if (hit && hit.drawIds === null && this.ttlMs === 0) return hit.value;
-    if (hit) this.entries.delete(key);
-
-    const entry: Entry = { at: now, value: null as unknown as Promise<CachedJson>, drawIds: null };
-    entry.value = build().then(
-      (b) => {
-        const out = toCachedJson(b.body);
+    if (hit) {
+      if (hit.drawIds === null) return hit.value; // in flight: share it
+      const age = now - hit.at;
+      if (age < this.ttlMs) {
+        if (age >= this.ttlMs / 2 && !hit.refreshing) this.refresh(key, hit, build, now);
+        return hit.value;
+      }
+      this.entries.delete(key);
+    }
+    const entry: Entry = { at: now, value: Promise.resolve(null as unknown as CachedJson), drawIds: null, refreshing: false };
+    entry.value = this.run(build).then(
+      ({ out, drawIds }) => {
         if (this.entries.get(key) === entry) {
-          const ids = new Set<number>();
-          for (const id of b.drawIds) if (id != null) ids.add(id);
-          entry.drawIds = ids;
           if (this.ttlMs === 0) this.entries.delete(key);
+          else entry.drawIds = drawIds;
         }
         return out;
       },
@@ -98,11 +110,13 @@ export class ReadCache {
 
   /** Drops every answer that shows draw `drawId`, and every build in flight. */
   invalidateDraw(drawId: number) {
+    this.generation++;
     for (const [key, e] of this.entries) if (e.drawIds === null || e.drawIds.has(drawId)) this.entries.delete(key);
   }
 
   /** Drops everything (a draw opened or closed, a product or the config changed). */
   invalidateAll() {
+    this.generation++;
     this.entries.clear();
   }
 
@@ -122,6 +136,33 @@ export class ReadCache {
 
   get size() {
     return this.entries.size;
+  }
+
+  private async run(build: () => Promise<Built>) {
+    const b = await build();
+    const drawIds = new Set<number>();
+    for (const id of b.drawIds) if (id != null) drawIds.add(id);
+    return { out: toCachedJson(b.body), drawIds };
+  }
+
+  /** Rebuilds `key` in the background; the new answer replaces `current` only if nothing invalidated it meanwhile. */
+  private refresh(key: string, current: Entry, build: () => Promise<Built>, now: number) {
+    current.refreshing = true;
+    const generation = this.generation;
+    this.run(build).then(
+      ({ out, drawIds }) => {
+        if (this.entries.get(key) !== current || this.generation !== generation) {
+          current.refreshing = false;
+          return;
+        }
+        this.entries.delete(key); // re-inserted last: eviction goes oldest first
+        this.entries.set(key, { at: now, value: Promise.resolve(out), drawIds, refreshing: false });
+      },
+      () => {
+        // The current answer stays until its TTL; the next hit tries again.
+        current.refreshing = false;
+      },
+    );
   }
 
   private evict(now: number) {
@@ -149,5 +190,5 @@ export function sendCachedJson(ctx: Context, c: CachedJson, cacheControl = 'no-c
     ctx.status = 304;
     return;
   }
-  ctx.body = c.json;
+  ctx.body = c.bytes;
 }
