@@ -4,10 +4,14 @@ import { requireUser } from '../platform/http/context';
 import { sendCachedJson } from '../platform/read-cache';
 import type { CatalogueService } from './service';
 
-export function catalogueRoutes(catalogue: CatalogueService) {
+/**
+ * Public reads: the same answer for every caller, served from the read cache as-is.
+ * Mounted before the body parser and the bearer lookup (platform/http/app.ts): they
+ * never look at the caller, so a cache hit costs no query, signed in or not.
+ */
+export function catalogueReadRoutes(catalogue: CatalogueService) {
   const r = new Router<AppState>({ prefix: '/api' });
 
-  // Public reads: the same answer for every caller, served from the read cache as-is.
   r.get('/infoproducts', async (ctx) => {
     sendCachedJson(ctx, await catalogue.listJson(ctx.query));
   });
@@ -25,13 +29,19 @@ export function catalogueRoutes(catalogue: CatalogueService) {
     sendCachedJson(ctx, await catalogue.openDrawJson(ctx.params.idOrSku, String(ctx.query.include ?? '').split(',').includes('numbers')));
   });
 
+  r.get('/config', async (ctx) => {
+    sendCachedJson(ctx, await catalogue.publicConfigJson());
+  });
+
+  return r;
+}
+
+export function catalogueRoutes(catalogue: CatalogueService) {
+  const r = new Router<AppState>({ prefix: '/api' });
+
   r.post('/infoproducts/:idOrSku/ensure-open-draw', async (ctx) => {
     requireUser(ctx);
     ctx.body = await catalogue.ensureOpenDraw(ctx.params.idOrSku);
-  });
-
-  r.get('/config', async (ctx) => {
-    sendCachedJson(ctx, await catalogue.publicConfigJson());
   });
 
   return r;

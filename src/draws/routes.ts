@@ -11,27 +11,36 @@ const DrawId = z.coerce.number({ error: 'Sorteio inválido.' }).int('Sorteio inv
 const NumbersQuery = z.object({ draw_id: DrawId });
 const MineQuery = z.object({ active: z.enum(['0', '1', 'true', 'false']).optional() });
 
-export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService }) {
+/**
+ * Public reads (the same answer for every caller), served from the ≤ 1 s read cache as-is;
+ * mounted before the body parser and the bearer lookup, like catalogueReadRoutes.
+ */
+export function drawsReadRoutes(draws: DrawsService) {
   const r = new Router<AppState>({ prefix: '/api' });
 
-  // Public reads (the same answer for every caller): served from the ≤ 1 s read cache as-is.
   r.get('/draws', async (ctx) => {
-    sendCachedJson(ctx, await s.draws.listJson(ctx.query));
+    sendCachedJson(ctx, await draws.listJson(ctx.query));
   });
 
   r.get('/draws/:id', async (ctx) => {
-    sendCachedJson(ctx, await s.draws.getJson(DrawId.parse(ctx.params.id)));
+    sendCachedJson(ctx, await draws.getJson(DrawId.parse(ctx.params.id)));
   });
 
   // The board (polled every 15 s by every visitor).
   r.get('/draws/:id/numbers', async (ctx) => {
-    sendCachedJson(ctx, await s.draws.boardJson(DrawId.parse(ctx.params.id)));
+    sendCachedJson(ctx, await draws.boardJson(DrawId.parse(ctx.params.id)));
   });
 
   r.get('/numbers', async (ctx) => {
     const { draw_id } = NumbersQuery.parse(ctx.query);
-    sendCachedJson(ctx, await s.draws.boardJson(draw_id));
+    sendCachedJson(ctx, await draws.boardJson(draw_id));
   });
+
+  return r;
+}
+
+export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService }) {
+  const r = new Router<AppState>({ prefix: '/api' });
 
   r.get('/vouchers/remaining', async (ctx) => {
     const user = requireUser(ctx);

@@ -118,6 +118,14 @@ describe('answers', () => {
     services.readCache.invalidateAll();
   });
 
+  test('other methods on public read paths still answer 405 with Allow', async () => {
+    for (const path of ['/api/config', '/api/infoproducts', '/api/draws/1/numbers']) {
+      const res = await fetch(base + path, { method: 'DELETE' });
+      expect({ path, status: res.status }).toEqual({ path, status: 405 });
+      expect(res.headers.get('allow')).toContain('GET');
+    }
+  });
+
   test('errors are answered as before and not cached', async () => {
     const before = await get('/api/infoproducts/NAO-EXISTE-AINDA/open-draw');
     expect(before.status).toBe(404);
@@ -135,6 +143,7 @@ describe('single flight and queries', () => {
     const made = [];
     for (let i = 0; i < 12; i++) made.push(await makeProductWithDraw(t, { category_id: cat.id }, { total_numbers: 10 }));
     const { product, draw } = made[0];
+    const signedIn = await createUser(t);
     const paths = [
       ['/api/infoproducts?category=muitos&status=open&limit=12&include=numbers', 5],
       ['/api/infoproducts?category=muitos&status=open&limit=12', 4],
@@ -158,8 +167,9 @@ describe('single flight and queries', () => {
       });
       expect({ path, queries: many }).toEqual({ path, queries: one });
       expect(new Set(answers).size).toBe(1);
-      // Hits: no query at all.
+      // Hits: no query at all, also for a signed-in caller (public reads skip the session lookup).
       expect(await countQueries(() => Promise.all(range(0, 20).map(() => get(path))))).toBe(0);
+      expect(await countQueries(() => Promise.all(range(0, 5).map(() => get(path, { authorization: `Bearer ${signedIn.token}` }))))).toBe(0);
     }
   });
 });
