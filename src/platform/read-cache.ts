@@ -186,7 +186,8 @@ export function sendCachedJson(ctx: Context, c: CachedJson, cacheControl = 'no-c
   ctx.type = 'application/json; charset=utf-8';
   ctx.set('ETag', c.etag);
   ctx.set('Cache-Control', cacheControl);
-  if (ctx.fresh) {
+  // (ctx.fresh copies every response header: only asked when the client holds a copy.)
+  if (ctx.get('If-None-Match') && ctx.fresh) {
     ctx.status = 304;
     return;
   }
