@@ -42,6 +42,8 @@ export interface Built {
 interface Entry {
   /** When its build started: the age of the data it holds. */
   at: number;
+  /** Size of the answer once built (0 while in flight). */
+  size: number;
   value: Promise<CachedJson>;
   /** The draws it shows; null while its build is in flight. */
   drawIds: Set<number> | null;
@@ -51,7 +53,9 @@ interface Entry {
 export interface ReadCacheOptions {
   /** Entry lifetime, clamped to [0, 1000] ms; 0 disables caching (single-flight only). */
   ttlMs?: number;
+  /** Hard caps (the oldest entries go first); expired entries are also swept once per TTL. */
   maxEntries?: number;
+  maxBytes?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -65,6 +69,9 @@ export function toCachedJson(body: unknown): CachedJson {
 export class ReadCache {
   readonly ttlMs: number;
   private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private bytes = 0;
+  private lastSweep: number;
   private readonly now: () => number;
   private readonly entries = new Map<string, Entry>();
   /** Bumped by every invalidation: a rebuild started before one never lands. */
@@ -73,7 +80,9 @@ export class ReadCache {
   constructor(o: ReadCacheOptions = {}) {
     this.ttlMs = Math.max(0, Math.min(READ_CACHE_MAX_TTL_MS, o.ttlMs ?? READ_CACHE_MAX_TTL_MS));
     this.maxEntries = o.maxEntries ?? 2000;
+    this.maxBytes = o.maxBytes ?? 64 * 2 ** 20;
     this.now = o.now ?? Date.now;
+    this.lastSweep = this.now();
   }
 
   /** The cached answer of `key`, building it with `build` on a miss (one build for concurrent misses). */
@@ -87,37 +96,42 @@ export class ReadCache {
         if (age >= this.ttlMs / 2 && !hit.refreshing) this.refresh(key, hit, build, now);
         return hit.value;
       }
-      this.entries.delete(key);
+      this.delete(key);
     }
-    const entry: Entry = { at: now, value: Promise.resolve(null as unknown as CachedJson), drawIds: null, refreshing: false };
+    if (now - this.lastSweep >= this.ttlMs) this.sweep(now);
+    const entry: Entry = { at: now, size: 0, value: Promise.resolve(null as unknown as CachedJson), drawIds: null, refreshing: false };
     entry.value = this.run(build).then(
       ({ out, drawIds }) => {
         if (this.entries.get(key) === entry) {
-          if (this.ttlMs === 0) this.entries.delete(key);
-          else entry.drawIds = drawIds;
+          if (this.ttlMs === 0) this.delete(key);
+          else {
+            entry.drawIds = drawIds;
+            this.sized(entry, out);
+          }
         }
         return out;
       },
       (e) => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
+        if (this.entries.get(key) === entry) this.delete(key);
         throw e;
       },
     );
     this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) this.evict(now);
+    this.enforceCaps();
     return entry.value;
   }
 
   /** Drops every answer that shows draw `drawId`, and every build in flight. */
   invalidateDraw(drawId: number) {
     this.generation++;
-    for (const [key, e] of this.entries) if (e.drawIds === null || e.drawIds.has(drawId)) this.entries.delete(key);
+    for (const [key, e] of this.entries) if (e.drawIds === null || e.drawIds.has(drawId)) this.delete(key);
   }
 
   /** Drops everything (a draw opened or closed, a product or the config changed). */
   invalidateAll() {
     this.generation++;
     this.entries.clear();
+    this.bytes = 0;
   }
 
   /**
@@ -138,6 +152,11 @@ export class ReadCache {
     return this.entries.size;
   }
 
+  /** Memory held by the answers (UTF-8 bytes plus the JSON string), roughly. */
+  get heldBytes() {
+    return this.bytes;
+  }
+
   private async run(build: () => Promise<Built>) {
     const b = await build();
     const drawIds = new Set<number>();
@@ -155,8 +174,10 @@ export class ReadCache {
           current.refreshing = false;
           return;
         }
-        this.entries.delete(key); // re-inserted last: eviction goes oldest first
-        this.entries.set(key, { at: now, value: Promise.resolve(out), drawIds, refreshing: false });
+        this.delete(key); // re-inserted last: eviction goes oldest first
+        const entry: Entry = { at: now, size: 0, value: Promise.resolve(out), drawIds, refreshing: false };
+        this.entries.set(key, entry);
+        this.sized(entry, out);
       },
       () => {
         // The current answer stays until its TTL; the next hit tries again.
@@ -165,12 +186,30 @@ export class ReadCache {
     );
   }
 
-  private evict(now: number) {
-    for (const [key, e] of this.entries) if (now - e.at >= this.ttlMs && e.drawIds !== null) this.entries.delete(key);
-    // Still too many: the oldest first (a Map iterates in insertion order).
+  private delete(key: string) {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.bytes -= e.size;
+    this.entries.delete(key);
+  }
+
+  private sized(entry: Entry, out: CachedJson) {
+    entry.size = out.bytes.length + out.json.length * 2;
+    this.bytes += entry.size;
+    this.enforceCaps();
+  }
+
+  /** Drops the expired answers (so memory holds about one TTL's worth of answers). */
+  private sweep(now: number) {
+    this.lastSweep = now;
+    for (const [key, e] of this.entries) if (e.drawIds !== null && now - e.at >= this.ttlMs) this.delete(key);
+  }
+
+  /** Over a cap: the oldest first (a Map iterates in insertion order). */
+  private enforceCaps() {
     for (const key of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(key);
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.delete(key);
     }
   }
 }

@@ -207,3 +207,25 @@ test('the number of entries is bounded (expired first, then the oldest)', async 
   await cache.get('a', b.build);
   expect(b.calls).toBe(5); // 'a' (the oldest) was evicted
 });
+
+test('memory: expired answers are swept once per TTL, and a byte cap drops the oldest', async () => {
+  const c = clock();
+  const cache = new ReadCache({ now: c.now });
+  const b = counter();
+  for (const k of ['a', 'b', 'c']) await cache.get(k, b.build);
+  expect(cache.size).toBe(3);
+  expect(cache.heldBytes).toBe(3 * ('{"v":1}'.length * 3));
+  c.t += 1_000;
+  await cache.get('d', b.build);
+  expect(cache.size).toBe(1);
+  expect(cache.heldBytes).toBe('{"v":4}'.length * 3);
+
+  const big = { build: async (): Promise<Built> => ({ body: { pad: 'x'.repeat(100) }, drawIds: [] }) };
+  const capped = new ReadCache({ now: c.now, maxBytes: 1_000 });
+  for (const k of ['1', '2', '3', '4', '5']) await capped.get(k, big.build);
+  // Each answer holds 111 bytes + 111 UTF-16 characters (333): three fit in 1000.
+  expect(capped.size).toBe(3);
+  expect(capped.heldBytes).toBeLessThanOrEqual(1_000);
+  capped.invalidateAll();
+  expect(capped.heldBytes).toBe(0);
+});
