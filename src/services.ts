@@ -6,6 +6,7 @@ import { createRedis, type Redis } from './platform/redis';
 import { createJobQueue, type JobQueue } from './platform/queue';
 import { createRateLimits, type RateLimits } from './platform/rate-limit';
 import { createMailer, type Mailer } from './platform/mail';
+import { ReadCache } from './platform/read-cache';
 import { createAuthService, type AuthService } from './auth/service';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
@@ -37,6 +38,8 @@ export interface Services {
   queue: JobQueue;
   rateLimits: RateLimits;
   mailer: Mailer;
+  /** The per-process cache of public reads (see platform/read-cache.ts). */
+  readCache: ReadCache;
   auth: AuthService;
   draws: DrawsService;
   reservations: ReservationsService;
@@ -57,6 +60,7 @@ export interface ServiceOverrides {
   db?: Db;
   paymentProvider?: PaymentProvider;
   couponAdapter?: CouponPushAdapter;
+  readCache?: ReadCache;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -80,10 +84,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
-  const draws = createDrawsService({ db, logger });
+  const readCache = overrides.readCache ?? new ReadCache();
+  const draws = createDrawsService({ db, logger, readCache });
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
-  const catalogue = createCatalogueService({ db, draws });
+  const catalogue = createCatalogueService({ db, draws, readCache });
   const sandbox =
     config.payments.provider === 'sandbox'
       ? createSandboxProvider({ db, pix: config.payments.pix, autoApproveSeconds: config.payments.sandboxAutoApproveSeconds })
@@ -117,6 +122,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     queue,
     rateLimits,
     mailer,
+    readCache,
     auth,
     draws,
     reservations,

@@ -2,37 +2,49 @@ import Router from '@koa/router';
 import type { AppState } from '../platform/http/context';
 import { requireUser } from '../platform/http/context';
 import { idOrName } from '../platform/validation';
+import { sendCachedJson } from '../platform/read-cache';
+import type { CatalogueService } from './service';
 
 const productKey = (v: string) => idOrName(v, 'E-book inválido.');
-import type { CatalogueService } from './service';
+
+/**
+ * Public reads: the same answer for every caller, served from the read cache as-is.
+ * Mounted before the body parser and the bearer lookup (platform/http/app.ts): they
+ * never look at the caller, so a cache hit costs no query, signed in or not.
+ */
+export function catalogueReadRoutes(catalogue: CatalogueService) {
+  const r = new Router<AppState>({ prefix: '/api' });
+
+  r.get('/infoproducts', async (ctx) => {
+    sendCachedJson(ctx, await catalogue.listJson(ctx.query));
+  });
+
+  // The storefront asks for sections without caching (spec §7): no-store, still served from the ≤ 1 s cache.
+  r.get('/infoproducts/sections', async (ctx) => {
+    sendCachedJson(ctx, await catalogue.sectionsJson(ctx.query), 'no-store');
+  });
+
+  r.get('/infoproducts/:idOrSku', async (ctx) => {
+    sendCachedJson(ctx, await catalogue.detailJson(productKey(ctx.params.idOrSku)));
+  });
+
+  r.get('/infoproducts/:idOrSku/open-draw', async (ctx) => {
+    sendCachedJson(ctx, await catalogue.openDrawJson(productKey(ctx.params.idOrSku), String(ctx.query.include ?? '').split(',').includes('numbers')));
+  });
+
+  r.get('/config', async (ctx) => {
+    sendCachedJson(ctx, await catalogue.publicConfigJson());
+  });
+
+  return r;
+}
 
 export function catalogueRoutes(catalogue: CatalogueService) {
   const r = new Router<AppState>({ prefix: '/api' });
 
-  r.get('/infoproducts', async (ctx) => {
-    ctx.body = { items: await catalogue.list(ctx.query) };
-  });
-
-  r.get('/infoproducts/sections', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await catalogue.sections(ctx.query);
-  });
-
-  r.get('/infoproducts/:idOrSku', async (ctx) => {
-    ctx.body = await catalogue.detail(productKey(ctx.params.idOrSku));
-  });
-
-  r.get('/infoproducts/:idOrSku/open-draw', async (ctx) => {
-    ctx.body = await catalogue.openDraw(productKey(ctx.params.idOrSku), String(ctx.query.include ?? '').split(',').includes('numbers'));
-  });
-
   r.post('/infoproducts/:idOrSku/ensure-open-draw', async (ctx) => {
     requireUser(ctx);
     ctx.body = await catalogue.ensureOpenDraw(productKey(ctx.params.idOrSku));
-  });
-
-  r.get('/config', async (ctx) => {
-    ctx.body = await catalogue.publicConfig();
   });
 
   return r;

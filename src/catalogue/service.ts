@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { Db } from '../platform/db';
 import { errors } from '../platform/errors';
-import { readAppConfig } from '../platform/app-config';
+import { readAppConfig, type AppConfig } from '../platform/app-config';
+import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawsService } from '../draws/service';
-import { effectiveTicketPrice, type DrawView } from '../draws/serializers';
+import { boardNumbersOfDraws, countsByDraw, type BoardNumber, type DrawRow } from '../draws/queries';
+import { effectiveTicketPrice, serializeNumber, type DrawView } from '../draws/serializers';
 
 export const ProductListQuery = z.object({
   category: z.string().trim().max(60).regex(/^[a-z0-9-]+$/i, 'Categoria inválida.').optional(),
@@ -38,6 +40,8 @@ export interface ProductRow {
   category_slug: string | null;
   category_name: string | null;
   created_at: Date;
+  /** The product's open draw, if any (not serialized). */
+  open_draw_id?: number | null;
 }
 
 const PRODUCT_COLUMNS = [
@@ -79,14 +83,30 @@ export function serializeProduct(p: ProductRow, draw: DrawView | null) {
 }
 export type ProductView = ReturnType<typeof serializeProduct>;
 
+export type ListItem = ProductView & { numbers?: ReturnType<typeof serializeNumber>[] };
+export type Section = { slug: string; name: string; logo_url: string | null; items: Array<{ product: ProductView; draw: DrawView | null }> };
+export type OpenDrawAnswer = { draw: DrawView | PendingDraw; product: ProductView; numbers?: ReturnType<typeof serializeNumber>[] };
+export type PublicConfig = { current_draw_id: number | null; draw_id: number | null; banner_title: string; max_numbers_per_selection: number; ticket_price_cents: number };
+
+/**
+ * The catalogue reads. The plain methods build an answer from the database;
+ * the `…Json` ones serve the public routes from the read cache (the same
+ * answer, serialized once, ≤ 1 s old, invalidated by in-process writes).
+ */
 export interface CatalogueService {
-  list(query: unknown): Promise<Array<ProductView & { numbers?: unknown[] }>>;
-  sections(query: unknown): Promise<Array<{ slug: string; name: string; logo_url: string | null; items: Array<{ product: ProductView; draw: DrawView | null }> }>>;
+  list(query: unknown): Promise<ListItem[]>;
+  sections(query: unknown): Promise<Section[]>;
   findProduct(idOrSku: string): Promise<ProductRow>;
   detail(idOrSku: string): Promise<ProductView & { draws: DrawView[] }>;
-  openDraw(idOrSku: string, includeNumbers: boolean): Promise<{ draw: DrawView | PendingDraw; product: ProductView; numbers?: unknown[] }>;
+  openDraw(idOrSku: string, includeNumbers: boolean): Promise<OpenDrawAnswer>;
   ensureOpenDraw(idOrSku: string): Promise<DrawView & { draw_id: number }>;
-  publicConfig(): Promise<{ current_draw_id: number | null; draw_id: number | null; banner_title: string; max_numbers_per_selection: number; ticket_price_cents: number }>;
+  publicConfig(): Promise<PublicConfig>;
+  /** `{items}` of `list`. */
+  listJson(query: unknown): Promise<CachedJson>;
+  sectionsJson(query: unknown): Promise<CachedJson>;
+  detailJson(idOrSku: string): Promise<CachedJson>;
+  openDrawJson(idOrSku: string, includeNumbers: boolean): Promise<CachedJson>;
+  publicConfigJson(): Promise<CachedJson>;
 }
 
 export interface PendingDraw {
@@ -98,37 +118,72 @@ export interface PendingDraw {
   counts: { reserved: 0; sold: 0; taken: 0 };
 }
 
-export function createCatalogueService(deps: { db: Db; draws: DrawsService }): CatalogueService {
+export function createCatalogueService(deps: { db: Db; draws: DrawsService; readCache?: ReadCache }): CatalogueService {
   const { db, draws } = deps;
+  const cache = deps.readCache ?? new ReadCache();
 
-  const baseQuery = () => db('infoproducts as p').leftJoin('categories as c', 'c.id', 'p.category_id').select(PRODUCT_COLUMNS);
+  // Each product row carries the id of its open draw (at most one: a partial unique index).
+  const baseQuery = () =>
+    db('infoproducts as p')
+      .leftJoin('categories as c', 'c.id', 'p.category_id')
+      .select(PRODUCT_COLUMNS)
+      .select(db.raw(`(SELECT d.id FROM draws d WHERE d.infoproduct_id = p.id AND d.status = 'open') AS open_draw_id`));
 
-  async function withOpenDraws(products: ProductRow[]): Promise<Map<number, DrawView>> {
-    if (!products.length) return new Map();
-    const open = await db('draws').whereIn('infoproduct_id', products.map((p) => p.id)).where({ status: 'open' });
-    const views = await draws.views(open);
-    return new Map(views.map((v) => [v.infoproduct_id as number, v]));
+  /**
+   * The open draws of `products` (views, by product id) and optionally their boards,
+   * in one round trip: the draw rows, their counts and their numbers in parallel.
+   */
+  async function openDrawsOf(products: ProductRow[], cfg: AppConfig, withNumbers: boolean) {
+    const ids = products.map((p) => p.open_draw_id).filter((id): id is number => id != null);
+    if (!ids.length) return { views: new Map<number, DrawView>(), boards: new Map<number, BoardNumber[]>() };
+    const [rows, counts, boards] = await Promise.all([
+      db('draws').whereIn('id', ids).where({ status: 'open' }) as Promise<DrawRow[]>,
+      countsByDraw(db, ids),
+      withNumbers ? boardNumbersOfDraws(db, ids) : Promise.resolve(new Map<number, BoardNumber[]>()),
+    ]);
+    const products_ = new Map(products.map((p) => [p.id, p]));
+    const views = await draws.views(rows, db, { cfg, counts, products: products_ });
+    return { views: new Map(views.map((v) => [v.infoproduct_id as number, v])), boards };
   }
 
+  function findProductQuery(idOrSku: string) {
+    const key = IdOrSku.parse(idOrSku);
+    const qb = baseQuery();
+    // Only a digit string that fits an id is tried as one: a longer one is out of
+    // bigint range for PostgreSQL (an error, not "not found"), so it can only be a SKU.
+    const asId = /^\d{1,15}$/.test(key) ? Number(key) : null;
+    if (asId != null) qb.where('p.id', asId).orWhere('p.sku', key);
+    else qb.where('p.sku', key);
+    return qb.first() as Promise<ProductRow | undefined>;
+  }
+
+  const notFound = () => errors.notFound('infoproduct_not_found', 'E-book não encontrado.');
+
   const service: CatalogueService = {
+    // Two round trips: [products, config], then [open draws, counts, boards].
     async list(query) {
       const f = ProductListQuery.parse(query);
       const qb = baseQuery().where('p.active', true).orderBy('p.id', 'asc').limit(f.limit);
       if (f.category) qb.where('c.slug', f.category.toLowerCase());
       if (f.status === 'open') qb.whereExists(db('draws as d').whereRaw('d.infoproduct_id = p.id').where('d.status', 'open').select(db.raw('1')));
-      const rows: ProductRow[] = await qb;
-      const open = await withOpenDraws(rows);
-      const out = rows.map((p) => serializeProduct(p, open.get(p.id) ?? null));
-      if (f.include !== 'numbers') return out;
-      return Promise.all(out.map(async (p) => ({ ...p, numbers: p.draw ? await draws.numbers(p.draw.id) : [] })));
+      const [rows, cfg] = await Promise.all([qb as Promise<ProductRow[]>, readAppConfig(db)]);
+      const withNumbers = f.include === 'numbers';
+      const { views, boards } = await openDrawsOf(rows, cfg, withNumbers);
+      const out: ListItem[] = rows.map((p) => serializeProduct(p, views.get(p.id) ?? null));
+      if (!withNumbers) return out;
+      return out.map((p) => ({ ...p, numbers: p.draw ? (boards.get(p.draw.id) ?? []).map(serializeNumber) : [] }));
     },
 
+    // Two round trips: [categories, products, config], then [open draws, counts].
     async sections(query) {
       const f = SectionsQuery.parse(query);
       const onlyOpen = f.onlyOpen === '1' || f.onlyOpen === 'true';
-      const cats: Array<{ id: number; slug: string; name: string; logo_url: string | null }> = await db('categories').orderBy(['position', 'id']);
-      const rows: ProductRow[] = await baseQuery().where('p.active', true).orderBy('p.id', 'asc');
-      const open = await withOpenDraws(rows);
+      const [cats, rows, cfg] = await Promise.all([
+        db('categories').orderBy(['position', 'id']) as Promise<Array<{ id: number; slug: string; name: string; logo_url: string | null }>>,
+        baseQuery().where('p.active', true).orderBy('p.id', 'asc') as Promise<ProductRow[]>,
+        readAppConfig(db),
+      ]);
+      const open = (await openDrawsOf(rows, cfg, false)).views;
       return cats
         .map((c) => ({
           slug: c.slug,
@@ -145,31 +200,25 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService }): C
     },
 
     async findProduct(idOrSku) {
-      const key = IdOrSku.parse(idOrSku);
-      const qb = baseQuery();
-      // Only a digit string that fits an id is tried as one: a longer one is out of
-      // bigint range for PostgreSQL (an error, not "not found"), so it can only be a SKU.
-      const asId = /^\d{1,15}$/.test(key) ? Number(key) : null;
-      if (asId != null) qb.where('p.id', asId).orWhere('p.sku', key);
-      else qb.where('p.sku', key);
-      const row: ProductRow | undefined = await qb.first();
-      if (!row) throw errors.notFound('infoproduct_not_found', 'E-book não encontrado.');
+      const row = await findProductQuery(idOrSku);
+      if (!row) throw notFound();
       return row;
     },
 
     async detail(idOrSku) {
-      const p = await service.findProduct(idOrSku);
-      const all = await db('draws').where({ infoproduct_id: p.id }).orderBy('id', 'desc').limit(50);
-      const views = await draws.views(all);
+      const [p, cfg] = await Promise.all([service.findProduct(idOrSku), readAppConfig(db)]);
+      const all: DrawRow[] = await db('draws').where({ infoproduct_id: p.id }).orderBy('id', 'desc').limit(50);
+      const views = await draws.views(all, db, { cfg, products: new Map([[p.id, p]]) });
       return { ...serializeProduct(p, views.find((v) => v.status === 'open') ?? null), draws: views };
     },
 
+    // Two round trips: [product with its open draw id, config], then [draw, counts, numbers].
     async openDraw(idOrSku, includeNumbers) {
-      const p = await service.findProduct(idOrSku);
-      const open = (await withOpenDraws([p])).get(p.id) ?? null;
+      const [p, cfg] = await Promise.all([service.findProduct(idOrSku), readAppConfig(db)]);
+      const { views, boards } = await openDrawsOf([p], cfg, includeNumbers);
+      const open = views.get(p.id) ?? null;
       const product = serializeProduct(p, open);
       if (!open) {
-        const cfg = await readAppConfig(db);
         const pending: PendingDraw = {
           id: null,
           status: 'pending',
@@ -180,7 +229,7 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService }): C
         };
         return { draw: pending, product, ...(includeNumbers ? { numbers: [] } : {}) };
       }
-      return { draw: open, product, ...(includeNumbers ? { numbers: await draws.numbers(open.id) } : {}) };
+      return { draw: open, product, ...(includeNumbers ? { numbers: (boards.get(open.id) ?? []).map(serializeNumber) } : {}) };
     },
 
     async ensureOpenDraw(idOrSku) {
@@ -200,6 +249,47 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService }): C
         max_numbers_per_selection: cfg.max_numbers_per_selection,
         ticket_price_cents: cfg.ticket_price_cents,
       };
+    },
+
+    listJson(query) {
+      const f = ProductListQuery.parse(query);
+      const key = `infoproducts:${f.category?.toLowerCase() ?? ''}:${f.status ?? ''}:${f.limit}:${f.include ?? ''}`;
+      return cache.get(key, async () => {
+        const items = await service.list(f);
+        return { body: { items }, drawIds: items.map((p) => p.draw?.id) };
+      });
+    },
+
+    sectionsJson(query) {
+      const f = SectionsQuery.parse(query);
+      const onlyOpen = f.onlyOpen === '1' || f.onlyOpen === 'true';
+      return cache.get(`sections:${onlyOpen ? 1 : 0}`, async () => {
+        const body = await service.sections(f);
+        return { body, drawIds: body.flatMap((s) => s.items.map((i) => i.draw?.id)) };
+      });
+    },
+
+    detailJson(idOrSku) {
+      const key = IdOrSku.parse(idOrSku);
+      return cache.get(`infoproduct:${key}`, async () => {
+        const body = await service.detail(key);
+        return { body, drawIds: body.draws.map((d) => d.id) };
+      });
+    },
+
+    openDrawJson(idOrSku, includeNumbers) {
+      const key = IdOrSku.parse(idOrSku);
+      return cache.get(`open-draw:${key}:${includeNumbers ? 'numbers' : ''}`, async () => {
+        const body = await service.openDraw(key, includeNumbers);
+        return { body, drawIds: [body.draw.id] };
+      });
+    },
+
+    publicConfigJson() {
+      return cache.get('config', async () => {
+        const body = await service.publicConfig();
+        return { body, drawIds: [body.current_draw_id] };
+      });
     },
   };
   return service;

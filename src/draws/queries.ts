@@ -102,6 +102,19 @@ export function boardNumbers(conn: Conn, drawId: number): Promise<BoardNumber[]>
     .select('dn.n', 'dn.status', 'dn.owner_user_id', 'u.name as owner_name');
 }
 
+/** The boards of many draws in one query: draw id → its numbers (as `boardNumbers`). */
+export async function boardNumbersOfDraws(conn: Conn, drawIds: number[]): Promise<Map<number, BoardNumber[]>> {
+  const out = new Map<number, BoardNumber[]>(drawIds.map((id) => [id, []]));
+  if (!drawIds.length) return out;
+  const rows: Array<BoardNumber & { draw_id: number }> = await conn('draw_numbers as dn')
+    .leftJoin('users as u', 'u.id', 'dn.owner_user_id')
+    .whereIn('dn.draw_id', drawIds)
+    .orderBy(['dn.draw_id', 'dn.n'])
+    .select('dn.draw_id', 'dn.n', 'dn.status', 'dn.owner_user_id', 'u.name as owner_name');
+  for (const { draw_id, ...b } of rows) out.get(draw_id)!.push(b);
+  return out;
+}
+
 /**
  * Without any lock: the draw's state and which of `numbers` are already reserved
  * or sold (committed). Used to refuse a lost race before queueing for row locks.

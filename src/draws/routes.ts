@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppState } from '../platform/http/context';
 import { Id } from '../platform/validation';
 import { body, requireUser } from '../platform/http/context';
+import { sendCachedJson } from '../platform/read-cache';
 import type { DrawsService } from './service';
 import type { ReservationsService } from './reservations';
 import type { VouchersService } from './vouchers';
@@ -11,29 +12,36 @@ const DrawId = Id('Sorteio inválido.');
 const NumbersQuery = z.object({ draw_id: DrawId });
 const MineQuery = z.object({ active: z.enum(['0', '1', 'true', 'false']).optional() });
 
-export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService }) {
+/**
+ * Public reads (the same answer for every caller), served from the ≤ 1 s read cache as-is;
+ * mounted before the body parser and the bearer lookup, like catalogueReadRoutes.
+ */
+export function drawsReadRoutes(draws: DrawsService) {
   const r = new Router<AppState>({ prefix: '/api' });
 
   r.get('/draws', async (ctx) => {
-    ctx.body = { items: await s.draws.list(ctx.query) };
+    sendCachedJson(ctx, await draws.listJson(ctx.query));
   });
 
   r.get('/draws/:id', async (ctx) => {
-    ctx.body = await s.draws.get(DrawId.parse(ctx.params.id));
+    sendCachedJson(ctx, await draws.getJson(DrawId.parse(ctx.params.id)));
   });
 
-  // The board: served from a ≤1 s cache of the serialized JSON (polled every 15 s by every visitor).
+  // The board (polled every 15 s by every visitor).
   r.get('/draws/:id/numbers', async (ctx) => {
-    const id = DrawId.parse(ctx.params.id);
-    ctx.type = 'json';
-    ctx.body = await s.draws.boardJson(id);
+    sendCachedJson(ctx, await draws.boardJson(DrawId.parse(ctx.params.id)));
   });
 
   r.get('/numbers', async (ctx) => {
     const { draw_id } = NumbersQuery.parse(ctx.query);
-    ctx.type = 'json';
-    ctx.body = await s.draws.boardJson(draw_id);
+    sendCachedJson(ctx, await draws.boardJson(draw_id));
   });
+
+  return r;
+}
+
+export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService }) {
+  const r = new Router<AppState>({ prefix: '/api' });
 
   r.get('/vouchers/remaining', async (ctx) => {
     const user = requireUser(ctx);

@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
 import * as q from './queries';
 import { effectiveTicketPrice, serializeDraw, serializeNumber, type DrawView } from './serializers';
+import { ReadCache, type CachedJson } from '../platform/read-cache';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
@@ -14,7 +15,7 @@ export const DrawListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-interface ProductBrief {
+export interface ProductBrief {
   id: number;
   title: string;
   sku: string | null;
@@ -29,49 +30,45 @@ async function productsById(conn: Conn, ids: number[]): Promise<Map<number, Prod
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** A short-lived, single-flight cache of serialized boards (JSON strings) per draw. */
-class BoardCache {
-  private entries = new Map<number, { at: number; json: Promise<string> }>();
-  constructor(private ttlMs: number) {}
-  get(drawId: number, load: () => Promise<string>): Promise<string> {
-    const now = Date.now();
-    const hit = this.entries.get(drawId);
-    if (hit && now - hit.at < this.ttlMs) return hit.json;
-    const json = load();
-    this.entries.set(drawId, { at: now, json });
-    json.catch(() => this.entries.delete(drawId));
-    if (this.entries.size > 500) this.entries.delete(this.entries.keys().next().value as number);
-    return json;
-  }
-  invalidate(drawId: number) {
-    this.entries.delete(drawId);
-  }
+/** What a caller already read, so that `views` does not read it again. */
+export interface ViewsKnown {
+  cfg?: AppConfig;
+  products?: Map<number, ProductBrief>;
+  counts?: Map<number, q.Counts>;
 }
 
 export interface DrawsService {
   get(id: number): Promise<DrawView>;
   list(query: unknown): Promise<DrawView[]>;
-  views(draws: q.DrawRow[], conn?: Conn): Promise<DrawView[]>;
-  /** Serialized `{draw_id, numbers}` board (cached ≤ boardCacheMs). */
-  boardJson(drawId: number): Promise<string>;
+  views(draws: q.DrawRow[], conn?: Conn, known?: ViewsKnown): Promise<DrawView[]>;
+  /** The board `{draw_id, status, total_numbers, numbers}`, uncached. */
+  board(drawId: number): Promise<{ draw_id: number; status: q.DrawRow['status']; total_numbers: number; numbers: ReturnType<typeof serializeNumber>[] }>;
+  /** Public reads served from the read cache (serialized answers, ≤ 1 s, single-flight). */
+  boardJson(drawId: number): Promise<CachedJson>;
+  getJson(id: number): Promise<CachedJson>;
+  listJson(query: unknown): Promise<CachedJson>;
   numbers(drawId: number): Promise<ReturnType<typeof serializeNumber>[]>;
   ensureOpenDraw(infoproductId: number): Promise<q.DrawRow>;
   /** In the caller's transaction: if no number is left unsold, close the draw and open its successor. */
   closeIfSoldOut(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
+  /**
+   * After a committed write that changed draw `drawId` (a sale, a hold, a release):
+   * drops every cached public read showing it (board, draw, lists, open-draw, config).
+   */
   invalidateBoard(drawId: number): void;
 }
 
-export function createDrawsService(deps: { db: Db; logger: Logger; boardCacheMs?: number }): DrawsService {
+export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: ReadCache }): DrawsService {
   const { db } = deps;
-  const cache = new BoardCache(deps.boardCacheMs ?? 1000);
+  const cache = deps.readCache ?? new ReadCache();
 
-  async function views(draws: q.DrawRow[], conn: Conn = db): Promise<DrawView[]> {
+  async function views(draws: q.DrawRow[], conn: Conn = db, known: ViewsKnown = {}): Promise<DrawView[]> {
     if (!draws.length) return [];
     const [cfg, products, counts] = await Promise.all([
-      readAppConfig(conn),
-      productsById(conn, draws.map((d) => d.infoproduct_id as number)),
-      q.countsByDraw(conn, draws.map((d) => d.id)),
+      known.cfg ?? readAppConfig(conn),
+      known.products ?? productsById(conn, draws.map((d) => d.infoproduct_id as number)),
+      known.counts ?? q.countsByDraw(conn, draws.map((d) => d.id)),
     ]);
     return draws.map((d) => {
       const product = d.infoproduct_id ? products.get(d.infoproduct_id) ?? null : null;
@@ -101,29 +98,56 @@ export function createDrawsService(deps: { db: Db; logger: Logger; boardCacheMs?
     return next.id;
   }
 
+  /** One round trip: the draw, its product, its counts and the config are read in parallel. */
+  async function get(id: number): Promise<DrawView> {
+    const [d, cfg, counts, products] = await Promise.all([
+      q.findDraw(db, id),
+      readAppConfig(db),
+      q.countsByDraw(db, [id]),
+      db('infoproducts')
+        .whereIn('id', db('draws').where({ id }).select('infoproduct_id'))
+        .select('id', 'title', 'sku', 'cover_url', 'price_cents')
+        .then((rows: ProductBrief[]) => new Map(rows.map((r) => [r.id, r]))),
+    ]);
+    if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
+    return (await views([d], db, { cfg, counts, products }))[0];
+  }
+
+  async function list(query: unknown): Promise<DrawView[]> {
+    const f = DrawListQuery.parse(query);
+    const qb = db('draws').orderBy('id', 'desc').limit(f.limit);
+    if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
+    if (f.status) qb.where({ status: f.status });
+    return views(await qb);
+  }
+
+  /** One round trip: the draw and its numbers in parallel. */
+  async function board(drawId: number) {
+    const [d, nums] = await Promise.all([q.findDraw(db, drawId), q.boardNumbers(db, drawId)]);
+    if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
+    return { draw_id: drawId, status: d.status, total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) };
+  }
+
   const service: DrawsService = {
     views,
 
-    async get(id) {
-      const d = await q.findDraw(db, id);
-      if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-      return (await views([d]))[0];
-    },
-
-    async list(query) {
-      const f = DrawListQuery.parse(query);
-      const qb = db('draws').orderBy('id', 'desc').limit(f.limit);
-      if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
-      if (f.status) qb.where({ status: f.status });
-      return views(await qb);
-    },
+    get,
+    list,
+    board,
 
     boardJson(drawId) {
-      return cache.get(drawId, async () => {
-        const d = await q.findDraw(db, drawId);
-        if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-        const nums = await q.boardNumbers(db, drawId);
-        return JSON.stringify({ draw_id: drawId, status: d.status, total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) });
+      return cache.get(`board:${drawId}`, async () => ({ body: await board(drawId), drawIds: [drawId] }));
+    },
+
+    getJson(id) {
+      return cache.get(`draw:${id}`, async () => ({ body: await get(id), drawIds: [id] }));
+    },
+
+    listJson(query) {
+      const f = DrawListQuery.parse(query);
+      return cache.get(`draws:${f.infoproduct_id ?? ''}:${f.status ?? ''}:${f.limit}`, async () => {
+        const items = await list(f);
+        return { body: { items }, drawIds: items.map((d) => d.id) };
       });
     },
 
@@ -152,6 +176,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; boardCacheMs?
             max_per_user: last?.max_per_user ?? 1,
           });
           await emitDrawOpened(trx, draw);
+          cache.invalidateAllAfterCommit(trx);
           return draw;
         });
       } catch (e) {
@@ -173,6 +198,8 @@ export function createDrawsService(deps: { db: Db; logger: Logger; boardCacheMs?
         .returning('*');
       if (!draw) return { closed: false, successorId: null };
       await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId }) });
+      // Lists, sections, detail and config all change (a draw closed, its successor opens).
+      cache.invalidateAllAfterCommit(trx);
       const successorId = await openSuccessor(trx, draw);
       deps.logger.info({ drawId, successorId }, 'draw sold out: closed and successor opened');
       return { closed: true, successorId };
@@ -189,7 +216,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; boardCacheMs?
     },
 
     invalidateBoard(drawId) {
-      cache.invalidate(drawId);
+      cache.invalidateDraw(drawId);
     },
   };
   return service;

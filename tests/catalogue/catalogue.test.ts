@@ -124,6 +124,7 @@ describe('GET /api/infoproducts/{idOrSku}', () => {
   test('by id and by sku, with its draws (newest first) and its open draw', async () => {
     const { product, draw: first } = await makeProductWithDraw(t, { sku: 'DETALHE-1', category_id: lotomania.id });
     await t.services.db('draws').where({ id: first.id }).update({ status: 'closed', closed_at: new Date() });
+    t.services.readCache.invalidateAll();
     const second = await makeDraw(t, { infoproduct_id: product.id, title: product.title });
 
     const byId = await t.api('GET', `/api/infoproducts/${product.id}`);
@@ -207,9 +208,11 @@ describe('GET /api/infoproducts/{idOrSku}/open-draw', () => {
     // Without a product price, the pending ticket is the configured one.
     const free = await makeProduct(t, { price_cents: null });
     await writeAppConfig(t.services.db, { ticket_price_cents: 175 });
+    t.services.readCache.invalidateAll();
     const f = await t.api('GET', `/api/infoproducts/${free.id}/open-draw`);
     expect(f.body.draw).toMatchObject({ status: 'pending', ticket_price_cents: 175 });
     await writeAppConfig(t.services.db, { ticket_price_cents: 100 });
+    t.services.readCache.invalidateAll();
   });
 
   test('unknown product → 404', async () => {
@@ -249,6 +252,7 @@ describe('POST /api/infoproducts/{idOrSku}/ensure-open-draw', () => {
     const u = await createUser(t);
     const { product, draw } = await makeProductWithDraw(t, {}, { total_numbers: 40, prize_cents: 3_300, ticket_price_cents_override: 55, max_per_user: 4, title: 'Rodada especial' });
     await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date() });
+    t.services.readCache.invalidateAll();
     const r = await t.api('POST', `/api/infoproducts/${product.sku}/ensure-open-draw`, { token: u.token });
     expect(r.status).toBe(200);
     expect(r.body.draw_id).not.toBe(draw.id);
@@ -288,6 +292,7 @@ describe('GET /api/config', () => {
   test('current_draw_id is the open draw of main_infoproduct_id, with the public settings', async () => {
     const { product, draw } = await makeProductWithDraw(t);
     await writeAppConfig(t.services.db, { main_infoproduct_id: product.id, banner_title: 'Rodada da semana', max_numbers_per_selection: 7, ticket_price_cents: 250 });
+    t.services.readCache.invalidateAll();
     const r = await t.api('GET', '/api/config');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ current_draw_id: draw.id, draw_id: draw.id, banner_title: 'Rodada da semana', max_numbers_per_selection: 7, ticket_price_cents: 250 });
@@ -305,7 +310,9 @@ describe('GET /api/config', () => {
     // A main product without an open draw: no current draw.
     const lonely = await makeProduct(t);
     await writeAppConfig(t.services.db, { main_infoproduct_id: lonely.id });
+    t.services.readCache.invalidateAll();
     expect((await t.api('GET', '/api/config')).body).toMatchObject({ current_draw_id: null, draw_id: null });
     await writeAppConfig(t.services.db, { max_numbers_per_selection: 5, ticket_price_cents: 100 });
+    t.services.readCache.invalidateAll();
   });
 });

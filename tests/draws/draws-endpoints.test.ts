@@ -18,6 +18,7 @@ describe('GET /api/draws', () => {
   test('filters by infoproduct_id and status, newest first', async () => {
     const { product, draw: d1 } = await makeProductWithDraw(t);
     await t.services.db('draws').where({ id: d1.id }).update({ status: 'closed', closed_at: new Date() });
+    t.services.readCache.invalidateAll();
     const d2 = await makeDraw(t, { infoproduct_id: product.id });
     const other = await makeProductWithDraw(t);
 
@@ -49,6 +50,7 @@ describe('GET /api/draws', () => {
 describe('GET /api/draws/{id}', () => {
   test('effective ticket price: draw override → product price → config ticket_price_cents', async () => {
     await writeAppConfig(t.services.db, { ticket_price_cents: 333 });
+    t.services.readCache.invalidateAll();
     const { draw: withOverride } = await makeProductWithDraw(t, { price_cents: 800 }, { ticket_price_cents_override: 150 });
     const { draw: productPrice } = await makeProductWithDraw(t, { price_cents: 800 });
     const { draw: configPrice } = await makeProductWithDraw(t, { price_cents: null });
@@ -75,6 +77,7 @@ describe('GET /api/draws/{id}', () => {
     const od2 = await t.api('GET', `/api/infoproducts/${configPrice.infoproduct_id}/open-draw`);
     expect(od2.body.draw.ticket_price_cents).toBe(333);
     await writeAppConfig(t.services.db, { ticket_price_cents: 100 });
+    t.services.readCache.invalidateAll();
   });
 
   test('the draw body carries counts and settings', async () => {

@@ -5,7 +5,9 @@ import { insertDrawWithNumbers, type DrawRow } from '../../src/draws/queries';
 /**
  * Small builders for raffle-engine tests: categories, products and draws are
  * inserted directly (the admin API is not part of this module), vouchers are
- * granted through the real payments service.
+ * granted through the real payments service. A direct write bypasses the app's
+ * write paths, so each builder drops the app's cached public reads itself
+ * (`readCache.invalidateAll()`), as the app does after its own writes.
  */
 let seq = 0;
 const tag = () => `${Date.now().toString(36)}${(++seq).toString(36)}${randomBytes(2).toString('hex')}`.toUpperCase();
@@ -16,6 +18,7 @@ export async function makeCategory(t: TestContext, o: { slug?: string; name?: st
     .db('categories')
     .insert({ slug, name: o.name ?? `Categoria ${slug}`, logo_url: o.logo_url ?? null, position: o.position ?? 0 })
     .returning('*');
+  t.services.readCache.invalidateAll();
   return c as { id: number; slug: string; name: string; logo_url: string | null };
 }
 
@@ -48,6 +51,7 @@ export async function makeProduct(t: TestContext, o: ProductOpts = {}) {
       active: o.active ?? true,
     })
     .returning('*');
+  t.services.readCache.invalidateAll();
   return p as { id: number; sku: string | null; title: string; price_cents: number | null; file_url: string | null; default_total_numbers: number; default_prize_cents: number };
 }
 
@@ -62,7 +66,7 @@ export interface DrawOpts {
 }
 
 export async function makeDraw(t: TestContext, o: DrawOpts = {}): Promise<DrawRow> {
-  return t.services.db.transaction((trx) =>
+  const draw = await t.services.db.transaction((trx) =>
     insertDrawWithNumbers(trx, {
       infoproduct_id: o.infoproduct_id ?? null,
       title: o.title ?? `Sorteio ${tag()}`,
@@ -73,6 +77,8 @@ export async function makeDraw(t: TestContext, o: DrawOpts = {}): Promise<DrawRo
       status: o.status,
     }),
   );
+  t.services.readCache.invalidateAll();
+  return draw;
 }
 
 /** A product with an open draw of its own. */

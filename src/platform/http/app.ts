@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Services } from '../../services';
 import { authRoutes } from '../../auth/routes';
-import { catalogueRoutes } from '../../catalogue/routes';
-import { drawsRoutes } from '../../draws/routes';
+import { catalogueReadRoutes, catalogueRoutes } from '../../catalogue/routes';
+import { drawsReadRoutes, drawsRoutes } from '../../draws/routes';
 import { paymentsRoutes } from '../../payments/routes';
 import { couponsRoutes } from '../../coupons/routes';
 import { accountRoutes } from '../../account/routes';
@@ -85,6 +85,13 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
       allowHeaders: ['Content-Type', 'Authorization', 'X-Request-Id'],
     }),
   );
+  // Public reads (the same answer for every caller, from the read cache): before the body
+  // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
+  for (const router of [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: false }));
+  }
+
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
 
   // Bearer token → ctx.state.user, read fresh from the database each request.
