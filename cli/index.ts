@@ -84,14 +84,16 @@ export function buildCli(getServices: () => Services) {
   const payments = program.command('payments').description('pagamentos');
   payments
     .command('approve')
-    .description('aprova um pagamento PIX do provedor sandbox (como se o banco tivesse confirmado)')
+    .description(
+      'sandbox: aprova o PIX como se o banco tivesse confirmado; qualquer provedor: consulta o pagamento agora (mesmo expirado ou cancelado) e aplica o que ele disser',
+    )
     .argument('<id>', 'id do pagamento')
     .option('--json', 'saída em JSON')
     .action(async (id: string, o: { json?: boolean }) => {
-      if (!/^\d+$/.test(id)) throw new Error('o id do pagamento deve ser um número');
-      const p = await getServices().payments.approveSandbox(Number(id), { via: 'cli' });
-      if (o.json) printRows([{ id: p.id, status: p.status }], true);
-      else process.stdout.write(`pagamento #${p.id}: ${p.status}\n`);
+      if (!/^\d{1,15}$/.test(id)) throw new Error('o id do pagamento deve ser um número');
+      const { payment: p, approvedAtBank } = await getServices().payments.approve(Number(id), { via: 'cli' });
+      if (o.json) printRows([{ id: p.id, status: p.status, approved_at_bank: approvedAtBank, flagged_for_review: p.flagged_for_review }], true);
+      else process.stdout.write(`pagamento #${p.id}: ${p.status}${p.flagged_for_review ? ` (em análise: ${p.review_reason ?? ''})` : ''}\n`);
     });
   payments
     .command('list')

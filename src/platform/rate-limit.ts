@@ -8,6 +8,8 @@ export const LIMITS = {
   register: { points: 5, duration: 60 * 60 },
   reset: { points: 5, duration: 60 * 60 },
   reservations: { points: 60, duration: 60 },
+  /** New PIX charges per user (a reused pending charge does not count). */
+  pix: { points: 10, duration: 10 * 60 },
 } as const;
 export type LimitName = keyof typeof LIMITS;
 
