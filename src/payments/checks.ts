@@ -66,6 +66,7 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
               // A charge still to be cancelled at the provider is handled whatever its age.
               c.where('provider_cancel_pending', true);
               c.orWhere((t) => {
+                t.whereRaw('true'); // keeps the group when neither limit below applies
                 if (!opts.anyAge) t.where('lapsed_at', '>', db.raw(`now() - interval '${LATE_CHECK_WINDOW_HOURS} hours'`));
                 if (!opts.force) t.where((u) => u.whereNull('last_checked_at').orWhere('last_checked_at', '<', db.raw(`now() - ${lateCheckIntervalSql()}`)));
               });
