@@ -62,7 +62,7 @@ export interface FakeMercadoPago {
   /** Moves a payment to a status (sets date_approved on approval). */
   setStatus(id: number | string, status: FakeMpStatus): FakeMpPayment;
   /** The next n API calls (optionally only those matching method) answer with this status. */
-  failNext(n: number, status?: number, method?: 'GET' | 'POST'): void;
+  failNext(n: number, status?: number, method?: 'GET' | 'POST' | 'PUT'): void;
   /** POSTs a signed payment notification to the app, like Mercado Pago does. */
   notify(appUrl: string, id: number | string, o: NotifyOptions): Promise<{ status: number; body: any }>;
   /** Builds (without sending) the request a notification would be. */
