@@ -95,6 +95,18 @@ describe('late approval respects max_per_user', () => {
     const credit = await t.services.db('coupon_ledger').where({ payment_id: paymentId });
     expect(credit.map((c) => [c.kind, c.amount_cents])).toEqual([['late_approval', 666]]);
     expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(666);
+
+    // Refunded later: the unused credit is taken back (once) and the number goes back to the board.
+    fake.setStatus(mpId, 'refunded');
+    await webhook(mpId);
+    await webhook(mpId);
+    const ledger = await t.services.db('coupon_ledger').where({ payment_id: paymentId }).orderBy('id');
+    expect(ledger.map((c) => [c.kind, c.amount_cents])).toEqual([
+      ['late_approval', 666],
+      ['debit', -666],
+    ]);
+    expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(0);
+    expect((await cells(draw.id, [4]))[0]).toMatchObject({ status: 'available', owner_user_id: null });
   });
 
   test('credit of lost numbers never drops a cent', () => {
