@@ -140,7 +140,6 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         .orderBy('id', 'desc')
         .first();
       if (existing) return pixView(existing);
-      await deps.rateLimits.hit('pix', `user:${userId}`);
       const outcome = await db.transaction(async (trx): Promise<{ reuse: PaymentRow } | { created: PaymentRow }> => {
         await lockUserPix(trx, userId);
         // Under the lock: a parallel request may have just created it (its PIX data arrives after).
@@ -153,6 +152,8 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
           .orderBy('id', 'desc')
           .first();
         if (inFlight) return { reuse: inFlight };
+        // Only a new charge counts against the per-user limit.
+        await deps.rateLimits.hit('pix', `user:${userId}`);
         const [row]: PaymentRow[] = await trx('payments')
           .insert({
             user_id: userId,
@@ -189,9 +190,6 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         .orderBy('p.id', 'desc')
         .first('p.*');
       if (existing) return pixView(existing);
-      const r0 = await db('reservations').where({ id: reservationId }).first('user_id');
-      if (!r0 || r0.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
-      await deps.rateLimits.hit('pix', `user:${userId}`);
       const outcome = await db.transaction(async (trx: Trx): Promise<{ reuse: PaymentRow } | { created: PaymentRow }> => {
         const r = await trx('reservations').where({ id: reservationId }).forUpdate().first();
         if (!r || r.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
@@ -211,6 +209,7 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
           .orderBy('id', 'desc')
           .first();
         if (inFlight) return { reuse: inFlight };
+        await deps.rateLimits.hit('pix', `user:${userId}`);
         const product = draw.infoproduct_id ? await trx('infoproducts').where({ id: draw.infoproduct_id }).first('price_cents') : null;
         const cfg = await readAppConfig(trx);
         const unit = effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents });

@@ -62,15 +62,17 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
           });
           w.orWhere((q) => {
             q.whereIn('status', LAPSED_STATUSES as unknown as string[]);
-            q.where((c) => {
-              // A charge still to be cancelled at the provider is handled whatever its age.
-              c.where('provider_cancel_pending', true);
-              c.orWhere((t) => {
-                t.whereRaw('true'); // keeps the group when neither limit below applies
-                if (!opts.anyAge) t.where('lapsed_at', '>', db.raw(`now() - interval '${LATE_CHECK_WINDOW_HOURS} hours'`));
-                if (!opts.force) t.where((u) => u.whereNull('last_checked_at').orWhere('last_checked_at', '<', db.raw(`now() - ${lateCheckIntervalSql()}`)));
-              });
-            });
+            // A charge still to be cancelled at the provider is handled whatever its age (every 3 s at most).
+            if (!opts.anyAge) {
+              q.where((c) => c.where('provider_cancel_pending', true).orWhere('lapsed_at', '>', db.raw(`now() - interval '${LATE_CHECK_WINDOW_HOURS} hours'`)));
+            }
+            if (!opts.force) {
+              q.where((t) =>
+                t
+                  .whereNull('last_checked_at')
+                  .orWhere('last_checked_at', '<', db.raw(`now() - CASE WHEN provider_cancel_pending THEN interval '3 seconds' ELSE ${lateCheckIntervalSql()} END`)),
+              );
+            }
           });
         })
         .update({ last_checked_at: db.fn.now() })
