@@ -51,6 +51,16 @@ test('the pending charge for the same e-book and quantity is reused, also by par
   expect((await paymentRow(t, theirs.body.paymentId)).user_id).toBe(other.user.id);
 });
 
+test('parallel requests for one charge spend one point of the limit', async () => {
+  const u = await createUser(t);
+  const { product } = await makeProductWithDraw(t, { price_cents: 500 });
+  const burst = await Promise.all(Array.from({ length: 10 }, () => buy(u.token, product.id, 1)));
+  expect(burst.map((r) => r.status)).toEqual(Array(10).fill(201));
+  // Nine more new charges still fit in the 10.
+  for (let q = 2; q <= 10; q++) expect((await buy(u.token, product.id, q)).status).toBe(201);
+  expect((await buy(u.token, product.id, 11)).status).toBe(429);
+});
+
 test('at most 10 new charges per user in 10 minutes (e-books and reservations); reuse still answers', async () => {
   const u = await createUser(t);
   const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
