@@ -196,6 +196,41 @@ describe('Mercado Pago: the webhook was lost', () => {
     expect(await mp.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' })).toHaveLength(1);
   });
 
+  test('a lapsed reservation PIX paid late, delivered in parallel by every path: free numbers sold once, the taken one becomes one voucher', async () => {
+    const u = await createUser(mp);
+    const other = await createUser(mp);
+    const { product, draw } = await makeProductWithDraw(mp, { price_cents: 700 });
+    const res = await reserve(mp, u.token, draw.id, [15, 16, 17]);
+    const pix = await mp.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
+    const paymentId = pix.body.paymentId as number;
+    const mpId = Number((await paymentRow(mp, paymentId)).provider_payment_id);
+    await mp.services.db('payments').where({ id: paymentId }).update({ expires_at: mp.services.db.raw(`now() - interval '1 second'`) });
+    expect(await mp.services.payments.poll(paymentId)).toBe('expired');
+    // Number 16 goes to someone else meanwhile.
+    await mp.services.payments.grantVouchers({ user: String(other.user.id), product: String(product.id), quantity: 1 }, { via: 'cli' });
+    const r2 = await reserve(mp, other.token, draw.id, [16]);
+    expect((await mp.api('POST', '/api/vouchers/consume', { token: other.token, body: { reservationId: r2.id, numbers: [16] } })).status).toBe(200);
+
+    fake.setStatus(mpId, 'approved');
+    await letThrottlePass(mp, paymentId);
+    const results = await Promise.all([
+      ...Array.from({ length: 8 }, () => mp.api('GET', `/api/payments/${paymentId}/status`, { token: u.token }).then((r) => r.status)),
+      ...Array.from({ length: 8 }, (_, i) => fake.notify(mp.url, mpId, { secret: WEBHOOK_SECRET, requestId: `late-res-${mpId}-${i}` }).then((r) => r.status)),
+      ...Array.from({ length: 3 }, () => mp.services.payments.poll(paymentId).then(() => 200)),
+      mp.services.payments.reconcile().then(() => 200),
+    ]);
+    expect(results.every((s) => s === 200)).toBe(true);
+    expect(await paymentRow(mp, paymentId)).toMatchObject({ status: 'approved', flagged_for_review: true });
+    const l = await ledgerOf(mp, paymentId);
+    expect(l.sales.map((s) => [s.n, s.user_id])).toEqual([
+      [15, u.user.id],
+      [17, u.user.id],
+    ]);
+    expect(l.vouchers).toEqual([{ reason: 'late_approval', delta: 1, user_id: u.user.id, infoproduct_id: product.id }]);
+    expect(l.fulfilments).toHaveLength(1);
+    expect(await balanceOf(mp, u.user.id, product.id)).toBe(1);
+  });
+
   test('`payments approve` with Mercado Pago only asks (nothing to approve at a real bank)', async () => {
     const u = await createUser(mp);
     const { product } = await makeProductWithDraw(mp, { price_cents: 700 });
