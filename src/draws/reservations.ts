@@ -146,10 +146,14 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
       // queue for the contested cells' row locks only to find them taken (a convoy that
       // held every pooled connection). Other refusals (draw closed, out of range, too
       // many) keep their precedence; the locked path below decides everything else.
-      // Cells of holds already past their time are reclaimed first (each released by the same
-      // path as the expiry job): a stopped worker never freezes a board.
-      for (const reservationId of await q.staleHoldsAmong(db, cmd.draw_id, cmd.numbers)) await service.expire(reservationId);
-      const pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
+      let pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
+      if (pre?.taken.length) {
+        // Cells of holds already past their time are reclaimed (each released by the same path
+        // as the expiry job): a stopped worker never freezes a board.
+        const stale = await q.staleHoldsAmong(db, cmd.draw_id, pre.taken);
+        for (const reservationId of stale) await service.expire(reservationId);
+        if (stale.length) pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
+      }
       if (pre?.taken.length && pre.status === 'open' && cmd.numbers.length <= cfg.max_numbers_per_selection && cmd.numbers.every((n) => n < pre.total_numbers)) {
         throw numbersConflict(pre.taken);
       }
