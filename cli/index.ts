@@ -99,15 +99,14 @@ export function buildCli(getServices: () => Services) {
     .command('list')
     .description('lista pagamentos (mais recentes primeiro)')
     .option('--status <status>', 'pending | approved | rejected | cancelled | expired | refunded | charged_back')
+    .option('--flagged', 'só os marcados para análise (com o motivo)')
     .option('--limit <n>', 'quantidade', (v) => Number.parseInt(v, 10), 20)
     .option('--json', 'saída em JSON')
-    .action(async (o: { status?: string; limit: number; json?: boolean }) => {
+    .action(async (o: { status?: string; flagged?: boolean; limit: number; json?: boolean }) => {
       const statuses = ['pending', 'approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'];
       if (o.status && !statuses.includes(o.status)) throw new Error(`--status deve ser um de: ${statuses.join(', ')}`);
       if (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > 1000) throw new Error('--limit deve ser um inteiro entre 1 e 1000');
-      const q = getServices().db('payments').orderBy('id', 'desc').limit(o.limit);
-      if (o.status) q.where({ status: o.status });
-      const rows = await q.select('id', 'user_id', 'kind', 'provider', 'status', 'amount_cents', 'quantity', 'infoproduct_id', 'draw_id', 'created_at', 'paid_at', 'flagged_for_review');
+      const rows = await getServices().payments.listForOperators({ status: o.status, flagged: !!o.flagged, limit: o.limit });
       printRows(rows, !!o.json);
     });
 

@@ -2,6 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { lostNumbersCreditCents } from '../../src/payments/fulfilment';
 import { soldNumbersThatCount } from '../../src/draws/queries';
+import { runCliCaptured } from '../helpers/cli';
 import { WEBHOOK_SECRET, balanceOf, ledgerOf, letThrottlePass, makeDraw, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
 
 /**
@@ -216,5 +217,12 @@ describe('an approval for less than charged', () => {
     await t.services.payments.reconcile();
     expect((await ledgerOf(t, paymentId)).fulfilments).toHaveLength(0);
     expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.approved' })).toHaveLength(1);
+
+    // Operators find it with `cotaverde payments list --flagged`.
+    const listed = await runCliCaptured(['payments', 'list', '--flagged', '--json', '--limit', '1000'], () => t.services);
+    expect(listed.code).toBe(0);
+    const rows = JSON.parse(listed.out) as Array<Record<string, unknown>>;
+    expect(rows.every((r) => r.flagged_for_review === true)).toBe(true);
+    expect(rows.find((r) => r.id === paymentId)).toMatchObject({ status: 'approved', fulfilment_on_hold: true, review_reason: expect.stringMatching(/menor que o cobrado/) });
   });
 });
