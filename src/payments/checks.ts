@@ -171,7 +171,12 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
       // late-check window, and charges still to be cancelled at the provider.
       const watched: Array<{ id: number }> = await db('payments')
         .whereNotNull('provider_payment_id')
-        .where((w) => w.where({ status: 'pending' }).orWhereRaw(IN_LATE_WINDOW_SQL).orWhere({ provider_cancel_pending: true }))
+        .where((w) =>
+          w
+            .where({ status: 'pending' })
+            .orWhereRaw(IN_LATE_WINDOW_SQL)
+            .orWhere((c) => c.where({ provider_cancel_pending: true }).whereIn('status', LAPSED_STATUSES as unknown as string[])),
+        )
         .orderBy('id', 'desc')
         .select('id')
         .limit(5000);

@@ -72,6 +72,8 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           paid_at: approving ? (remote.paidAt ?? trx.fn.now()) : p.paid_at,
           lapsed_at: isLapsed(target) ? trx.fn.now() : p.lapsed_at,
           fulfilment_on_hold: underpaid || p.fulfilment_on_hold,
+          // Paid after all: there is nothing left to cancel at the provider.
+          provider_cancel_pending: approving ? false : p.provider_cancel_pending,
           flagged_for_review: reviewReason ? true : p.flagged_for_review,
           review_reason: reviewReason ?? p.review_reason,
           updated_at: trx.fn.now(),

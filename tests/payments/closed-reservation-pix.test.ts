@@ -1,6 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
-import { balanceOf, ledgerOf, letThrottlePass, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve, sandboxBank } from './fixtures';
+import { WEBHOOK_SECRET, balanceOf, ledgerOf, letThrottlePass, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve, sandboxBank } from './fixtures';
 
 /**
  * A pending PIX of a reservation that has since been consumed (vouchers) or released is cancelled
@@ -74,6 +74,22 @@ test('paid at the bank just before the cancellation: Mercado Pago refuses it and
   expect(l.sales).toEqual([]);
   expect(l.granted).toBe(2);
   expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
+});
+
+test('paid before the cancellation reached the provider, seen by the webhook: nothing is left to cancel', async () => {
+  const u = await createUser(t);
+  const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
+  const { reservationId, paymentId, providerId } = await pendingPix(t, u, draw.id, [12]);
+  await consumeWithVouchers(t, u, product.id, reservationId, [12]);
+  fake.setStatus(providerId, 'approved');
+  const r = await fake.notify(t.url, providerId, { secret: WEBHOOK_SECRET });
+  expect(r.body).toMatchObject({ status: 'approved' });
+  expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'approved', provider_cancel_pending: false, flagged_for_review: true });
+  expect(await balanceOf(t, u.user.id, product.id)).toBe(1);
+  // No cancellation is ever sent for it, whatever runs next.
+  await t.services.payments.reconcile();
+  await t.services.payments.poll(paymentId);
+  expect(puts(Number(providerId))).toBe(0);
 });
 
 test('a released reservation (expiry job): its PIX is cancelled; a provider outage only delays the cancellation', async () => {
