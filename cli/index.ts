@@ -85,28 +85,29 @@ export function buildCli(getServices: () => Services) {
   const payments = program.command('payments').description('pagamentos');
   payments
     .command('approve')
-    .description('aprova um pagamento PIX do provedor sandbox (como se o banco tivesse confirmado)')
+    .description(
+      'sandbox: aprova o PIX como se o banco tivesse confirmado; qualquer provedor: consulta o pagamento agora (mesmo expirado ou cancelado) e aplica o que ele disser',
+    )
     .argument('<id>', 'id do pagamento')
     .option('--json', 'saída em JSON')
     .action(async (id: string, o: { json?: boolean }) => {
-      if (!/^\d+$/.test(id)) throw new Error('o id do pagamento deve ser um número');
-      const p = await getServices().payments.approveSandbox(Number(id), { via: 'cli' });
-      if (o.json) printRows([{ id: p.id, status: p.status }], true);
-      else process.stdout.write(`pagamento #${p.id}: ${p.status}\n`);
+      if (!/^\d{1,15}$/.test(id)) throw new Error('o id do pagamento deve ser um número');
+      const { payment: p, approvedAtBank } = await getServices().payments.approve(Number(id), { via: 'cli' });
+      if (o.json) printRows([{ id: p.id, status: p.status, approved_at_bank: approvedAtBank, flagged_for_review: p.flagged_for_review }], true);
+      else process.stdout.write(`pagamento #${p.id}: ${p.status}${p.flagged_for_review ? ` (em análise: ${p.review_reason ?? ''})` : ''}\n`);
     });
   payments
     .command('list')
     .description('lista pagamentos (mais recentes primeiro)')
     .option('--status <status>', 'pending | approved | rejected | cancelled | expired | refunded | charged_back')
+    .option('--flagged', 'só os marcados para análise (com o motivo)')
     .option('--limit <n>', 'quantidade', (v) => Number.parseInt(v, 10), 20)
     .option('--json', 'saída em JSON')
-    .action(async (o: { status?: string; limit: number; json?: boolean }) => {
+    .action(async (o: { status?: string; flagged?: boolean; limit: number; json?: boolean }) => {
       const statuses = ['pending', 'approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'];
       if (o.status && !statuses.includes(o.status)) throw new Error(`--status deve ser um de: ${statuses.join(', ')}`);
       if (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > 1000) throw new Error('--limit deve ser um inteiro entre 1 e 1000');
-      const q = getServices().db('payments').orderBy('id', 'desc').limit(o.limit);
-      if (o.status) q.where({ status: o.status });
-      const rows = await q.select('id', 'user_id', 'kind', 'provider', 'status', 'amount_cents', 'quantity', 'infoproduct_id', 'draw_id', 'created_at', 'paid_at', 'flagged_for_review');
+      const rows = await getServices().payments.listForOperators({ status: o.status, flagged: !!o.flagged, limit: o.limit });
       printRows(rows, !!o.json);
     });
 

@@ -132,6 +132,38 @@ export async function takenNumbers(conn: Conn, drawId: number, numbers: number[]
   return r.rows[0];
 }
 
+/**
+ * Active reservations whose hold is past its time and that still hold some of `numbers` in the
+ * draw (without a lock: each is then released under its own lock, idempotently).
+ */
+export async function staleHoldsAmong(conn: Conn, drawId: number, numbers: number[]): Promise<number[]> {
+  const rows: Array<{ id: number }> = await conn('draw_numbers as dn')
+    .join('reservations as r', 'r.id', 'dn.reservation_id')
+    .where({ 'dn.draw_id': drawId, 'dn.status': 'reserved', 'r.status': 'active' })
+    .whereRaw('dn.n = ANY(?::bigint[])', [numbers])
+    .where('r.expires_at', '<=', conn.fn.now())
+    .distinct('r.id')
+    .orderBy('r.id');
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The sold numbers of a draw that can win (DESIGN §8): every live sale, except those of payments
+ * refunded or charged back (a sale voided by a refund in an open draw is not sold any more).
+ * A sale without payment (vouchers, admin) counts.
+ */
+export async function soldNumbersThatCount(conn: Conn, drawId: number): Promise<Array<{ n: number; user_id: number; payment_id: number | null }>> {
+  return conn('number_sales as s')
+    .join('draw_numbers as dn', (j) => j.on('dn.draw_id', 's.draw_id').andOn('dn.n', 's.n'))
+    .leftJoin('payments as p', 'p.id', 's.payment_id')
+    .where('s.draw_id', drawId)
+    .whereNull('s.voided_at')
+    .where('dn.status', 'sold')
+    .where((w) => w.whereNull('s.payment_id').orWhereNotIn('p.status', ['refunded', 'charged_back']))
+    .orderBy('s.n')
+    .select('s.n', 's.user_id', 's.payment_id');
+}
+
 /** Numbers a user owns in a draw. */
 export async function ownedCount(conn: Conn, drawId: number, userId: number): Promise<number> {
   const r = await conn('draw_numbers').where({ draw_id: drawId, owner_user_id: userId }).count<{ c: number }[]>({ c: '*' });

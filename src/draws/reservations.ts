@@ -7,6 +7,7 @@ import type { JobQueue } from '../platform/queue';
 import type { RateLimits } from '../platform/rate-limit';
 import { readAppConfig } from '../platform/app-config';
 import * as q from './queries';
+import { cancelPendingPaymentsOfReservation } from '../payments/queries';
 import type { DrawsService } from './service';
 
 const numbersField = z
@@ -90,6 +91,17 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
       if (o.maxSelection && o.numbers.length > o.maxSelection)
         throw errors.validation('too_many_numbers', `Você pode reservar no máximo ${o.maxSelection} números por vez.`);
       await q.lockUserInDraw(trx, draw.id, o.userId);
+      // Whatever max_per_user is, nobody sits on more than two selections' worth of one board.
+      if (o.maxSelection) {
+        const held = await q.heldCount(trx, draw.id, o.userId);
+        const cap = o.maxSelection * 2;
+        if (held + o.numbers.length > cap) {
+          throw errors.conflict('hold_limit', `Você já tem ${held} número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é ${cap}. Conclua ou aguarde uma reserva antes de reservar mais.`, {
+            max_held: cap,
+            held,
+          });
+        }
+      }
       if (draw.max_per_user > 0) {
         const [owned, held] = await Promise.all([q.ownedCount(trx, draw.id, o.userId), q.heldCount(trx, draw.id, o.userId)]);
         if (owned + held + o.numbers.length > draw.max_per_user) {
@@ -140,7 +152,14 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
       // queue for the contested cells' row locks only to find them taken (a convoy that
       // held every pooled connection). Other refusals (draw closed, out of range, too
       // many) keep their precedence; the locked path below decides everything else.
-      const pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
+      let pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
+      if (pre?.taken.length) {
+        // Cells of holds already past their time are reclaimed (each released by the same path
+        // as the expiry job): a stopped worker never freezes a board.
+        const stale = await q.staleHoldsAmong(db, cmd.draw_id, pre.taken);
+        for (const reservationId of stale) await service.expire(reservationId);
+        if (stale.length) pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
+      }
       if (pre?.taken.length && pre.status === 'open' && cmd.numbers.length <= cfg.max_numbers_per_selection && cmd.numbers.every((n) => n < pre.total_numbers)) {
         throw numbersConflict(pre.taken);
       }
@@ -172,8 +191,11 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
         if (!r || r.status !== 'active' || new Date(r.expires_at).getTime() > Date.now()) return null;
         return (await release(trx, reservationId, 'expired')) ?? r.draw_id;
       });
-      if (drawId) deps.draws.invalidateBoard(drawId);
-      return drawId != null;
+      if (drawId == null) return false;
+      deps.draws.invalidateBoard(drawId);
+      // Its pending PIX is never shown again and is cancelled at the provider.
+      await cancelPendingPaymentsOfReservation(db, reservationId, 'reserva expirada antes do pagamento');
+      return true;
     },
 
     async sweep(opts = {}) {

@@ -4,6 +4,7 @@ import { errors } from '../platform/errors';
 import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
+import { cancelPendingPaymentsOfReservation } from '../payments/queries';
 import type { DrawsService } from './service';
 
 export const RemainingQuery = z.object({
@@ -142,6 +143,8 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
         return { drawId: draw.id, remaining: after.remaining, ...sellOut };
       });
       deps.draws.invalidateBoard(result.drawId);
+      // A PIX generated for this reservation is no longer payable: cancelled here and at the provider.
+      await cancelPendingPaymentsOfReservation(db, cmd.reservationId as number, 'reserva confirmada com vouchers');
       return {
         ok: true,
         message: 'Números confirmados com sucesso! Boa sorte',

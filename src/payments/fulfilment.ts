@@ -1,7 +1,7 @@
 import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
-import { releaseHeldCells, sellNumbers } from '../draws/queries';
+import { lockUserInDraw, ownedCount, releaseHeldCells, sellNumbers } from '../draws/queries';
 import { creditPaymentCashback } from '../coupons/service';
 
 export interface PaymentRow {
@@ -26,6 +26,9 @@ export interface PaymentRow {
   flagged_for_review: boolean;
   review_reason: string | null;
   last_checked_at: Date | null;
+  lapsed_at: Date | null;
+  provider_cancel_pending: boolean;
+  fulfilment_on_hold: boolean;
   created_at: Date;
 }
 
@@ -41,6 +44,8 @@ export interface FulfilmentDeps {
  */
 export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: FulfilmentDeps): Promise<{ fulfilled: boolean; result: Record<string, unknown>; touchedDrawId?: number }> {
   if (payment.status !== 'approved') throw new Error(`payment ${payment.id} is ${payment.status}, not approved`);
+  // Approved for less than charged: a person decides (DESIGN §5), nothing is delivered automatically.
+  if (payment.fulfilment_on_hold) return { fulfilled: false, result: { on_hold: true } };
   const claimed = await trx('payment_fulfilments').insert({ payment_id: payment.id }).onConflict('payment_id').ignore().returning('payment_id');
   if (!claimed.length) {
     const prev = await trx('payment_fulfilments').where({ payment_id: payment.id }).first();
@@ -64,15 +69,15 @@ export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: Fulfilm
 
 /**
  * A paid reservation: its numbers become the payer's. Late approval (DESIGN §5):
- * numbers no longer held by the reservation are sold anyway when still free;
- * the rest become vouchers of the draw's product (or coupon credit for a draw
- * without product) and the payment is flagged for review. Never money without
- * something given.
+ * numbers no longer held by the reservation are sold anyway when still free, all
+ * within the draw's max_per_user; the rest become vouchers of the draw's product
+ * (or coupon credit to the cent for a draw without product) and the payment is
+ * flagged for review. Never money without something given.
  */
 async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   const drawId = p.draw_id as number;
   const numbers = [...(p.numbers as number[])].sort((a, b) => a - b);
-  // Same lock order as voucher consumption: reservation, then draw, then cells.
+  // Same lock order as voucher consumption: reservation, then draw, then cells, then (draw, user).
   if (p.reservation_id) await trx('reservations').where({ id: p.reservation_id }).forUpdate().first();
   const draw = await trx('draws').where({ id: drawId }).forUpdate().first();
   const cells: Array<{ n: number; status: string; reservation_id: number | null }> = await trx('draw_numbers')
@@ -82,12 +87,22 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
     .forUpdate()
     .select('n', 'status', 'reservation_id');
   const drawOpen = draw?.status === 'open';
-  const sellable = cells
-    .filter((c) => (c.status === 'reserved' && c.reservation_id === p.reservation_id) || (drawOpen && c.status === 'available'))
-    .map((c) => c.n);
+  // Still held by this reservation first (the normal case), then numbers that are free again.
+  const held = cells.filter((c) => c.status === 'reserved' && c.reservation_id === p.reservation_id).map((c) => c.n);
+  const free = drawOpen ? cells.filter((c) => c.status === 'available').map((c) => c.n) : [];
+  let sellable = [...held, ...free];
+  let overLimit: number[] = [];
+  if (draw && draw.max_per_user > 0 && sellable.length) {
+    await lockUserInDraw(trx, drawId, p.user_id);
+    const room = Math.max(0, draw.max_per_user - (await ownedCount(trx, drawId, p.user_id)));
+    overLimit = sellable.slice(room).sort((a, b) => a - b);
+    sellable = sellable.slice(0, room);
+  }
+  sellable.sort((a, b) => a - b);
   // A number the payer already owns came from another sale (a voucher, another
   // payment): this payment did not deliver it either, so it counts as lost.
   const lost = numbers.filter((n) => !sellable.includes(n));
+  const unavailable = lost.filter((n) => !overLimit.includes(n));
   if (sellable.length) {
     await sellNumbers(trx, { drawId, numbers: sellable, userId: p.user_id, paymentId: p.id, source: p.kind === 'autopay' ? 'autopay' : 'pix' });
   }
@@ -98,26 +113,52 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   }
   const result: Record<string, unknown> = { draw_id: drawId, sold: sellable };
   if (lost.length) {
-    const unit = Math.floor(p.amount_cents / numbers.length);
     if (draw?.infoproduct_id) {
       await deps.vouchers.grantForPayment(trx, { paymentId: p.id, userId: p.user_id, infoproductId: draw.infoproduct_id, quantity: lost.length, reason: 'late_approval' });
       result.vouchers = lost.length;
     } else {
-      await trx('coupon_ledger').insert({ user_id: p.user_id, kind: 'late_approval', amount_cents: unit * lost.length, payment_id: p.id, note: `números ${lost.join(', ')} indisponíveis` });
-      await trx('coupon_accounts')
-        .insert({ user_id: p.user_id, balance_cents: unit * lost.length })
-        .onConflict('user_id')
-        .merge({ balance_cents: trx.raw('coupon_accounts.balance_cents + excluded.balance_cents'), updated_at: trx.fn.now() });
-      result.coupon_cents = unit * lost.length;
+      const credit = lostNumbersCreditCents(p.amount_cents, numbers.length, sellable.length);
+      await creditCoupon(trx, { userId: p.user_id, paymentId: p.id, cents: credit, note: `números ${lost.join(', ')} não entregues` });
+      result.coupon_cents = credit;
     }
     result.lost = lost;
+    if (overLimit.length) result.over_limit = overLimit;
+    const why = [
+      unavailable.length ? `números ${unavailable.join(', ')} já vendidos` : null,
+      overLimit.length ? `números ${overLimit.join(', ')} acima do limite de ${draw?.max_per_user} por pessoa` : null,
+    ].filter(Boolean);
     await trx('payments')
       .where({ id: p.id })
-      .update({ flagged_for_review: true, review_reason: `aprovação tardia: números ${lost.join(', ')} já vendidos`, updated_at: trx.fn.now() });
+      .update({ flagged_for_review: true, review_reason: `aprovação tardia: ${why.join('; ')}`, updated_at: trx.fn.now() });
   }
   if (sellable.length && drawOpen && deps.draws) {
     const s = await deps.draws.closeIfSoldOut(trx, drawId);
     if (s.closed) result.next_draw_id = s.successorId;
   }
   return result;
+}
+
+/**
+ * What the numbers a payment paid for but did not get are worth, to the cent: the
+ * amount minus the share of the delivered ones (rounded down, so any odd cent goes
+ * to the payer). All lost → the whole amount.
+ */
+export function lostNumbersCreditCents(amountCents: number, paidNumbers: number, deliveredNumbers: number): number {
+  if (paidNumbers <= 0) return 0;
+  return amountCents - Math.floor((amountCents * deliveredNumbers) / paidNumbers);
+}
+
+/** Coupon credit of a late approval, once per payment (coupon_ledger_one_credit_per_payment). */
+async function creditCoupon(trx: Trx, c: { userId: number; paymentId: number; cents: number; note: string }) {
+  if (c.cents <= 0) return;
+  const ins = await trx('coupon_ledger')
+    .insert({ user_id: c.userId, kind: 'late_approval', amount_cents: c.cents, payment_id: c.paymentId, note: c.note })
+    .onConflict(trx.raw(`(payment_id, kind) WHERE kind IN ('credit', 'late_approval')`))
+    .ignore()
+    .returning('id');
+  if (!ins.length) return;
+  await trx('coupon_accounts')
+    .insert({ user_id: c.userId, balance_cents: c.cents })
+    .onConflict('user_id')
+    .merge({ balance_cents: trx.raw('coupon_accounts.balance_cents + excluded.balance_cents'), updated_at: trx.fn.now() });
 }

@@ -15,6 +15,8 @@ export const LIMITS = {
   resetEmail: { points: 3, duration: 60 * 60 },
   resetConfirm: { points: 10, duration: 15 * 60 },
   reservations: { points: 60, duration: 60 },
+  /** New PIX charges per user (a reused pending charge does not count). */
+  pix: { points: 10, duration: 10 * 60 },
 } as const;
 export type LimitName = keyof typeof LIMITS;
 

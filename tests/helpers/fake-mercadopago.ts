@@ -9,6 +9,7 @@ import { signWebhook } from '../../src/payments/providers/mercadopago';
  * A local stand-in for the part of Mercado Pago's REST API the app uses:
  *   POST /v1/payments      (PIX; Bearer token; X-Idempotency-Key → same payment)
  *   GET  /v1/payments/:id  (404 for unknown ids)
+ *   PUT  /v1/payments/:id  ({status: 'cancelled'}: cancels a pending payment, 400 otherwise)
  * plus test controls: setStatus(), notify() (a signed webhook, as Mercado Pago
  * sends it), failNext() (5xx answers) and a request log.
  */
@@ -61,7 +62,7 @@ export interface FakeMercadoPago {
   /** Moves a payment to a status (sets date_approved on approval). */
   setStatus(id: number | string, status: FakeMpStatus): FakeMpPayment;
   /** The next n API calls (optionally only those matching method) answer with this status. */
-  failNext(n: number, status?: number, method?: 'GET' | 'POST'): void;
+  failNext(n: number, status?: number, method?: 'GET' | 'POST' | 'PUT'): void;
   /** POSTs a signed payment notification to the app, like Mercado Pago does. */
   notify(appUrl: string, id: number | string, o: NotifyOptions): Promise<{ status: number; body: any }>;
   /** Builds (without sending) the request a notification would be. */
@@ -142,6 +143,17 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
     if (req.method === 'GET' && m) {
       const p = payments.get(Number(m[1]));
       if (!p || !/^\d+$/.test(m[1])) return send(res, log, 404, { message: 'Payment not found', error: 'not_found', status: 404, cause: [{ code: 2000, description: 'Payment not found' }] });
+      return send(res, log, 200, p);
+    }
+    // Cancelling: only a pending payment can be cancelled (as Mercado Pago answers 400 otherwise).
+    if (req.method === 'PUT' && m) {
+      const p = payments.get(Number(m[1]));
+      if (!p || !/^\d+$/.test(m[1])) return send(res, log, 404, { message: 'Payment not found', error: 'not_found', status: 404, cause: [{ code: 2000, description: 'Payment not found' }] });
+      if (body?.status !== 'cancelled') return send(res, log, 400, { message: 'invalid status', error: 'bad_request', status: 400 });
+      if (p.status !== 'pending' && p.status !== 'in_process') {
+        return send(res, log, 400, { message: 'Invalid operation: payment cannot be cancelled', error: 'bad_request', status: 400, cause: [{ code: 2063, description: 'status' }] });
+      }
+      fake.setStatus(p.id, 'cancelled');
       return send(res, log, 200, p);
     }
     return send(res, log, 404, { message: 'resource not found', error: 'not_found', status: 404 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { childProcessEnv, createTestContext, createUser, type TestContext } from '../helpers/context';
 import { hasValidCrc, parseBrCode } from '../../src/payments/brcode';
 import { writeAppConfig } from '../../src/platform/app-config';
-import { balanceOf, buyEbooks, eventually, ledgerOf, makeDraw, makeProduct, makeProductWithDraw, paymentRow, reserve, sandboxBank } from './fixtures';
+import { balanceOf, buyEbooks, eventually, ledgerOf, letThrottlePass, makeDraw, makeProduct, makeProductWithDraw, paymentRow, reserve, sandboxBank } from './fixtures';
 
 /**
  * Every payment endpoint over HTTP, sandbox provider: happy paths, bad input
@@ -197,6 +197,9 @@ describe('POST /api/purchases/confirm', () => {
     expect(await balanceOf(t, u.user.id, product.id)).toBeNull();
 
     await sandboxBank(t, p.paymentId, 'approved');
+    // confirm keeps the status call's per-payment throttle: right after the early check it does not ask again.
+    expectError(await t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } }), 409, 'payment_not_approved');
+    await letThrottlePass(t, p.paymentId);
     const c1 = await t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId, infoproduct_id: product.id } });
     expect(c1.status).toBe(200);
     expect(c1.body).toMatchObject({ ok: true, payment_id: p.paymentId, status: 'approved', vouchers_granted: 3, infoproduct_id: product.id, draw_id: draw.id, remaining: 3 });

@@ -113,3 +113,11 @@ export async function sandboxBank(t: TestContext, paymentId: number, status: 'ap
     .update({ status, ...(status === 'approved' ? { approved_at: t.services.db.fn.now() } : {}) });
   return p.provider_payment_id as string;
 }
+
+/**
+ * As if the per-payment check throttle had passed (3 s for a pending payment, the growing spacing
+ * for a lapsed one): the next status call or confirm asks the provider again.
+ */
+export async function letThrottlePass(t: TestContext, paymentId: number) {
+  await t.services.db('payments').where({ id: paymentId }).update({ last_checked_at: t.services.db.raw(`now() - interval '1 day'`) });
+}

@@ -64,14 +64,25 @@ test('an e-book approval delivered 150 times concurrently (webhook, poll, status
   expect((await ledgerOf(t, p.paymentId)).vouchers).toHaveLength(1);
 });
 
-test('confirms racing the first approval (no webhook yet) still grant once', async () => {
+test('confirms racing the first approval (no webhook yet) ask the provider once and grant once', async () => {
   const u = await createUser(t);
   const { product } = await makeProductWithDraw(t, { price_cents: 500 });
   const p = await buyEbooks(t, u.token, product.id, 2, 500);
-  fake.setStatus(await mpIdOf(p.paymentId), 'approved');
+  const mpId = await mpIdOf(p.paymentId);
+  fake.setStatus(mpId, 'approved');
+  const gets = () => fake.count('GET', `/v1/payments/${mpId}`);
+  const before = gets();
   const confirms = await Promise.all(Array.from({ length: 40 }, () => t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } })));
-  expect(confirms.map((c) => c.status)).toEqual(Array(40).fill(200));
-  expect(new Set(confirms.map((c) => c.body.vouchers_granted))).toEqual(new Set([2]));
+  // One claim of the per-payment check: one call to the provider. Confirms that lost the claim
+  // answer what the row said at that moment (approved, or still pending → 409, the client retries).
+  expect(gets() - before).toBe(1);
+  expect(confirms.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
+  for (const c of confirms) if (c.status !== 200) expect(c.body).toMatchObject({ error: 'payment_not_approved', status: 'pending' });
+  expect(new Set(confirms.filter((c) => c.status === 200).map((c) => c.body.vouchers_granted))).toEqual(new Set([2]));
+  // Afterwards every confirm answers 200, without asking the provider again.
+  const again = await Promise.all(Array.from({ length: 10 }, () => t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } })));
+  expect(again.map((c) => c.status)).toEqual(Array(10).fill(200));
+  expect(gets() - before).toBe(1);
   expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
   const l = await ledgerOf(t, p.paymentId);
   expect(l.granted).toBe(2);

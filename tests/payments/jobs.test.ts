@@ -72,16 +72,25 @@ describe('polling', () => {
       expect(done.returnvalue).toBe('approved');
       expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
 
-      // Past its expiry, unpaid: the job marks it expired and stops.
+      // Past its expiry, unpaid: the job marks it expired and keeps asking, now spaced out (late checks).
       await t.services.db('payments').where({ id: b.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
-      await (await pollJob(b.paymentId))!.promote();
-      const expired = await eventually(async () => {
+      const beforeExpiry = (await pollJob(b.paymentId))!;
+      const attemptsBefore = (beforeExpiry.data as { attempt?: number }).attempt ?? 0;
+      await beforeExpiry.promote();
+      const watching = await eventually(async () => {
         const j = await pollJob(b.paymentId);
-        return j && (await j.getState()) === 'completed' ? j : null;
-      }, 'the expired poll job to complete');
-      expect(expired.returnvalue).toBe('expired');
+        return j && (await j.getState()) === 'delayed' && ((j.data as { attempt?: number }).attempt ?? 0) > attemptsBefore ? j : null;
+      }, 'the expired payment poll job to re-delay itself');
       expect((await paymentRow(t, b.paymentId)).status).toBe('expired');
       expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
+      // Outside the late-check window the job stops.
+      await t.services.db('payments').where({ id: b.paymentId }).update({ lapsed_at: t.services.db.raw(`now() - interval '49 hours'`) });
+      await watching.promote();
+      const stopped = await eventually(async () => {
+        const j = await pollJob(b.paymentId);
+        return j && (await j.getState()) === 'completed' ? j : null;
+      }, 'the poll job to stop after the window');
+      expect(stopped.returnvalue).toBe('expired');
     } finally {
       await running.close();
     }
@@ -128,7 +137,12 @@ describe('reconciliation', () => {
     await t.services.redis.del(...keys);
     for (const id of pending) expect(await pollJob(id)).toBeUndefined();
 
-    const allPending: Array<{ id: number }> = await t.services.db('payments').where({ status: 'pending' }).whereNotNull('provider_payment_id').select('id');
+    // Watched: pending payments, and lapsed ones still inside the late-check window (earlier tests made some).
+    const allPending: Array<{ id: number }> = await t.services
+      .db('payments')
+      .whereNotNull('provider_payment_id')
+      .where((w) => w.where({ status: 'pending' }).orWhere((l) => l.whereIn('status', ['expired', 'cancelled', 'rejected']).where('lapsed_at', '>', t.services.db.raw(`now() - interval '48 hours'`))))
+      .select('id');
     expect(await t.services.payments.reconcile()).toBe(allPending.length);
     for (const { id } of allPending) {
       const j = await pollJob(id);
@@ -275,7 +289,8 @@ describe('late approval of a reservation payment', () => {
     const other = await createUser(t);
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
     const { paymentId, reservationId } = await lateApprovalSetup(u, other, draw.id, product.id, [10, 11, 12], [10, 12]);
-    expect((await paymentRow(t, paymentId)).status).toBe('pending');
+    // The released reservation's PIX was cancelled (never shown again); the payer paid it anyway.
+    expect((await paymentRow(t, paymentId)).status).toBe('cancelled');
 
     await sandboxBank(t, paymentId, 'approved');
     expect((await t.api('GET', `/api/payments/${paymentId}/status`, { token: u.token })).body.status).toBe('approved');

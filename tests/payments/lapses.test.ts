@@ -32,7 +32,7 @@ test('a charge the provider does not know is expired once its time has passed (n
   expect(await t.services.payments.poll(p.paymentId)).toBe('expired');
 });
 
-test('an approval for a different amount than charged is fulfilled but flagged for review', async () => {
+test('an approval for more than charged is fulfilled but flagged for review', async () => {
   const u = await createUser(t);
   const { product } = await makeProductWithDraw(t, { price_cents: 300 });
   const p = await buyEbooks(t, u.token, product.id, 2, 300);
@@ -41,7 +41,7 @@ test('an approval for a different amount than charged is fulfilled but flagged f
     providerPaymentId: row.provider_payment_id,
     externalReference: String(row.id),
     status: 'approved',
-    amountCents: 1,
+    amountCents: 601,
     paidAt: new Date(),
   });
   expect(after.status).toBe('approved');

@@ -2,7 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { createMercadoPagoProvider, mapMercadoPagoStatus, signWebhook, verifyWebhookSignature } from '../../src/payments/providers/mercadopago';
 import { hasValidCrc } from '../../src/payments/brcode';
-import { WEBHOOK_SECRET, balanceOf, buyEbooks, ledgerOf, ledgerSum, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
+import { WEBHOOK_SECRET, balanceOf, buyEbooks, ledgerOf, ledgerSum, letThrottlePass, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
 
 /**
  * The Mercado Pago provider against a local fake of its HTTP API: PIX
@@ -115,7 +115,13 @@ describe('status by re-fetching', () => {
     // Throttled: a second call within the window does not ask again.
     expect((await t.api('GET', `/api/payments/${p.paymentId}/status`, { token: u.token })).body.status).toBe('pending');
     expect(gets()).toBe(1);
-    // confirm forces the check.
+    // confirm keeps the same per-payment throttle: no extra call to the provider.
+    const early = await t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId, infoproduct_id: product.id } });
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ error: 'payment_not_approved', status: 'pending' });
+    expect(gets()).toBe(1);
+    // Once the throttle window has passed, confirm asks.
+    await letThrottlePass(t, p.paymentId);
     const c = await t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId, infoproduct_id: product.id } });
     expect(c.status).toBe(200);
     expect(c.body.vouchers_granted).toBe(3);

@@ -146,5 +146,12 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
       if (status >= 400 || !json) throw new ProviderError(`mercadopago fetch failed (${status})`, status >= 500 || status === 429);
       return toPayment(json);
     },
+    async cancel(providerPaymentId: string) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerPaymentId)) return false;
+      // Mercado Pago cancels a pending payment by updating its status; a paid or ended one is refused (4xx).
+      const { status, json } = await call('PUT', `/v1/payments/${encodeURIComponent(providerPaymentId)}`, { status: 'cancelled' });
+      if (status >= 500 || status === 429) throw new ProviderError(`mercadopago cancel failed (${status})`, true);
+      return status < 300 && json?.status === 'cancelled';
+    },
   };
 }

@@ -33,7 +33,7 @@ export function createSandboxProvider(deps: {
   db: Db;
   pix: { key: string; merchantName: string; merchantCity: string };
   autoApproveSeconds: number;
-}): PaymentProvider & { approve(providerPaymentId: string): Promise<boolean>; setStatus(providerPaymentId: string, status: ProviderStatus): Promise<void> } {
+}): PaymentProvider & { approve(providerPaymentId: string): Promise<boolean>; cancel(providerPaymentId: string): Promise<boolean>; setStatus(providerPaymentId: string, status: ProviderStatus): Promise<void> } {
   const { db } = deps;
   const provider = {
     name: 'sandbox' as const,
@@ -80,6 +80,11 @@ export function createSandboxProvider(deps: {
       const n = await db('sandbox_charges')
         .where({ provider_payment_id: providerPaymentId, status: 'pending' })
         .update({ status: 'approved', approved_at: db.fn.now() });
+      return n > 0;
+    },
+
+    async cancel(providerPaymentId: string): Promise<boolean> {
+      const n = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId, status: 'pending' }).update({ status: 'cancelled' });
       return n > 0;
     },
 

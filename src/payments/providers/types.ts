@@ -31,6 +31,12 @@ export interface PaymentProvider {
   createPix(input: CreatePixInput): Promise<CreatedPix>;
   /** Fetches the payment's current state from the provider (null when the provider does not know it). */
   fetch(providerPaymentId: string): Promise<ProviderPayment | null>;
+  /**
+   * Cancels a charge that was not paid, so it can no longer be paid. True when the provider
+   * cancelled it; false when it cannot (already paid, already ended, unknown). Throws a
+   * retryable ProviderError when the provider could not be reached.
+   */
+  cancel?(providerPaymentId: string): Promise<boolean>;
 }
 
 export class ProviderError extends Error {
