@@ -94,8 +94,12 @@ describe('late approval respects max_per_user', () => {
     const l = await ledgerOf(t, paymentId);
     expect(l.sales.map((s) => s.n)).toEqual([4]);
     const credit = await t.services.db('coupon_ledger').where({ payment_id: paymentId });
-    expect(credit.map((c) => [c.kind, c.amount_cents])).toEqual([['late_approval', 666]]);
-    expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(666);
+    // The lost numbers' credit, to the cent, besides the cashback every paid payment earns (100 %).
+    expect(credit.map((c) => [c.kind, c.amount_cents])).toEqual([
+      ['late_approval', 666],
+      ['credit', 999],
+    ]);
+    expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(1665);
 
     // Refunded later: the unused credit is taken back (once) and the number goes back to the board.
     fake.setStatus(mpId, 'refunded');
@@ -104,7 +108,8 @@ describe('late approval respects max_per_user', () => {
     const ledger = await t.services.db('coupon_ledger').where({ payment_id: paymentId }).orderBy('id');
     expect(ledger.map((c) => [c.kind, c.amount_cents])).toEqual([
       ['late_approval', 666],
-      ['debit', -666],
+      ['credit', 999],
+      ['reversal', -1665],
     ]);
     expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(0);
     expect((await cells(draw.id, [4]))[0]).toMatchObject({ status: 'available', owner_user_id: null });
