@@ -40,6 +40,7 @@ export interface Built {
 }
 
 interface Entry {
+  key: string;
   /** When its build started: the age of the data it holds. */
   at: number;
   /** Size of the answer once built (0 while in flight). */
@@ -74,6 +75,8 @@ export class ReadCache {
   private lastSweep: number;
   private readonly now: () => number;
   private readonly entries = new Map<string, Entry>();
+  /** Each built answer → its entry (isFresh). */
+  private readonly owners = new WeakMap<CachedJson, Entry>();
   /** Bumped by every invalidation: a rebuild started before one never lands. */
   private generation = 0;
 
@@ -99,7 +102,7 @@ export class ReadCache {
       this.delete(key);
     }
     if (now - this.lastSweep >= this.ttlMs) this.sweep(now);
-    const entry: Entry = { at: now, size: 0, value: Promise.resolve(null as unknown as CachedJson), drawIds: null, refreshing: false };
+    const entry: Entry = { key, at: now, size: 0, value: Promise.resolve(null as unknown as CachedJson), drawIds: null, refreshing: false };
     entry.value = this.run(build).then(
       ({ out, drawIds }) => {
         if (this.entries.get(key) === entry) {
@@ -148,6 +151,16 @@ export class ReadCache {
     );
   }
 
+  /**
+   * Whether `answer` is still the one cached for its key and younger than `fraction` of the TTL
+   * (the HTTP fast lane serves it without asking `get`, so without starting a refresh: it stops
+   * at half the TTL and leaves the rest to `get`).
+   */
+  isFresh(answer: CachedJson, fraction = 1): boolean {
+    const e = this.owners.get(answer);
+    return !!e && this.entries.get(e.key) === e && this.now() - e.at < this.ttlMs * fraction;
+  }
+
   get size() {
     return this.entries.size;
   }
@@ -175,7 +188,7 @@ export class ReadCache {
           return;
         }
         this.delete(key); // re-inserted last: eviction goes oldest first
-        const entry: Entry = { at: now, size: 0, value: Promise.resolve(out), drawIds, refreshing: false };
+        const entry: Entry = { key, at: now, size: 0, value: Promise.resolve(out), drawIds, refreshing: false };
         this.entries.set(key, entry);
         this.sized(entry, out);
       },
@@ -194,6 +207,7 @@ export class ReadCache {
   }
 
   private sized(entry: Entry, out: CachedJson) {
+    this.owners.set(out, entry);
     entry.size = out.bytes.length + out.json.length * 2;
     this.bytes += entry.size;
     this.enforceCaps();
@@ -231,4 +245,5 @@ export function sendCachedJson(ctx: Context, c: CachedJson, cacheControl = 'no-c
     return;
   }
   ctx.body = c.bytes;
+  ctx.state.publicAnswer = c; // the HTTP fast lane may serve these bytes next time (http/fast-lane.ts)
 }

@@ -4,6 +4,7 @@ import cors from '@koa/cors';
 import { bodyParser } from '@koa/bodyparser';
 import helmet from 'koa-helmet';
 import { randomUUID } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Services } from '../../services';
 import { authRoutes } from '../../auth/routes';
@@ -14,9 +15,9 @@ import { couponsRoutes } from '../../coupons/routes';
 import { accountRoutes } from '../../account/routes';
 import { errorMiddleware, isApiPath } from './errors';
 import { spa } from './static';
+import { PublicReadLane, REQUEST_ID_RE } from './fast-lane';
 import type { AppState } from './context';
 
-const REQUEST_ID_RE = /^[A-Za-z0-9._-]{8,64}$/;
 const READY_CHECK_MS = 1500;
 
 /** `p`, or a rejection once `ms` have passed (the late outcome is ignored). */
@@ -29,12 +30,31 @@ function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
   );
 }
 
+/**
+ * The Koa app whose request handler (`callback()`, what node:http is given) first offers each
+ * request to the public reads' fast lane (http/fast-lane.ts), then to Koa.
+ */
+export class CotaVerdeApp extends Koa<AppState> {
+  constructor(
+    readonly lane: PublicReadLane,
+    options: { proxy: boolean; maxIpsCount: number },
+  ) {
+    super(options);
+  }
+
+  override callback(): ReturnType<Koa<AppState>['callback']> {
+    const koa = super.callback();
+    // HTTP/2 requests (not used here) always go to Koa.
+    return (req, res) => (req instanceof IncomingMessage && res instanceof ServerResponse && this.lane.serve(req, res) ? Promise.resolve() : koa(req, res));
+  }
+}
+
 /** Builds the Koa app: platform middleware, every module's routes, then the SPA. */
 export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string } = {}) {
   const { config, logger } = services;
   // Client IP = the X-Forwarded-For entry appended by the last trusted hop; entries further left
   // are the client's own text (a forged one must not buy fresh rate limits).
-  const app = new Koa<AppState>({ proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
+  const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
 
   // Request id + structured access log.
   app.use(async (ctx, next) => {
@@ -47,6 +67,11 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     const started = process.hrtime.bigint();
     try {
       await next();
+      // A public read answered 200 from the read cache: the fast lane may answer the same URL.
+      const answer = ctx.state.publicAnswer;
+      if (answer && ctx.status === 200 && ctx.method === 'GET' && ctx.body === answer.bytes && !ctx.get('origin')) {
+        app.lane.remember(ctx.originalUrl, answer, ctx.response.headers);
+      }
     } finally {
       if (isApiPath(ctx.path)) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;

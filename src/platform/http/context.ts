@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { ZodType } from 'zod';
 import { errors } from '../errors';
 import type { Logger } from '../logger';
+import type { CachedJson } from '../read-cache';
 
 /** The account attached to a request by the auth middleware (fresh from the database). */
 export interface SessionUser {
@@ -16,6 +17,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   user: SessionUser | null;
+  /** Set by sendCachedJson: the public read's cached answer this response sends. */
+  publicAnswer?: CachedJson;
 }
 
 export type AppContext = Context & { state: AppState };
