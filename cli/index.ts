@@ -7,6 +7,7 @@ import { withLocalStackDefaults } from '../src/platform/local-stack';
 import { isDomainError } from '../src/platform/errors';
 import { seedDemo } from '../seeds/demo';
 import { printRows } from './output';
+import { parseId } from '../src/shared/validation';
 import { OUTBOX_STATUSES, type OutboxStatus } from '../src/platform/mail';
 
 /**
@@ -91,8 +92,9 @@ export function buildCli(getServices: () => Services) {
     .argument('<id>', 'id do pagamento')
     .option('--json', 'saída em JSON')
     .action(async (id: string, o: { json?: boolean }) => {
-      if (!/^\d{1,15}$/.test(id)) throw new Error('o id do pagamento deve ser um número');
-      const { payment: p, approvedAtBank } = await getServices().payments.approve(Number(id), { via: 'cli' });
+      const paymentId = parseId(id); // the one id rule of the API (DESIGN §10)
+      if (paymentId === null) throw new Error('o id do pagamento deve ser um número inteiro decimal (ex.: 42)');
+      const { payment: p, approvedAtBank } = await getServices().payments.approve(paymentId, { via: 'cli' });
       if (o.json) printRows([{ id: p.id, status: p.status, approved_at_bank: approvedAtBank, flagged_for_review: p.flagged_for_review }], true);
       else process.stdout.write(`pagamento #${p.id}: ${p.status}${p.flagged_for_review ? ` (em análise: ${p.review_reason ?? ''})` : ''}\n`);
     });

@@ -310,3 +310,12 @@ describe('services lifecycle', () => {
     }
   });
 });
+
+describe('payments approve', () => {
+  test.each(['0x0f', '1e3', '01', '-1', '1.0', 'abc', '9007199254740993'])('refuses the id %s by the API id rule, touching nothing', async (id) => {
+    const r = await cli(['payments', 'approve', id]);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain('o id do pagamento deve ser um número inteiro decimal');
+    expect(r.out).toBe('');
+  });
+});
