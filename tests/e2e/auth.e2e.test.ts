@@ -65,7 +65,8 @@ describeBrowser('sign-up, sign-in and legal pages in the browser', () => {
     await birthdate.fill('');
     await birthdate.pressSequentially('15051990');
     await expect(birthdate.inputValue()).resolves.toBe('15/05/1990');
-    await expect(page.getByText('É necessário ter 18 anos ou mais.', { exact: true }).count()).resolves.toBe(0);
+    // antd animates the previous message out: wait for it to leave rather than reading at once.
+    await page.getByText('É necessário ter 18 anos ou mais.', { exact: true }).waitFor({ state: 'detached', timeout: 10_000 });
     await expect(page.locator('.ant-picker-dropdown').count()).resolves.toBe(0);
     await birthdate.scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'cadastro-birthdate-typed');
