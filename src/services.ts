@@ -111,7 +111,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const participations = createParticipationsService({ db });
   const myBoard = createMyBoardService({ db });
   const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
-  const account = createAccountService({ db, catalogue, coupons });
+  const account = createAccountService({ db, catalogue, coupons, readCache });
 
   return {
     config,

@@ -1,6 +1,7 @@
 import type { Db } from '../platform/db';
 import { audit } from '../platform/audit';
 import { AdminConfigCommand, writeAppConfig } from '../platform/app-config';
+import type { ReadCache } from '../platform/read-cache';
 import type { CatalogueService } from '../catalogue/service';
 import type { CouponsService } from '../coupons/service';
 import { listParticipations } from '../payments/participations';
@@ -14,7 +15,7 @@ export interface AccountService {
   updateConfig(adminId: number, input: unknown): Promise<PublicConfig>;
 }
 
-export function createAccountService(deps: { db: Db; catalogue: CatalogueService; coupons: CouponsService }): AccountService {
+export function createAccountService(deps: { db: Db; catalogue: CatalogueService; coupons: CouponsService; readCache: ReadCache }): AccountService {
   const { db } = deps;
   return {
     async exportData(userId) {
@@ -127,6 +128,8 @@ export function createAccountService(deps: { db: Db; catalogue: CatalogueService
       await db.transaction(async (trx) => {
         await writeAppConfig(trx, patch);
         await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'config.updated', entity: 'app_config', data: patch });
+        // The config shows in cached public reads (config, prices, limits): dropped once this commits.
+        deps.readCache.invalidateAllAfterCommit(trx);
       });
       return deps.catalogue.publicConfig();
     },
