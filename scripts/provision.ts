@@ -255,6 +255,13 @@ async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () 
  * `appDatabase` is created when missing.
  */
 export async function provisionServices(profile: Profile, appDatabase: string): Promise<Services> {
+  // Several runs (an `npm start` and an `npm test`, or two test runs) may share the
+  // servers of a profile: each registers itself before it looks for running servers (so a
+  // run ending meanwhile sees it and leaves them up), and the last one out stops them.
+  const usersDir = path.join(DATA_DIR, PROFILES[profile].dir, 'users');
+  fs.mkdirSync(usersDir, { recursive: true });
+  const me = path.join(usersDir, String(process.pid));
+  fs.writeFileSync(me, '');
   const stops: Array<() => Promise<void>> = [];
   let adminDatabaseUrl: string;
   let databaseUrl: string;
@@ -280,12 +287,6 @@ export async function provisionServices(profile: Profile, appDatabase: string): 
     stops.push(r.stop);
     redisUrl = r.url;
   }
-  // Several runs (an `npm start` and an `npm test`, or two test runs) may share the
-  // servers of a profile: each registers itself, and the last one out stops them.
-  const usersDir = path.join(DATA_DIR, PROFILES[profile].dir, 'users');
-  fs.mkdirSync(usersDir, { recursive: true });
-  const me = path.join(usersDir, String(process.pid));
-  fs.writeFileSync(me, '');
   return {
     databaseUrl,
     adminDatabaseUrl,
