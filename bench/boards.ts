@@ -22,7 +22,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
-import { dropDatabase, machineLine, writeSection } from './lib';
+import { cleanUpRun, machineLine, writeSection } from './lib';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -312,20 +312,7 @@ async function main() {
     console.log('docs/BENCHMARKS.md updated.');
   } finally {
     if (releaser) clearInterval(releaser);
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await db.destroy();
-    // Drop the throw-away database and this run's Redis keys.
-    await dropDatabase(infra.adminDatabaseUrl, dbName);
-    const { createRedis } = await import('../src/platform/redis');
-    const redis = createRedis(infra.redisUrl, 'bench-cleanup');
-    const keys = await redis.keys(`${queuePrefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await infra.stop();
+    await cleanUpRun({ child, db, infra, dbName, queuePrefix });
   }
 }
 

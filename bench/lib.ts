@@ -39,3 +39,30 @@ export async function dropDatabase(adminDatabaseUrl: string, name: string) {
     await admin.end();
   }
 }
+
+/**
+ * The end of a bench run: stops its server child, closes its database handle, drops the
+ * throw-away database and this run's Redis keys, then stops the servers it provisioned.
+ */
+export async function cleanUpRun(o: {
+  child: import('node:child_process').ChildProcess | null;
+  db: { destroy(): Promise<void> };
+  infra: { adminDatabaseUrl: string; redisUrl: string; stop(): Promise<void> };
+  dbName: string;
+  queuePrefix: string;
+}) {
+  const { child } = o;
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await o.db.destroy();
+  await dropDatabase(o.infra.adminDatabaseUrl, o.dbName);
+  const { createRedis } = await import('../src/platform/redis');
+  const redis = createRedis(o.infra.redisUrl, 'bench-cleanup');
+  const keys = await redis.keys(`${o.queuePrefix}*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+  await o.infra.stop();
+}

@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { dropDatabase, machineLine, writeSection } from './lib';
+import { cleanUpRun, machineLine, writeSection } from './lib';
 
 const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -317,19 +317,7 @@ async function main() {
     writeSection(path.join(ROOT, 'docs', 'BENCHMARKS.md'), section);
     console.log('docs/BENCHMARKS.md updated.');
   } finally {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await db.destroy();
-    await dropDatabase(infra.adminDatabaseUrl, dbName);
-    const { createRedis } = await import('../src/platform/redis');
-    const redis = createRedis(infra.redisUrl, 'bench-cleanup');
-    const keys = await redis.keys(`${queuePrefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await infra.stop();
+    await cleanUpRun({ child, db, infra, dbName, queuePrefix });
   }
 }
 

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { App } from 'antd';
 import { PixDialog } from '../purchase/PixDialog';
+import { usePixStatusPoll } from '../purchase/usePixStatusPoll';
 import { isApproved, isDead, statusLabel, type PixPayment } from '../purchase/purchaseApi';
 import { accountApi } from './accountApi';
 import { formatNumberList } from './format';
@@ -8,7 +9,6 @@ import { drawLabel, type ParticipationRow } from './participations';
 import { payParticipation, pixErrorText } from './payFlow';
 
 /** Storefront spec §9: the payment status is polled every 3 s while the PIX dialog is open. */
-const STATUS_POLL_MS = 3000;
 const STATUS_FAILED = 'Não foi possível consultar o status agora.';
 export const APPROVED_MESSAGE = 'Pagamento aprovado! Seus números estão garantidos.';
 
@@ -98,29 +98,14 @@ export function usePixPay(onChange: () => void): {
   );
 
   // Status check every 3 s while the dialog is open (as in the purchase flow).
-  useEffect(() => {
-    if (!payment || deadStatus) return;
-    const mine = session.current;
-    const ctrl = new AbortController();
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const s = await accountApi.paymentStatus(payment.paymentId ?? payment.id, ctrl.signal);
-        if (ctrl.signal.aborted || session.current !== mine) return;
-        setPollFailing(false);
-        if (onStatus(s.status)) return;
-      } catch {
-        if (ctrl.signal.aborted || session.current !== mine) return;
-        setPollFailing(true);
-      }
-      timer = setTimeout(tick, STATUS_POLL_MS);
-    };
-    timer = setTimeout(tick, STATUS_POLL_MS);
-    return () => {
-      ctrl.abort();
-      clearTimeout(timer);
-    };
-  }, [payment, deadStatus, onStatus]);
+  usePixStatusPoll({
+    active: !!payment && !deadStatus,
+    paymentId: payment ? (payment.paymentId ?? payment.id) : null,
+    session,
+    fetchStatus: accountApi.paymentStatus,
+    onStatus,
+    setPollFailing,
+  });
 
   const paid = useCallback(async () => {
     const p = payment;

@@ -8,12 +8,12 @@ import { formatBRL, unitPriceCents } from '../../components/product/format';
 import { ApprovedDialog } from './ApprovedDialog';
 import { clearPendingBuy, isPendingBuy, savePendingBuy, takeStoredPendingBuy, type PendingBuy } from './pendingBuy';
 import { PixDialog } from './PixDialog';
+import { usePixStatusPoll } from './usePixStatusPoll';
 import { isApproved, isDead, purchaseApi, statusLabel, type PixPayment } from './purchaseApi';
 import { clampQuantity } from './quantity';
 import { QuantityDialog } from './QuantityDialog';
 
 /** Storefront spec §9. */
-export const STATUS_POLL_MS = 3000;
 export const NAVIGATION_DELAY_MS = 600;
 const CREEP_MS = 400;
 const CREEP_STEP = 5;
@@ -282,29 +282,15 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   );
 
   /** Step 4: ask for the status every 3 s while the PIX dialog is open. */
-  useEffect(() => {
-    if (!pixOpen || !payment || deadStatus) return;
-    const mine = session.current;
-    const ctrl = new AbortController();
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const s = await purchaseApi.status(payment.paymentId ?? payment.id, ctrl.signal);
-        if (ctrl.signal.aborted || session.current !== mine) return;
-        setPollFailing(false);
-        if (onStatus(payment, s.status)) return;
-      } catch {
-        if (ctrl.signal.aborted || session.current !== mine) return;
-        setPollFailing(true);
-      }
-      timer = setTimeout(tick, STATUS_POLL_MS);
-    };
-    timer = setTimeout(tick, STATUS_POLL_MS);
-    return () => {
-      ctrl.abort();
-      clearTimeout(timer);
-    };
-  }, [pixOpen, payment, deadStatus, onStatus]);
+  const onPolledStatus = useCallback((status: string) => (payment ? onStatus(payment, status) : true), [payment, onStatus]);
+  usePixStatusPoll({
+    active: pixOpen && !!payment && !deadStatus,
+    paymentId: payment ? (payment.paymentId ?? payment.id) : null,
+    session,
+    fetchStatus: purchaseApi.status,
+    onStatus: onPolledStatus,
+    setPollFailing,
+  });
 
   /** 'Já paguei': an immediate status check. */
   const paid = useCallback(async () => {
