@@ -1,15 +1,10 @@
 /**
  * Pure rules of the number board (storefront spec §2 "Number board", §4, §5): no React, no HTTP.
  */
-import type { BoardNumber, NumberStatus } from '../../api/types';
+import type { DrawBoard, NumberStatus } from '../../api/types';
 
 /** GET /api/draws/{id}/numbers */
-export interface Board {
-  draw_id: number;
-  status: string;
-  total_numbers: number;
-  numbers: BoardNumber[];
-}
+export type Board = DrawBoard;
 
 /** GET /api/vouchers/remaining (anonymous: remaining 0, max null — spec §9). */
 export interface Allowance {
