@@ -79,3 +79,37 @@ export interface DrawBoard {
   total_numbers: number;
   numbers: BoardNumber[];
 }
+
+/** POST /api/reservations (201), and the items of GET /api/me/reservations. */
+export interface Reservation {
+  id: number;
+  /** Aliases of id. */
+  reservationId: number;
+  reservation_id: number;
+  draw_id: number;
+  /** Sorted ascending. */
+  numbers: number[];
+  /** active, expired, cancelled; consumed (vouchers spent on it) or paid (a PIX paid for it). */
+  status: string;
+  expires_at: string;
+  /** Alias of expires_at. */
+  reserved_until: string;
+  created_at: string;
+}
+
+/** GET /api/vouchers/remaining (anonymous: remaining 0, max null). */
+export interface VoucherAllowance {
+  remaining: number;
+  max: number | null;
+}
+
+/** POST /api/vouchers/consume (200). */
+export interface ConsumeResult {
+  ok: true;
+  message: string;
+  draw_id: number;
+  numbers: number[];
+  remaining: number;
+  sold_out: boolean;
+  next_draw_id: number | null;
+}

@@ -2,5 +2,17 @@
  * Shapes the server answers, declared once in src/shared/api (the server's serializers return
  * them): re-exported here so the web keeps one import path. Money in cents.
  */
-export type { BoardNumber, Draw, DrawBoard, DrawCounts, DrawStatus, NumberStatus, PendingDraw } from '../../../src/shared/api/draws';
+export type {
+  BoardNumber,
+  ConsumeResult,
+  Draw,
+  DrawBoard,
+  DrawCounts,
+  DrawStatus,
+  NumberStatus,
+  PendingDraw,
+  Reservation,
+  VoucherAllowance,
+} from '../../../src/shared/api/draws';
 export type { CatalogueItem, CatalogueSection, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../../../src/shared/api/catalogue';
+export type { PixPayment } from '../../../src/shared/api/payments';
