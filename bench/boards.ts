@@ -43,7 +43,7 @@ interface Ports {
 async function serve() {
   const Koa = (await import('koa')).default;
   const { createServices } = await import('../src/services');
-  const { createApp } = await import('../src/platform/http/app');
+  const { createApp } = await import('../src/http');
   const services = createServices();
   const app = createApp(services, { serveWeb: false });
   const appServer = http.createServer(app.callback());

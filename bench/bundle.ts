@@ -55,7 +55,7 @@ async function main() {
   const { seedDemo } = await import('../seeds/demo');
   const { loadConfig } = await import('../src/platform/config');
   const { createServices } = await import('../src/services');
-  const { createApp } = await import('../src/platform/http/app');
+  const { createApp } = await import('../src/http');
 
   const loadAtStart = os.loadavg();
   const dbName = `cv_bench_${process.pid}`;

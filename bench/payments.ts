@@ -55,7 +55,7 @@ async function main() {
   const { createDb, migrateLatest } = await import('../src/platform/db');
   const { loadConfig } = await import('../src/platform/config');
   const { createServices } = await import('../src/services');
-  const { createApp } = await import('../src/platform/http/app');
+  const { createApp } = await import('../src/http');
   const { startWorker } = await import('../src/platform/queue');
   const { registerJobHandlers } = await import('../jobs/registry');
   const { insertDrawWithNumbers } = await import('../src/draws/queries');

@@ -45,7 +45,7 @@ type FromChild = { ready: Ports } | { bodiesSet: true } | { queries: number } | 
 // ---------------------------------------------------------------- child: servers
 async function serve() {
   const { createServices } = await import('../src/services');
-  const { createApp } = await import('../src/platform/http/app');
+  const { createApp } = await import('../src/http');
   const services = createServices();
   const app = createApp(services, { serveWeb: false });
   const appServer = http.createServer(app.callback());

@@ -6,7 +6,7 @@ import type { CatalogueService } from '../catalogue/service';
 import type { CouponsService } from '../coupons/service';
 import { listParticipations } from '../payments/participations';
 
-export type PublicConfig = Awaited<ReturnType<CatalogueService['publicConfig']>>;
+import type { PublicConfig } from '../shared/api/catalogue';
 
 export interface AccountService {
   /** GET /api/me/export: everything the store holds about the caller (LGPD art. 18). */

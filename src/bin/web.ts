@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { createServices } from '../services';
-import { createApp } from '../platform/http/app';
+import { createApp } from '../http';
 import { ConfigError } from '../platform/config';
 
 /** The web process (Procfile `web`). */

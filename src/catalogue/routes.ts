@@ -9,7 +9,7 @@ const productKey = (v: string) => idOrName(v, 'E-book inválido.');
 
 /**
  * Public reads: the same answer for every caller, served from the read cache as-is.
- * Mounted before the body parser and the bearer lookup (platform/http/app.ts): they
+ * Mounted before the body parser and the bearer lookup (src/http.ts): they
  * never look at the caller, so a cache hit costs no query, signed in or not.
  */
 export function catalogueReadRoutes(catalogue: CatalogueService) {

@@ -5,7 +5,9 @@ import { readAppConfig, type AppConfig } from '../platform/app-config';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawsService } from '../draws/service';
 import { boardNumbersOfDraws, countsByDraw, type BoardNumber, type DrawRow } from '../draws/queries';
-import { effectiveTicketPrice, serializeNumber, type DrawView } from '../draws/serializers';
+import { effectiveTicketPrice, serializeNumber } from '../draws/serializers';
+import type { CatalogueItem, CatalogueSection, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../shared/api/catalogue';
+import type { Draw, PendingDraw } from '../shared/api/draws';
 
 export const ProductListQuery = z.object({
   category: z.string().trim().max(60).regex(/^[a-z0-9-]+$/i, 'Categoria inválida.').optional(),
@@ -62,7 +64,7 @@ const PRODUCT_COLUMNS = [
 ];
 
 /** Public product shape (never file_url: the e-book file is for buyers only). */
-export function serializeProduct(p: ProductRow, draw: DrawView | null) {
+export function serializeProduct(p: ProductRow, draw: Draw | null): Product {
   return {
     id: p.id,
     sku: p.sku,
@@ -81,25 +83,18 @@ export function serializeProduct(p: ProductRow, draw: DrawView | null) {
     draw,
   };
 }
-export type ProductView = ReturnType<typeof serializeProduct>;
-
-export type ListItem = ProductView & { numbers?: ReturnType<typeof serializeNumber>[] };
-export type Section = { slug: string; name: string; logo_url: string | null; items: Array<{ product: ProductView; draw: DrawView | null }> };
-export type OpenDrawAnswer = { draw: DrawView | PendingDraw; product: ProductView; numbers?: ReturnType<typeof serializeNumber>[] };
-export type PublicConfig = { current_draw_id: number | null; draw_id: number | null; banner_title: string; max_numbers_per_selection: number; ticket_price_cents: number };
-
 /**
  * The catalogue reads. The plain methods build an answer from the database;
  * the `…Json` ones serve the public routes from the read cache (the same
  * answer, serialized once, ≤ 1 s old, invalidated by in-process writes).
  */
 export interface CatalogueService {
-  list(query: unknown): Promise<ListItem[]>;
-  sections(query: unknown): Promise<Section[]>;
+  list(query: unknown): Promise<CatalogueItem[]>;
+  sections(query: unknown): Promise<CatalogueSection[]>;
   findProduct(idOrSku: string): Promise<ProductRow>;
-  detail(idOrSku: string): Promise<ProductView & { draws: DrawView[] }>;
+  detail(idOrSku: string): Promise<ProductDetail>;
   openDraw(idOrSku: string, includeNumbers: boolean): Promise<OpenDrawAnswer>;
-  ensureOpenDraw(idOrSku: string): Promise<DrawView & { draw_id: number }>;
+  ensureOpenDraw(idOrSku: string): Promise<Draw>;
   publicConfig(): Promise<PublicConfig>;
   /** `{items}` of `list`. */
   listJson(query: unknown): Promise<CachedJson>;
@@ -107,15 +102,6 @@ export interface CatalogueService {
   detailJson(idOrSku: string): Promise<CachedJson>;
   openDrawJson(idOrSku: string, includeNumbers: boolean): Promise<CachedJson>;
   publicConfigJson(): Promise<CachedJson>;
-}
-
-export interface PendingDraw {
-  id: null;
-  status: 'pending';
-  total_numbers: number;
-  prize_cents: number;
-  ticket_price_cents: number;
-  counts: { reserved: 0; sold: 0; taken: 0 };
 }
 
 export function createCatalogueService(deps: { db: Db; draws: DrawsService; readCache?: ReadCache }): CatalogueService {
@@ -135,7 +121,7 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService; read
    */
   async function openDrawsOf(products: ProductRow[], cfg: AppConfig, withNumbers: boolean) {
     const ids = products.map((p) => p.open_draw_id).filter((id): id is number => id != null);
-    if (!ids.length) return { views: new Map<number, DrawView>(), boards: new Map<number, BoardNumber[]>() };
+    if (!ids.length) return { views: new Map<number, Draw>(), boards: new Map<number, BoardNumber[]>() };
     const [rows, counts, boards] = await Promise.all([
       db('draws').whereIn('id', ids).where({ status: 'open' }) as Promise<DrawRow[]>,
       countsByDraw(db, ids),
@@ -169,7 +155,7 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService; read
       const [rows, cfg] = await Promise.all([qb as Promise<ProductRow[]>, readAppConfig(db)]);
       const withNumbers = f.include === 'numbers';
       const { views, boards } = await openDrawsOf(rows, cfg, withNumbers);
-      const out: ListItem[] = rows.map((p) => serializeProduct(p, views.get(p.id) ?? null));
+      const out: CatalogueItem[] = rows.map((p) => serializeProduct(p, views.get(p.id) ?? null));
       if (!withNumbers) return out;
       return out.map((p) => ({ ...p, numbers: p.draw ? (boards.get(p.draw.id) ?? []).map(serializeNumber) : [] }));
     },

@@ -1,7 +1,7 @@
 import type { CouponBalance, CouponEntry } from '../shared/api/account';
 import type { CouponAccountRow, CouponLedgerRow } from './queries';
+import { iso } from '../shared/iso';
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 /** Balance validity: the last paid payment + the configured days (DESIGN §6), or null before any. */
 export function validUntil(account: Pick<CouponAccountRow, 'last_paid_payment_at'> | undefined, validityDays: number): string | null {

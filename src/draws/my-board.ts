@@ -3,9 +3,9 @@ import { errors } from '../platform/errors';
 import { initialsOf } from '../auth/serializers';
 import type { MyBoardCell, MyDrawBoard } from '../shared/api/account';
 import * as q from './queries';
+import { iso } from '../shared/iso';
 
 const STATE: Record<q.BoardNumber['status'], MyBoardCell['state']> = { available: 'open', reserved: 'reserved', sold: 'taken' };
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 /** Cell labels are zero-padded to the width of the draw's last number (00-99 for 100). */
 export function cellLabel(n: number, totalNumbers: number): string {

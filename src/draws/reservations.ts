@@ -7,6 +7,8 @@ import type { JobQueue } from '../platform/queue';
 import type { RateLimits } from '../platform/rate-limit';
 import { readAppConfig } from '../platform/app-config';
 import * as q from './queries';
+import type { Reservation } from '../shared/api/draws';
+import { iso } from '../shared/iso';
 import { cancelPendingPaymentsOfReservation } from '../payments/queries';
 import type { DrawsService } from './service';
 
@@ -29,17 +31,7 @@ function numbersConflict(conflicts: number[]) {
   });
 }
 
-export interface ReservationView {
-  id: number;
-  reservationId: number;
-  reservation_id: number;
-  draw_id: number;
-  numbers: number[];
-  status: string;
-  expires_at: Date;
-  reserved_until: Date;
-  created_at: Date;
-}
+export type ReservationView = Reservation;
 
 export function serializeReservation(r: { id: number; draw_id: number; numbers: number[]; status: string; expires_at: Date; created_at: Date }): ReservationView {
   return {
@@ -49,9 +41,9 @@ export function serializeReservation(r: { id: number; draw_id: number; numbers: 
     draw_id: r.draw_id,
     numbers: [...r.numbers].sort((a, b) => a - b),
     status: r.status,
-    expires_at: r.expires_at,
-    reserved_until: r.expires_at,
-    created_at: r.created_at,
+    expires_at: iso(r.expires_at),
+    reserved_until: iso(r.expires_at),
+    created_at: iso(r.created_at),
   };
 }
 

@@ -1,4 +1,6 @@
 import { initialsOf } from '../shared/initials';
+import { iso } from '../shared/iso';
+import type { BoardNumber as BoardCell, Draw } from '../shared/api/draws';
 import type { BoardNumber, Counts, DrawRow } from './queries';
 
 export interface PriceSources {
@@ -18,7 +20,7 @@ export function effectiveTicketPrice(draw: Pick<DrawRow, 'ticket_price_cents_ove
 
 const EMPTY_COUNTS: Counts = { reserved: 0, sold: 0, taken: 0, available: 0 };
 
-export function serializeDraw(draw: DrawRow, o: { ticketPriceCents: number; counts?: Counts; product?: { title: string; cover_url: string | null; sku: string | null } | null }) {
+export function serializeDraw(draw: DrawRow, o: { ticketPriceCents: number; counts?: Counts; product?: { title: string; cover_url: string | null; sku: string | null } | null }): Draw {
   const counts = o.counts ?? { ...EMPTY_COUNTS, available: draw.total_numbers };
   return {
     id: draw.id,
@@ -39,10 +41,10 @@ export function serializeDraw(draw: DrawRow, o: { ticketPriceCents: number; coun
     sold: counts.sold,
     taken: counts.taken,
     available: counts.available,
-    opened_at: draw.opened_at,
-    created_at: draw.created_at,
-    closed_at: draw.closed_at,
-    realized_at: draw.realized_at,
+    opened_at: iso(draw.opened_at),
+    created_at: iso(draw.created_at),
+    closed_at: iso(draw.closed_at),
+    realized_at: iso(draw.realized_at),
     winner_user_id: draw.winner_user_id,
     winner_number: draw.winner_number,
     cover_url: o.product?.cover_url ?? null,
@@ -50,10 +52,10 @@ export function serializeDraw(draw: DrawRow, o: { ticketPriceCents: number; coun
     product_title: o.product?.title ?? null,
   };
 }
-export type DrawView = ReturnType<typeof serializeDraw>;
+export type DrawView = Draw;
 
 /** Public board cell: status and owner initials only (never names, emails or CPFs). */
-export function serializeNumber(b: BoardNumber) {
+export function serializeNumber(b: BoardNumber): BoardCell {
   return {
     n: b.n,
     status: b.status,

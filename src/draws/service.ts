@@ -8,6 +8,7 @@ import { readAppConfig, type AppConfig } from '../platform/app-config';
 import * as q from './queries';
 import { effectiveTicketPrice, serializeDraw, serializeNumber, type DrawView } from './serializers';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
+import type { DrawBoard } from '../shared/api/draws';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
@@ -42,7 +43,7 @@ export interface DrawsService {
   list(query: unknown): Promise<DrawView[]>;
   views(draws: q.DrawRow[], conn?: Conn, known?: ViewsKnown): Promise<DrawView[]>;
   /** The board `{draw_id, status, total_numbers, numbers}`, uncached. */
-  board(drawId: number): Promise<{ draw_id: number; status: q.DrawRow['status']; total_numbers: number; numbers: ReturnType<typeof serializeNumber>[] }>;
+  board(drawId: number): Promise<DrawBoard>;
   /** Public reads served from the read cache (serialized answers, ≤ 1 s, single-flight). */
   boardJson(drawId: number): Promise<CachedJson>;
   getJson(id: number): Promise<CachedJson>;
@@ -122,7 +123,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
   }
 
   /** One round trip: the draw and its numbers in parallel. */
-  async function board(drawId: number) {
+  async function board(drawId: number): Promise<DrawBoard> {
     const [d, nums] = await Promise.all([q.findDraw(db, drawId), q.boardNumbers(db, drawId)]);
     if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
     return { draw_id: drawId, status: d.status, total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) };

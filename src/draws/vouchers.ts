@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import { cancelPendingPaymentsOfReservation } from '../payments/queries';
 import type { DrawsService } from './service';
+import type { ConsumeResult, VoucherAllowance } from '../shared/api/draws';
 
 export const RemainingQuery = z.object({
   draw_id: Id('Informe o sorteio (draw_id).'),
@@ -34,19 +35,10 @@ export interface Allowance {
   owned: number;
 }
 
-export interface ConsumeResult {
-  ok: true;
-  message: string;
-  draw_id: number;
-  numbers: number[];
-  remaining: number;
-  sold_out: boolean;
-  next_draw_id: number | null;
-}
 
 export interface VouchersService {
   allowance(userId: number, drawId: number, conn?: Conn): Promise<Allowance>;
-  remaining(userId: number, query: unknown): Promise<{ remaining: number; max: number | null }>;
+  remaining(userId: number, query: unknown): Promise<VoucherAllowance>;
   consume(userId: number, input: unknown): Promise<ConsumeResult>;
   /** Grants `quantity` vouchers for a payment, once (unique per payment). Returns false if already granted. */
   grantForPayment(trx: Trx, p: { paymentId: number; userId: number; infoproductId: number; quantity: number; reason?: 'grant' | 'late_approval' }): Promise<boolean>;

@@ -1,6 +1,7 @@
 import type { Db } from '../platform/db';
 import type { DrawSummary, ParticipationItem, ParticipationKind, PaymentStatus, PixData } from '../shared/api/account';
 import type { PaymentRow } from './fulfilment';
+import { iso } from '../shared/iso';
 
 /**
  * GET /api/payments/me (issue 8): every way the user got numbers or vouchers, newest
@@ -29,7 +30,6 @@ const KIND_OF_PAYMENT: Record<PaymentRow['kind'], ParticipationKind> = {
 const KIND_OF_SALE: Record<string, ParticipationKind> = { voucher: 'voucher', pix: 'reservation', autopay: 'autopay', admin: 'admin' };
 
 const LIMIT = 500;
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 const sorted = (a: number[]) => [...a].sort((x, y) => x - y);
 
 interface DrawBrief {

@@ -1,18 +1,21 @@
+import type { PaymentStatus } from '../shared/api/account';
+import type { PixPayment } from '../shared/api/payments';
+import { iso } from '../shared/iso';
 import type { PaymentRow } from './fulfilment';
 
 /** Answer of every PIX creation (storefront §3 "Payment response"). */
-export function pixView(p: PaymentRow) {
+export function pixView(p: PaymentRow): PixPayment {
   return {
     paymentId: p.id,
     id: p.id,
-    status: p.status,
+    status: p.status as PaymentStatus,
     qr_code_base64: p.qr_code_base64,
     copy_paste_code: p.qr_code,
     qr_code: p.qr_code,
     txid: p.txid,
     amount: p.amount_cents / 100,
     amount_cents: p.amount_cents,
-    expires_at: p.expires_at,
+    expires_at: iso(p.expires_at),
   };
 }
 

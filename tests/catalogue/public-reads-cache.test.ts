@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { eventually } from '../helpers/eventually';
 import { createServices, type Services } from '../../src/services';
-import { createApp } from '../../src/platform/http/app';
+import { createApp } from '../../src/http';
 import { writeAppConfig } from '../../src/platform/app-config';
 import { ReadCache } from '../../src/platform/read-cache';
 import { grant, makeCategory, makeProduct, makeProductWithDraw, range, sellDirectly } from '../draws/fixtures';

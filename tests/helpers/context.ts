@@ -5,7 +5,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/platform/config';
 import type { Logger } from '../../src/platform/logger';
 import { createServices, type Services } from '../../src/services';
-import { createApp } from '../../src/platform/http/app';
+import { createApp } from '../../src/http';
 import { hashPassword, sha256 } from '../../src/auth/service';
 import { insertSession } from '../../src/auth/queries';
 import { uniqueCpf } from './cpf';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { createServices, type Services } from '../../src/services';
-import { createApp } from '../../src/platform/http/app';
+import { createApp } from '../../src/http';
 import { PublicReadLane } from '../../src/platform/http/fast-lane';
 import { ReadCache } from '../../src/platform/read-cache';
 import { makeProductWithDraw } from '../draws/fixtures';

@@ -1,5 +1,5 @@
 import { ShoppingCartOutlined, WhatsAppOutlined } from '@ant-design/icons';
-import type { BoardNumber, Product } from '../../api/types';
+import type { CatalogueItem } from '../../api/types';
 import { BRAND } from '../../brand';
 import { NumberGrid, NumberLegend } from '../board/NumberGrid';
 import { PlainButton } from '../plain/Button';
@@ -11,7 +11,7 @@ import './product-card.css';
 export const DEFAULT_DESCRIPTION = 'Compre o e-book e escolha 1 número entre os 100.';
 
 export interface ProductCardProps {
-  product: Product & { numbers?: BoardNumber[] };
+  product: CatalogueItem;
   onBuy(): void;
   /** The purchase of this product is being prepared (button shows a spinner). */
   buying?: boolean;

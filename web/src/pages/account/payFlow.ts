@@ -5,6 +5,7 @@
  * expired, look the reservation up again and retry once with the one found.
  */
 import type { ParticipationItem } from '../../../../src/shared/api/account';
+import type { PixPayment as ApiPixPayment } from '../../../../src/shared/api/payments';
 import { reservationEntryStatus, type ReservationLike } from './participations';
 
 export const PIX_INACTIVE = 'Falha ao gerar PIX: sua reserva não está ativa. Volte ao sorteio para reservar novamente.';
@@ -13,20 +14,10 @@ export const PIX_GENERIC = 'Falha ao gerar PIX.';
 export const pixHttpError = (status: number) => `Falha ao gerar PIX (HTTP ${status}).`;
 
 /**
- * What the PIX dialog shows (the purchase's PixPayment, web/src/pages/purchase/purchaseApi.ts);
- * written out here so that this module loads without the HTTP client (unit tests under Node).
+ * What the PIX dialog shows: the API's PixPayment (src/shared/api/payments.ts) but its txid,
+ * which a payment rebuilt from a participation (reusablePayment) does not carry.
  */
-export interface PixPayment {
-  paymentId: number;
-  id: number;
-  status: string;
-  qr_code_base64: string | null;
-  copy_paste_code: string | null;
-  qr_code: string | null;
-  amount: number;
-  amount_cents: number;
-  expires_at: string | null;
-}
+export type PixPayment = Omit<ApiPixPayment, 'txid'>;
 
 /** Thrown when there is no active reservation to pay. */
 export class InactiveReservationError extends Error {

@@ -1,8 +1,8 @@
 import { api } from '../../api/client';
-import type { BoardNumber, Product } from '../../api/types';
+import type { CatalogueItem } from '../../api/types';
 import { useRetryableList } from '../../components/useRetryableList';
 
-export type HomeProduct = Product & { numbers?: BoardNumber[] };
+export type HomeProduct = CatalogueItem;
 
 /** Storefront spec §7 and §9: the Lotomania products with an open draw, at most 12, with their boards. */
 export const HOME_PRODUCTS_QUERY = { category: 'lotomania', status: 'open', limit: 12, include: 'numbers' } as const;

@@ -1,52 +1,21 @@
 /**
  * Pure rules of the number board (storefront spec §2 "Number board", §4, §5): no React, no HTTP.
  */
-import type { BoardNumber, NumberStatus } from '../../api/types';
+import type { ConsumeResult, DrawBoard, NumberStatus, Reservation, VoucherAllowance } from '../../api/types';
 
 /** GET /api/draws/{id}/numbers */
-export interface Board {
-  draw_id: number;
-  status: string;
-  total_numbers: number;
-  numbers: BoardNumber[];
-}
+export type Board = DrawBoard;
 
 /** GET /api/vouchers/remaining (anonymous: remaining 0, max null — spec §9). */
-export interface Allowance {
-  remaining: number;
-  max: number | null;
-}
+export type Allowance = VoucherAllowance;
 
 export const ANONYMOUS_ALLOWANCE: Allowance = { remaining: 0, max: null };
 
-/** POST /api/reservations → 201 */
-export interface Reservation {
-  reservationId: number;
-  id: number;
-  draw_id: number;
-  numbers: number[];
-  expires_at: string;
-}
+/** POST /api/reservations → 201; POST /api/vouchers/consume → 200. */
+export type { ConsumeResult, Reservation };
 
-/** POST /api/vouchers/consume → 200 */
-export interface ConsumeResult {
-  ok: boolean;
-  message: string;
-  draw_id: number;
-  numbers: number[];
-  remaining: number;
-  sold_out: boolean;
-  next_draw_id: number | null;
-}
-
-/** One row of GET /api/me/reservations (the caller's own holds, newest first). */
-export interface MyReservation {
-  id: number;
-  draw_id: number;
-  numbers: number[];
-  /** active, expired, cancelled; consumed (spent vouchers on it) or paid (a PIX paid for it). */
-  status: string;
-}
+/** What the board's rules read of a row of GET /api/me/reservations (the caller's own holds). */
+export type MyReservation = Pick<Reservation, 'id' | 'draw_id' | 'numbers' | 'status'>;
 
 /** Reservations that turned into a purchase: their numbers were sold to the caller. */
 const PURCHASED = ['consumed', 'paid'];

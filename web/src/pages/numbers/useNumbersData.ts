@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../api/client';
-import type { Draw, PendingDraw, PublicConfig } from '../../api/types';
+import type { Draw, OpenDrawAnswer, PublicConfig } from '../../api/types';
 import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from './board';
 
 const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
@@ -58,8 +58,6 @@ function useLoad<T>(key: string | null, fn: (signal: AbortSignal) => Promise<T>)
 export function usePublicConfig(): Loadable<PublicConfig> {
   return useLoad('config', (signal) => api.get<PublicConfig>('/config', { signal }));
 }
-
-type OpenDrawAnswer = { draw: Draw | PendingDraw };
 
 /**
  * The draw to show (spec §4): the id from the navigation state; else the open draw of the product

@@ -1,14 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { BoardNumber, Draw, PendingDraw, Product } from '../../api/types';
+import type { BoardNumber, Draw, OpenDrawAnswer, Product } from '../../api/types';
 import { unitPriceCents } from '../../components/product/format';
-
-/** GET /api/infoproducts/{idOrSku}/open-draw?include=numbers */
-export interface OpenDrawAnswer {
-  draw: Draw | PendingDraw;
-  product: Product;
-  numbers?: BoardNumber[];
-}
 
 export type ProductPageState =
   | { kind: 'loading' }

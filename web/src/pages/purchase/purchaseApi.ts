@@ -1,20 +1,9 @@
 import { api } from '../../api/client';
 import type { Product } from '../../api/types';
+import type { PixPayment } from '../account/payFlow';
 
-/** Answer of POST /api/payments/infoproduct (storefront spec §3 "Payment response"). */
-export interface PixPayment {
-  paymentId: number;
-  id: number;
-  status: string;
-  /** PNG in base64, without the data: prefix. */
-  qr_code_base64: string | null;
-  copy_paste_code: string | null;
-  qr_code: string | null;
-  /** Reais. */
-  amount: number;
-  amount_cents: number;
-  expires_at: string | null;
-}
+/** Answer of POST /api/payments/infoproduct, as the PIX dialog keeps it (storefront spec §3 "Payment response"). */
+export type { PixPayment };
 
 export interface PaymentStatus {
   status: string;

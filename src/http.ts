@@ -1,0 +1,50 @@
+import { bodyParser } from '@koa/bodyparser';
+import path from 'node:path';
+import type { Services } from './services';
+import { authRoutes } from './auth/routes';
+import { catalogueReadRoutes, catalogueRoutes } from './catalogue/routes';
+import { drawsReadRoutes, drawsRoutes } from './draws/routes';
+import { paymentsRoutes } from './payments/routes';
+import { couponsRoutes } from './coupons/routes';
+import { accountRoutes } from './account/routes';
+import { errorMiddleware } from './platform/http/errors';
+import { PublicReadLane } from './platform/http/fast-lane';
+import { healthRoutes } from './platform/http/health';
+import { apiPathsStopHere, bearerUser, corsPolicy, CotaVerdeApp, mountRouters, requestContext, securityHeaders } from './platform/http/middleware';
+import { spa } from './platform/http/static';
+
+/**
+ * The Koa app of the web process, beside services.ts (the composition root): platform
+ * middleware (src/platform/http, which knows no module), every module's routes, then the SPA.
+ */
+export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string } = {}) {
+  const { config, logger } = services;
+  // Client IP = the X-Forwarded-For entry appended by the last trusted hop; entries further left
+  // are the client's own text (a forged one must not buy fresh rate limits).
+  const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
+
+  app.use(requestContext(app, logger));
+  app.use(errorMiddleware);
+  app.use(securityHeaders(config));
+  app.use(corsPolicy(config));
+  // Public reads (the same answer for every caller, from the read cache): before the body
+  // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
+  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws)]);
+
+  app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
+  app.use(bearerUser((token) => services.auth.authenticate(token)));
+
+  mountRouters(app, [
+    healthRoutes({ db: services.db, redis: services.fastRedis }),
+    authRoutes(services.auth),
+    catalogueRoutes(services.catalogue),
+    drawsRoutes(services),
+    paymentsRoutes(services.payments, services.participations),
+    couponsRoutes(services.coupons),
+    accountRoutes(services),
+  ]);
+  app.use(apiPathsStopHere);
+
+  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.resolve(__dirname, '../public')));
+  return app;
+}

@@ -1,0 +1,58 @@
+/**
+ * Catalogue shapes of the public API, declared once: the server's serializers (src/catalogue)
+ * return them and the web client (web/src/api/types.ts) re-exports them. Types only: no
+ * runtime imports, so the web bundle can import this file. Money in cents.
+ */
+import type { BoardNumber, Draw, PendingDraw } from './draws';
+
+/** A product as the storefront sees it (never file_url: the e-book file is for buyers only). */
+export interface Product {
+  id: number;
+  sku: string | null;
+  title: string;
+  subtitle: string | null;
+  description: string | null;
+  cover_url: string | null;
+  price_cents: number | null;
+  /** The open draw's prize, else the product's default. */
+  prize_cents: number;
+  default_prize_cents: number;
+  default_total_numbers: number;
+  active: boolean;
+  category_id: number | null;
+  category_slug: string | null;
+  category_name: string | null;
+  /** The product's open draw, if any. */
+  draw: Draw | null;
+}
+
+/** The items of GET /api/infoproducts (`{items}`); `numbers` with include=numbers. */
+export type CatalogueItem = Product & { numbers?: BoardNumber[] };
+
+/** GET /api/infoproducts/{idOrSku}: the product and its latest draws. */
+export type ProductDetail = Product & { draws: Draw[] };
+
+/** GET /api/infoproducts/sections */
+export interface CatalogueSection {
+  slug: string;
+  name: string;
+  logo_url: string | null;
+  items: Array<{ product: Product; draw: Draw | null }>;
+}
+
+/** GET /api/infoproducts/{idOrSku}/open-draw (`numbers` with include=numbers). */
+export interface OpenDrawAnswer {
+  draw: Draw | PendingDraw;
+  product: Product;
+  numbers?: BoardNumber[];
+}
+
+/** GET /api/config */
+export interface PublicConfig {
+  current_draw_id: number | null;
+  /** Alias of current_draw_id. */
+  draw_id: number | null;
+  banner_title: string;
+  max_numbers_per_selection: number;
+  ticket_price_cents: number;
+}
