@@ -52,6 +52,14 @@ export function lockDraw(conn: Conn, id: number, mode: 'update' | 'share'): Prom
   return (mode === 'update' ? q.forUpdate() : q.forShare()) as Promise<DrawRow | undefined>;
 }
 
+/**
+ * Serializes the writes that open a draw of a product (sell-out successor, admin toggles and
+ * creations): taken after any draw row lock, never before, so lock order is draw → product.
+ */
+export async function lockProduct(conn: Conn, infoproductId: number): Promise<{ id: number; active: boolean } | undefined> {
+  return conn('infoproducts').where({ id: infoproductId }).forNoKeyUpdate().first('id', 'active');
+}
+
 export function findOpenDrawOfProduct(conn: Conn, infoproductId: number): Promise<DrawRow | undefined> {
   return conn('draws').where({ infoproduct_id: infoproductId, status: 'open' }).first();
 }

@@ -13,6 +13,7 @@ import { drawsReadRoutes, drawsRoutes } from '../../draws/routes';
 import { paymentsRoutes } from '../../payments/routes';
 import { couponsRoutes } from '../../coupons/routes';
 import { accountRoutes } from '../../account/routes';
+import { adminDrawsRoutes } from '../../draws/admin-routes';
 import { errorMiddleware, isApiPath } from './errors';
 import { spa } from './static';
 import { PublicReadLane, REQUEST_ID_RE } from './fast-lane';
@@ -144,7 +145,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     ctx.body = down.length ? { status: 'unavailable', database: dbOk, redis: redisOk, down } : { status: 'ready', database: true, redis: true };
   });
 
-  for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services), paymentsRoutes(services.payments, services.participations), couponsRoutes(services.coupons), accountRoutes(services)]) {
+  for (const router of [platform, authRoutes(services.auth), catalogueRoutes(services.catalogue), drawsRoutes(services), paymentsRoutes(services.payments, services.participations), couponsRoutes(services.coupons), accountRoutes(services), adminDrawsRoutes(services)]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   }
