@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { Id } from '../platform/validation';
+import { parseId } from '../shared/validation';
 import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
@@ -34,10 +35,13 @@ const StatusInput = z
 
 /** A whole number from a JSON number or a numeric text, floored (spec §5 "floored"). */
 const floored = (label: string) =>
-  z
-    .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/)], { error: `${label} deve ser um número.` })
-    .transform((v) => Math.floor(Number(v)))
-    .refine((v) => Number.isSafeInteger(v), `${label} deve ser um número.`);
+  z.unknown().transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+    if (v === undefined) ctx.addIssue({ code: 'custom', message: 'Campo obrigatório.' });
+    else if (!Number.isFinite(n) || !Number.isSafeInteger(Math.floor(n))) ctx.addIssue({ code: 'custom', message: `${label} deve ser um número.` });
+    else return Math.floor(n);
+    return z.NEVER;
+  });
 
 const Title = z.string({ error: 'O título deve ser um texto.' }).trim().min(1, 'Informe o título do sorteio.').max(200, 'O título pode ter no máximo 200 caracteres.');
 const Price = floored('O preço').pipe(z.number().min(0, 'O preço não pode ser negativo.').max(100_000_000, 'O preço é alto demais.'));
@@ -46,7 +50,16 @@ const Total = floored('A quantidade de números').pipe(
 );
 const MaxPerUser = floored('O limite por usuário').pipe(z.number().min(0, 'O limite por usuário não pode ser negativo.').max(1000, 'O limite por usuário pode ser no máximo 1000.'));
 const Prize = floored('O prêmio').pipe(z.number().min(0, 'O prêmio não pode ser negativo.').max(1_000_000_000, 'O prêmio é alto demais.'));
-const ProductRef = z.union([z.null(), z.literal(''), Id('E-book inválido.')]).transform((v) => (v === '' ? null : v));
+/** An e-book id by the one id rule, or null / '' for a draw without e-book. */
+const ProductRef = z.unknown().transform((v, ctx): number | null => {
+  if (v === null || v === '') return null;
+  const id = parseId(v);
+  if (id === null) {
+    ctx.addIssue({ code: 'custom', message: 'E-book inválido.' });
+    return z.NEVER;
+  }
+  return id;
+});
 
 /** The dialog's body with the spec's names and aliases; every field optional (create fills defaults). */
 const DrawFields = z
