@@ -53,8 +53,10 @@ export function lockDraw(conn: Conn, id: number, mode: 'update' | 'share'): Prom
 }
 
 /**
- * Serializes the writes that open a draw of a product (sell-out successor, admin toggles and
- * creations): taken after any draw row lock, never before, so lock order is draw → product.
+ * Serializes the admin's writes that open a draw of a product (toggle, creation, change of
+ * e-book) with each other and with ensureOpenDraw (which takes the row FOR SHARE): the second
+ * one sees the first's open draw and answers 409 instead of meeting the unique index. Taken
+ * after any draw row lock, never before (lock order draw → product, as the sale paths).
  */
 export async function lockProduct(conn: Conn, infoproductId: number): Promise<{ id: number; active: boolean } | undefined> {
   return conn('infoproducts').where({ id: infoproductId }).forNoKeyUpdate().first('id', 'active');

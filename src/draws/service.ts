@@ -85,14 +85,9 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     });
   }
 
-  /**
-   * Opens a successor with the predecessor's settings (DESIGN §2) and records a draw.opened event.
-   * The product row is locked first (after the caller's draw row lock), so that an admin opening
-   * another draw of the product (admin.ts) and a sell-out take turns: never two open draws.
-   */
+  /** Opens a successor with the predecessor's settings (DESIGN §2) and records a draw.opened event. */
   async function openSuccessor(trx: Trx, prev: q.DrawRow): Promise<number | null> {
     if (!prev.infoproduct_id) return null;
-    await q.lockProduct(trx, prev.infoproduct_id);
     const other = await q.findOpenDrawOfProduct(trx, prev.infoproduct_id);
     if (other) return other.id;
     const next = await q.insertDrawWithNumbers(trx, {
