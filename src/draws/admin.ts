@@ -136,18 +136,24 @@ const secondOpen = () => errors.conflict('draw_already_open', 'Este e-book já t
 export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; readCache: ReadCache; logger: Logger }): AdminDrawsService {
   const { db, draws } = deps;
 
-  /** Has the draw ever taken a hold, a sale, a payment or an autopay run? Then it is never erased. */
-  async function hasHistory(conn: Trx | Db, drawId: number): Promise<boolean> {
+  /**
+   * The draws among `ids` that ever took a hold, a sale (even voided), a payment or an autopay
+   * run: such a draw is closed, never erased, and its total and e-book stay.
+   */
+  async function usedDraws(conn: Trx | Db, ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
     const r = await conn.raw(
-      `SELECT EXISTS (SELECT 1 FROM draw_numbers WHERE draw_id = :id AND status <> 'available')
-           OR EXISTS (SELECT 1 FROM number_sales WHERE draw_id = :id)
-           OR EXISTS (SELECT 1 FROM reservations WHERE draw_id = :id)
-           OR EXISTS (SELECT 1 FROM payments WHERE draw_id = :id)
-           OR EXISTS (SELECT 1 FROM autopay_runs WHERE draw_id = :id) AS used`,
-      { id: drawId },
+      `SELECT d.id FROM unnest(?::bigint[]) AS d(id)
+        WHERE EXISTS (SELECT 1 FROM draw_numbers WHERE draw_id = d.id AND status <> 'available')
+           OR EXISTS (SELECT 1 FROM number_sales WHERE draw_id = d.id)
+           OR EXISTS (SELECT 1 FROM reservations WHERE draw_id = d.id)
+           OR EXISTS (SELECT 1 FROM payments WHERE draw_id = d.id)
+           OR EXISTS (SELECT 1 FROM autopay_runs WHERE draw_id = d.id)`,
+      [ids],
     );
-    return r.rows[0].used;
+    return new Set(r.rows.map((x: { id: string | number }) => Number(x.id)));
   }
+  const hasHistory = async (conn: Trx | Db, id: number) => (await usedDraws(conn, [id])).has(id);
 
   async function productOf(trx: Trx, id: number) {
     const p = await q.lockProduct(trx, id);
@@ -171,20 +177,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     const products: Array<{ id: number; title: string; price_cents: number | null }> = productIds.length
       ? await db('infoproducts').whereIn('id', productIds).select('id', 'title', 'price_cents')
       : [];
-    const used = new Set<number>();
-    if (rows.length) {
-      const ids = rows.map((r) => r.id);
-      const r = await db.raw(
-        `SELECT d.id FROM unnest(?::bigint[]) AS d(id)
-          WHERE EXISTS (SELECT 1 FROM draw_numbers WHERE draw_id = d.id AND status <> 'available')
-             OR EXISTS (SELECT 1 FROM number_sales WHERE draw_id = d.id)
-             OR EXISTS (SELECT 1 FROM reservations WHERE draw_id = d.id)
-             OR EXISTS (SELECT 1 FROM payments WHERE draw_id = d.id)
-             OR EXISTS (SELECT 1 FROM autopay_runs WHERE draw_id = d.id)`,
-        [ids],
-      );
-      for (const x of r.rows) used.add(Number(x.id));
-    }
+    const used = await usedDraws(db, rows.map((r) => r.id));
     return base.map((v) => {
       const p = v.infoproduct_id ? products.find((x) => x.id === v.infoproduct_id) : undefined;
       return { ...v, ip_title: p?.title ?? null, ipTitle: p?.title ?? null, ip_price_cents: p?.price_cents ?? null, ipPriceCents: p?.price_cents ?? null, deletable: !used.has(v.id) };
@@ -368,6 +361,8 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
       await guarded(() =>
         db.transaction(async (trx) => {
           const before = await lockedDraw(trx, id);
+          // Closing applies first, opening last: "close it and move it to another e-book" works in one call.
+          if (cmd.status === 'closed') await changeStatus(trx, before, 'closed');
           const patch: Record<string, unknown> = {};
           if (cmd.title !== undefined) patch.title = cmd.title;
           if (cmd.price !== undefined) patch.ticket_price_cents_override = cmd.price ? cmd.price : null;
@@ -395,7 +390,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
             const other = await q.findOpenDrawOfProduct(trx, after.infoproduct_id);
             if (other && other.id !== id) throw secondOpen();
           }
-          if (cmd.status !== undefined) after = await changeStatus(trx, after, cmd.status);
+          if (cmd.status === 'open') after = await changeStatus(trx, after, 'open');
           await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.updated', entity: 'draw', entityId: id, data: { before: snapshot(before), after: snapshot(after) } });
           deps.readCache.invalidateAllAfterCommit(trx);
         }),

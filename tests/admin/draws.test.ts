@@ -169,10 +169,27 @@ describe('PUT /api/admin/draws/:id', () => {
     expect((await api('PUT', `/api/admin/draws/${d.id}`, { title: 'Com venda' })).body.title).toBe('Com venda');
     expect(await t.services.db('draw_numbers').where({ draw_id: d.id }).count<{ c: number }[]>({ c: '*' })).toEqual([{ c: 5 }]);
 
+    // The status goes through the same rules as the chip.
+    expect((await api('PUT', `/api/admin/draws/${d.id}`, { status: 'closed' })).body.status).toBe('closed');
+
     const empty = await api('PUT', `/api/admin/draws/${d.id}`, {});
     expect([empty.status, empty.body.message]).toEqual([400, 'Nada para alterar.']);
     expect((await api('PUT', '/api/admin/draws/99999999', { title: 'x' })).status).toBe(404);
   });
+});
+
+test('PUT moving an open draw to an e-book that has an open draw is a 409 and changes nothing', async () => {
+  const { product } = await makeProductWithDraw(t, {}, { total_numbers: 2 });
+  const d = await makeDraw(t, { total_numbers: 2, title: 'Avulso' });
+  const r = await api('PUT', `/api/admin/draws/${d.id}`, { infoproduct_id: product.id, title: 'Mudou' });
+  expect([r.status, r.body.error]).toEqual([409, 'draw_already_open']);
+  expect(await t.services.db('draws').where({ id: d.id }).first()).toMatchObject({ infoproduct_id: null, title: 'Avulso' });
+  // Closed in the same call, it may move (the close applies first); back to no e-book with null.
+  const moved = await api('PUT', `/api/admin/draws/${d.id}`, { infoproduct_id: product.id, status: 'closed' });
+  expect(moved.body).toMatchObject({ infoproduct_id: product.id, status: 'closed' });
+  // Reopening it there is the chip's rule: 409 while the e-book has its open draw.
+  expect((await api('PUT', `/api/admin/draws/${d.id}`, { status: 'open' })).status).toBe(409);
+  expect((await api('PUT', `/api/admin/draws/${d.id}`, { infoproduct_id: null })).body.infoproduct_id).toBeNull();
 });
 
 describe('PATCH /api/admin/draws/:id {status}', () => {
