@@ -88,13 +88,18 @@ describe('POST /api/admin/draws', () => {
       [{ title: 'x', status: 'drawn' }, 'Status inválido. Use open ou closed.'],
       [{ title: 'x', infoproduct_id: '0x0f' }, 'E-book inválido.'],
       [{ title: 'x', infoproduct_id: 0 }, 'E-book inválido.'],
+      [{ title: 'x', prize_cents: -5 }, 'O prêmio não pode ser negativo.'],
+      [{ title: 'x', numbers_total: 1e300 }, 'A quantidade de números deve ser um número.'],
+      [[], 'Envie um objeto JSON.'],
     ];
     for (const [payload, message] of cases) {
       const r = await api('POST', '/api/admin/draws', payload);
       expect([payload, r.status, r.body.error, r.body.message]).toEqual([payload, 400, 'validation_error', message]);
     }
-    const notJson = await t.api('POST', '/api/admin/draws', { token: admin.token, rawBody: '{' });
-    expect(notJson.status).toBe(400);
+    for (const rawBody of ['{', '"texto"']) {
+      const notJson = await t.api('POST', '/api/admin/draws', { token: admin.token, rawBody });
+      expect([rawBody, notJson.status, notJson.body.error]).toEqual([rawBody, 400, 'bad_request']);
+    }
     expect(await t.services.db('draws').count<{ c: string }[]>({ c: '*' })).toEqual(before);
   });
 });
