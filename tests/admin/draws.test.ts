@@ -390,3 +390,15 @@ describe('dashboard', () => {
     expect([bad.status, bad.body.message]).toEqual([400, 'Sorteio inválido.']);
   });
 });
+
+test('the draw_id indexes migration is in place and runs down and up again', async () => {
+  const m = await import('../../migrations/20261123120500_draw-history-indexes');
+  const names = async () =>
+    (await t.services.db('pg_indexes').whereIn('indexname', ['reservations_draw', 'payments_draw', 'autopay_runs_draw', 'number_sales_draw']).orderBy('indexname').pluck('indexname')) as string[];
+  expect(await names()).toEqual(['autopay_runs_draw', 'number_sales_draw', 'payments_draw', 'reservations_draw']);
+  await m.down(t.services.db);
+  expect(await names()).toEqual([]);
+  await m.up(t.services.db);
+  await m.up(t.services.db);
+  expect(await names()).toHaveLength(4);
+});
