@@ -7,6 +7,7 @@ import { drawsReadRoutes, drawsRoutes } from './draws/routes';
 import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
+import { adminDrawsRoutes } from './draws/admin-routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -42,6 +43,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     paymentsRoutes(services.payments, services.participations),
     couponsRoutes(services.coupons),
     accountRoutes(services),
+    adminDrawsRoutes(services),
   ]);
   app.use(apiPathsStopHere);
 

@@ -11,6 +11,7 @@ import { createAuthService, type AuthService } from './auth/service';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
 import { createVouchersService, type VouchersService } from './draws/vouchers';
+import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
 import { createCatalogueService, type CatalogueService } from './catalogue/service';
 import { createPaymentsService, type PaymentsService } from './payments/service';
 import { createSandboxProvider } from './payments/providers/sandbox';
@@ -44,6 +45,8 @@ export interface Services {
   draws: DrawsService;
   reservations: ReservationsService;
   vouchers: VouchersService;
+  /** The admin console's draws, dashboard and ticket price (issue 9). */
+  adminDraws: AdminDrawsService;
   catalogue: CatalogueService;
   payments: PaymentsService;
   coupons: CouponsService;
@@ -88,6 +91,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const draws = createDrawsService({ db, logger, readCache });
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
+  const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
   const catalogue = createCatalogueService({ db, draws, readCache });
   const sandbox =
     config.payments.provider === 'sandbox'
@@ -127,6 +131,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     draws,
     reservations,
     vouchers,
+    adminDraws,
     catalogue,
     payments,
     coupons,

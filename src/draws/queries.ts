@@ -52,6 +52,16 @@ export function lockDraw(conn: Conn, id: number, mode: 'update' | 'share'): Prom
   return (mode === 'update' ? q.forUpdate() : q.forShare()) as Promise<DrawRow | undefined>;
 }
 
+/**
+ * Serializes the admin's writes that open a draw of a product (toggle, creation, change of
+ * e-book) with each other and with ensureOpenDraw (which takes the row FOR SHARE): the second
+ * one sees the first's open draw and answers 409 instead of meeting the unique index. Taken
+ * after any draw row lock, never before (lock order draw → product, as the sale paths).
+ */
+export async function lockProduct(conn: Conn, infoproductId: number): Promise<{ id: number; active: boolean } | undefined> {
+  return conn('infoproducts').where({ id: infoproductId }).forNoKeyUpdate().first('id', 'active');
+}
+
 export function findOpenDrawOfProduct(conn: Conn, infoproductId: number): Promise<DrawRow | undefined> {
   return conn('draws').where({ infoproduct_id: infoproductId, status: 'open' }).first();
 }

@@ -52,6 +52,11 @@ export interface DrawsService {
   ensureOpenDraw(infoproductId: number): Promise<q.DrawRow>;
   /** In the caller's transaction: if no number is left unsold, close the draw and open its successor. */
   closeIfSoldOut(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
+  /**
+   * In the caller's transaction (which holds the draw row's lock): closes the open draw whatever is
+   * left and opens its product's successor (sell-out, and the admin's 'NOVO SORTEIO').
+   */
+  closeAndOpenSuccessor(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
   /**
    * After a committed write that changed draw `drawId` (a sale, a hold, a release):
@@ -97,6 +102,20 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     });
     await emitDrawOpened(trx, next);
     return next.id;
+  }
+
+  /** Closes an open draw (draw.closed event) and opens its product's successor, in the caller's transaction. */
+  async function closeAndOpenSuccessor(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }> {
+    const [draw] = await trx('draws')
+      .where({ id: drawId, status: 'open' })
+      .update({ status: 'closed', closed_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('*');
+    if (!draw) return { closed: false, successorId: null };
+    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId }) });
+    // Lists, sections, detail and config all change (a draw closed, its successor opens).
+    cache.invalidateAllAfterCommit(trx);
+    const successorId = await openSuccessor(trx, draw);
+    return { closed: true, successorId };
   }
 
   /** One round trip: the draw, its product, its counts and the config are read in parallel. */
@@ -193,18 +212,12 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     async closeIfSoldOut(trx, drawId) {
       const left = await trx('draw_numbers').where({ draw_id: drawId }).whereNot({ status: 'sold' }).count<{ c: number }[]>({ c: '*' });
       if (Number(left[0].c) > 0) return { closed: false, successorId: null };
-      const [draw] = await trx('draws')
-        .where({ id: drawId, status: 'open' })
-        .update({ status: 'closed', closed_at: trx.fn.now(), updated_at: trx.fn.now() })
-        .returning('*');
-      if (!draw) return { closed: false, successorId: null };
-      await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId }) });
-      // Lists, sections, detail and config all change (a draw closed, its successor opens).
-      cache.invalidateAllAfterCommit(trx);
-      const successorId = await openSuccessor(trx, draw);
-      deps.logger.info({ drawId, successorId }, 'draw sold out: closed and successor opened');
-      return { closed: true, successorId };
+      const r = await closeAndOpenSuccessor(trx, drawId);
+      if (r.closed) deps.logger.info({ drawId, successorId: r.successorId }, 'draw sold out: closed and successor opened');
+      return r;
     },
+
+    closeAndOpenSuccessor,
 
     async currentDrawId(cfg) {
       const c = cfg ?? (await readAppConfig(db));
