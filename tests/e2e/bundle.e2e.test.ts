@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { createUser, type TestContext } from '../helpers/context';
-import { describeBrowser, signInWithToken, useBrowser } from '../helpers/browser';
+import { describeBrowser, settled, signInWithToken, useBrowser } from '../helpers/browser';
 import { chunkOf, HOME_JS_BUDGET_BYTES, privateSourcesIn, readChunkMap, recordScripts, type ChunkInfo, type ScriptResponse } from '../helpers/bundle';
 import { DEMO_PRODUCTS, seedDemo } from '../../seeds/demo';
 
@@ -63,6 +63,8 @@ describeBrowser('the home page download', () => {
       // Anonymous: the flow asks for a sign-in first (an antd dialog).
       await page.getByRole('dialog').filter({ hasText: 'Para comprar e-books é necessário estar autenticado.' }).waitFor();
     });
+    // A click that lands while antd is still zooming the dialog in can be lost on a busy machine.
+    await settled(page.getByRole('dialog').filter({ hasText: 'Para comprar e-books é necessário estar autenticado.' }));
     const flow = sourcesOf(buying);
     expect(flow.has('web/src/pages/purchase/usePurchase.tsx')).toBe(true);
     expect(flow.has('antd')).toBe(true);
