@@ -123,3 +123,10 @@ describe('keyboard focus ring', () => {
     expect(contrastRatio(amber, colour(ROOT[surface]))).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('draw detail (/me/draw/{id})', () => {
+  test("the viewer's own numbers, filled: white on the fill reaches 4.5:1", () => {
+    const r = rule(css('pages/account/account.css'), '.draw-detail-board .number-cell--mine');
+    expect(contrastRatio(colour(r.color), colour(r.background))).toBeGreaterThanOrEqual(AA_TEXT);
+  });
+});
