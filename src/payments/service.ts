@@ -4,7 +4,7 @@ import { fulfilPayment, type PaymentRow } from './fulfilment';
 import type { ProviderPayment } from './providers/types';
 import { verifyWebhookSignature } from './providers/mercadopago';
 import { ConfirmPurchaseCommand, PaymentId } from './schema';
-import { paymentView, pixView } from './serializers';
+import { pixView } from './serializers';
 import { createApplyProviderState } from './state';
 import { createChecks, type RefreshOptions } from './checks';
 import { createCheckout } from './checkout';
@@ -12,7 +12,7 @@ import type { PaymentsDeps } from './deps';
 
 // The module's public names, from one place.
 export { AdminGrantCommand, ConfirmPurchaseCommand, InfoproductPaymentCommand, MAX_EBOOKS_PER_PURCHASE, PaymentId, ReservationPixCommand } from './schema';
-export { paymentView, pixView } from './serializers';
+export { pixView } from './serializers';
 export { pollDelayMs } from './checks';
 export { TRANSITIONS } from './state';
 
@@ -22,7 +22,6 @@ export interface PaymentsService {
   createReservationPix(userId: number, input: unknown): Promise<ReturnType<typeof pixView>>;
   status(userId: number, paymentId: unknown): Promise<{ status: string; paymentId: number }>;
   confirmPurchase(userId: number, input: unknown): Promise<Record<string, unknown>>;
-  listMine(userId: number): Promise<ReturnType<typeof paymentView>[]>;
   /** Asks the provider and applies what it says (throttled unless force; lapsed payments within their window unless anyAge). */
   refresh(paymentId: number, opts?: RefreshOptions): Promise<PaymentRow>;
   /** The one transition function: moves a payment to the provider's status and fulfils/revokes, idempotently. */
@@ -97,11 +96,6 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         remaining = (await deps.vouchers.allowance(userId, d.id)).remaining;
       }
       return { ok: true, payment_id: p.id, status: p.status, vouchers_granted: (f.result.vouchers as number) ?? 0, infoproduct_id: p.infoproduct_id, draw_id: drawId, drawId, remaining };
-    },
-
-    async listMine(userId) {
-      const rows: PaymentRow[] = await db('payments').where({ user_id: userId }).orderBy('id', 'desc').limit(200);
-      return rows.map(paymentView);
     },
 
     async listForOperators(o) {
