@@ -22,9 +22,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
-import { cleanUpRun, machineLine, writeSection } from './lib';
+import { cleanUpRun, listenUntilParentLeaves, machineLine, writeSection } from './lib';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -65,18 +64,8 @@ async function serve() {
   });
   const bareServer = http.createServer(bare.callback());
 
-  const listen = (s: http.Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
-  const ports: Ports = { app: await listen(appServer), bare: await listen(bareServer) };
+  const ports: Ports = await listenUntilParentLeaves({ app: appServer, bare: bareServer }, services);
   process.send?.({ ready: ports });
-  const stop = async () => {
-    appServer.closeAllConnections();
-    bareServer.closeAllConnections();
-    await Promise.all([new Promise((r) => appServer.close(r)), new Promise((r) => bareServer.close(r))]);
-    await services.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('disconnect', () => void stop());
 }
 
 // ---------------------------------------------------------------- parent: load

@@ -66,3 +66,25 @@ export async function cleanUpRun(o: {
   redis.disconnect();
   await o.infra.stop();
 }
+
+/**
+ * The bench child's two servers (the app and its baseline) on free loopback ports; they close,
+ * with the services, when the parent sends SIGTERM or goes away.
+ */
+export async function listenUntilParentLeaves(
+  servers: { app: import('node:http').Server; bare: import('node:http').Server },
+  services: { close(): Promise<void> },
+): Promise<{ app: number; bare: number }> {
+  const listen = (s: import('node:http').Server) =>
+    new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as import('node:net').AddressInfo).port)));
+  const ports = { app: await listen(servers.app), bare: await listen(servers.bare) };
+  const stop = async () => {
+    for (const s of [servers.app, servers.bare]) s.closeAllConnections();
+    await Promise.all([servers.app, servers.bare].map((s) => new Promise((r) => s.close(r))));
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('disconnect', () => void stop());
+  return ports;
+}
