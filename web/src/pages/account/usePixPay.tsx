@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { App } from 'antd';
 import { PixDialog } from '../purchase/PixDialog';
-import { usePixStatusPoll } from '../purchase/usePixStatusPoll';
+import { checkPixNow, usePixStatusPoll, useStatusAlert } from '../purchase/usePixStatusPoll';
 import { isApproved, isDead, statusLabel, type PixPayment } from '../purchase/purchaseApi';
 import { accountApi } from './accountApi';
 import { formatNumberList } from './format';
@@ -9,7 +9,6 @@ import { drawLabel, type ParticipationRow } from './participations';
 import { payParticipation, pixErrorText } from './payFlow';
 
 /** Storefront spec §9: the payment status is polled every 3 s while the PIX dialog is open. */
-const STATUS_FAILED = 'Não foi possível consultar o status agora.';
 export const APPROVED_MESSAGE = 'Pagamento aprovado! Seus números estão garantidos.';
 
 /**
@@ -36,13 +35,17 @@ export function usePixPay(onChange: () => void): {
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
 
+  const { alert: statusAlert, closeAlert: closeStatusAlert } = useStatusAlert();
+
   const close = useCallback(() => {
     session.current++;
+    // A 'Status: pendente' alert left open would stay on top of what follows the dialog.
+    closeStatusAlert();
     setPayment(null);
     setChecking(false);
     setPollFailing(false);
     setDeadStatus(null);
-  }, []);
+  }, [closeStatusAlert]);
 
   const approved = useCallback(() => {
     close();
@@ -108,22 +111,18 @@ export function usePixPay(onChange: () => void): {
   });
 
   const paid = useCallback(async () => {
-    const p = payment;
-    if (!p) return;
-    const mine = session.current;
-    setChecking(true);
-    try {
-      const s = await accountApi.paymentStatus(p.paymentId ?? p.id);
-      if (session.current !== mine) return;
-      if (onStatus(s.status)) return;
-      modal.info({ title: `Status: ${statusLabel(s.status)}`, centered: true });
-    } catch {
-      if (session.current !== mine) return;
-      modal.warning({ title: STATUS_FAILED, centered: true });
-    } finally {
-      if (session.current === mine) setChecking(false);
-    }
-  }, [payment, onStatus, modal]);
+    if (!payment) return;
+    await checkPixNow({
+      paymentId: payment.paymentId ?? payment.id,
+      session,
+      fetchStatus: accountApi.paymentStatus,
+      onStatus,
+      modal,
+      alert: statusAlert,
+      closeAlert: closeStatusAlert,
+      setChecking,
+    });
+  }, [payment, onStatus, modal, statusAlert, closeStatusAlert]);
 
   const dialog = (
     <PixDialog

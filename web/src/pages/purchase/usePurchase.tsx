@@ -8,7 +8,7 @@ import { formatBRL, unitPriceCents } from '../../components/product/format';
 import { ApprovedDialog } from './ApprovedDialog';
 import { clearPendingBuy, isPendingBuy, savePendingBuy, takeStoredPendingBuy, type PendingBuy } from './pendingBuy';
 import { PixDialog } from './PixDialog';
-import { usePixStatusPoll } from './usePixStatusPoll';
+import { checkPixNow, usePixStatusPoll, useStatusAlert } from './usePixStatusPoll';
 import { isApproved, isDead, purchaseApi, statusLabel, type PixPayment } from './purchaseApi';
 import { clampQuantity } from './quantity';
 import { QuantityDialog } from './QuantityDialog';
@@ -20,7 +20,6 @@ const CREEP_STEP = 5;
 const CREEP_MAX = 90;
 
 const START_FAILED = 'Não foi possível iniciar o pagamento agora.';
-const STATUS_FAILED = 'Não foi possível consultar o status agora.';
 const LOGIN_REQUIRED = 'Para comprar e-books é necessário estar autenticado.';
 const LOGIN_MESSAGE = 'Faça login para comprar o e-book.';
 /** Nothing is picked yet: the payment brings the e-books and the right to choose numbers. */
@@ -85,22 +84,15 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   const approvalStarted = useRef(false);
   const mounted = useRef(true);
   const creep = useRef<ReturnType<typeof setInterval> | null>(null);
-  /** The 'Status: …' alert of the last 'Já paguei': it belongs to the PIX dialog and closes with it. */
-  const statusAlert = useRef<{ destroy(): void } | null>(null);
-
-  const closeStatusAlert = useCallback(() => {
-    statusAlert.current?.destroy();
-    statusAlert.current = null;
-  }, []);
+  const { alert: statusAlert, closeAlert: closeStatusAlert } = useStatusAlert();
 
   useEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
       if (creep.current) clearInterval(creep.current);
-      closeStatusAlert();
     };
-  }, [closeStatusAlert]);
+  }, []);
 
   const askLogin = useCallback(
     (pending: PendingBuy) => {
@@ -294,26 +286,19 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
 
   /** 'Já paguei': an immediate status check. */
   const paid = useCallback(async () => {
-    const p = payment;
-    if (!p) return;
-    const mine = session.current;
-    setChecking(true);
-    try {
-      const s = await purchaseApi.status(p.paymentId ?? p.id);
-      if (session.current !== mine) return;
-      if (onStatus(p, s.status)) return;
-      closeStatusAlert();
-      statusAlert.current = modal.info({ title: `Status: ${statusLabel(s.status)}`, centered: true });
-      message.info(PAID_INFO, 6);
-    } catch {
-      if (session.current !== mine) return;
-      closeStatusAlert();
-      statusAlert.current = modal.warning({ title: STATUS_FAILED, centered: true });
-      message.info(PAID_INFO, 6);
-    } finally {
-      if (session.current === mine) setChecking(false);
-    }
-  }, [payment, onStatus, modal, message, closeStatusAlert]);
+    if (!payment) return;
+    await checkPixNow({
+      paymentId: payment.paymentId ?? payment.id,
+      session,
+      fetchStatus: purchaseApi.status,
+      onStatus: (status) => onStatus(payment, status),
+      modal,
+      alert: statusAlert,
+      closeAlert: closeStatusAlert,
+      setChecking,
+      afterUnsettled: () => message.info(PAID_INFO, 6),
+    });
+  }, [payment, onStatus, modal, message, statusAlert, closeStatusAlert]);
 
   /** Resume a purchase interrupted by the sign-in (navigation state from /login, or sessionStorage). */
   const resumedFor = useRef<string | null>(null);
