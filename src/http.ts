@@ -35,7 +35,20 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
   app.use(bearerUser((token) => services.auth.authenticate(token)));
 
-  mountRouters(app, [
+  mountRouters(app, moduleRouters(services));
+  app.use(apiPathsStopHere);
+
+  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.resolve(__dirname, '../public')));
+  return app;
+}
+
+/**
+ * Every module's routers that run after the bearer lookup. The admin route-guard test
+ * (tests/admin/route-table.test.ts) walks this list, so a new /api/admin route is covered the
+ * moment it is mounted here: add a module's router to this list, nowhere else.
+ */
+export function moduleRouters(services: Services) {
+  return [
     healthRoutes({ db: services.db, redis: services.fastRedis }),
     authRoutes(services.auth),
     catalogueRoutes(services.catalogue),
@@ -44,9 +57,5 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     couponsRoutes(services.coupons),
     accountRoutes(services),
     adminDrawsRoutes(services),
-  ]);
-  app.use(apiPathsStopHere);
-
-  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.resolve(__dirname, '../public')));
-  return app;
+  ];
 }

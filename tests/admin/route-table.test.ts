@@ -2,6 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { makeDraw, makeProductWithDraw } from '../draws/fixtures';
 import { writeAppConfig } from '../../src/platform/app-config';
 import { ADMIN_DRAWS_ROUTES, adminDrawsRoutes } from '../../src/draws/admin-routes';
+import { moduleRouters } from '../../src/http';
 
 /**
  * The admin-route guard table (issue 9, DESIGN §9): every /api/admin route of the draws router,
@@ -75,6 +76,31 @@ test('every admin route: anonymous 401, customer 403 (nothing changes), admin al
     expect([key(route), ok.status]).toEqual([key(route), c.status]);
     expect(ok.headers.get('cache-control')).toBe('no-store');
   }
+});
+
+/** Every /api/admin route mounted in the app (src/http.ts moduleRouters), whatever its module. */
+function mountedAdminRoutes() {
+  return moduleRouters(t.services).flatMap((router) =>
+    router.stack
+      .filter((layer) => layer.methods.length > 0 && String(layer.path).startsWith('/api/admin'))
+      .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
+  );
+}
+
+test('every /api/admin route of every module: anonymous 401, customer 403, and nothing written', async () => {
+  const customer = await createUser(t);
+  const routes = mountedAdminRoutes();
+  // The draws routes at least; other modules' admin routes join this table by being mounted.
+  expect(routes.length).toBeGreaterThanOrEqual(ADMIN_DRAWS_ROUTES.length);
+  const auditBefore = await t.services.db('audit_log').count<{ c: string }[]>({ c: '*' });
+  for (const route of routes) {
+    const path = route.path.replace(/:[A-Za-z_]+/g, '1');
+    const anon = await t.api(route.method, path, { body: route.method === 'GET' ? undefined : {} });
+    expect([key(route), anon.status, anon.body]).toEqual([key(route), 401, { error: 'unauthenticated', message: 'Faça login para continuar.' }]);
+    const cust = await t.api(route.method, path, { token: customer.token, body: route.method === 'GET' ? undefined : {} });
+    expect([key(route), cust.status, cust.body]).toEqual([key(route), 403, { error: 'forbidden', message: 'Acesso restrito a administradores.' }]);
+  }
+  expect(await t.services.db('audit_log').count<{ c: string }[]>({ c: '*' })).toEqual(auditBefore);
 });
 
 test('admin is read from the database on every request: a demoted admin is refused at once, a promoted customer let in', async () => {
