@@ -1,5 +1,8 @@
 import { Route, Routes } from 'react-router-dom';
 import NotFoundPage from '../not-found/NotFoundPage';
+import HeldRafflesPage from './HeldRafflesPage';
+import OpenBuyersPage from './OpenBuyersPage';
+import WinnersPage from './WinnersPage';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -9,6 +12,9 @@ import NotFoundPage from '../not-found/NotFoundPage';
 export default function AdminConsole() {
   return (
     <Routes>
+      <Route path="sorteios" element={<HeldRafflesPage />} />
+      <Route path="sorteiosAtivos" element={<OpenBuyersPage />} />
+      <Route path="vencedores" element={<WinnersPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
