@@ -102,7 +102,7 @@ const columns: TableColumnsType<HeldDraw> = [
     title: 'DATA REALIZAÇÃO',
     dataIndex: 'realized_at',
     key: 'realized_at',
-    render: (v: string | null, d) => (v ? formatDate(v) : <Tag>{d.status === 'closed' ? 'FECHADO' : 'SORTEADO'}</Tag>),
+    render: (v: string | null, d) => (v ? formatDate(v) : <Tag className="adm-tag-wait">{d.status === 'closed' ? 'FECHADO' : 'SORTEADO'}</Tag>),
   },
   {
     title: 'USUÁRIO VENCEDOR',
@@ -172,6 +172,7 @@ export default function HeldRafflesPage() {
           dataSource={list.items}
           pagination={false}
           size="middle"
+          scroll={{ x: 'max-content' }}
           locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum sorteio encontrado.' }}
           expandable={{
             expandedRowRender: (d) => <Participants drawId={d.id} />,

@@ -99,14 +99,20 @@ export default function WinnersPage() {
       render: (_: unknown, w) => (
         <span>
           <strong>{w.winner_name}</strong>
-          <div className="adm-muted">{w.winner_email}</div>
+          <div className="adm-muted adm-break">{w.winner_email}</div>
           {w.winner_phone && <div className="adm-muted">{formatPhone(w.winner_phone)}</div>}
+          {/* Phones: the hidden columns' essentials under the name. */}
+          <div className="adm-xs-only">
+            <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> · há {w.days_since} {w.days_since === 1 ? 'dia' : 'dias'}
+            {w.product_name && <div>{w.product_name}</div>}
+          </div>
         </span>
       ),
     },
     {
       title: 'SORTEIO',
       key: 'draw',
+      responsive: ['sm'],
       render: (_: unknown, w) => (
         <span>
           <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link>
@@ -114,13 +120,13 @@ export default function WinnersPage() {
         </span>
       ),
     },
-    { title: 'NÚMERO', dataIndex: 'winner_number', key: 'n', render: (n: number) => <strong>{pad2(n)}</strong> },
+    { title: 'NÚMERO', dataIndex: 'winner_number', key: 'n', responsive: ['sm'], render: (n: number) => <strong>{pad2(n)}</strong> },
     { title: 'DATA DO SORTEIO', dataIndex: 'realized_at', key: 'date', render: formatDate, responsive: ['md'] },
     {
       title: 'PRÊMIO',
       dataIndex: 'status',
       key: 'status',
-      render: (s: Winner['status']) => <Tag color={s === 'RESGATADO' ? 'green' : 'orange'}>{s}</Tag>,
+      render: (s: Winner['status']) => <Tag className={s === 'RESGATADO' ? 'adm-tag-ok' : 'adm-tag-wait'}>{s}</Tag>,
     },
     { title: 'DIAS DESDE', dataIndex: 'days_since', key: 'days', responsive: ['sm'], render: (d: number) => `${d} ${d === 1 ? 'dia' : 'dias'}` },
     {
@@ -185,6 +191,8 @@ export default function WinnersPage() {
           dataSource={list.items}
           pagination={false}
           size="middle"
+          tableLayout="auto"
+          scroll={{ x: 'max-content' }}
           locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum vencedor encontrado.' }}
         />
       )}
