@@ -108,7 +108,7 @@ describeBrowser('admin: held raffles, active buyers, winners', () => {
       await signInWithToken(context, adminToken);
       await page.goto(`${t.url}/admin/vencedores`);
       await page.getByRole('heading', { name: 'Vencedores' }).waitFor();
-      await page.getByText('RESGATADO', { exact: true }).first().waitFor();
+      await page.getByText('RESGATADO', { exact: true }).filter({ visible: true }).first().waitFor();
       await shot(`winners-${device}`);
       await page.getByRole('button', { name: `Editar prêmio do sorteio ${String(drawnId).padStart(3, '0')}` }).click();
       const dialog = await settled(page.getByRole('dialog'));

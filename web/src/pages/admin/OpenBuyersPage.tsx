@@ -84,7 +84,7 @@ export default function OpenBuyersPage() {
         <span>
           <span className={`adm-swatch ${colourOf.get(b.user_id)}`} aria-hidden="true" />
           <strong>{name}</strong>
-          <div className="adm-muted">{b.email}</div>
+          <div className="adm-muted adm-break">{b.email}</div>
         </span>
       ),
     },

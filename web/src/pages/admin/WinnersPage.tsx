@@ -86,6 +86,18 @@ function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onCl
   );
 }
 
+function PrizeTag({ status }: { status: Winner['status'] }) {
+  return <Tag className={status === 'RESGATADO' ? 'adm-tag-ok' : 'adm-tag-wait'}>{status}</Tag>;
+}
+
+function EditButton({ w, onEdit }: { w: Winner; onEdit(w: Winner): void }) {
+  return (
+    <Button size="small" icon={<EditOutlined />} onClick={() => onEdit(w)} aria-label={`Editar prêmio do sorteio ${pad3(w.draw_id)}`}>
+      Editar
+    </Button>
+  );
+}
+
 export default function WinnersPage() {
   useDocumentTitle('Vencedores');
   const [search, setSearch] = useState('');
@@ -105,6 +117,10 @@ export default function WinnersPage() {
           <div className="adm-xs-only">
             <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> · há {w.days_since} {w.days_since === 1 ? 'dia' : 'dias'}
             {w.product_name && <div>{w.product_name}</div>}
+            <div className="adm-xs-actions">
+              <PrizeTag status={w.status} />
+              <EditButton w={w} onEdit={setEditing} />
+            </div>
           </div>
         </span>
       ),
@@ -126,7 +142,8 @@ export default function WinnersPage() {
       title: 'PRÊMIO',
       dataIndex: 'status',
       key: 'status',
-      render: (s: Winner['status']) => <Tag className={s === 'RESGATADO' ? 'adm-tag-ok' : 'adm-tag-wait'}>{s}</Tag>,
+      responsive: ['sm'],
+      render: (s: Winner['status']) => <PrizeTag status={s} />,
     },
     { title: 'DIAS DESDE', dataIndex: 'days_since', key: 'days', responsive: ['sm'], render: (d: number) => `${d} ${d === 1 ? 'dia' : 'dias'}` },
     {
@@ -152,11 +169,8 @@ export default function WinnersPage() {
     {
       title: '',
       key: 'edit',
-      render: (_: unknown, w) => (
-        <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(w)} aria-label={`Editar prêmio do sorteio ${pad3(w.draw_id)}`}>
-          Editar
-        </Button>
-      ),
+      responsive: ['sm'],
+      render: (_: unknown, w) => <EditButton w={w} onEdit={setEditing} />,
     },
   ];
 
