@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AA_TEXT, contrastRatio, flatten } from '../helpers/contrast';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { makeDraw, makeProductWithDraw } from '../draws/fixtures';
 import { writeAppConfig } from '../../src/platform/app-config';
@@ -119,5 +122,24 @@ describe('GET /api/admin/dashboard/open-buyers', () => {
     expect((await t.api('GET', '/api/admin/dashboard/open-buyers')).status).toBe(401);
     const r = await t.api('GET', '/api/admin/dashboard/open-buyers', { token: u.token });
     expect([r.status, r.body]).toEqual([403, { error: 'forbidden', message: 'Acesso restrito a administradores.' }]);
+  });
+});
+
+describe('colours of the admin history pages (WCAG AA)', () => {
+  const css = fs.readFileSync(path.resolve(__dirname, '../../web/src/pages/admin/admin-history.css'), 'utf8');
+  const SURFACE = '#0d1a13';
+
+  test('14 buyer colours, each with its dark text at AA or better', () => {
+    const rules = [...css.matchAll(/\.adm-c(\d+) \{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{3,6}); \}/g)];
+    expect(rules.map((m) => Number(m[1]))).toEqual(Array.from({ length: 14 }, (_, i) => i));
+    for (const [, n, bg, fg] of rules) expect([n, contrastRatio(fg, bg) >= AA_TEXT]).toEqual([n, true]);
+  });
+
+  test('prize tags and the active tab text on the card surface', () => {
+    // RESGATADO: bright green on its tint; NÃO RESGATADO / FECHADO: amber on its tint; active tab bright green.
+    expect(contrastRatio('#34d27b', flatten('rgba(52, 210, 123, 0.14)', SURFACE))).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(contrastRatio('#f5a623', flatten('rgba(245, 166, 35, 0.12)', SURFACE))).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(contrastRatio('#34d27b', '#07110c')).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(css).toContain('color: var(--green-bright)');
   });
 });
