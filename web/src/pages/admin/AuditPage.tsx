@@ -142,7 +142,7 @@ export default function AuditPage() {
       <Card
         className="admin-card"
         title={filtered ? `Registros de ${entity ? entityLabel(entity) : 'todas as entidades'}${entityId ? ` #${entityId}` : ''}` : 'Todos os registros'}
-        extra={<Button icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)} loading={loading && rows !== null} aria-label="Atualizar a auditoria" />}
+        extra={<Button icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)} loading={loading && rows !== null} aria-label="Recarregar a auditoria" />}
       >
         {loading && rows === null ? (
           <div role="status" aria-label="Carregando a auditoria">

@@ -162,7 +162,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
       title={<span><UnorderedListOutlined aria-hidden /> Sorteios</span>}
       extra={
         <div className="draws-card-actions">
-          <Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Atualizar a lista de sorteios" />
+          <Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a lista de sorteios" />
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, draw: null })}>
             Novo
           </Button>
