@@ -13,6 +13,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createUser, type TestContext } from '../helpers/context';
 import { describeBrowser, settled, signInWithToken, useBrowser } from '../helpers/browser';
 import { sellDirectly } from '../draws/fixtures';
+import { eventually } from '../helpers/eventually';
 import { readAppConfig } from '../../src/platform/app-config';
 import { seedDemo } from '../../seeds/demo';
 
@@ -29,10 +30,17 @@ describeBrowser('admin dashboard in the browser', () => {
   beforeEach(() => ({ t, context, page } = session));
 
   const dialog = (name: string) => page.getByRole('dialog').filter({ hasText: name });
+  /** A draw's row of the draws table (a card on phones). */
+  const drawRow = (id: number) => page.locator(`.draws-card [data-draw-id="${id}"]`);
 
-  async function shot(name: string) {
+  async function shot(name: string, fullPage = true) {
     fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+    // From the top: a full-page shot of a scrolled page paints the sticky top bar mid-page.
+    if (fullPage) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(200);
+    }
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage, animations: 'disabled' });
   }
 
   async function mainDraw() {
@@ -76,11 +84,13 @@ describeBrowser('admin dashboard in the browser', () => {
     await form.getByLabel('Limite por usuário').fill('0');
     await form.getByText('0 = sem limite').waitFor();
     await form.getByText('Se selecionar um infoproduto, o preço virá dele.').waitFor();
+    await shot('draw-dialog-phone', false);
     await form.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText(/Sorteio #\d{3} criado\./).waitFor();
     const created = await t.services.db('draws').where({ title: 'Rodada de teste do painel' }).first();
     expect(created).toMatchObject({ status: 'open', total_numbers: 50, max_per_user: 0, infoproduct_id: null });
-    const row = page.locator('.draws-card tr').filter({ hasText: 'Rodada de teste do painel' });
+    const row = drawRow(created.id);
+    await row.getByText('Rodada de teste do painel').waitFor();
     await row.getByText('sem limite').waitFor();
 
     // --- the status chip: open → closed ---
@@ -99,32 +109,25 @@ describeBrowser('admin dashboard in the browser', () => {
     await page.getByRole('button', { name: 'NOVO SORTEIO' }).click();
     const confirm = await settled(dialog('Abrir um novo sorteio?'));
     await confirm.getByText(`O sorteio #${pad3(current.id)} tem 3 números vendidos`).waitFor();
+    await shot('new-series-confirm-phone', false);
     await confirm.getByRole('button', { name: 'NOVO SORTEIO' }).click();
-    const successor = await (async () => {
-      for (let i = 0; i < 100; i++) {
-        const d = await mainDraw();
-        if (d && d.id !== current.id) return d;
-        await page.waitForTimeout(100);
-      }
-      throw new Error('no successor draw was opened');
-    })();
+    const successor = await eventually(async () => {
+      const d = await mainDraw();
+      return d && d.id !== current.id ? d : null;
+    }, 'the successor draw of the main series');
     await page.getByText(`Sorteio #${pad3(current.id)} fechado. Sorteio #${pad3(successor.id)} aberto.`).waitFor();
     expect((await t.services.db('draws').where({ id: current.id }).first()).status).toBe('closed');
     await card.getByText(`#${pad3(successor.id)}`, { exact: true }).waitFor();
     await expect(stat('Vendidos').innerText()).resolves.toBe('0');
     // The new draw is listed, open, in the draws table; the old one is closed there.
-    const newRow = page.locator('.draws-card tr').filter({ hasText: `#${pad3(successor.id)}` });
+    const newRow = drawRow(successor.id);
     await newRow.getByRole('button', { name: `Status ABERTO do sorteio #${pad3(successor.id)}: clique para fechar` }).waitFor();
-    await page
-      .locator('.draws-card tr')
-      .filter({ hasText: `#${pad3(current.id)}` })
+    await drawRow(current.id)
       .getByRole('button', { name: `Status FECHADO do sorteio #${pad3(current.id)}: clique para abrir` })
       .waitFor();
 
     // --- 'Excluir' of a draw with sales: the 409 reason is shown ---
-    await page
-      .locator('.draws-card tr')
-      .filter({ hasText: `#${pad3(current.id)}` })
+    await drawRow(current.id)
       .getByRole('button', { name: `Excluir sorteio #${pad3(current.id)}` })
       .click();
     await (await settled(dialog('Deseja realmente excluir este sorteio?'))).getByRole('button', { name: 'Excluir' }).click();
@@ -141,8 +144,10 @@ describeBrowser('admin dashboard in the browser', () => {
     await page.getByRole('button', { name: 'Filtrar' }).click();
     await page.waitForURL(/entity=draw&entity_id=\d+/);
     const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    await page.getByText(`Registros de Sorteio #${created.id}`).waitFor();
+    // The filtered page replaces the whole list: the draw's creation and its status change only.
+    await eventually(async () => (await rows.count()) === 2 && (await page.locator('.ant-table .ant-spin-spinning').count()) === 0, 'the filtered audit list');
     await rows.filter({ hasText: 'Sorteio criado' }).waitFor();
-    await expect(rows.count()).resolves.toBe(2);
     await expect(rows.first().innerText()).resolves.toContain('Status do sorteio alterado');
     await rows.first().getByRole('button', { name: /expandir|expand/i }).click();
     const diff = page.locator('.audit-diff');

@@ -24,7 +24,7 @@ export default function AdminConsole() {
 
   return (
     <Layout className="admin-console">
-      <Layout.Sider className="admin-console-sider" width={248} theme="dark" aria-label="Menu do painel">
+      <Layout.Sider className="admin-console-sider" width={272} theme="dark" aria-label="Menu do painel">
         <ConsoleBrand />
         <ConsoleMenu selected={current?.path} />
       </Layout.Sider>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Skeleton, Table, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Card, Grid, Skeleton, Table, type TableColumnsType } from 'antd';
 import { DeleteOutlined, EditOutlined, LeftOutlined, PlusOutlined, ReloadOutlined, RightOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import type { AdminDraw } from '../../../api/types';
 import { errorMessage } from '../../../api/client';
@@ -26,6 +26,8 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   const [attempt, setAttempt] = useState(0);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [dialog, setDialog] = useState<{ open: boolean; draw: AdminDraw | null }>({ open: false, draw: null });
+  // Phones get one card per draw (eight columns do not fit a phone); tablets and desktops the table.
+  const wide = Grid.useBreakpoint().md ?? true;
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -85,75 +87,56 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
     });
   };
 
+  const chip = (d: AdminDraw) =>
+    d.status === 'drawn' ? (
+      <span className="status-chip status-chip--drawn">{STATUS_LABEL.drawn}</span>
+    ) : (
+      <button
+        type="button"
+        className={`status-chip status-chip--${d.status}`}
+        onClick={() => void toggle(d)}
+        disabled={busyId === d.id}
+        aria-busy={busyId === d.id}
+        aria-label={`Status ${STATUS_LABEL[d.status]} do sorteio #${pad3(d.id)}: clique para ${d.status === 'open' ? 'fechar' : 'abrir'}`}
+        title={d.status === 'open' ? 'Clique para fechar' : 'Clique para abrir'}
+      >
+        {STATUS_LABEL[d.status]}
+      </button>
+    );
+  const priceOf = (d: AdminDraw) => (
+    <span>
+      {formatBRL(d.price_cents)}
+      {d.ticket_price_cents_override == null && <span className="muted draw-sub">{d.ip_price_cents != null ? 'do e-book' : 'padrão'}</span>}
+    </span>
+  );
+  const numbersOf = (d: AdminDraw) => (
+    <span>
+      {d.total_numbers}
+      <span className="muted draw-sub">{d.sold} vendidos</span>
+    </span>
+  );
+  const limitOf = (d: AdminDraw) => (d.max_per_user === 0 ? 'sem limite' : d.max_per_user);
+  const productOf = (d: AdminDraw) => (d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>);
+  const actions = (d: AdminDraw) => (
+    <div className="draw-actions">
+      <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, draw: d })} aria-label={`Editar sorteio #${pad3(d.id)}`}>
+        Editar
+      </Button>
+      <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(d)} aria-label={`Excluir sorteio #${pad3(d.id)}`}>
+        Excluir
+      </Button>
+    </div>
+  );
+
   const columns: TableColumnsType<AdminDraw> = [
-    { title: 'ID', dataIndex: 'id', width: 72, fixed: 'left', render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
-    { title: 'Título', dataIndex: 'title', ellipsis: true, width: 220 },
-    {
-      title: 'Status',
-      dataIndex: 'status',
-      width: 120,
-      render: (_: unknown, d) =>
-        d.status === 'drawn' ? (
-          <span className="status-chip status-chip--drawn">{STATUS_LABEL.drawn}</span>
-        ) : (
-          <button
-            type="button"
-            className={`status-chip status-chip--${d.status}`}
-            onClick={() => void toggle(d)}
-            disabled={busyId === d.id}
-            aria-busy={busyId === d.id}
-            aria-label={`Status ${STATUS_LABEL[d.status]} do sorteio #${pad3(d.id)}: clique para ${d.status === 'open' ? 'fechar' : 'abrir'}`}
-            title={d.status === 'open' ? 'Clique para fechar' : 'Clique para abrir'}
-          >
-            {STATUS_LABEL[d.status]}
-          </button>
-        ),
-    },
-    {
-      title: 'Preço',
-      dataIndex: 'price_cents',
-      width: 120,
-      render: (_: unknown, d) => (
-        <span>
-          {formatBRL(d.price_cents)}
-          {d.ticket_price_cents_override == null && <span className="muted draw-price-source">{d.ip_price_cents != null ? 'do e-book' : 'padrão'}</span>}
-        </span>
-      ),
-    },
-    {
-      title: 'Números',
-      dataIndex: 'numbers_total',
-      width: 110,
-      render: (_: unknown, d) => (
-        <span>
-          {d.total_numbers}
-          <span className="muted draw-price-source">{d.sold} vendidos</span>
-        </span>
-      ),
-    },
-    { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 110, render: (n: number) => (n === 0 ? 'sem limite' : n) },
-    {
-      title: 'Infoproduto',
-      dataIndex: 'infoproduct_id',
-      width: 200,
-      ellipsis: true,
-      render: (_: unknown, d) => (d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>),
-    },
-    {
-      title: 'Ações',
-      key: 'actions',
-      width: 190,
-      render: (_: unknown, d) => (
-        <div className="draw-actions">
-          <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, draw: d })} aria-label={`Editar sorteio #${pad3(d.id)}`}>
-            Editar
-          </Button>
-          <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(d)} aria-label={`Excluir sorteio #${pad3(d.id)}`}>
-            Excluir
-          </Button>
-        </div>
-      ),
-    },
+    { title: 'ID', dataIndex: 'id', width: 64, render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
+    { title: 'Título', dataIndex: 'title', ellipsis: true, width: 180 },
+    { title: 'Status', dataIndex: 'status', width: 104, render: (_: unknown, d) => chip(d) },
+    { title: 'Preço', dataIndex: 'price_cents', width: 100, render: (_: unknown, d) => priceOf(d) },
+    { title: 'Números', dataIndex: 'numbers_total', width: 96, render: (_: unknown, d) => numbersOf(d) },
+    { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 88, render: (_: unknown, d) => limitOf(d) },
+    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 170, ellipsis: true, render: (_: unknown, d) => productOf(d) },
+    { title: 'Ações', key: 'actions', width: 184, render: (_: unknown, d) => actions(d) },
   ];
 
   return (
@@ -187,16 +170,52 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
       ) : (
         <>
           {loadError != null && <Alert className="draws-error" type="error" showIcon title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')} />}
-          <Table<AdminDraw>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={rows ?? []}
-            loading={loading}
-            pagination={false}
-            scroll={{ x: 1100 }}
-            locale={{ emptyText: 'Nenhum sorteio cadastrado.' }}
-          />
+          {wide ? (
+            <Table<AdminDraw>
+              rowKey="id"
+              size="middle"
+              columns={columns}
+              dataSource={rows ?? []}
+              loading={loading}
+              pagination={false}
+              scroll={{ x: 'max-content' }}
+              onRow={(d) => ({ 'data-draw-id': d.id }) as React.HTMLAttributes<HTMLElement>}
+              locale={{ emptyText: 'Nenhum sorteio cadastrado.' }}
+            />
+          ) : rows && rows.length > 0 ? (
+            <ul className="draw-cards" aria-label="Sorteios" aria-busy={loading}>
+              {rows.map((d) => (
+                <li key={d.id} className="draw-card" data-draw-id={d.id}>
+                  <div className="draw-card-head">
+                    <span className="draw-id">#{pad3(d.id)}</span>
+                    <span className="draw-card-title">{d.title}</span>
+                    {chip(d)}
+                  </div>
+                  <dl className="draw-card-facts">
+                    <div>
+                      <dt>Preço</dt>
+                      <dd>{priceOf(d)}</dd>
+                    </div>
+                    <div>
+                      <dt>Números</dt>
+                      <dd>{numbersOf(d)}</dd>
+                    </div>
+                    <div>
+                      <dt>Limite por usuário</dt>
+                      <dd>{limitOf(d)}</dd>
+                    </div>
+                    <div>
+                      <dt>Infoproduto</dt>
+                      <dd>{productOf(d)}</dd>
+                    </div>
+                  </dl>
+                  {actions(d)}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="draws-empty muted">Nenhum sorteio cadastrado.</p>
+          )}
           {(offset > 0 || hasMore) && (
             <div className="draws-pager">
               <Button icon={<LeftOutlined />} disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
