@@ -43,6 +43,11 @@ describeBrowser('admin dashboard in the browser', () => {
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage, animations: 'disabled' });
   }
 
+  /** Nothing on the phone screen is wider than the screen (the page never scrolls sideways). */
+  async function expectNoSidewaysScroll() {
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(PHONE.width);
+  }
+
   async function mainDraw() {
     const cfg = await readAppConfig(t.services.db);
     return t.services.db('draws').where({ infoproduct_id: cfg.main_infoproduct_id, status: 'open' }).first();
@@ -98,6 +103,7 @@ describeBrowser('admin dashboard in the browser', () => {
     await row.getByRole('button', { name: `Status FECHADO do sorteio #${pad3(created.id)}: clique para abrir` }).waitFor();
     expect((await t.services.db('draws').where({ id: created.id }).first()).status).toBe('closed');
 
+    await expectNoSidewaysScroll();
     await page.setViewportSize(DESKTOP);
     await page.waitForTimeout(300);
     await shot('dashboard-desktop');
@@ -137,27 +143,33 @@ describeBrowser('admin dashboard in the browser', () => {
     // --- the audit log: newest first, filtered by the draw, before/after readable ---
     await page.goto(`${t.url}/admin/auditoria`);
     await page.getByRole('heading', { name: 'Auditoria', level: 1 }).waitFor();
-    const first = page.locator('.ant-table-tbody tr.ant-table-row').first();
+    const first = page.locator('[data-audit-id]').first();
     await first.getByText('NOVO SORTEIO (série principal)').waitFor();
     await page.getByLabel('Entidade').fill('draw');
     await page.getByLabel('ID do registro').fill(String(created.id));
     await page.getByRole('button', { name: 'Filtrar' }).click();
     await page.waitForURL(/entity=draw&entity_id=\d+/);
-    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    // Phones list one card per entry (data-audit-id), newest first.
+    const rows = page.locator('[data-audit-id]');
     await page.getByText(`Registros de Sorteio #${created.id}`).waitFor();
     // The filtered page replaces the whole list: the draw's creation and its status change only.
-    await eventually(async () => (await rows.count()) === 2 && (await page.locator('.ant-table .ant-spin-spinning').count()) === 0, 'the filtered audit list');
-    await rows.filter({ hasText: 'Sorteio criado' }).waitFor();
+    await eventually(async () => (await rows.count()) === 2, 'the filtered audit list');
     await expect(rows.first().innerText()).resolves.toContain('Status do sorteio alterado');
-    await rows.first().getByRole('button', { name: /expandir|expand/i }).click();
-    const diff = page.locator('.audit-diff');
+    await expect(rows.nth(1).innerText()).resolves.toContain('Sorteio criado');
+    await rows.first().getByRole('button', { name: 'Ver antes e depois' }).click();
+    const diff = rows.first().locator('.audit-diff');
     const statusRow = diff.locator('tr').filter({ has: page.locator('th', { hasText: /^status/ }) });
     await expect(statusRow.innerText()).resolves.toMatch(/open\s+closed/);
     await expect(statusRow.getByText('alterado').isVisible()).resolves.toBe(true);
+    // Timestamps in the diff read as pt-BR dates, not ISO text.
+    await expect(diff.locator('tr').filter({ has: page.locator('th', { hasText: /^closed_at/ }) }).innerText()).resolves.toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
+    await expectNoSidewaysScroll();
 
     await shot('audit-phone');
     await page.setViewportSize(DESKTOP);
-    await page.waitForTimeout(300);
+    await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    await page.locator('.ant-table-tbody tr.ant-table-row').first().locator('.ant-table-row-expand-icon').click();
+    await page.locator('.ant-table-expanded-row .audit-diff').waitFor();
     await shot('audit-desktop');
   });
 });

@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
-import { Alert, AutoComplete, Button, Card, Form, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
-import { ClearOutlined, LeftOutlined, ReloadOutlined, RightOutlined, SearchOutlined } from '@ant-design/icons';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Alert, AutoComplete, Button, Card, Form, Grid, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
+import { ClearOutlined, DownOutlined, LeftOutlined, ReloadOutlined, RightOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router-dom';
 import type { AuditEntryView } from '../../api/types';
 import { errorMessage } from '../../api/client';
 import { AdminPageHeader } from './shared/AdminPageHeader';
-import { formatDateTime } from './shared/format';
+import { formatDateTimeSeconds } from './shared/format';
 import { auditApi } from './audit/auditApi';
 import { ACTOR_LABELS, ENTITY_LABELS, actionLabel, diffFields, entityLabel } from './audit/describe';
 import './audit/audit.css';
@@ -28,6 +28,8 @@ export default function AuditPage() {
   const [loading, setLoading] = useState(true);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
+  // Phones get one card per entry (the before/after needs the whole width); larger screens the table.
+  const wide = Grid.useBreakpoint().md ?? true;
 
   useEffect(() => {
     form.setFieldsValue({ entity, entity_id: entityId });
@@ -64,48 +66,38 @@ export default function AuditPage() {
     setParams(p);
   };
 
+  const when = (iso: string) => <time dateTime={iso}>{formatDateTimeSeconds(iso)}</time>;
+  const who = (e: AuditEntryView) => (
+    <span className="audit-actor">
+      {e.actor_name ?? ACTOR_LABELS[e.actor] ?? e.actor}
+      {e.actor_email && <span className="muted audit-sub">{e.actor_email}</span>}
+      {e.actor_name && <span className="muted audit-sub">{ACTOR_LABELS[e.actor] ?? e.actor}</span>}
+    </span>
+  );
+  const what = (action: string) => (
+    <span>
+      {actionLabel(action)}
+      <code className="audit-sub audit-code">{action}</code>
+    </span>
+  );
+  const record = (e: AuditEntryView) => (
+    <Button
+      type="link"
+      size="small"
+      className="audit-entity"
+      onClick={() => go({ entity: e.entity, entity_id: e.entity_id ?? '', offset: 0 })}
+      aria-label={`Ver só ${entityLabel(e.entity)}${e.entity_id ? ` #${e.entity_id}` : ''}`}
+    >
+      {entityLabel(e.entity)}
+      {e.entity_id ? ` #${e.entity_id}` : ''}
+    </Button>
+  );
+
   const columns: TableColumnsType<AuditEntryView> = [
-    { title: 'Quando', dataIndex: 'created_at', width: 150, render: (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time> },
-    {
-      title: 'Quem',
-      key: 'actor',
-      width: 200,
-      render: (_: unknown, e) => (
-        <span className="audit-actor">
-          {e.actor_name ?? ACTOR_LABELS[e.actor] ?? e.actor}
-          {e.actor_email && <span className="muted audit-sub">{e.actor_email}</span>}
-          {e.actor_name && <span className="muted audit-sub">{ACTOR_LABELS[e.actor] ?? e.actor}</span>}
-        </span>
-      ),
-    },
-    {
-      title: 'Ação',
-      dataIndex: 'action',
-      width: 240,
-      render: (action: string) => (
-        <span>
-          {actionLabel(action)}
-          <code className="audit-sub audit-code">{action}</code>
-        </span>
-      ),
-    },
-    {
-      title: 'Registro',
-      key: 'entity',
-      width: 180,
-      render: (_: unknown, e) => (
-        <Button
-          type="link"
-          size="small"
-          className="audit-entity"
-          onClick={() => go({ entity: e.entity, entity_id: e.entity_id ?? '', offset: 0 })}
-          aria-label={`Ver só ${entityLabel(e.entity)}${e.entity_id ? ` ${e.entity_id}` : ''}`}
-        >
-          {entityLabel(e.entity)}
-          {e.entity_id ? ` #${e.entity_id}` : ''}
-        </Button>
-      ),
-    },
+    { title: 'Quando', dataIndex: 'created_at', width: 170, render: (iso: string) => when(iso) },
+    { title: 'Quem', key: 'actor', width: 200, render: (_: unknown, e) => who(e) },
+    { title: 'Ação', dataIndex: 'action', width: 240, render: (action: string) => what(action) },
+    { title: 'Registro', key: 'entity', width: 180, render: (_: unknown, e) => record(e) },
   ];
 
   const filtered = !!(entity || entityId);
@@ -161,17 +153,28 @@ export default function AuditPage() {
           />
         ) : (
           <>
-            <Table<AuditEntryView>
-              rowKey="id"
-              size="middle"
-              columns={columns}
-              dataSource={rows ?? []}
-              loading={loading}
-              pagination={false}
-              scroll={{ x: 780 }}
-              expandable={{ expandedRowRender: (e) => <AuditDetail entry={e} />, columnTitle: <span className="sr-only">Detalhes</span> }}
-              locale={{ emptyText: filtered ? 'Nenhum registro para este filtro.' : 'Nenhum registro de auditoria.' }}
-            />
+            {wide ? (
+              <Table<AuditEntryView>
+                rowKey="id"
+                size="middle"
+                columns={columns}
+                dataSource={rows ?? []}
+                loading={loading}
+                pagination={false}
+                scroll={{ x: 'max-content' }}
+                onRow={(e) => ({ 'data-audit-id': e.id }) as React.HTMLAttributes<HTMLElement>}
+                expandable={{ expandedRowRender: (e) => <AuditDetail entry={e} />, columnTitle: <span className="sr-only">Detalhes</span> }}
+                locale={{ emptyText: filtered ? 'Nenhum registro para este filtro.' : 'Nenhum registro de auditoria.' }}
+              />
+            ) : rows && rows.length > 0 ? (
+              <ul className="audit-cards" aria-label="Registros" aria-busy={loading}>
+                {rows.map((e) => (
+                  <AuditCard key={e.id} entry={e} when={when(e.created_at)} who={who(e)} what={what(e.action)} record={record(e)} />
+                ))}
+              </ul>
+            ) : (
+              <p className="audit-empty muted">{filtered ? 'Nenhum registro para este filtro.' : 'Nenhum registro de auditoria.'}</p>
+            )}
             {(offset > 0 || hasMore) && (
               <div className="audit-pager">
                 <Button icon={<LeftOutlined />} disabled={offset === 0 || loading} onClick={() => go({ offset: Math.max(0, offset - PAGE) })}>
@@ -189,6 +192,30 @@ export default function AuditPage() {
         )}
       </Card>
     </div>
+  );
+}
+
+/** One entry on a phone: when, who, what and which record, with its before/after behind a button. */
+function AuditCard({ entry, when, who, what, record }: { entry: AuditEntryView; when: ReactNode; who: ReactNode; what: ReactNode; record: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const detailId = `audit-detail-${entry.id}`;
+  return (
+    <li className="audit-card" data-audit-id={entry.id}>
+      <div className="audit-card-head">
+        <span className="audit-card-what">{what}</span>
+        {record}
+      </div>
+      <div className="audit-card-meta muted">{when}</div>
+      <div className="audit-card-who">{who}</div>
+      <Button size="small" type="text" className="audit-card-toggle" icon={open ? <UpOutlined /> : <DownOutlined />} aria-expanded={open} aria-controls={detailId} onClick={() => setOpen((o) => !o)}>
+        {open ? 'Ocultar antes e depois' : 'Ver antes e depois'}
+      </Button>
+      {open && (
+        <div id={detailId}>
+          <AuditDetail entry={entry} />
+        </div>
+      )}
+    </li>
   );
 }
 

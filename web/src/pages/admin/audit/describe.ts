@@ -1,3 +1,5 @@
+import { formatDateTimeSeconds } from '../shared/format';
+
 /** Readable names for the audit log's entities and actions; an unknown one shows as recorded. */
 
 export const ENTITY_LABELS: Record<string, string> = {
@@ -45,7 +47,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeo
 export function show(v: unknown): string {
   if (v === undefined) return '';
   if (v === null) return '—';
-  if (typeof v === 'string') return v;
+  // Timestamps as the admin reads them (local time, pt-BR), not as stored.
+  if (typeof v === 'string') return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) ? formatDateTimeSeconds(v) : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return JSON.stringify(v);
 }
