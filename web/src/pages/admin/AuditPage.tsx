@@ -104,7 +104,7 @@ export default function AuditPage() {
 
   return (
     <div className="admin-audit">
-      <AdminPageHeader title="Auditoria" subtitle="Quem alterou o quê, do mais recente ao mais antigo. Abra uma linha para ver o antes e o depois." />
+      <AdminPageHeader title="Auditoria" subtitle="Quem alterou o quê, do mais recente ao mais antigo. Abra um registro para ver o antes e o depois." />
       <Card className="admin-card audit-filters">
         <Form form={form} layout="vertical" name="audit-filters" onFinish={(v) => go({ entity: v.entity ?? '', entity_id: v.entity_id ?? '', offset: 0 })}>
           <div className="audit-filter-row">

@@ -1,4 +1,4 @@
-import { formatDateTimeSeconds } from '../shared/format';
+import { formatDateTimeSeconds } from '../shared/dates';
 
 /** Readable names for the audit log's entities and actions; an unknown one shows as recorded. */
 

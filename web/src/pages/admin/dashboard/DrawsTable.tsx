@@ -117,8 +117,8 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   );
   const limitOf = (d: AdminDraw) => (d.max_per_user === 0 ? 'sem limite' : d.max_per_user);
   const productOf = (d: AdminDraw) => (d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>);
-  const actions = (d: AdminDraw) => (
-    <div className="draw-actions">
+  const actions = (d: AdminDraw, stacked = false) => (
+    <div className={stacked ? 'draw-actions draw-actions--stacked' : 'draw-actions'}>
       <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, draw: d })} aria-label={`Editar sorteio #${pad3(d.id)}`}>
         Editar
       </Button>
@@ -130,14 +130,15 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
 
   const columns: TableColumnsType<AdminDraw> = [
     { title: 'ID', dataIndex: 'id', width: 64, render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
-    { title: 'Título', dataIndex: 'title', ellipsis: true, width: 180 },
-    { title: 'Status', dataIndex: 'status', width: 104, render: (_: unknown, d) => chip(d) },
+    { title: 'Título', dataIndex: 'title', ellipsis: { showTitle: true }, width: 170 },
+    { title: 'Status', dataIndex: 'status', width: 108, render: (_: unknown, d) => chip(d) },
     { title: 'Preço', dataIndex: 'price_cents', width: 100, render: (_: unknown, d) => priceOf(d) },
-    { title: 'Números', dataIndex: 'numbers_total', width: 96, render: (_: unknown, d) => numbersOf(d) },
-    { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 88, render: (_: unknown, d) => limitOf(d) },
-    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 170, ellipsis: true, render: (_: unknown, d) => productOf(d) },
-    { title: 'Ações', key: 'actions', width: 184, render: (_: unknown, d) => actions(d) },
+    { title: 'Números', dataIndex: 'numbers_total', width: 92, render: (_: unknown, d) => numbersOf(d) },
+    { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 84, render: (_: unknown, d) => limitOf(d) },
+    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 160, ellipsis: { showTitle: true }, render: (_: unknown, d) => productOf(d) },
+    { title: 'Ações', key: 'actions', width: 112, render: (_: unknown, d) => actions(d, true) },
   ];
+  const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 0);
 
   return (
     <Card
@@ -178,7 +179,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
               dataSource={rows ?? []}
               loading={loading}
               pagination={false}
-              scroll={{ x: 'max-content' }}
+              scroll={{ x: tableWidth }}
               onRow={(d) => ({ 'data-draw-id': d.id }) as React.HTMLAttributes<HTMLElement>}
               locale={{ emptyText: 'Nenhum sorteio cadastrado.' }}
             />
