@@ -141,7 +141,25 @@ describeBrowser('admin dashboard in the browser', () => {
     expect(await t.services.db('draws').where({ id: current.id }).first()).toBeTruthy();
 
     // --- the audit log: newest first, filtered by the draw, before/after readable ---
-    await page.goto(`${t.url}/admin/auditoria`);
+    // Through the phone menu (a drawer): every admin page is listed there.
+    await page.getByRole('button', { name: 'Menu do painel' }).click();
+    const drawer = await settled(page.locator('.admin-console-drawer'));
+    const links = drawer.getByRole('navigation', { name: 'Páginas do painel' }).getByRole('link');
+    await expect(links.allInnerTexts()).resolves.toEqual([
+      'Painel',
+      'Sorteios realizados',
+      'Clientes com saldo',
+      'Vencedores',
+      'Cadastro de Clientes',
+      'Compradores do sorteio ativo',
+      'Cadastro de Infoprodutos',
+      'Pagamentos',
+      'Auditoria',
+    ]);
+    await shot('menu-drawer-phone', false);
+    await drawer.getByRole('link', { name: 'Auditoria' }).click();
+    await page.waitForURL(`${t.url}/admin/auditoria`);
+    await drawer.waitFor({ state: 'hidden' });
     await page.getByRole('heading', { name: 'Auditoria', level: 1 }).waitFor();
     const first = page.locator('[data-audit-id]').first();
     await first.getByText('NOVO SORTEIO (série principal)').waitFor();
