@@ -188,6 +188,7 @@ describeBrowser('admin dashboard in the browser', () => {
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await page.locator('.ant-table-tbody tr.ant-table-row').first().locator('.ant-table-row-expand-icon').click();
     await page.locator('.ant-table-expanded-row .audit-diff').waitFor();
-    await shot('audit-desktop');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot('audit-desktop', false);
   });
 });
