@@ -9,6 +9,7 @@ import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
 import { adminHistoryRoutes } from './draws/admin-history-routes';
+import { adminAuditRoutes } from './audit/admin-routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -60,5 +61,6 @@ export function moduleRouters(services: Services) {
     // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.
     adminHistoryRoutes(services),
     adminDrawsRoutes(services),
+    adminAuditRoutes(services),
   ];
 }
