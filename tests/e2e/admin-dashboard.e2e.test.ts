@@ -37,7 +37,7 @@ describeBrowser('admin dashboard in the browser', () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     // From the top: a full-page shot of a scrolled page paints the sticky top bar mid-page.
     if (fullPage) {
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
       await page.waitForTimeout(200);
     }
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage, animations: 'disabled' });
@@ -45,7 +45,7 @@ describeBrowser('admin dashboard in the browser', () => {
 
   /** Nothing on the phone screen is wider than the screen (the page never scrolls sideways). */
   async function expectNoSidewaysScroll() {
-    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(PHONE.width);
+    await expect(page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)).resolves.toBeLessThanOrEqual(PHONE.width);
   }
 
   async function mainDraw() {
@@ -188,7 +188,7 @@ describeBrowser('admin dashboard in the browser', () => {
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await page.locator('.ant-table-tbody tr.ant-table-row').first().locator('.ant-table-row-expand-icon').click();
     await page.locator('.ant-table-expanded-row .audit-diff').waitFor();
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await shot('audit-desktop', false);
   });
 });
