@@ -38,7 +38,7 @@ export const AdminInfoproductId = Id('E-book inválido.');
 export function reaisToCents(v: unknown): number | null | typeof NaN {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return NaN;
+    if (!Number.isFinite(v) || v < 0) return NaN;
     const c = Math.round(v * 100);
     return Math.abs(c - v * 100) < 1e-6 ? c : NaN;
   }
