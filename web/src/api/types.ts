@@ -16,3 +16,5 @@ export type {
 } from '../../../src/shared/api/draws';
 export type { CatalogueItem, CatalogueSection, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../../../src/shared/api/catalogue';
 export type { PixPayment } from '../../../src/shared/api/payments';
+export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../../../src/shared/api/admin-infoproducts';
+export type { AdminPayment, AdminPaymentList } from '../../../src/shared/api/admin-payments';

@@ -1,5 +1,7 @@
 import { Route, Routes } from 'react-router-dom';
 import NotFoundPage from '../not-found/NotFoundPage';
+import InfoproductsPage from './InfoproductsPage';
+import PaymentsReviewPage from './PaymentsReviewPage';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -9,6 +11,8 @@ import NotFoundPage from '../not-found/NotFoundPage';
 export default function AdminConsole() {
   return (
     <Routes>
+      <Route path="infoproducts" element={<InfoproductsPage />} />
+      <Route path="pagamentos" element={<PaymentsReviewPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
