@@ -41,6 +41,13 @@ describeBrowser('admin console: e-books and payments to review', () => {
     await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
   }
 
+  /** A dialog taller than the screen: the whole dialog, scrolled through. */
+  async function dialogShot(name: string, dialog: ReturnType<Page['getByRole']>) {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.waitForTimeout(300);
+    await dialog.locator('.ant-modal-container, .ant-modal-content').first().screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+  }
+
   /** A real PNG (a screenshot of a green square), for the cover. */
   async function pngCover(p: Page): Promise<Buffer> {
     const other = await p.context().newPage();
@@ -80,7 +87,7 @@ describeBrowser('admin console: e-books and payments to review', () => {
     const inputs = edit.locator('input[type="file"]');
     await inputs.nth(0).setInputFiles({ name: 'falso.pdf', mimeType: 'application/pdf', buffer: await pngCover(page) });
     await edit.getByText('O arquivo não é um PDF.').waitFor();
-    await shot('infoproducts-dialog-error-desktop');
+    await dialogShot('infoproducts-dialog-error-desktop', edit);
     await inputs.nth(0).setInputFiles({ name: 'guia-do-poupador.pdf', mimeType: 'application/pdf', buffer: PDF });
     await edit.getByText('PDF enviado').waitFor();
     await inputs.nth(1).setInputFiles({ name: 'capa.png', mimeType: 'image/png', buffer: await pngCover(page) });
@@ -88,7 +95,7 @@ describeBrowser('admin console: e-books and payments to review', () => {
     const cover = await eventually(async () => (await t.services.db('infoproducts').where({ id: created.id }).first()).cover_url as string | null, 'the cover saved');
     expect(cover).toMatch(/^\/api\/covers\/ip\d+-[0-9a-f]{16}\.png$/);
     expect((await t.services.db('infoproducts').where({ id: created.id }).first()).file_sha256).toMatch(/^[0-9a-f]{64}$/);
-    await shot('infoproducts-dialog-desktop');
+    await dialogShot('infoproducts-dialog-desktop', edit);
     await edit.getByRole('button', { name: 'Fechar', exact: true }).last().click();
 
     // Archive asks first.
@@ -102,12 +109,14 @@ describeBrowser('admin console: e-books and payments to review', () => {
     // Phone.
     await page.setViewportSize(PHONE_VIEWPORT);
     await page.reload();
-    await page.getByRole('cell', { name: 'EBOOK-GUIA-LOTOMANIA' }).waitFor();
+    // Phones: one card per e-book instead of the table.
+    const card = page.getByRole('listitem').filter({ hasText: 'EBOOK-GUIA-LOTOMANIA' });
+    await card.waitFor();
     await shot('infoproducts-phone');
-    await page.getByRole('row').filter({ hasText: 'EBOOK-GUIA-LOTOMANIA' }).getByRole('button', { name: 'Editar' }).click();
+    await card.getByRole('button', { name: 'Editar' }).click();
     const phoneDialog = await settled(page.getByRole('dialog').filter({ hasText: 'Editar e-book' }));
     await phoneDialog.getByText('Enviar PDF').waitFor();
-    await shot('infoproducts-dialog-phone');
+    await dialogShot('infoproducts-dialog-phone', phoneDialog);
   });
 
   it('lists flagged payments with their reason and marks one reviewed with a note; desktop and phone', async () => {

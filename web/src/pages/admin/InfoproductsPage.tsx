@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, App, Button, Flex, Form, Input, InputNumber, Modal, Select, Skeleton, Switch, Table, Tag, Typography, Upload } from 'antd';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Alert, App, Button, Card, Flex, Form, Grid, Input, InputNumber, Modal, Select, Skeleton, Switch, Table, Tag, Typography, Upload } from 'antd';
 import type { TableColumnsType, UploadProps } from 'antd';
 import { EditOutlined, InboxOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../../api/client';
@@ -50,7 +50,7 @@ function toBody(v: FormValues) {
 }
 
 /** A file picker that sends one file with our token and shows the server's answer (error included). */
-function FileUpload(props: { label: string; accept: string; hint: string; onUpload: (file: File) => Promise<AdminInfoproduct>; onDone: (p: AdminInfoproduct) => void }) {
+function FileUpload(props: { label: string; done: string; accept: string; hint: string; onUpload: (file: File) => Promise<AdminInfoproduct>; onDone: (p: AdminInfoproduct) => void }) {
   const { message } = App.useApp();
   const [error, setError] = useState<string | null>(null);
   const customRequest: UploadProps['customRequest'] = async (opts) => {
@@ -60,9 +60,9 @@ function FileUpload(props: { label: string; accept: string; hint: string; onUplo
       const p = await props.onUpload(file);
       opts.onSuccess?.(p);
       props.onDone(p);
-      void message.success(`${props.label}: enviado.`);
+      void message.success(props.done);
     } catch (e) {
-      const text = errorMessage(e, `Não foi possível enviar ${props.label.toLowerCase()}.`);
+      const text = errorMessage(e, 'Não foi possível enviar o arquivo.');
       setError(text);
       opts.onError?.(e instanceof Error ? e : new Error(text));
     }
@@ -158,7 +158,7 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
         </Button>,
       ]}
     >
-      <Form form={form} layout="vertical" requiredMark="optional" disabled={saving}>
+      <Form form={form} layout="vertical" disabled={saving}>
         <Flex gap={12} wrap className="admin-form-row">
           <Form.Item name="sku" label="SKU" rules={[{ required: true, whitespace: true, message: 'Informe o SKU.' }, { pattern: /^\s*[A-Za-z0-9._-]+\s*$/, message: 'Use letras sem acento, números, ponto, hífen ou sublinhado.' }]} className="admin-grow">
             <Input placeholder="EBOOK-GUIA" maxLength={120} autoComplete="off" />
@@ -192,7 +192,7 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
             <Switch checkedChildren="Sim" unCheckedChildren="Não" />
           </Form.Item>
         </Flex>
-        <Form.Item name="cover_url" label="Endereço da capa (opcional)" extra="Ou envie uma imagem abaixo.">
+        <Form.Item name="cover_url" label="Endereço da capa" extra="Ou envie uma imagem abaixo.">
           <Input placeholder="https://…" maxLength={500} />
         </Form.Item>
       </Form>
@@ -211,6 +211,7 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
           </p>
           <FileUpload
             label="Enviar PDF"
+            done="PDF enviado."
             accept="application/pdf,.pdf"
             hint="Só PDF. Fica guardado em local privado: só quem comprou baixa, pela área do cliente."
             onUpload={(f) => infoproductsApi.uploadPdf(product.id, f, f.name)}
@@ -220,6 +221,7 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
             {product.cover_url && <img src={coverSrc(product.cover_url) ?? undefined} alt={`Capa atual de ${product.title}`} className="admin-cover-thumb" />}
             <FileUpload
               label="Enviar capa"
+              done="Capa enviada."
               accept="image/png,image/jpeg,image/webp"
               hint="PNG, JPEG ou WebP (SVG não é aceito). É a imagem pública do produto."
               onUpload={(f) => infoproductsApi.uploadCover(product.id, f, f.name)}
@@ -248,6 +250,8 @@ export default function InfoproductsPage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   const [dialog, setDialog] = useState<{ open: boolean; product: AdminInfoproduct | null }>({ open: false, product: null });
+  // Phones get one card per e-book (every column readable without scrolling sideways).
+  const wide = Grid.useBreakpoint().md ?? true;
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -330,6 +334,34 @@ export default function InfoproductsPage() {
     },
   ];
 
+  const actionsCell = columns.find((c) => c.key === 'actions')!.render as (v: unknown, p: AdminInfoproduct, i: number) => ReactNode;
+  const cards = (list: AdminInfoproduct[]) =>
+    list.length === 0 ? (
+      <Card className="admin-card">Nenhum item encontrado.</Card>
+    ) : (
+      <ul className="admin-cards" aria-label="E-books">
+        {list.map((p, i) => (
+          <li key={p.id}>
+            <Card size="small" className="admin-card" title={p.title} extra={p.active ? <Tag color="success">Ativo</Tag> : <Tag>Arquivado</Tag>}>
+              <dl className="admin-card-fields">
+                <dt>SKU</dt>
+                <dd>{p.sku ?? '—'}</dd>
+                <dt>Preço</dt>
+                <dd>{p.price_cents == null ? '—' : formatBRL(p.price_cents)}</dd>
+                <dt>Prêmio</dt>
+                <dd>{formatBRL(p.default_prize_cents)}</dd>
+                <dt>Categoria</dt>
+                <dd>{p.category_name ?? '—'}</dd>
+                <dt>PDF</dt>
+                <dd>{p.has_file ? 'enviado' : <Tag color="warning">sem PDF</Tag>}</dd>
+              </dl>
+              {actionsCell(null, p, i)}
+            </Card>
+          </li>
+        ))}
+      </ul>
+    );
+
   return (
     <div className="page admin-page">
       <Typography.Title level={2} className="admin-page-title">
@@ -369,6 +401,20 @@ export default function InfoproductsPage() {
       )}
       {items === null && loading ? (
         <Skeleton active paragraph={{ rows: 6 }} />
+      ) : !wide ? (
+        <>
+          {loading ? <Skeleton active paragraph={{ rows: 4 }} /> : cards(items ?? [])}
+          {(offset > 0 || hasMore) && (
+            <Flex gap={8} justify="flex-end" className="admin-pager">
+              <Button disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                Anterior
+              </Button>
+              <Button disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>
+                Próxima
+              </Button>
+            </Flex>
+          )}
+        </>
       ) : (
         <>
           <Table<AdminInfoproduct>

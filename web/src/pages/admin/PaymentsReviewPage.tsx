@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, App, Button, Flex, Form, Input, Modal, Select, Skeleton, Table, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Alert, App, Button, Card, Flex, Form, Grid, Input, Modal, Select, Skeleton, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
@@ -47,6 +47,8 @@ export default function PaymentsReviewPage() {
   const [saving, setSaving] = useState(false);
   const [reviewError, setReviewError] = useState<string | null>(null);
   const [form] = Form.useForm<{ note: string }>();
+  // Phones get one card per payment (every column readable without scrolling sideways).
+  const wide = Grid.useBreakpoint().md ?? true;
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -191,6 +193,49 @@ export default function PaymentsReviewPage() {
     },
   ];
 
+  const reviewCell = columns.find((c) => c.key === 'review')!.render as (v: unknown, p: AdminPayment, i: number) => ReactNode;
+  const actionsCell = columns.find((c) => c.key === 'actions')!.render as (v: unknown, p: AdminPayment, i: number) => ReactNode;
+  const cards = (list: AdminPayment[]) =>
+    list.length === 0 ? (
+      <Card className="admin-card">{flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.'}</Card>
+    ) : (
+      <ul className="admin-cards" aria-label="Pagamentos">
+        {list.map((p, i) => (
+          <li key={p.id}>
+            <Card
+              size="small"
+              className="admin-card"
+              title={`#${p.id} · ${formatBRL(p.amount_cents)}`}
+              extra={<Tag color={STATUS_LABELS[p.status]?.color}>{STATUS_LABELS[p.status]?.label ?? p.status}</Tag>}
+            >
+              <dl className="admin-card-fields">
+                <dt>Cliente</dt>
+                <dd>
+                  {p.user_name ?? `#${p.user_id}`} <Typography.Text type="secondary">{p.user_email}</Typography.Text>
+                </dd>
+                <dt>Data</dt>
+                <dd>
+                  {dateTime(p.created_at)} · {KIND_LABELS[p.kind] ?? p.kind}
+                </dd>
+                <dt>Motivo</dt>
+                <dd>
+                  {p.review_reason ?? '—'}
+                  {p.fulfilment_on_hold && (
+                    <Tag color="error" className="admin-inline-tag">
+                      Entrega retida
+                    </Tag>
+                  )}
+                </dd>
+                <dt>Revisão</dt>
+                <dd>{reviewCell(null, p, i)}</dd>
+              </dl>
+              {actionsCell(null, p, i)}
+            </Card>
+          </li>
+        ))}
+      </ul>
+    );
+
   return (
     <div className="page admin-page">
       <Typography.Title level={2} className="admin-page-title">
@@ -257,6 +302,20 @@ export default function PaymentsReviewPage() {
       )}
       {items === null && loading ? (
         <Skeleton active paragraph={{ rows: 6 }} />
+      ) : !wide ? (
+        <>
+          {loading ? <Skeleton active paragraph={{ rows: 4 }} /> : cards(items ?? [])}
+          {(offset > 0 || hasMore) && (
+            <Flex gap={8} justify="flex-end" className="admin-pager">
+              <Button disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                Anterior
+              </Button>
+              <Button disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>
+                Próxima
+              </Button>
+            </Flex>
+          )}
+        </>
       ) : (
         <>
           <Table<AdminPayment>
