@@ -37,6 +37,7 @@ describeBrowser('admin console: e-books and payments to review', () => {
 
   async function shot(name: string, p: Page = page) {
     fs.mkdirSync(SHOTS, { recursive: true });
+    await p.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await p.waitForTimeout(300);
     await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
   }
@@ -45,7 +46,12 @@ describeBrowser('admin console: e-books and payments to review', () => {
   async function dialogShot(name: string, dialog: ReturnType<Page['getByRole']>) {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.waitForTimeout(300);
-    await dialog.locator('.ant-modal-container, .ant-modal-content').first().screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+    const viewport = page.viewportSize()!;
+    const box = await dialog.locator('.ant-modal-container').first().boundingBox();
+    await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil((box?.height ?? 0) + 200)) });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+    await page.setViewportSize(viewport);
   }
 
   /** A real PNG (a screenshot of a green square), for the cover. */
@@ -96,7 +102,11 @@ describeBrowser('admin console: e-books and payments to review', () => {
     expect(cover).toMatch(/^\/api\/covers\/ip\d+-[0-9a-f]{16}\.png$/);
     expect((await t.services.db('infoproducts').where({ id: created.id }).first()).file_sha256).toMatch(/^[0-9a-f]{64}$/);
     await dialogShot('infoproducts-dialog-desktop', edit);
-    await edit.getByRole('button', { name: 'Fechar', exact: true }).last().click();
+    // Saving after the upload keeps the uploaded cover.
+    await edit.getByLabel('Subtítulo').fill('Para começar a guardar');
+    await edit.getByRole('button', { name: 'Salvar' }).click();
+    await eventually(async () => (await t.services.db('infoproducts').where({ id: created.id }).first()).subtitle === 'Para começar a guardar', 'the subtitle saved');
+    expect((await t.services.db('infoproducts').where({ id: created.id }).first()).cover_url).toBe(cover);
 
     // Archive asks first.
     await page.getByRole('row').filter({ hasText: 'EBOOK-POUPADOR' }).getByRole('button', { name: 'Arquivar' }).click();

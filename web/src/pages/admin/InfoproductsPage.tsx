@@ -139,6 +139,8 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
 
   const uploaded = (p: AdminInfoproduct) => {
     setProduct(p);
+    // The uploaded cover is now the product's cover_url: a later 'Salvar' must keep it.
+    form.setFieldValue('cover_url', p.cover_url ?? '');
     props.onSaved(p);
   };
 
