@@ -399,3 +399,22 @@ describe('POST /api/admin/infoproducts/{id}/cover', () => {
     }
   });
 });
+
+describe('races', () => {
+  test('parallel reactivations, customers opening its draw and uploads of one e-book: one open draw, no 500', async () => {
+    const p = await create({ active: false });
+    const buyer = await createUser(t);
+    const calls = [
+      ...Array.from({ length: 4 }, () => api('PUT', `/api/admin/infoproducts/${p.id}`, { active: true, open_draw: true })),
+      ...Array.from({ length: 4 }, () => t.api('POST', `/api/infoproducts/${p.id}/ensure-open-draw`, { token: buyer.token })),
+      ...Array.from({ length: 2 }, (_, i) => upload(`/api/admin/infoproducts/${p.id}/file`, Buffer.concat([PDF, Buffer.from(`\n% ${i}\n`)]), { filename: `v${i}.pdf` })),
+    ];
+    const answers = await Promise.all(calls);
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    expect(answers.slice(0, 4).every((a) => a.status === 200)).toBe(true);
+    expect(await t.services.db('draws').where({ infoproduct_id: p.id, status: 'open' })).toHaveLength(1);
+    // The stored hash is the hash of the file on disk, whichever upload won.
+    const row = await t.services.db('infoproducts').where({ id: p.id }).first();
+    expect(createHash('sha256').update(fs.readFileSync(path.join(ebookDir, row.file_url))).digest('hex')).toBe(row.file_sha256);
+  });
+});
