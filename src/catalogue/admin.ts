@@ -44,7 +44,7 @@ export function reaisToCents(v: unknown): number | null | typeof NaN {
   }
   if (typeof v !== 'string') return NaN;
   let s = v.trim().replace(/^R\$\s*/i, '').replace(/\s+/g, '');
-  if (s === '') return null;
+  if (s === '') return v.trim() === '' ? null : NaN; // 'R$' alone is not an amount
   if (s.includes(',')) {
     // pt-BR: '.' groups thousands, ',' is the decimal mark.
     if (!/^\d{1,3}(\.\d{3})*(,\d{1,2})?$|^\d+(,\d{1,2})?$/.test(s)) return NaN;

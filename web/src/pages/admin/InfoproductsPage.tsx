@@ -7,17 +7,13 @@ import type { AdminCategory, AdminInfoproduct } from '../../api/types';
 import { coverSrc, formatBRL } from '../../components/product/format';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { infoproductsApi } from './adminApi';
+import { centsToReais, REAIS_RE } from './money';
 import './admin-pages.css';
 
 const PAGE = 50;
 const LOAD_ERROR = 'Não foi possível carregar os infoprodutos.';
 const SAVE_ERROR = 'Não foi possível salvar os dados do produto.';
 
-/** Cents → the text typed in the form ('19,90'), or '' for none. */
-export const centsToReais = (c: number | null | undefined) => (c == null ? '' : (c / 100).toFixed(2).replace('.', ','));
-
-/** 'R$ 19,90', '19.90', '1.234,56' or empty: what the server accepts as reais (src/catalogue/admin.ts). */
-const REAIS_RE = /^\s*(R\$\s*)?(\d{1,3}(\.\d{3})*(,\d{1,2})?|\d+([.,]\d{1,2})?)\s*$/i;
 
 interface FormValues {
   sku: string;
