@@ -10,6 +10,8 @@ import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
 import { adminHistoryRoutes } from './draws/admin-history-routes';
 import { adminAuditRoutes } from './audit/admin-routes';
+import { adminInfoproductsRoutes, coverRoutes } from './catalogue/admin-routes';
+import { adminPaymentsRoutes } from './payments/admin-routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -62,5 +64,8 @@ export function moduleRouters(services: Services) {
     adminHistoryRoutes(services),
     adminDrawsRoutes(services),
     adminAuditRoutes(services),
+    adminInfoproductsRoutes(services),
+    coverRoutes(services),
+    adminPaymentsRoutes(services),
   ];
 }

@@ -15,6 +15,8 @@ import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
 import { createAdminHistoryService, type AdminHistoryService } from './draws/admin-history';
 import { createOpenBuyersService, type OpenBuyersService } from './draws/open-buyers';
 import { createWinnersService, type WinnersService } from './draws/winners';
+import { createAdminInfoproductsService, type AdminInfoproductsService } from './catalogue/admin';
+import { createPaymentsReviewService, type PaymentsReviewService } from './payments/review';
 import { createCatalogueService, type CatalogueService } from './catalogue/service';
 import { createPaymentsService, type PaymentsService } from './payments/service';
 import { createSandboxProvider } from './payments/providers/sandbox';
@@ -63,6 +65,10 @@ export interface Services {
   myBoard: MyBoardService;
   ebooks: EbooksService;
   account: AccountService;
+  /** The admin console's e-books and their uploads (issue 9). */
+  adminInfoproducts: AdminInfoproductsService;
+  /** Payments to review: admin console and `cotaverde payments` (issues 9, 10). */
+  paymentsReview: PaymentsReviewService;
   close(): Promise<void>;
 }
 
@@ -128,6 +134,16 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const myBoard = createMyBoardService({ db });
   const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
   const account = createAccountService({ db, catalogue, coupons, readCache });
+  const adminInfoproducts = createAdminInfoproductsService({
+    db,
+    readCache,
+    logger,
+    ebookStorageDir: config.ebookStorageDir,
+    coverStorageDir: config.uploads.coverStorageDir,
+    ebookMaxBytes: config.uploads.ebookMaxBytes,
+    coverMaxBytes: config.uploads.coverMaxBytes,
+  });
+  const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
 
   return {
     config,
@@ -154,6 +170,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     myBoard,
     ebooks,
     account,
+    adminInfoproducts,
+    paymentsReview,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppState } from '../platform/http/context';
-import { body, requireAdmin, requireUser } from '../platform/http/context';
-import { PaymentId, type PaymentsService } from './service';
+import { body, requireUser } from '../platform/http/context';
+import { type PaymentsService } from './service';
 import type { ParticipationsService } from './participations';
 
 export function paymentsRoutes(payments: PaymentsService, participations: ParticipationsService) {
@@ -47,12 +47,7 @@ export function paymentsRoutes(payments: PaymentsService, participations: Partic
     ctx.body = res.body;
   });
 
-  // Admin-only, and only while the sandbox provider is active.
-  r.post('/admin/payments/:id/approve', async (ctx) => {
-    const admin = requireAdmin(ctx);
-    const p = await payments.approveSandbox(PaymentId.parse(ctx.params.id), { userId: admin.id, via: 'admin' });
-    ctx.body = { id: p.id, paymentId: p.id, status: p.status };
-  });
+  // The admin's sandbox approval lives with the other admin payment routes (payments/admin-routes.ts).
 
   return r;
 }

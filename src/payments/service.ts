@@ -31,8 +31,6 @@ export interface PaymentsService {
   approveSandbox(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<PaymentRow>;
   /** `cotaverde payments approve`: sandbox approval when sandbox, then a forced check with any provider. */
   approve(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<{ payment: PaymentRow; approvedAtBank: boolean }>;
-  /** Operators' listing (`cotaverde payments list`): newest first, optionally by status or only those flagged for review. */
-  listForOperators(o: { status?: string; flagged?: boolean; limit: number }): Promise<Array<Record<string, unknown>>>;
   poll(paymentId: number, job?: Job, token?: string): Promise<string>;
   reconcile(): Promise<number>;
   schedulePoll(paymentId: number, delayMs?: number): Promise<void>;
@@ -96,14 +94,6 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         remaining = (await deps.vouchers.allowance(userId, d.id)).remaining;
       }
       return { ok: true, payment_id: p.id, status: p.status, vouchers_granted: (f.result.vouchers as number) ?? 0, infoproduct_id: p.infoproduct_id, draw_id: drawId, drawId, remaining };
-    },
-
-    async listForOperators(o) {
-      const q = db('payments').orderBy('id', 'desc').limit(o.limit);
-      if (o.status) q.where({ status: o.status });
-      if (o.flagged) q.where({ flagged_for_review: true });
-      const columns = ['id', 'user_id', 'kind', 'provider', 'status', 'amount_cents', 'quantity', 'infoproduct_id', 'draw_id', 'created_at', 'paid_at', 'flagged_for_review'];
-      return q.select(o.flagged ? [...columns, 'fulfilment_on_hold', 'review_reason'] : columns);
     },
 
     async handleMercadoPagoWebhook(req) {

@@ -78,6 +78,10 @@ const AccountEnvSchema = z.object({
   COUPON_WEBHOOK_URL: z.string().url().optional(),
   COUPON_WEBHOOK_SECRET: z.string().optional(),
   EBOOK_STORAGE_DIR: z.string().min(1).default('storage/ebooks'),
+  // Admin uploads (issue 9): e-book PDFs (private, in EBOOK_STORAGE_DIR) and covers (public).
+  COVER_STORAGE_DIR: z.string().min(1).default('storage/covers'),
+  EBOOK_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(500 * 1024 * 1024).default(50 * 1024 * 1024),
+  COVER_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
 });
 
 function loadAccountConfig(env: NodeJS.ProcessEnv, problems: string[]) {
@@ -94,6 +98,7 @@ function loadAccountConfig(env: NodeJS.ProcessEnv, problems: string[]) {
   return {
     coupons: { adapter: e.COUPON_ADAPTER, webhookUrl: e.COUPON_WEBHOOK_URL, webhookSecret: e.COUPON_WEBHOOK_SECRET },
     ebookStorageDir: path.resolve(e.EBOOK_STORAGE_DIR),
+    uploads: { coverStorageDir: path.resolve(e.COVER_STORAGE_DIR), ebookMaxBytes: e.EBOOK_MAX_UPLOAD_BYTES, coverMaxBytes: e.COVER_MAX_UPLOAD_BYTES },
   };
 }
 // ---- end of the customer-area block ----
@@ -140,6 +145,8 @@ export type Config = {
   coupons: { adapter: 'none' | 'webhook'; webhookUrl?: string; webhookSecret?: string };
   /** Where the e-book PDFs live (absolute). */
   ebookStorageDir: string;
+  /** Admin uploads (issue 9): where covers are kept (served publicly) and the size limits. */
+  uploads: { coverStorageDir: string; ebookMaxBytes: number; coverMaxBytes: number };
 };
 
 export class ConfigError extends Error {

@@ -315,6 +315,40 @@ export async function requestFile(path: string, opts: Omit<RequestOptions, 'body
   return { blob: await res.blob(), filename: dispositionFilename(res.headers.get('content-disposition')) };
 }
 
+/**
+ * POST of one file as multipart/form-data (field `file`), with the session token; the answer and
+ * the errors as in request() (e.g. 413 `{error: 'payload_too_large', message}`).
+ */
+export async function uploadFile<T = unknown>(path: string, file: Blob, filename: string, opts: { signal?: AbortSignal } = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = currentToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const form = new FormData();
+  form.append('file', file, filename);
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path), { method: 'POST', headers, body: form, credentials: 'include', signal: opts.signal });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+  }
+  const text = await res.text().catch(() => '');
+  let body: unknown = undefined;
+  if (text && (res.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  if (!res.ok) {
+    if (res.status >= 500 && (body === undefined || typeof body !== 'object')) throw new ApiError(res.status, 'server_unavailable', UNAVAILABLE_MESSAGE);
+    if (res.status === 413 && (body === undefined || typeof body !== 'object')) throw new ApiError(413, 'payload_too_large', 'Arquivo grande demais.');
+    throw toApiError(res.status, body);
+  }
+  return body as T;
+}
+
 export const api = {
   get: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, opts),
   post: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
@@ -325,4 +359,5 @@ export const api = {
     request<T>('PATCH', path, { ...opts, body }),
   delete: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('DELETE', path, opts),
   file: (path: string, opts?: Omit<RequestOptions, 'body'>) => requestFile(path, opts),
+  upload: <T = unknown>(path: string, file: Blob, filename: string, opts?: { signal?: AbortSignal }) => uploadFile<T>(path, file, filename, opts),
 };

@@ -19,3 +19,5 @@ export type { PixPayment } from '../../../src/shared/api/payments';
 export type { DrawParticipants, HeldDraw, OpenBuyer, OpenBuyerNumber, OpenBuyers, Page, Participant, ParticipantEntry, Winner } from '../../../src/shared/api/admin-history';
 export type { AuditEntryView, AuditPage } from '../../../src/shared/api/audit';
 export type { AdminDraw, AdminDrawList, DashboardSummary, NewSeriesResult } from '../../../src/shared/api/admin-draws';
+export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../../../src/shared/api/admin-infoproducts';
+export type { AdminPayment, AdminPaymentList } from '../../../src/shared/api/admin-payments';

@@ -11,6 +11,8 @@ import './console.css';
 import HeldRafflesPage from './HeldRafflesPage';
 import OpenBuyersPage from './OpenBuyersPage';
 import WinnersPage from './WinnersPage';
+import InfoproductsPage from './InfoproductsPage';
+import PaymentsReviewPage from './PaymentsReviewPage';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -58,6 +60,8 @@ export default function AdminConsole() {
             <Route path="sorteios" element={<HeldRafflesPage />} />
             <Route path="sorteiosAtivos" element={<OpenBuyersPage />} />
             <Route path="vencedores" element={<WinnersPage />} />
+            <Route path="infoproducts" element={<InfoproductsPage />} />
+            <Route path="pagamentos" element={<PaymentsReviewPage />} />
             <Route path="*" element={<AdminNotFound />} />
           </Routes>
         </Layout.Content>

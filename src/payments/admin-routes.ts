@@ -1,0 +1,38 @@
+import Router from '@koa/router';
+import type { AppState } from '../platform/http/context';
+import { body, requireAdmin } from '../platform/http/context';
+import { ReviewPaymentId, type PaymentsReviewService } from './review';
+
+/** The admin console's payments to review (issue 9). Listed for the route-guard table test. */
+export const ADMIN_PAYMENTS_ROUTES = [
+  { method: 'GET', path: '/api/admin/payments' },
+  { method: 'GET', path: '/api/admin/payments/:id' },
+  { method: 'POST', path: '/api/admin/payments/:id/review' },
+  { method: 'POST', path: '/api/admin/payments/:id/approve' },
+] as const;
+
+export function adminPaymentsRoutes(s: { paymentsReview: PaymentsReviewService }) {
+  const r = new Router<AppState>({ prefix: '/api/admin' });
+  r.use(async (ctx, next) => {
+    requireAdmin(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  const p = s.paymentsReview;
+
+  r.get('/payments', async (ctx) => {
+    ctx.body = await p.list(ctx.query);
+  });
+  r.get('/payments/:id', async (ctx) => {
+    ctx.body = await p.show(ReviewPaymentId.parse(ctx.params.id));
+  });
+  r.post('/payments/:id/review', async (ctx) => {
+    ctx.body = await p.markReviewed({ userId: requireAdmin(ctx).id, via: 'admin' }, ReviewPaymentId.parse(ctx.params.id), body(ctx));
+  });
+  r.post('/payments/:id/approve', async (ctx) => {
+    const payment = await p.approveSandbox({ userId: requireAdmin(ctx).id, via: 'admin' }, ReviewPaymentId.parse(ctx.params.id));
+    // `paymentId`: the alias the earlier version of this route answered.
+    ctx.body = { ...payment, paymentId: payment.id };
+  });
+  return r;
+}

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import type { Db } from '../platform/db';
+import { errors } from '../platform/errors';
+import { audit } from '../platform/audit';
+import { Id } from '../platform/validation';
+import type { AdminPayment, AdminPaymentList } from '../shared/api/admin-payments';
+import type { PaymentsService } from './service';
+
+/**
+ * Payments to review (issue 9 console `/admin/pagamentos`, issue 10 CLI `payments …`): the
+ * payments the money rules flagged (late approvals, refunds, chargebacks, amount mismatches) with
+ * their reason, marking one reviewed with a note, and the sandbox approval. One service for the
+ * admin API and the CLI; the flags themselves are raised by the payments state machine.
+ */
+
+export const PAYMENT_STATUSES = ['pending', 'approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'] as const;
+
+const flag = z
+  .union([z.boolean(), z.string()])
+  .transform((v, ctx) => {
+    if (typeof v === 'boolean') return v;
+    const s = v.trim().toLowerCase();
+    if (['1', 'true', 'sim', 'yes'].includes(s)) return true;
+    if (['0', 'false', 'nao', 'não', 'no', ''].includes(s)) return false;
+    ctx.addIssue({ code: 'custom', message: 'Use 1 ou 0.' });
+    return z.NEVER;
+  });
+
+export const PaymentListQuery = z.object({
+  status: z.enum(PAYMENT_STATUSES, { error: `Status inválido. Use um de: ${PAYMENT_STATUSES.join(', ')}.` }).optional(),
+  flagged: flag.optional(),
+  /** 0: only those still to review; 1: only those reviewed (meaningful with flagged). */
+  reviewed: flag.optional(),
+  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(500, 'O limite máximo é 500.').default(50),
+  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+});
+
+export const ReviewCommand = z.object(
+  {
+    note: z
+      .string({ error: 'Escreva uma nota sobre a revisão.' })
+      .trim()
+      .min(1, 'Escreva uma nota sobre a revisão.')
+      .max(2000, 'A nota pode ter no máximo 2000 caracteres.'),
+  },
+  { error: 'Envie um objeto JSON.' },
+);
+
+export const ReviewPaymentId = Id('Pagamento inválido.');
+
+type Actor = { userId?: number | null; via: 'admin' | 'cli' };
+
+export interface PaymentsReviewService {
+  list(query: unknown): Promise<AdminPaymentList>;
+  show(id: number): Promise<AdminPayment & { audit: Array<{ id: number; action: string; actor: string; actor_user_id: number | null; created_at: string; data: unknown }> }>;
+  markReviewed(actor: Actor, id: number, input: unknown): Promise<AdminPayment>;
+  approveSandbox(actor: Actor, id: number): Promise<AdminPayment>;
+}
+
+const iso = (d: Date | string | null) => (d == null ? null : new Date(d).toISOString());
+
+export function createPaymentsReviewService(deps: { db: Db; payments: PaymentsService; sandboxActive: boolean }): PaymentsReviewService {
+  const { db } = deps;
+
+  const base = () =>
+    db('payments as p')
+      .leftJoin('users as u', 'u.id', 'p.user_id')
+      .leftJoin('users as r', 'r.id', 'p.reviewed_by')
+      .leftJoin('infoproducts as i', 'i.id', 'p.infoproduct_id')
+      .select(
+        'p.id',
+        'p.user_id',
+        'u.name as user_name',
+        'u.email as user_email',
+        'p.kind',
+        'p.provider',
+        'p.method',
+        'p.status',
+        'p.amount_cents',
+        'p.quantity',
+        'p.infoproduct_id',
+        'i.title as infoproduct_title',
+        'p.draw_id',
+        'p.numbers',
+        'p.created_at',
+        'p.paid_at',
+        'p.flagged_for_review',
+        'p.review_reason',
+        'p.fulfilment_on_hold',
+        'p.reviewed_at',
+        'p.reviewed_by',
+        'r.name as reviewed_by_name',
+        'p.review_note',
+        'p.provider_payment_id',
+      );
+
+  function view(row: Record<string, any>): AdminPayment {
+    return {
+      id: Number(row.id),
+      user_id: Number(row.user_id),
+      user_name: row.user_name ?? null,
+      user_email: row.user_email ?? null,
+      kind: row.kind,
+      provider: row.provider,
+      method: row.method ?? null,
+      status: row.status,
+      amount_cents: row.amount_cents,
+      quantity: row.quantity ?? null,
+      infoproduct_id: row.infoproduct_id == null ? null : Number(row.infoproduct_id),
+      infoproduct_title: row.infoproduct_title ?? null,
+      draw_id: row.draw_id == null ? null : Number(row.draw_id),
+      numbers: row.numbers ?? null,
+      created_at: iso(row.created_at) as string,
+      paid_at: iso(row.paid_at),
+      flagged_for_review: row.flagged_for_review,
+      review_reason: row.review_reason ?? null,
+      fulfilment_on_hold: row.fulfilment_on_hold,
+      reviewed_at: iso(row.reviewed_at),
+      reviewed_by: row.reviewed_by == null ? null : Number(row.reviewed_by),
+      reviewed_by_name: row.reviewed_by_name ?? null,
+      review_note: row.review_note ?? null,
+      sandbox_approvable: deps.sandboxActive && row.provider === 'sandbox' && !!row.provider_payment_id,
+    };
+  }
+
+  async function one(id: number): Promise<AdminPayment> {
+    const row = await base().where('p.id', id).first();
+    if (!row) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
+    return view(row);
+  }
+
+  const service: PaymentsReviewService = {
+    async list(query) {
+      const f = PaymentListQuery.parse(query ?? {});
+      const qb = base().orderBy('p.id', 'desc').limit(f.limit + 1).offset(f.offset);
+      if (f.status) qb.where('p.status', f.status);
+      if (f.flagged !== undefined) qb.where('p.flagged_for_review', f.flagged);
+      if (f.reviewed === true) qb.whereNotNull('p.reviewed_at');
+      if (f.reviewed === false) qb.whereNull('p.reviewed_at');
+      const rows = await qb;
+      return { items: rows.slice(0, f.limit).map(view), hasMore: rows.length > f.limit, limit: f.limit, offset: f.offset };
+    },
+
+    async show(id) {
+      const p = await one(id);
+      const entries = await db('audit_log').where({ entity: 'payment', entity_id: String(id) }).orderBy('id', 'desc').limit(50).select('id', 'action', 'actor', 'actor_user_id', 'created_at', 'data');
+      return { ...p, audit: entries.map((e) => ({ ...e, id: Number(e.id), actor_user_id: e.actor_user_id == null ? null : Number(e.actor_user_id), created_at: iso(e.created_at) as string })) };
+    },
+
+    async markReviewed(actor, id, input) {
+      const { note } = ReviewCommand.parse(input);
+      await db.transaction(async (trx) => {
+        const before = await trx('payments').where({ id }).forUpdate().first('id', 'status', 'flagged_for_review', 'review_reason', 'reviewed_at', 'reviewed_by', 'review_note');
+        if (!before) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
+        if (!before.flagged_for_review) throw errors.conflict('payment_not_flagged', 'Este pagamento não está marcado para análise.');
+        const [after] = await trx('payments')
+          .where({ id })
+          .update({ reviewed_at: trx.fn.now(), reviewed_by: actor.userId ?? null, review_note: note, updated_at: trx.fn.now() })
+          .returning(['id', 'status', 'flagged_for_review', 'review_reason', 'reviewed_at', 'reviewed_by', 'review_note']);
+        await audit(trx, { actorUserId: actor.userId ?? null, actor: actor.via, action: 'payment.reviewed', entity: 'payment', entityId: id, data: { before, after, note } });
+      });
+      return one(id);
+    },
+
+    async approveSandbox(actor, id) {
+      // The payments service audits the approval (payment.sandbox_approved) and applies it.
+      await deps.payments.approveSandbox(id, actor);
+      return one(id);
+    },
+  };
+  return service;
+}

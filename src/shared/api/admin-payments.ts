@@ -1,0 +1,40 @@
+/**
+ * The admin console's payments to review (issue 9, `/api/admin/payments`), declared once: the
+ * server (src/payments/review.ts) returns them, the console and the CLI show them. Types only.
+ */
+
+export interface AdminPayment {
+  id: number;
+  user_id: number;
+  user_name: string | null;
+  user_email: string | null;
+  kind: string;
+  provider: string;
+  method: string | null;
+  status: string;
+  amount_cents: number;
+  quantity: number | null;
+  infoproduct_id: number | null;
+  infoproduct_title: string | null;
+  draw_id: number | null;
+  numbers: number[] | null;
+  created_at: string;
+  paid_at: string | null;
+  flagged_for_review: boolean;
+  /** Why it was flagged (late approval, refund, chargeback, amount mismatch…). */
+  review_reason: string | null;
+  fulfilment_on_hold: boolean;
+  reviewed_at: string | null;
+  reviewed_by: number | null;
+  reviewed_by_name: string | null;
+  review_note: string | null;
+  /** The sandbox provider is active and this charge is one of its own: 'Aprovar (sandbox)' works. */
+  sandbox_approvable: boolean;
+}
+
+export interface AdminPaymentList {
+  items: AdminPayment[];
+  hasMore: boolean;
+  limit: number;
+  offset: number;
+}
