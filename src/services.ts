@@ -23,6 +23,8 @@ import { createEbooksService, type EbooksService } from './catalogue/ebooks';
 import { createAccountService, type AccountService } from './account/service';
 import { createCouponsService, type CouponsService } from './coupons/service';
 import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
+import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
+import { createResultsService, type ResultsService } from './draws/results';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -54,6 +56,9 @@ export interface Services {
   myBoard: MyBoardService;
   ebooks: EbooksService;
   account: AccountService;
+  /** Lotomania results and the draws they decide (issue 10). */
+  results: ResultsService;
+  lottery: LotteryClient;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ export interface ServiceOverrides {
   paymentProvider?: PaymentProvider;
   couponAdapter?: CouponPushAdapter;
   readCache?: ReadCache;
+  lotteryClient?: LotteryClient;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -116,6 +122,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const myBoard = createMyBoardService({ db });
   const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
   const account = createAccountService({ db, catalogue, coupons, readCache });
+  const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
+  const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
 
   return {
     config,
@@ -139,6 +147,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     myBoard,
     ebooks,
     account,
+    results,
+    lottery,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
