@@ -9,6 +9,8 @@ import { registerUsersCommands } from './commands/users';
 import { registerVouchersCommands } from './commands/vouchers';
 import { registerPaymentsCommands } from './commands/payments';
 import { registerMailCommands } from './commands/mail';
+import { registerDrawsCommands } from './commands/draws';
+import { registerResultsCommands } from './commands/results';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -24,6 +26,8 @@ export function buildCli(getServices: () => Services) {
   registerVouchersCommands(program, getServices);
   registerPaymentsCommands(program, getServices);
   registerMailCommands(program, getServices);
+  registerDrawsCommands(program, getServices);
+  registerResultsCommands(program, getServices);
 
   return program;
 }

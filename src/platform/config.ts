@@ -103,6 +103,7 @@ const LotteryEnvSchema = z.object({
   LOTTERY_API_URL: z.string().url().default('https://servicebus2.caixa.gov.br/portaldeloterias/api'),
   LOTTERY_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   LOTTERY_API_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  LOTTERY_API_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
 });
 
 function loadLotteryConfig(env: NodeJS.ProcessEnv, problems: string[]) {
@@ -112,7 +113,7 @@ function loadLotteryConfig(env: NodeJS.ProcessEnv, problems: string[]) {
     return null;
   }
   const e = parsed.data;
-  return { lottery: { apiUrl: e.LOTTERY_API_URL.replace(/\/$/, ''), timeoutMs: e.LOTTERY_API_TIMEOUT_MS, retries: e.LOTTERY_API_RETRIES } };
+  return { lottery: { apiUrl: e.LOTTERY_API_URL.replace(/\/$/, ''), timeoutMs: e.LOTTERY_API_TIMEOUT_MS, retries: e.LOTTERY_API_RETRIES, retryBaseMs: e.LOTTERY_API_RETRY_BASE_MS } };
 }
 // ---- end of the results block ----
 
@@ -159,7 +160,7 @@ export type Config = {
   /** Where the e-book PDFs live (absolute). */
   ebookStorageDir: string;
   /** The public Lotomania results service (issue 10): base URL, per-request timeout, retries. */
-  lottery: { apiUrl: string; timeoutMs: number; retries: number };
+  lottery: { apiUrl: string; timeoutMs: number; retries: number; retryBaseMs: number };
 };
 
 export class ConfigError extends Error {
