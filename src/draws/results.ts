@@ -31,11 +31,18 @@ export const GAME = 'lotomania';
 export type Actor = { actorUserId: number | null; actor: 'cli' | 'admin' | 'system' };
 type Source = 'cli' | 'admin' | 'service';
 
-const ContestNumber = z.coerce
+const ContestNumber = z
+  .unknown()
+  .superRefine((v, ctx) => {
+    if (v === undefined || v === null || v === '') ctx.addIssue({ code: 'custom', message: 'Informe o número do concurso.' });
+  })
+  .pipe(
+  z.coerce
   .number({ error: 'O número do concurso deve ser um número.' })
   .int('O número do concurso deve ser inteiro.')
   .min(1, 'O número do concurso deve ser positivo.')
-  .max(1_000_000, 'O número do concurso é alto demais.');
+  .max(1_000_000, 'O número do concurso é alto demais.'),
+  );
 
 /** The 20 numbers in draw order: an array (numbers or "07" texts) or one text "07 64 02 …" (spaces, commas, hyphens). */
 export const DrawnNumbers = z.unknown().transform((v, ctx): number[] => {
