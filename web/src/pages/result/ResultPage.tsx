@@ -111,7 +111,7 @@ export default function ResultPage() {
           {data.numbers.map((n, i) => (
             <li key={n} className={n === data.winning_number ? 'is-winner' : passed.has(n) ? 'is-passed' : undefined}>
               <small>{i + 1}º</small>
-              {pad2(n)}
+              <span>{pad2(n)}</span>
             </li>
           ))}
         </ol>
