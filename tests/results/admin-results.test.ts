@@ -1,6 +1,8 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 import { makeDraw, range, sellDirectly } from '../draws/fixtures';
+import { ADMIN_RESULTS_ROUTES, adminResultsRoutes } from '../../src/draws/admin-results-routes';
+import { moduleRouters } from '../../src/http';
 
 /**
  * The admin console's 'Registrar resultado' API (issue 10): preview (nothing saved), record (the
@@ -152,4 +154,27 @@ test('fetch: previews the contest from the results service; not drawn → 409; s
   const down = await api('POST', `/api/admin/draws/${d.id}/result/fetch`, { contest_number: 2650 });
   expect(down.status).toBe(503);
   expect(down.body).toEqual({ error: 'lottery_service_unavailable', message: 'O serviço de resultados respondeu 500.' });
+});
+
+test('ADMIN_RESULTS_ROUTES names exactly the routes of the router, and the router is mounted (route-table walks it)', () => {
+  const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+  const registered = adminResultsRoutes(t.services)
+    .stack.filter((l) => l.methods.length > 0)
+    .flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${l.path}`));
+  expect(registered.sort()).toEqual(ADMIN_RESULTS_ROUTES.map(key).sort());
+  const mounted = moduleRouters(t.services).flatMap((r) => r.stack.flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${l.path}`)));
+  for (const r of ADMIN_RESULTS_ROUTES) expect(mounted).toContain(key(r));
+  expect(mounted).toContain('GET /api/draws/:id/result');
+});
+
+test('anonymous 401 and customer 403 on every admin results route; the public result needs no login', async () => {
+  const d = await closedDraw(daysAgo(70));
+  for (const r of ADMIN_RESULTS_ROUTES) {
+    const path = r.path.replace(':id', String(d.id));
+    const anon = await t.api(r.method, path, { body: {} });
+    expect([path, anon.status, anon.body.error]).toEqual([path, 401, 'unauthenticated']);
+    const cust = await t.api(r.method, path, { token: customer.token, body: {} });
+    expect([path, cust.status, cust.body.error]).toEqual([path, 403, 'forbidden']);
+  }
+  expect((await t.api('GET', `/api/draws/${d.id}/result`)).status).toBe(404);
 });
