@@ -37,11 +37,11 @@ const ContestNumber = z
     if (v === undefined || v === null || v === '') ctx.addIssue({ code: 'custom', message: 'Informe o número do concurso.' });
   })
   .pipe(
-  z.coerce
-  .number({ error: 'O número do concurso deve ser um número.' })
-  .int('O número do concurso deve ser inteiro.')
-  .min(1, 'O número do concurso deve ser positivo.')
-  .max(1_000_000, 'O número do concurso é alto demais.'),
+    z.coerce
+      .number({ error: 'O número do concurso deve ser um número.' })
+      .int('O número do concurso deve ser inteiro.')
+      .min(1, 'O número do concurso deve ser positivo.')
+      .max(1_000_000, 'O número do concurso é alto demais.'),
   );
 
 /** The 20 numbers in draw order: an array (numbers or "07" texts) or one text "07 64 02 …" (spaces, commas, hyphens). */

@@ -70,6 +70,11 @@ describeBrowser('the result of a draw in the browser', () => {
     await page.getByRole('link', { name: 'Ver o resultado (concurso da Lotomania)' }).click();
     await page.waitForURL(`**/resultado/${draw.id}`);
     await page.getByText('Concurso 2950 da Lotomania').waitFor();
+
+    // /conta: the held raffle says CONTEMPLADO.
+    await page.goto(`${t.url}/conta`);
+    await page.getByRole('article', { name: `Sorteio #${String(draw.id).padStart(3, '0')}`, exact: true }).getByText('CONTEMPLADO', { exact: true }).waitFor();
+    await shot('conta-contemplado', 390);
   });
 
   it('another buyer sees NÃO CONTEMPLADO', async () => {
@@ -87,5 +92,7 @@ describeBrowser('the result of a draw in the browser', () => {
     await page.getByText('NÃO CONTEMPLADO', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Ver o resultado (concurso da Lotomania)' }).waitFor();
     await shot('detalhe-nao-contemplado', 390);
+    await page.goto(`${t.url}/conta`);
+    await page.getByRole('article', { name: `Sorteio #${String(draw.id).padStart(3, '0')}`, exact: true }).getByText('NÃO CONTEMPLADO', { exact: true }).waitFor();
   });
 });
