@@ -3,6 +3,7 @@ import { Alert, Button, Descriptions, Form, Input, InputNumber, Modal, Space, Ta
 import { CloudDownloadOutlined, TrophyOutlined } from '@ant-design/icons';
 import { api, errorMessage } from '../../api/client';
 import type { DrawResult, ResultPreview } from '../../api/types';
+import { numbersProblem, parseNumbers } from './resultNumbers';
 
 /** The draw the button acts on (a row of the admin draws table). */
 export interface RecordResultDraw {
@@ -13,21 +14,6 @@ export interface RecordResultDraw {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** "07 64 2, 53" → [7, 64, 2, 53]; null when a piece is not a number 00-99. */
-export function parseNumbers(text: string): number[] | null {
-  const parts = text.split(/[\s,;-]+/).filter(Boolean);
-  if (parts.some((p) => !/^\d{1,2}$/.test(p))) return null;
-  return parts.map(Number);
-}
-
-/** What the dialog checks before asking the server (which checks again). */
-export function numbersProblem(nums: number[] | null): string | null {
-  if (!nums) return 'Cada número deve estar entre 00 e 99.';
-  if (nums.length !== 20) return `Informe exatamente 20 números (recebidos: ${nums.length}).`;
-  if (new Set(nums).size !== 20) return 'Os 20 números devem ser distintos.';
-  return null;
-}
-
 const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro' } as const;
 
 /**
@@ -36,7 +22,7 @@ const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro' 
  * the server computes the winner and the dialog shows it before 'Confirmar' records it. The
  * winner is never typed in. For the admin draws pages (placed there by their owner).
  */
-export default function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; onDone?: (result: DrawResult) => void }) {
+export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; onDone?: (result: DrawResult) => void }) {
   const [open, setOpen] = useState(false);
   const [contest, setContest] = useState<number | null>(null);
   const [numbersText, setNumbersText] = useState('');
@@ -227,3 +213,5 @@ export default function RecordResultButton({ draw, onDone }: { draw: RecordResul
     </>
   );
 }
+
+export default RecordResultButton;
