@@ -32,7 +32,8 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<DrawResult | null>(null);
 
-  if (draw.status !== 'closed') return null;
+  // Only a closed draw takes a result; an open dialog stays until closed (the parent may already show the draw as drawn).
+  if (draw.status !== 'closed' && !open) return null;
 
   const reset = () => {
     setPreview(null);
