@@ -95,8 +95,12 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
       .argument('<id>', 'id do sorteio')
       .option('--json', 'saída em JSON')
       .action(async (id: string, o: { json?: boolean }) => {
-        const d = await getServices().adminDraws.setStatus(null, positiveInt('<id>', id), { status });
+        const s = getServices();
+        const drawId = positiveInt('<id>', id);
+        const before = await s.adminDraws.get(drawId);
+        const d = await s.adminDraws.setStatus(null, drawId, { status });
         if (o.json) process.stdout.write(JSON.stringify(d, null, 2) + '\n');
+        else if (before.status === status) process.stdout.write(`sorteio #${d.id} já estava ${status === 'open' ? 'aberto' : 'fechado'}: nada mudou\n`);
         else process.stdout.write(`sorteio #${d.id} ${verb} (status: ${d.status})\n`);
       });
   }

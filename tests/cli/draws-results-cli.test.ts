@@ -49,6 +49,7 @@ describe('draws', () => {
 
     const closed = await cli(['draws', 'close', String(id)]);
     expect(closed).toEqual({ code: 0, out: `sorteio #${id} fechado (status: closed)\n`, err: '' });
+    expect(await cli(['draws', 'close', String(id)])).toEqual({ code: 0, out: `sorteio #${id} já estava fechado: nada mudou\n`, err: '' });
     const onlyClosed = JSON.parse((await cli(['draws', 'list', '--status', 'closed', '--json'])).out);
     expect(onlyClosed.map((d: { id: number }) => d.id)).toContain(id);
     expect(JSON.parse((await cli(['draws', 'list', '--status', 'open', '--product', p.sku!, '--json'])).out)).toEqual([]);
@@ -76,6 +77,10 @@ describe('draws', () => {
     await t.services.db('draws').where({ id: d.id }).update({ status: 'closed', closed_at: new Date() });
     const r = await cli(['draws', 'reopen', String(d.id)]);
     expect(r).toEqual({ code: 1, out: '', err: 'erro (draw_sold_out): Todos os números deste sorteio já foram vendidos: ele não pode ser reaberto.\n' });
+    // drawn is final
+    const drawn = await makeDraw(t, { total_numbers: 3 });
+    await t.services.db('draws').where({ id: drawn.id }).update({ status: 'drawn', closed_at: new Date(), realized_at: new Date(), no_winner: true });
+    expect(await cli(['draws', 'close', String(drawn.id)])).toEqual({ code: 1, out: '', err: 'erro (draw_drawn): Este sorteio já foi realizado: o status não pode mais mudar.\n' });
     expect(await cli(['draws', 'show', '99999999'])).toEqual({ code: 1, out: '', err: 'erro (draw_not_found): Sorteio não encontrado.\n' });
     expect((await cli(['draws', 'open', '--product', 'NAO-EXISTE'])).err).toBe('erro: e-book não encontrado: NAO-EXISTE\n');
   });
