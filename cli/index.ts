@@ -9,6 +9,7 @@ import { registerUsersCommands } from './commands/users';
 import { registerVouchersCommands } from './commands/vouchers';
 import { registerPaymentsCommands } from './commands/payments';
 import { registerMailCommands } from './commands/mail';
+import { registerWinnersCommands } from './commands/winners';
 import { registerDrawsCommands } from './commands/draws';
 import { registerResultsCommands } from './commands/results';
 
@@ -26,6 +27,7 @@ export function buildCli(getServices: () => Services) {
   registerVouchersCommands(program, getServices);
   registerPaymentsCommands(program, getServices);
   registerMailCommands(program, getServices);
+  registerWinnersCommands(program, getServices);
   registerDrawsCommands(program, getServices);
   registerResultsCommands(program, getServices);
 
