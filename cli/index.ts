@@ -10,6 +10,8 @@ import { registerVouchersCommands } from './commands/vouchers';
 import { registerPaymentsCommands } from './commands/payments';
 import { registerMailCommands } from './commands/mail';
 import { registerWinnersCommands } from './commands/winners';
+import { registerDrawsCommands } from './commands/draws';
+import { registerResultsCommands } from './commands/results';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -26,6 +28,8 @@ export function buildCli(getServices: () => Services) {
   registerPaymentsCommands(program, getServices);
   registerMailCommands(program, getServices);
   registerWinnersCommands(program, getServices);
+  registerDrawsCommands(program, getServices);
+  registerResultsCommands(program, getServices);
 
   return program;
 }

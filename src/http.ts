@@ -12,6 +12,8 @@ import { adminHistoryRoutes } from './draws/admin-history-routes';
 import { adminAuditRoutes } from './audit/admin-routes';
 import { adminInfoproductsRoutes, coverRoutes } from './catalogue/admin-routes';
 import { adminPaymentsRoutes } from './payments/admin-routes';
+import { adminResultsRoutes } from './draws/admin-results-routes';
+import { drawResultRoutes } from './draws/result-routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -67,5 +69,7 @@ export function moduleRouters(services: Services) {
     adminInfoproductsRoutes(services),
     coverRoutes(services),
     adminPaymentsRoutes(services),
+    drawResultRoutes(services),
+    adminResultsRoutes(services),
   ];
 }

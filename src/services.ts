@@ -28,6 +28,8 @@ import { createEbooksService, type EbooksService } from './catalogue/ebooks';
 import { createAccountService, type AccountService } from './account/service';
 import { createCouponsService, type CouponsService } from './coupons/service';
 import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
+import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
+import { createResultsService, type ResultsService } from './draws/results';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -69,6 +71,9 @@ export interface Services {
   adminInfoproducts: AdminInfoproductsService;
   /** Payments to review: admin console and `cotaverde payments` (issues 9, 10). */
   paymentsReview: PaymentsReviewService;
+  /** Lotomania results and the draws they decide (issue 10). */
+  results: ResultsService;
+  lottery: LotteryClient;
   close(): Promise<void>;
 }
 
@@ -79,6 +84,7 @@ export interface ServiceOverrides {
   paymentProvider?: PaymentProvider;
   couponAdapter?: CouponPushAdapter;
   readCache?: ReadCache;
+  lotteryClient?: LotteryClient;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -144,6 +150,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     coverMaxBytes: config.uploads.coverMaxBytes,
   });
   const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
+  const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
+  const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
 
   return {
     config,
@@ -172,6 +180,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     account,
     adminInfoproducts,
     paymentsReview,
+    results,
+    lottery,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});

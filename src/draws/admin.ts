@@ -116,9 +116,10 @@ export interface AdminDrawsService {
   setTicketPrice(adminId: number, input: unknown): Promise<DashboardSummary>;
   list(query: unknown): Promise<{ items: AdminDrawView[]; hasMore: boolean; limit: number; offset: number }>;
   get(id: number): Promise<AdminDrawView>;
-  create(adminId: number, input: unknown): Promise<AdminDrawView>;
+  /** `adminId` null: the operator CLI (audited as actor 'cli'). */
+  create(adminId: number | null, input: unknown): Promise<AdminDrawView>;
   update(adminId: number, id: number, input: unknown): Promise<AdminDrawView>;
-  setStatus(adminId: number, id: number, input: unknown): Promise<AdminDrawView>;
+  setStatus(adminId: number | null, id: number, input: unknown): Promise<AdminDrawView>;
   remove(adminId: number, id: number): Promise<{ ok: true; id: number }>;
   board(id: number): Promise<{ draw_id: number; status: q.DrawRow['status']; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
 }
@@ -349,7 +350,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           });
           if (status === 'closed') await trx('draws').where({ id: d.id }).update({ closed_at: trx.fn.now() });
           else await emitDrawOpened(trx, d);
-          await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.created', entity: 'draw', entityId: d.id, data: { before: null, after: snapshot(await q.findDraw(trx, d.id)) } });
+          await audit(trx, { actorUserId: adminId, actor: adminId === null ? 'cli' : 'admin', action: 'draw.created', entity: 'draw', entityId: d.id, data: { before: null, after: snapshot(await q.findDraw(trx, d.id)) } });
           deps.readCache.invalidateAllAfterCommit(trx);
           return d.id;
         }),
@@ -406,7 +407,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           const before = await lockedDraw(trx, id);
           const after = await changeStatus(trx, before, status);
           if (after === before) return;
-          await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.status_changed', entity: 'draw', entityId: id, data: { before: snapshot(before), after: snapshot(after) } });
+          await audit(trx, { actorUserId: adminId, actor: adminId === null ? 'cli' : 'admin', action: 'draw.status_changed', entity: 'draw', entityId: id, data: { before: snapshot(before), after: snapshot(after) } });
           deps.readCache.invalidateAllAfterCommit(trx);
         }),
       );

@@ -103,6 +103,25 @@ function loadAccountConfig(env: NodeJS.ProcessEnv, problems: string[]) {
 }
 // ---- end of the customer-area block ----
 
+// ---- results block (issue 10): the public Lotomania results service ----
+const LotteryEnvSchema = z.object({
+  LOTTERY_API_URL: z.string().url().default('https://servicebus2.caixa.gov.br/portaldeloterias/api'),
+  LOTTERY_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  LOTTERY_API_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  LOTTERY_API_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
+});
+
+function loadLotteryConfig(env: NodeJS.ProcessEnv, problems: string[]) {
+  const parsed = LotteryEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    return null;
+  }
+  const e = parsed.data;
+  return { lottery: { apiUrl: e.LOTTERY_API_URL.replace(/\/$/, ''), timeoutMs: e.LOTTERY_API_TIMEOUT_MS, retries: e.LOTTERY_API_RETRIES, retryBaseMs: e.LOTTERY_API_RETRY_BASE_MS } };
+}
+// ---- end of the results block ----
+
 export type Config = {
   env: 'development' | 'test' | 'production';
   isProduction: boolean;
@@ -147,6 +166,8 @@ export type Config = {
   ebookStorageDir: string;
   /** Admin uploads (issue 9): where covers are kept (served publicly) and the size limits. */
   uploads: { coverStorageDir: string; ebookMaxBytes: number; coverMaxBytes: number };
+  /** The public Lotomania results service (issue 10): base URL, per-request timeout, retries. */
+  lottery: { apiUrl: string; timeoutMs: number; retries: number; retryBaseMs: number };
 };
 
 export class ConfigError extends Error {
@@ -182,7 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.MERCADOPAGO_WEBHOOK_SECRET) problems.push('MERCADOPAGO_WEBHOOK_SECRET is required with PAYMENT_PROVIDER=mercadopago');
   }
   const account = loadAccountConfig(env, problems);
-  if (problems.length || !account) throw new ConfigError(problems);
+  const lottery = loadLotteryConfig(env, problems);
+  if (problems.length || !account || !lottery) throw new ConfigError(problems);
 
   // TRUSTED_PROXY_HOPS wins; else the older TRUST_PROXY switch (true = one hop); else one hop in
   // production (behind the load balancer) and none elsewhere. More hops than there really are
@@ -230,5 +252,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustedHops > 0,
     trustedProxyHops: trustedHops,
     ...account,
+    ...lottery,
   };
 }

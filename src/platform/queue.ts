@@ -24,6 +24,8 @@ export interface JobPayloads {
   'payment.reconcile': SweepPayload;
   /** Coupons: credit missed payments, reverse refunds, write expiries, push changed balances (one user, or everyone hourly). */
   'coupon.sync': { userId?: number };
+  /** Periodic: fetch the Lotomania result every closed, undecided draw waits for, and decide it (issue 10). */
+  'results.fetch': { contest?: number };
 }
 
 /**
@@ -41,7 +43,7 @@ export interface SweepPayload {
 export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile'] as const satisfies readonly JobName[];
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -51,12 +53,28 @@ void _allListed;
 export type JobHandler<K extends JobName> = (data: JobPayloads[K], job: Job<JobPayloads[K]>, token?: string) => Promise<unknown>;
 export type JobHandlers = { [K in JobName]: JobHandler<K> };
 
+/**
+ * A schedule the worker keeps in Redis: every `everyMs`, or on a cron `pattern` in the time
+ * zone `tz` (BullMQ job schedulers; one run per tick whatever the number of workers).
+ */
+export type Schedule = { id: string; name: JobName } & ({ everyMs: number; pattern?: never; tz?: never } | { pattern: string; tz: string; everyMs?: never });
+
+/** Lotomania is drawn Mon/Wed/Fri at 20:00 Brasília: results are fetched every 30 minutes from 20:30 to 23:59 on those days, hourly otherwise. */
+const BRASILIA = 'America/Sao_Paulo';
+export const RESULTS_SCHEDULES: Schedule[] = [
+  { id: 'results-fetch-draw-night-first', name: 'results.fetch', pattern: '30 20 * * 1,3,5', tz: BRASILIA },
+  { id: 'results-fetch-draw-night', name: 'results.fetch', pattern: '0,30 21-23 * * 1,3,5', tz: BRASILIA },
+  { id: 'results-fetch-draw-day', name: 'results.fetch', pattern: '0 0-20 * * 1,3,5', tz: BRASILIA },
+  { id: 'results-fetch-hourly', name: 'results.fetch', pattern: '0 * * * 0,2,4,6', tz: BRASILIA },
+];
+
 /** Schedules the worker keeps in Redis (upsertJobScheduler on every boot). */
-export const SCHEDULES: Array<{ id: string; name: JobName; everyMs: number }> = [
+export const SCHEDULES: Schedule[] = [
   { id: 'mail-sweep', name: 'mail.sweep', everyMs: 60_000 },
   { id: 'reservation-sweep', name: 'reservation.sweep', everyMs: 30_000 },
   { id: 'payment-reconcile', name: 'payment.reconcile', everyMs: 60_000 },
   { id: 'coupon-sync', name: 'coupon.sync', everyMs: 3_600_000 },
+  ...RESULTS_SCHEDULES,
 ];
 
 export const QUEUE_NAME = 'main';
@@ -201,7 +219,8 @@ export async function startWorker(opts: {
   let closed = false;
   const upsertSchedules = async () => {
     for (const s of schedules) {
-      await opts.queue.raw.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+      const repeat = s.pattern ? { pattern: s.pattern, tz: s.tz } : { every: s.everyMs };
+      await opts.queue.raw.upsertJobScheduler(s.id, repeat, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
     }
   };
   // Upserting is idempotent: doing it again every few minutes brings the sweeps back

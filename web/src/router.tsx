@@ -23,6 +23,7 @@ const ResponsibleGamingPage = lazy(() => import('./pages/legal/ResponsibleGaming
 const NumbersPage = lazy(() => import('./pages/numbers/NumbersPage'));
 const CataloguePage = lazy(() => import('./pages/catalogue/CataloguePage'));
 const ProductPage = lazy(() => import('./pages/product/ProductPage'));
+const ResultPage = lazy(() => import('./pages/result/ResultPage'));
 
 /** The admin console is a separate chunk, fetched only when an administrator opens /admin. */
 const AdminConsole = lazy(() => import('./pages/admin/AdminConsole'));
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
           { path: 'numeros', element: <NumbersPage /> },
           { path: 'infoprodutos', element: <CataloguePage /> },
           { path: 'comprar/:sku', element: <ProductPage /> },
+          { path: 'resultado/:id', element: <ResultPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

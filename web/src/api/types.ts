@@ -21,3 +21,4 @@ export type { AuditEntryView, AuditPage } from '../../../src/shared/api/audit';
 export type { AdminDraw, AdminDrawList, DashboardSummary, NewSeriesResult } from '../../../src/shared/api/admin-draws';
 export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../../../src/shared/api/admin-infoproducts';
 export type { AdminPayment, AdminPaymentList } from '../../../src/shared/api/admin-payments';
+export type { DrawResult, ResultPreview, WalkStep, WalkReason } from '../../../src/shared/api/results';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Result, Skeleton, Tag } from 'antd';
 import { DownloadOutlined, ReloadOutlined, TrophyOutlined } from '@ant-design/icons';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { ApiError, errorMessage } from '../../api/client';
 import type { BoardNumber } from '../../api/types';
 import { NumberGrid } from '../../components/board/NumberGrid';
@@ -109,7 +109,8 @@ export default function DrawDetailPage() {
   const mine = [...data.my_numbers].sort((a, b) => a - b);
   const winner = draw.winner_number;
   const won = winner != null && mine.includes(winner);
-  const badge = resultBadge(draw.status === 'drawn' ? (winner == null ? 'sorteado' : won ? 'contemplado' : 'nao contemplado') : draw.status);
+  // Drawn: the caller with numbers here won or not (also when nobody won); a visitor without numbers sees SORTEADO.
+  const badge = resultBadge(draw.status === 'drawn' ? (won ? 'contemplado' : mine.length ? 'nao contemplado' : 'sorteado') : draw.status);
   const link = safeLink(draw.product_link);
   const total = Math.max(100, ...data.board.map((c) => c.n + 1));
 
@@ -134,7 +135,12 @@ export default function DrawDetailPage() {
               Número vencedor: {pad2(winner)}
             </Tag>
           ) : (
-            <Tag className="winner-chip winner-chip--pending">Número vencedor: aguardando sorteio</Tag>
+            <Tag className="winner-chip winner-chip--pending">{draw.status === 'drawn' ? 'Sem número vencedor' : 'Número vencedor: aguardando sorteio'}</Tag>
+          )}
+          {draw.status === 'drawn' && (
+            <Link className="draw-detail-result-link" to={`/resultado/${draw.id}`}>
+              Ver o resultado (concurso da Lotomania)
+            </Link>
           )}
         </div>
       </header>

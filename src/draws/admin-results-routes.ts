@@ -1,0 +1,37 @@
+import Router from '@koa/router';
+import type { AppState } from '../platform/http/context';
+import { body, requireAdmin } from '../platform/http/context';
+import { AdminDrawId } from './admin';
+import type { ResultsService } from './results';
+
+/**
+ * The admin console's 'Registrar resultado' (issue 10): preview a result for a closed draw,
+ * record it (the same service as the CLI and the job: the server computes the winner), or fetch
+ * it from the results service and preview it. The route table test walks these too.
+ */
+export const ADMIN_RESULTS_ROUTES = [
+  { method: 'POST', path: '/api/admin/draws/:id/result/preview' },
+  { method: 'POST', path: '/api/admin/draws/:id/result' },
+  { method: 'POST', path: '/api/admin/draws/:id/result/fetch' },
+] as const;
+
+export function adminResultsRoutes(s: { results: ResultsService }) {
+  const r = new Router<AppState>({ prefix: '/api/admin' });
+  r.use(async (ctx, next) => {
+    requireAdmin(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  r.post('/draws/:id/result/preview', async (ctx) => {
+    ctx.body = await s.results.preview(AdminDrawId.parse(ctx.params.id), body(ctx));
+  });
+  r.post('/draws/:id/result/fetch', async (ctx) => {
+    ctx.body = await s.results.fetchPreview(AdminDrawId.parse(ctx.params.id), body(ctx));
+  });
+  r.post('/draws/:id/result', async (ctx) => {
+    const admin = requireAdmin(ctx);
+    ctx.status = 201;
+    ctx.body = await s.results.recordForDraw(admin.id, AdminDrawId.parse(ctx.params.id), body(ctx));
+  });
+  return r;
+}
