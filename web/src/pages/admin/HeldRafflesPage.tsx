@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
 import { Link } from 'react-router-dom';
+import { RecordResultButton } from './RecordResultButton';
 import { errorMessage } from '../../api/client';
 import type { HeldDraw, Participant, ParticipantEntry } from '../../api/types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -88,7 +89,8 @@ function Participants({ drawId }: { drawId: number }) {
   return <div>{content}</div>;
 }
 
-const columns: TableColumnsType<HeldDraw> = [
+/** The columns; `reload` refreshes the list after a result is recorded on a closed draw. */
+const columnsFor = (reload: () => void): TableColumnsType<HeldDraw> => [
   { title: 'Nº SORTEIO', dataIndex: 'id', key: 'id', render: (id: number, d) => (
       <span>
         <strong>{pad3(id)}</strong>
@@ -109,7 +111,16 @@ const columns: TableColumnsType<HeldDraw> = [
     key: 'winner',
     render: (_: unknown, d) =>
       d.status !== 'drawn' ? (
-        <span className="adm-muted">Aguardando resultado</span>
+        // The dialog renders in a portal, but React events still bubble to the row: stop them
+        // here so typing in it never expands or collapses the row.
+        <span onClick={(e) => e.stopPropagation()}>
+          <span className="adm-muted">Aguardando resultado</span>
+          {d.status === 'closed' && (
+            <div>
+              <RecordResultButton draw={{ id: d.id, title: d.title, status: d.status }} onDone={reload} />
+            </div>
+          )}
+        </span>
       ) : (
         <span>
           {d.winner_name ? (
@@ -168,7 +179,7 @@ export default function HeldRafflesPage() {
       ) : (
         <Table<HeldDraw>
           rowKey="id"
-          columns={columns}
+          columns={columnsFor(list.reload)}
           dataSource={list.items}
           pagination={false}
           size="middle"
