@@ -7,6 +7,8 @@ import { createJobQueue, type JobQueue } from './platform/queue';
 import { createRateLimits, type RateLimits } from './platform/rate-limit';
 import { createMailer, type Mailer } from './platform/mail';
 import { ReadCache } from './platform/read-cache';
+import { createCacheBus, type CacheBus } from './platform/cache-bus';
+import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
@@ -41,6 +43,8 @@ export interface Services {
   mailer: Mailer;
   /** The per-process cache of public reads (see platform/read-cache.ts). */
   readCache: ReadCache;
+  /** Publishes this process's read-cache invalidations through Redis; web processes also subscribe (createApp). */
+  cacheBus: CacheBus;
   auth: AuthService;
   draws: DrawsService;
   reservations: ReservationsService;
@@ -54,6 +58,8 @@ export interface Services {
   myBoard: MyBoardService;
   ebooks: EbooksService;
   account: AccountService;
+  /** Operations (issue 10): the /ops dashboard's signed sessions, queue counts and retries. */
+  ops: OpsService;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
   const readCache = overrides.readCache ?? new ReadCache();
+  const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
   const draws = createDrawsService({ db, logger, readCache });
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
@@ -116,6 +123,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const myBoard = createMyBoardService({ db });
   const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
   const account = createAccountService({ db, catalogue, coupons, readCache });
+  const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
 
   return {
     config,
@@ -127,6 +135,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     rateLimits,
     mailer,
     readCache,
+    cacheBus,
     auth,
     draws,
     reservations,
@@ -139,7 +148,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     myBoard,
     ebooks,
     account,
+    ops,
     async close() {
+      await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
       redis.disconnect();
