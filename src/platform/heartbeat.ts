@@ -29,20 +29,30 @@ export async function beat(redis: Redis, prefix: string, id = workerId(), now = 
   if (gone.length) await redis.hdel(key, ...gone);
 }
 
-/** Beats now and every `everyMs` while the connection is up; `stop` removes this worker's field. */
-export function startHeartbeat(redis: Redis, prefix: string, onError: (err: Error) => void, everyMs = HEARTBEAT_EVERY_MS) {
+/**
+ * Beats now (awaited: the worker counts as live once this resolves) and every `everyMs` while
+ * the connection is up; `stop` waits for a beat in flight, then removes this worker's field.
+ */
+export async function startHeartbeat(redis: Redis, prefix: string, onError: (err: Error) => void, everyMs = HEARTBEAT_EVERY_MS) {
   const id = workerId();
+  let stopped = false;
+  let inFlight: Promise<void> = Promise.resolve();
   const tick = () => {
     // A connection that is down would queue the command (BullMQ-mode connection): skip the beat.
-    if (redis.status !== 'ready' && redis.status !== 'wait' && redis.status !== 'connecting') return;
-    beat(redis, prefix, id).catch(onError);
+    if (stopped || (redis.status !== 'ready' && redis.status !== 'wait' && redis.status !== 'connecting')) return inFlight;
+    inFlight = beat(redis, prefix, id).catch(onError);
+    return inFlight;
   };
-  tick();
+  // Never hold the worker's start for long on a Redis that just went away.
+  let t0: NodeJS.Timeout | undefined;
+  await Promise.race([tick(), new Promise((r) => (t0 = setTimeout(r, 2_000)))]).finally(() => clearTimeout(t0));
   const timer = setInterval(tick, everyMs);
   timer.unref();
   return {
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      await inFlight;
       if (redis.status === 'ready') await redis.hdel(heartbeatKey(prefix), id).catch(() => {});
     },
   };

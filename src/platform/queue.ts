@@ -290,7 +290,7 @@ export async function startWorker(opts: {
   worker.on('error', (err) => (wasDown ? logger.debug : logger.error).call(logger, { err: err.message }, 'worker error'));
   await worker.waitUntilReady();
   await recover('worker started');
-  const heartbeat = startHeartbeat(
+  const heartbeat = await startHeartbeat(
     opts.connection,
     opts.prefix,
     (err) => logger.debug({ err: err.message }, 'worker heartbeat not written'),

@@ -43,7 +43,7 @@ export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string }
     ]);
     // Redis did not answer: nothing is known about the workers.
     const workerInfo = worker ?? { ...unknown, status: 'unknown' as const };
-    const down = [...(dbOk ? [] : ['database']), ...(redisOk ? [] : ['redis']), ...(workerInfo.status === 'ok' ? [] : ['worker'])];
+    const down = [...(dbOk ? [] : ['database']), ...(redisOk ? [] : ['redis']), ...(workerInfo.status === 'stale' || workerInfo.status === 'missing' ? ['worker'] : [])];
     const serving = dbOk && redisOk;
     ctx.status = serving ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
