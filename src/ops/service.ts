@@ -49,8 +49,11 @@ export interface OpsService {
   checkSession(cookie: string | undefined, now?: number): Promise<SessionCheck>;
   /** Counts per job type and the failed jobs with their last error. */
   queueStatus(opts?: { failedLimit?: number }): Promise<QueueStatus>;
-  /** Re-runs the failed jobs of a type (`--failed`, the default and only state retried). */
-  retry(name: string): Promise<{ name: string; retried: number }>;
+  /**
+   * Re-runs a job type now: its failed jobs (retried with their attempts reset) and, unless
+   * `failedOnly`, its delayed jobs too (those waiting for a backoff or their time) are promoted.
+   */
+  retry(name: string, opts?: { failedOnly?: boolean }): Promise<{ name: string; retried: number; promoted: number }>;
 }
 
 export class UnknownJobTypeError extends Error {
@@ -162,17 +165,23 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
       return { types: [...types.values()], failed: failedJobs.map(jobText) };
     },
 
-    async retry(name) {
+    async retry(name, opts = {}) {
       if (!(JOB_NAMES as readonly string[]).includes(name)) throw new UnknownJobTypeError(name);
-      const failed = await raw.getJobs(['failed'], 0, -1);
       let retried = 0;
-      for (const j of failed) {
+      for (const j of await raw.getJobs(['failed'], 0, -1)) {
         if (!j || j.name !== (name as JobName)) continue;
-        await j.retry('failed');
-        retried++;
+        // A job removed or retried meanwhile (another operator, its retention) is skipped.
+        if (await j.retry('failed', { resetAttemptsMade: true }).then(() => true, () => false)) retried++;
       }
-      deps.logger.info({ name, retried }, 'failed jobs retried');
-      return { name, retried };
+      let promoted = 0;
+      if (!opts.failedOnly) {
+        for (const j of await raw.getJobs(['delayed'], 0, -1)) {
+          if (!j || j.name !== (name as JobName)) continue;
+          if (await j.promote().then(() => true, () => false)) promoted++;
+        }
+      }
+      deps.logger.info({ name, retried, promoted }, 'jobs retried');
+      return { name, retried, promoted };
     },
   };
 }
