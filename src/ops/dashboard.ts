@@ -89,14 +89,17 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
     ctx.set('Referrer-Policy', 'no-referrer');
 
     if (ctx.path === '/ops/login') {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return deny(ctx, 405, 'method_not_allowed', 'Método não permitido para esta rota.');
+      // GET only: a HEAD (a link preview, a prefetch) must not use up the one-time link.
+      if (ctx.method !== 'GET') {
+        ctx.set('Allow', 'GET');
+        return deny(ctx, 405, 'method_not_allowed', 'Método não permitido para esta rota.');
+      }
       const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
       try {
         const s = await deps.ops.redeemLogin(token);
         ctx.set('Set-Cookie', cookieHeader(s.cookie, s.maxAgeS, deps.config.isProduction));
-        ctx.status = 303;
         ctx.redirect(OPS_BASE);
-        ctx.status = 303;
+        ctx.status = 303; // See Other: the address bar no longer holds the token
       } catch (e) {
         if (!isDomainError(e)) throw e;
         ctx.set('Set-Cookie', cookieHeader('', 0, deps.config.isProduction));

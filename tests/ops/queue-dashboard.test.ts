@@ -1,5 +1,14 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
 import { OPS_COOKIE } from '../../src/ops/service';
+import { opsDashboard } from '../../src/ops/dashboard';
+import { errorMiddleware } from '../../src/platform/http/errors';
+import { createApp } from '../../src/http';
 
 /**
  * The queue dashboard under /ops (issue 10 "Operations view"): only through the signed link of
@@ -190,7 +199,51 @@ test('an admin demoted after opening the dashboard is refused at once (403); pro
   expect((await raw('/ops/queues/api/queues', cookie)).status).toBe(200);
 });
 
-test('the SPA and the /api 404 do not swallow /ops; /api still answers JSON 404', async () => {
+test('the link is GET only (a HEAD or POST does not use it up), and in production the cookie is Secure', async () => {
+  const admin = await createUser(t, { admin: true });
+  const u = new URL(t.services.ops.issueLink(admin.user.id).url);
+  for (const method of ['HEAD', 'POST']) {
+    const r = await raw(u.pathname + u.search, {}, method);
+    expect([method, r.status]).toEqual([method, 405]);
+  }
+  // The same middleware with a production configuration.
+  const app = new Koa();
+  app.use(errorMiddleware);
+  app.use(opsDashboard({ ops: t.services.ops, auth: t.services.auth, queue: t.services.queue, config: { isProduction: true } }) as Koa.Middleware);
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${u.pathname}${u.search}`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+test('the SPA fallback and the /api 404 do not swallow /ops', async () => {
   const r = await t.api('GET', '/api/ops/queues');
   expect([r.status, r.body.error]).toEqual([404, 'route_not_found']);
+  // The app serving an SPA (its history fallback answers index.html for unknown page paths).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-spa-'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>SPA</title>');
+  const server = http.createServer(createApp(t.services, { serveWeb: true, webDir: dir }).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const page = await fetch(`${base}/conta`);
+    expect(await page.text()).toContain('<title>SPA</title>');
+    for (const p of ['/ops', '/ops/queues', '/ops/queues/queue/main', '/ops/nada']) {
+      const res = await fetch(base + p, { redirect: 'manual' });
+      const text = await res.text();
+      expect([p, res.status]).toEqual([p, 401]);
+      expect(text).not.toContain('SPA');
+      expect(JSON.parse(text).error).toBe('unauthenticated');
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
