@@ -9,6 +9,7 @@ import { registerUsersCommands } from './commands/users';
 import { registerVouchersCommands } from './commands/vouchers';
 import { registerPaymentsCommands } from './commands/payments';
 import { registerMailCommands } from './commands/mail';
+import { registerWinnersCommands } from './commands/winners';
 import { registerQueuesCommands } from './commands/queues';
 
 /**
@@ -25,6 +26,7 @@ export function buildCli(getServices: () => Services) {
   registerVouchersCommands(program, getServices);
   registerPaymentsCommands(program, getServices);
   registerMailCommands(program, getServices);
+  registerWinnersCommands(program, getServices);
   registerQueuesCommands(program, getServices);
 
   return program;

@@ -8,6 +8,8 @@ import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
+import { adminHistoryRoutes } from './draws/admin-history-routes';
+import { adminAuditRoutes } from './audit/admin-routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -63,7 +65,10 @@ export function moduleRouters(services: Services) {
     paymentsRoutes(services.payments, services.participations),
     couponsRoutes(services.coupons),
     accountRoutes(services),
+    // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.
+    adminHistoryRoutes(services),
     adminDrawsRoutes(services),
+    adminAuditRoutes(services),
     opsAdminRoutes(services),
   ];
 }

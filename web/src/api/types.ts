@@ -16,4 +16,7 @@ export type {
 } from '../../../src/shared/api/draws';
 export type { CatalogueItem, CatalogueSection, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../../../src/shared/api/catalogue';
 export type { PixPayment } from '../../../src/shared/api/payments';
+export type { DrawParticipants, HeldDraw, OpenBuyer, OpenBuyerNumber, OpenBuyers, Page, Participant, ParticipantEntry, Winner } from '../../../src/shared/api/admin-history';
+export type { AuditEntryView, AuditPage } from '../../../src/shared/api/audit';
+export type { AdminDraw, AdminDrawList, DashboardSummary, NewSeriesResult } from '../../../src/shared/api/admin-draws';
 export type { OpsLink, QueueStatus } from '../../../src/shared/api/ops';
