@@ -57,7 +57,7 @@ async function startWeb(): Promise<string> {
   await eventually(async () => {
     if (w.child.exitCode !== null) throw new Error(`web exited early (${w.child.exitCode}):\n${w.output()}`);
     return fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-  }, 'a web process to listen', 30_000, 100);
+  }, 'a web process to listen', 120_000, 100);
   return url;
 }
 
@@ -66,7 +66,7 @@ async function startWorkerProcess() {
   await eventually(async () => {
     if (w.child.exitCode !== null) throw new Error(`worker exited early (${w.child.exitCode}):\n${w.output()}`);
     return w.output().includes('worker ready');
-  }, 'a worker process to start', 30_000, 100);
+  }, 'a worker process to start', 120_000, 100);
   return w;
 }
 
@@ -90,9 +90,10 @@ async function call(base: string, method: string, p: string, o: { token?: string
 beforeAll(async () => {
   t = await createTestContext();
   queue = new Queue(QUEUE_NAME, { connection: t.services.redis, prefix: t.services.config.queuePrefix });
+  // Generous start-up bounds: each child compiles the TypeScript (tsx) on a possibly busy machine.
   [webA, webB] = await Promise.all([startWeb(), startWeb()]);
   workers = await Promise.all([startWorkerProcess(), startWorkerProcess()]);
-}, 90_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
