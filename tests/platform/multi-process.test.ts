@@ -125,17 +125,21 @@ test('a sale through web A shows on the board served by web B within 1 s', async
     const sale = await call(webA, 'POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: hold.body.id, numbers: [n] } });
     expect(sale.status).toBe(200);
     const soldAt = Date.now();
-    // Poll web B: the first answer showing the sale must come within the 1 s bound.
-    let seenAfter = -1;
-    while (Date.now() - soldAt <= 1000) {
-      if (cell((await call(webB, 'GET', `/api/draws/${draw.id}/numbers`)).body, n) === 'sold') {
-        seenAfter = Date.now() - soldAt;
-        break;
-      }
+    // Poll web B until a request that started past the 1 s bound has answered. Every answer to a
+    // request started 1 s or more after the sale must show it (the bound, whatever the machine's
+    // load makes each request take); the bus usually shows it on the first poll already.
+    const answers: Array<{ startedAfter: number; status: string }> = [];
+    for (;;) {
+      const startedAfter = Date.now() - soldAt;
+      answers.push({ startedAfter, status: cell((await call(webB, 'GET', `/api/draws/${draw.id}/numbers`)).body, n) });
+      if (startedAfter >= 1000) break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    expect(seenAfter).toBeGreaterThanOrEqual(0);
-    expect(seenAfter).toBeLessThanOrEqual(1000);
+    for (const a of answers.filter((x) => x.startedAfter >= 1000)) expect(a).toEqual({ startedAfter: a.startedAfter, status: 'sold' });
+    expect(answers.some((a) => a.status === 'sold')).toBe(true);
+    // Once shown, never stale again.
+    const first = answers.findIndex((a) => a.status === 'sold');
+    expect(answers.slice(first).every((a) => a.status === 'sold')).toBe(true);
   }
 });
 
@@ -219,11 +223,11 @@ test('50 payments approved while both workers run are fulfilled exactly once (cu
   await eventually(async () => {
     const r = await t.services.db('payments').whereIn('id', list.map((p) => p.paymentId)).where({ status: 'approved' }).count<{ c: string }[]>({ c: '*' });
     return Number(r[0].c) === 50;
-  }, 'all 50 payments approved', 60_000, 100);
+  }, 'all 50 payments approved', 120_000, 100);
   // Every poll job ends (completed, or removed once settled): nothing left running twice.
   await eventually(async () => (await queue.getActiveCount()) === 0, 'the workers to go idle', 30_000, 100);
   await expectFulfilledOnce(list);
-}, 120_000);
+}, 240_000);
 
 test('a worker killed (SIGKILL) mid-run loses nothing: its jobs are re-run by the other, each payment fulfilled once', async () => {
   const { product } = await makeProductWithDraw(t, { price_cents: 500 });
@@ -251,14 +255,14 @@ test('a worker killed (SIGKILL) mid-run loses nothing: its jobs are re-run by th
   await eventually(async () => {
     const r = await t.services.db('payments').whereIn('id', list.map((p) => p.paymentId)).where({ status: 'approved' }).count<{ c: string }[]>({ c: '*' });
     return Number(r[0].c) === list.length;
-  }, 'every payment approved after the kill', 60_000, 100);
+  }, 'every payment approved after the kill', 120_000, 100);
   await eventually(async () => (await queue.getActiveCount()) === 0, 'the surviving worker to go idle', 30_000, 100);
   await expectFulfilledOnce(list);
   // And a replacement worker joins without redoing anything.
   workers[0] = await startWorkerProcess();
   await new Promise((r) => setTimeout(r, 1500));
   await expectFulfilledOnce(list);
-}, 150_000);
+}, 360_000);
 
 test('rate limits are shared: failed sign-ins through web A and web B count against one limit', async () => {
   const u = await createUser(t);
