@@ -12,6 +12,7 @@ import { registerMailCommands } from './commands/mail';
 import { registerWinnersCommands } from './commands/winners';
 import { registerDrawsCommands } from './commands/draws';
 import { registerResultsCommands } from './commands/results';
+import { registerQueuesCommands } from './commands/queues';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -30,6 +31,7 @@ export function buildCli(getServices: () => Services) {
   registerWinnersCommands(program, getServices);
   registerDrawsCommands(program, getServices);
   registerResultsCommands(program, getServices);
+  registerQueuesCommands(program, getServices);
 
   return program;
 }

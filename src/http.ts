@@ -19,6 +19,8 @@ import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
 import { apiPathsStopHere, bearerUser, corsPolicy, CotaVerdeApp, mountRouters, requestContext, securityHeaders } from './platform/http/middleware';
 import { spa } from './platform/http/static';
+import { opsDashboard } from './ops/dashboard';
+import { opsAdminRoutes } from './ops/admin-routes';
 
 /**
  * The Koa app of the web process, beside services.ts (the composition root): platform
@@ -26,6 +28,8 @@ import { spa } from './platform/http/static';
  */
 export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string } = {}) {
   const { config, logger } = services;
+  // Every web process applies the other processes' read-cache invalidations (platform/cache-bus.ts).
+  void services.cacheBus.subscribe();
   // Client IP = the X-Forwarded-For entry appended by the last trusted hop; entries further left
   // are the client's own text (a forged one must not buy fresh rate limits).
   const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
@@ -34,6 +38,9 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   app.use(errorMiddleware);
   app.use(securityHeaders(config));
   app.use(corsPolicy(config));
+  // Everything under /ops (the admins' queue dashboard, its own cookie): answered there, never
+  // by the SPA or the /api 404 (ops/dashboard.ts).
+  app.use(opsDashboard({ ops: services.ops, auth: services.auth, queue: services.queue, config }));
   // Public reads (the same answer for every caller, from the read cache): before the body
   // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
   mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws)]);
@@ -55,7 +62,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
  */
 export function moduleRouters(services: Services) {
   return [
-    healthRoutes({ db: services.db, redis: services.fastRedis }),
+    healthRoutes({ db: services.db, redis: services.fastRedis, queuePrefix: services.config.queuePrefix }),
     authRoutes(services.auth),
     catalogueRoutes(services.catalogue),
     drawsRoutes(services),
@@ -71,5 +78,6 @@ export function moduleRouters(services: Services) {
     adminPaymentsRoutes(services),
     drawResultRoutes(services),
     adminResultsRoutes(services),
+    opsAdminRoutes(services),
   ];
 }

@@ -7,6 +7,8 @@ import { createJobQueue, type JobQueue } from './platform/queue';
 import { createRateLimits, type RateLimits } from './platform/rate-limit';
 import { createMailer, type Mailer } from './platform/mail';
 import { ReadCache } from './platform/read-cache';
+import { createCacheBus, type CacheBus } from './platform/cache-bus';
+import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
@@ -48,6 +50,8 @@ export interface Services {
   mailer: Mailer;
   /** The per-process cache of public reads (see platform/read-cache.ts). */
   readCache: ReadCache;
+  /** Publishes this process's read-cache invalidations through Redis; web processes also subscribe (createApp). */
+  cacheBus: CacheBus;
   auth: AuthService;
   draws: DrawsService;
   reservations: ReservationsService;
@@ -74,6 +78,8 @@ export interface Services {
   /** Lotomania results and the draws they decide (issue 10). */
   results: ResultsService;
   lottery: LotteryClient;
+  /** Operations (issue 10): the /ops dashboard's signed sessions, queue counts and retries. */
+  ops: OpsService;
   close(): Promise<void>;
 }
 
@@ -109,6 +115,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
   const readCache = overrides.readCache ?? new ReadCache();
+  const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
   const draws = createDrawsService({ db, logger, readCache });
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
@@ -152,6 +159,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
   const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
+  const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
 
   return {
     config,
@@ -163,6 +171,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     rateLimits,
     mailer,
     readCache,
+    cacheBus,
     auth,
     draws,
     reservations,
@@ -182,7 +191,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     paymentsReview,
     results,
     lottery,
+    ops,
     async close() {
+      await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
       redis.disconnect();

@@ -1,6 +1,7 @@
 import { Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from './logger';
+import { HEARTBEAT_EVERY_MS, startHeartbeat } from './heartbeat';
 
 export { UnrecoverableError };
 
@@ -213,6 +214,8 @@ export async function startWorker(opts: {
    * does not freeze the board until Redis is back.
    */
   whileRedisDown?: { everyMs: number; run: () => Promise<unknown> };
+  /** How often this worker writes its heartbeat (read by /api/ready; heartbeat.ts). Default 10 s. */
+  heartbeatMs?: number;
 }): Promise<RunningWorker> {
   const { logger, handlers } = opts;
   const schedules = opts.schedules ?? SCHEDULES;
@@ -306,10 +309,17 @@ export async function startWorker(opts: {
   worker.on('error', (err) => (wasDown ? logger.debug : logger.error).call(logger, { err: err.message }, 'worker error'));
   await worker.waitUntilReady();
   await recover('worker started');
+  const heartbeat = await startHeartbeat(
+    opts.connection,
+    opts.prefix,
+    (err) => logger.debug({ err: err.message }, 'worker heartbeat not written'),
+    opts.heartbeatMs ?? HEARTBEAT_EVERY_MS,
+  );
   return {
     worker,
     async close() {
       closed = true;
+      await heartbeat.stop();
       clearInterval(scheduleTimer);
       clearInterval(offlineTimer);
       // Graceful (active jobs finish), but never stuck on a Redis that is away: after 15 s

@@ -19,6 +19,8 @@ import type { Trx } from './db';
  *   answer that shows that draw, `invalidateAll()` everything (a draw opened or
  *   closed, a product or the config changed). Both also drop every build in
  *   flight, since it may have read the database before the write committed.
+ * - Other processes: every invalidation is also published through Redis (cache-bus.ts) and
+ *   applied by every web process; while Redis is away the TTL above is the bound.
  * - Answers never depend on the caller: nothing per-user goes in here.
  * - Errors (404, …) are not cached: the next request builds again.
  */
@@ -51,6 +53,9 @@ interface Entry {
   refreshing: boolean;
 }
 
+/** One invalidation, as published to the other processes (cache-bus.ts). */
+export type Invalidation = { kind: 'draw'; drawId: number } | { kind: 'all' };
+
 export interface ReadCacheOptions {
   /** Entry lifetime, clamped to [0, 1000] ms; 0 disables caching (single-flight only). */
   ttlMs?: number;
@@ -79,6 +84,7 @@ export class ReadCache {
   private readonly owners = new WeakMap<CachedJson, Entry>();
   /** Bumped by every invalidation: a rebuild started before one never lands. */
   private generation = 0;
+  private readonly listeners: Array<(m: Invalidation) => void> = [];
 
   constructor(o: ReadCacheOptions = {}) {
     this.ttlMs = Math.max(0, Math.min(READ_CACHE_MAX_TTL_MS, o.ttlMs ?? READ_CACHE_MAX_TTL_MS));
@@ -124,17 +130,51 @@ export class ReadCache {
     return entry.value;
   }
 
-  /** Drops every answer that shows draw `drawId`, and every build in flight. */
+  /** Drops every answer that shows draw `drawId`, and every build in flight; tells the other processes. */
   invalidateDraw(drawId: number) {
+    this.dropDraw(drawId);
+    this.emit({ kind: 'draw', drawId });
+  }
+
+  /** Drops everything (a draw opened or closed, a product or the config changed); tells the other processes. */
+  invalidateAll() {
+    this.dropAll();
+    this.emit({ kind: 'all' });
+  }
+
+  /**
+   * Called with every invalidation made in this process (the Redis bus, cache-bus.ts, publishes
+   * it to the other web processes). A listener that throws is ignored.
+   */
+  onInvalidate(listener: (m: Invalidation) => void) {
+    this.listeners.push(listener);
+  }
+
+  /** An invalidation made by another process: applied here, not passed on. */
+  applyRemote(m: Invalidation) {
+    if (m.kind === 'all') this.dropAll();
+    else this.dropDraw(m.drawId);
+  }
+
+  private dropDraw(drawId: number) {
     this.generation++;
     for (const [key, e] of this.entries) if (e.drawIds === null || e.drawIds.has(drawId)) this.delete(key);
   }
 
-  /** Drops everything (a draw opened or closed, a product or the config changed). */
-  invalidateAll() {
+  private dropAll() {
     this.generation++;
     this.entries.clear();
     this.bytes = 0;
+  }
+
+  private emit(m: Invalidation) {
+    for (const l of this.listeners) {
+      try {
+        l(m);
+      } catch {
+        /* a listener's failure never blocks the write path */
+      }
+    }
   }
 
   /**

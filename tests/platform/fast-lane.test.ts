@@ -25,6 +25,10 @@ beforeAll(async () => {
   t = await createTestContext({ env: { RATE_LIMIT_DISABLED: 'true', CORS_ORIGINS: 'https://parceiro.example' } });
   services = createServices({ config: t.services.config, readCache: new ReadCache({ now: clock.now }) });
   server = http.createServer(createApp(services, { serveWeb: false }).callback());
+  // One process's lane on a hand-moved clock: the set-up writes made through t.services (another
+  // "process" on the same Redis prefix) must not reach this cache late through the read-cache bus
+  // (tested in multi-process.test.ts), so this app does not listen to it.
+  await services.cacheBus.close();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const original = PublicReadLane.prototype.serve;

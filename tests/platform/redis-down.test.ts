@@ -127,7 +127,7 @@ test('Redis stopped mid-run: requests answer within 2 s; restarted: every pendin
   const buyer = await createUser(t);
   // Up: /api/ready is ready. One PIX and one purchase first, so that the timings below measure
   // the outage, not the first QR code this process draws.
-  expect((await t.api('GET', '/api/ready')).body).toEqual({ status: 'ready', database: true, redis: true });
+  expect((await t.api('GET', '/api/ready')).body).toMatchObject({ status: 'ready', database: true, redis: true, worker: { status: 'ok', live_workers: 1 }, down: [] });
   const warm = await createUser(t);
   const warmHold = await t.api('POST', '/api/reservations', { token: warm.token, body: { draw_id: draw.id, numbers: [40] } });
   const [warmPix, pixBaseline] = await timed(() => t.api('POST', '/api/payments/pix', { token: warm.token, body: { reservationId: warmHold.body.id } }));
@@ -143,7 +143,14 @@ test('Redis stopped mid-run: requests answer within 2 s; restarted: every pendin
   // ---- Redis down ----
   const ready = await within2s('ready', () => t.api('GET', '/api/ready'));
   expect(ready.status).toBe(503);
-  expect(ready.body).toEqual({ status: 'unavailable', database: true, redis: false, down: ['redis'] });
+  // Nothing is known about the workers while Redis (where they beat) is away.
+  expect(ready.body).toEqual({
+    status: 'unavailable',
+    database: true,
+    redis: false,
+    worker: { status: 'unknown', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: 30_000 },
+    down: ['redis'],
+  });
   const health = await within2s('health', () => t.api('GET', '/api/health'));
   expect(health.status).toBe(200);
 

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Db } from '../db';
 import type { Redis } from '../redis';
+import { HEARTBEAT_STALE_MS, readHeartbeat, type WorkerHeartbeat } from '../heartbeat';
 import type { AppState } from './context';
 
 const READY_CHECK_MS = 1500;
@@ -16,23 +17,43 @@ function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
 }
 
 /**
- * GET /api/health and /api/ready. Liveness (/health) never looks at dependencies; readiness
- * answers within ~1.5 s whatever is down, and names it: { status, database, redis, down: [...] }.
+ * GET /api/health and /api/ready. Liveness (/health) never looks at dependencies. Readiness
+ * answers within ~1.5 s whatever is down and names each dependency:
+ * `{ status, database, redis, worker: { status, heartbeat_age_ms, live_workers, stale_after_ms }, down }`.
+ *
+ * - database or Redis down → 503 `status: 'unavailable'` (this web process cannot serve);
+ * - both up but no worker heartbeat within the threshold → 200 `status: 'degraded'` with
+ *   'worker' in `down`: the web process itself can serve (sales, boards), only background work
+ *   (payment polling, mail) waits, so a load balancer must not take the web out for it; alert on it.
  */
-export function healthRoutes(deps: { db: Db; redis: Redis }) {
+export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string }) {
   const router = new Router<AppState>({ prefix: '/api' });
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
   });
   router.get('/ready', async (ctx) => {
-    const [dbOk, redisOk] = await Promise.all([
+    const unknown: WorkerHeartbeat = { status: 'missing', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: HEARTBEAT_STALE_MS };
+    const [dbOk, redisOk, worker] = await Promise.all([
       withinMs(deps.db.raw('select 1'), READY_CHECK_MS).then(() => true, () => false),
       withinMs(deps.redis.ping(), READY_CHECK_MS).then((r) => r === 'PONG', () => false),
+      withinMs(readHeartbeat(deps.redis, deps.queuePrefix), READY_CHECK_MS).then(
+        (h) => h,
+        () => null,
+      ),
     ]);
-    const down = [...(dbOk ? [] : ['database']), ...(redisOk ? [] : ['redis'])];
-    ctx.status = down.length ? 503 : 200;
+    // Redis did not answer: nothing is known about the workers.
+    const workerInfo = worker ?? { ...unknown, status: 'unknown' as const };
+    const down = [...(dbOk ? [] : ['database']), ...(redisOk ? [] : ['redis']), ...(workerInfo.status === 'stale' || workerInfo.status === 'missing' ? ['worker'] : [])];
+    const serving = dbOk && redisOk;
+    ctx.status = serving ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = down.length ? { status: 'unavailable', database: dbOk, redis: redisOk, down } : { status: 'ready', database: true, redis: true };
+    ctx.body = {
+      status: !serving ? 'unavailable' : down.length ? 'degraded' : 'ready',
+      database: dbOk,
+      redis: redisOk,
+      worker: workerInfo,
+      down,
+    };
   });
   return router;
 }

@@ -22,3 +22,4 @@ export type { AdminDraw, AdminDrawList, DashboardSummary, NewSeriesResult } from
 export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../../../src/shared/api/admin-infoproducts';
 export type { AdminPayment, AdminPaymentList } from '../../../src/shared/api/admin-payments';
 export type { DrawResult, ResultPreview, WalkStep, WalkReason } from '../../../src/shared/api/results';
+export type { OpsLink, QueueStatus } from '../../../src/shared/api/ops';

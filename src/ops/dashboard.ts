@@ -1,0 +1,136 @@
+import type Koa from 'koa';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { KoaAdapter } from '@bull-board/koa';
+import type { AppState } from '../platform/http/context';
+import type { Config } from '../platform/config';
+import type { JobQueue } from '../platform/queue';
+import type { AuthService } from '../auth/service';
+import { isDomainError } from '../platform/errors';
+import { OPS_COOKIE, type OpsService } from './service';
+
+/**
+ * Everything under /ops (issue 10): the BullMQ dashboard (@bull-board) at /ops/queues, for admins
+ * only, outside the SPA's /admin/* routes and outside /api.
+ *
+ * - GET /ops/login?token=… redeems the one-time link from POST /api/admin/ops/link: it sets the
+ *   httpOnly, SameSite=Strict cookie scoped to Path=/ops (Secure in production) and redirects to
+ *   /ops/queues.
+ * - Every other path under /ops (the page, its static files, its API) needs that cookie, and its
+ *   user is read from the database on every request: no, expired or tampered cookie → 401 JSON;
+ *   a user who is not (or no longer) an admin → 403 JSON, and so does a customer's bearer token.
+ *   The dashboard is never served otherwise, and nothing under /ops falls through to the SPA.
+ * - Its own CSP (the dashboard loads its fonts' stylesheet from Google Fonts) and no caching.
+ */
+export const OPS_BASE = '/ops/queues';
+
+const OPS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
+  "font-src 'self' https://fonts.gstatic.com data:",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const isOpsPath = (p: string) => /^\/ops(\/|$)/.test(p);
+
+const DENIED = {
+  missing: 'Abra o painel de filas pelo console de administração (botão "Filas (operações)").',
+  invalid: 'Sessão do painel de filas inválida. Abra-o de novo pelo console de administração.',
+  expired: 'Sessão do painel de filas expirada. Abra-o de novo pelo console de administração.',
+  unknown_user: 'Sessão do painel de filas inválida. Abra-o de novo pelo console de administração.',
+} as const;
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+function cookieHeader(value: string, maxAgeS: number, secure: boolean) {
+  return `${OPS_COOKIE}=${value}; Path=/ops; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
+function deny(ctx: Koa.Context, status: 401 | 403 | 404 | 405, error: string, message: string) {
+  ctx.status = status;
+  ctx.body = { error, message };
+}
+
+export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'authenticate'>; queue: JobQueue; config: Pick<Config, 'isProduction'> }): Koa.Middleware<AppState> {
+  let board: Koa.Middleware | null = null;
+  // Built on the first admin request: most processes (and tests) never open the dashboard.
+  const dashboard = () => {
+    if (!board) {
+      const adapter = new KoaAdapter();
+      adapter.setBasePath(OPS_BASE);
+      createBullBoard({
+        queues: [new BullMQAdapter(deps.queue.raw)],
+        serverAdapter: adapter,
+        options: { uiConfig: { boardTitle: 'Cota Verde — filas' } },
+      });
+      board = adapter.registerPlugin() as unknown as Koa.Middleware;
+    }
+    return board;
+  };
+
+  return async (ctx, next) => {
+    if (!isOpsPath(ctx.path)) return next();
+    ctx.set('Content-Security-Policy', OPS_CSP);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Robots-Tag', 'noindex');
+    ctx.set('Referrer-Policy', 'no-referrer');
+
+    if (ctx.path === '/ops/login') {
+      // GET only: a HEAD (a link preview, a prefetch) must not use up the one-time link.
+      if (ctx.method !== 'GET') {
+        ctx.set('Allow', 'GET');
+        return deny(ctx, 405, 'method_not_allowed', 'Método não permitido para esta rota.');
+      }
+      const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
+      try {
+        const s = await deps.ops.redeemLogin(token);
+        ctx.set('Set-Cookie', cookieHeader(s.cookie, s.maxAgeS, deps.config.isProduction));
+        ctx.redirect(OPS_BASE);
+        ctx.status = 303; // See Other: the address bar no longer holds the token
+      } catch (e) {
+        if (!isDomainError(e)) throw e;
+        ctx.set('Set-Cookie', cookieHeader('', 0, deps.config.isProduction));
+        throw e;
+      }
+      return;
+    }
+
+    const check = await deps.ops.checkSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
+    if (!check.ok) {
+      if (check.reason === 'not_admin') return deny(ctx, 403, 'forbidden', 'Acesso restrito a administradores.');
+      // A bearer token is no way in (only the cookie is); a customer's is told so plainly.
+      const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
+      if (bearer) {
+        const u = await deps.auth.authenticate(bearer[1].trim());
+        if (u && !u.isAdmin) return deny(ctx, 403, 'forbidden', 'Acesso restrito a administradores.');
+      }
+      return deny(ctx, 401, 'unauthenticated', DENIED[check.reason]);
+    }
+    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, tokenId: 0 };
+
+    if (ctx.path === '/ops' || ctx.path === '/ops/') {
+      ctx.redirect(OPS_BASE);
+      return;
+    }
+    if (ctx.path === '/ops/logout') {
+      ctx.set('Set-Cookie', cookieHeader('', 0, deps.config.isProduction));
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.path === OPS_BASE || ctx.path.startsWith(`${OPS_BASE}/`)) await dashboard()(ctx, async () => {});
+    if (ctx.status === 404 && (ctx.body == null || ctx.body === '')) deny(ctx, 404, 'route_not_found', 'Rota não encontrada.');
+  };
+}
