@@ -169,7 +169,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
       onCancel={onClose}
       destroyOnHidden
       centered
-      width={720}
+      width={920}
       className="autopay-modal"
       footer={
         data ? (
@@ -221,6 +221,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
             <span>{active ? 'Compra automática ativa' : 'Compra automática pausada'}</span>
           </label>
 
+          <div className="autopay-columns">
           <section className="autopay-section" aria-labelledby="autopay-numbers-title">
             <div className="autopay-section__head">
               <h3 id="autopay-numbers-title">Números cativos</h3>
@@ -319,6 +320,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
               </Form>
             )}
           </section>
+          </div>
 
           {notice && (
             <Alert className="autopay-notice" type={notice.type} showIcon title={notice.text} description={notice.detail} role="alert" />
