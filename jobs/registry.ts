@@ -17,6 +17,8 @@ export function registerJobHandlers(s: Services): JobHandlers {
     // Rebuilds the polling of every pending payment on each run, recovery or not.
     ['payment.reconcile', async () => s.payments.reconcile()],
     ['coupon.sync', async (data: { userId?: number }) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))],
+    ['outbox.relay', async () => s.autopay.relay()],
+    ['autopay.charge', async (data: { drawId: number }, job, token) => s.autopay.chargeDraw(Number(data.drawId), job, token)],
   ]);
 }
 

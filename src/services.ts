@@ -23,6 +23,7 @@ import { createEbooksService, type EbooksService } from './catalogue/ebooks';
 import { createAccountService, type AccountService } from './account/service';
 import { createCouponsService, type CouponsService } from './coupons/service';
 import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
+import { createAutopayService, type AutopayService } from './autopay/service';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -54,6 +55,8 @@ export interface Services {
   myBoard: MyBoardService;
   ebooks: EbooksService;
   account: AccountService;
+  /** Captive numbers bought with a saved card in every new main draw (issue 11). */
+  autopay: AutopayService;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const myBoard = createMyBoardService({ db });
   const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
   const account = createAccountService({ db, catalogue, coupons, readCache });
+  const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
 
   return {
     config,
@@ -139,6 +143,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     myBoard,
     ebooks,
     account,
+    autopay,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
