@@ -29,7 +29,7 @@ import { makeCpf } from '../helpers/cpf';
 
 const CPF = makeCpf(123456789);
 const CNPJ = '11222333000181';
-const TODAY = new Date(2026, 10, 23); // 23/11/2026
+const TODAY = new Date(Date.UTC(2026, 10, 23, 12)); // 23/11/2026
 const CARD: CardFields = { number: '4111 1111 1111 1111', expiry: '12/30', cvv: '123', holder: 'Joana  Pereira ', doc: CPF };
 
 describe('picking captive numbers', () => {
@@ -47,7 +47,7 @@ describe('picking captive numbers', () => {
     expect(MAX_CAPTIVE).toBe(20);
     const r = togglePick(twenty, 50);
     expect(r.numbers).toEqual(twenty);
-    expect(r.error).toBe('Você pode escolher no máximo 20 números cativos.');
+    expect(r.error).toBe('Escolha no máximo 20 números cativos.');
     // Taking one away is still allowed, and then another fits.
     const fewer = togglePick(twenty, 3);
     expect(fewer.numbers).toHaveLength(19);
@@ -81,6 +81,7 @@ describe('card number', () => {
     expect(isValidCardNumber('4111 1111 1111 1111')).toBe(true);
     expect(isValidCardNumber('4111 1111 1111 1112')).toBe(false);
     expect(isValidCardNumber('4111')).toBe(false);
+    expect(isValidCardNumber('4111 1111 1111 1111 111')).toBe(false); // 19 digits, bad check digit
     expect(isValidCardNumber('41111111111111111111')).toBe(false); // 20 digits
   });
 });
@@ -98,12 +99,11 @@ describe('expiry MM/AA or MM/AAAA', () => {
   test.each<[string, { month: number; year: number } | null]>([
     ['12/30', { month: 12, year: 2030 }],
     ['01/2031', { month: 1, year: 2031 }],
-    ['0731', { month: 7, year: 2031 }],
-    ['07-31', { month: 7, year: 2031 }],
     [' 07/31 ', { month: 7, year: 2031 }],
+    ['1/30', { month: 1, year: 2030 }],
+    ['0731', null], // the form always shows the slash (formatExpiry)
     ['13/30', null],
     ['00/30', null],
-    ['1/30', null],
     ['12/3', null],
     ['12/203', null],
     ['12/1999', null],
@@ -115,6 +115,7 @@ describe('expiry MM/AA or MM/AAAA', () => {
 
   test('valid through the last day of its month', () => {
     expect(isExpired({ month: 11, year: 2026 }, TODAY)).toBe(false);
+    expect(isExpired({ month: 11, year: 2026 }, new Date(Date.UTC(2026, 10, 30, 23)))).toBe(false);
     expect(isExpired({ month: 10, year: 2026 }, TODAY)).toBe(true);
     expect(isExpired({ month: 1, year: 2027 }, TODAY)).toBe(false);
     expect(isExpired({ month: 12, year: 2025 }, TODAY)).toBe(true);
@@ -189,17 +190,24 @@ describe('validateForm (before tokenizing)', () => {
     expect(none).toMatchObject({ ok: false, message: 'Dados do cartão incompletos.' });
     const partial = validateForm({ active: true, numbers: [1], card: { ...CARD, cvv: '' } }, true, TODAY);
     expect(partial).toMatchObject({ ok: false, message: 'Dados do cartão incompletos.', fields: { cvv: 'Campo obrigatório.' } });
+    expect(AUTOPAY_MESSAGES.cardIncomplete).toBe('Dados do cartão incompletos.');
   });
 
   test.each<[string, Partial<CardFields>, string, string]>([
     ['card number', { number: '4111 1111 1111 1112' }, 'number', 'Número do cartão inválido.'],
     ['expiry', { expiry: '13/30' }, 'expiry', 'Validade inválida. Use MM/AA ou MM/AAAA.'],
     ['expired', { expiry: '10/2026' }, 'expiry', 'Cartão vencido.'],
-    ['CVV', { cvv: '12' }, 'cvv', 'CVV inválido.'],
+    ['CVV', { cvv: '12' }, 'cvv', 'Código de segurança inválido.'],
+    ['CVV of 4 digits on a Visa', { cvv: '1234' }, 'cvv', 'Código de segurança inválido.'],
     ['CPF', { doc: '111.111.111-11' }, 'doc', 'CPF/CNPJ inválido.'],
   ])('an invalid %s is named', (_what, patch, field, message) => {
     const v = validateForm({ active: true, numbers: [1], card: { ...CARD, ...patch } }, false, TODAY);
     expect(v).toMatchObject({ ok: false, message, fields: { [field]: message } });
+  });
+
+  test('Amex takes a 4-digit CVV', () => {
+    const amex = { ...CARD, number: '3782 822463 10005', cvv: '1234' };
+    expect(validateForm({ active: true, numbers: [1], card: amex }, false, TODAY)).toMatchObject({ ok: true, card: { security_code: '1234' } });
   });
 
   test('a valid card becomes the tokenizer input: digits, month, 4-digit year, trimmed holder', () => {

@@ -16,7 +16,7 @@ export function AutopayCard({ onChanged }: { onChanged?: () => void }) {
   const { profile, error, loading, reload } = useAutopayProfile();
   const [open, setOpen] = useState(false);
 
-  const configured = !!profile && (profile.numbers.length > 0 || !!profile.last4);
+  const configured = !!profile && (profile.numbers.length > 0 || profile.has_card);
   return (
     <Card
       className="account-card autopay-card"

@@ -33,7 +33,7 @@ export function brandLabel(brand: string | null | undefined): string {
 }
 
 /** Saved card, toggle or numbers: something the cancel button would clear. */
-const hasSomething = (p: AutopayProfile) => p.active || p.numbers.length > 0 || !!p.last4;
+const hasSomething = (p: AutopayProfile) => p.active || p.numbers.length > 0 || p.has_card;
 
 /**
  * The dialog 'Compra automática - número cativo' (account spec §2, §5, §8; issue 11 "Web"):
@@ -53,7 +53,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
   const [busy, setBusy] = useState<'save' | 'cancel' | null>(null);
 
   const profile = data?.profile ?? null;
-  const hasSavedCard = !!profile?.last4;
+  const hasSavedCard = !!profile?.has_card;
   // Start from what is saved each time the data arrives (dialog opened, or read again after a conflict).
   useEffect(() => {
     if (!profile) return;
@@ -84,7 +84,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
     setPicks(r.numbers);
     setFieldErrors((f) => ({ ...f, numbers: undefined }));
     if (r.error) setNotice({ type: 'warning', text: r.error });
-    else if (notice?.text === MSG.tooMany || notice?.text === MSG.noNumbers) setNotice(null);
+    else if (notice?.text === MSG.tooMany || notice?.text === MSG.pickOne) setNotice(null);
   };
 
   const setField = (k: keyof CardFields, v: string) => {
@@ -108,7 +108,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
         try {
           cardToken = (await tokenizeCard(data.config, v.card)).id;
         } catch (err) {
-          setNotice({ type: 'error', text: err instanceof CardTokenError ? err.message : 'Falha ao gerar token do cartão.' });
+          setNotice({ type: 'error', text: err instanceof CardTokenError ? err.message : MSG.tokenFailed });
           return;
         }
       }
@@ -119,7 +119,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
           ...(v.card ? { holder_name: v.card.cardholder_name, doc_number: v.card.doc_number, card_token: cardToken } : {}),
         });
       } catch (err) {
-        const fallback = v.card ? MSG.saveCardFailed : MSG.saveFailed;
+        const fallback = v.card ? MSG.saveFailedCard : MSG.saveFailed;
         setNotice({ type: 'error', text: errorMessage(err, fallback) });
         // Another customer got some of these numbers first: show the grid as it is now.
         if (err instanceof ApiError && err.status === 409) reload();

@@ -3,33 +3,36 @@
  * as pure functions: picking captive numbers, the card fields (digits, expiry, CPF/CNPJ) and
  * whether anything changed. The dialog (AutopayDialog.tsx) only wires them to the inputs.
  */
-import { isValidCpf, maskCpf, onlyDigits } from '../../../../src/shared/validation';
+import {
+  AUTOPAY_MAX_NUMBERS,
+  AUTOPAY_MESSAGES as SHARED_MESSAGES,
+  CARD_NUMBER_MAX_DIGITS,
+  CVV_MAX_DIGITS,
+  DOC_MAX_DIGITS,
+  cardBrand,
+  cvvLength,
+  isExpired as isExpiredShared,
+  isValidCnpj,
+  isValidDoc,
+  luhnValid,
+  parseExpiry as parseExpiryShared,
+} from '../../../../src/shared/autopay';
+import { maskCpf, onlyDigits } from '../../../../src/shared/validation';
 
-export { onlyDigits };
+// The rules the server checks too (src/shared/autopay.ts), computed once.
+export { isValidCnpj, isValidDoc, onlyDigits };
 
 /** Account spec §9. */
-export const MAX_CAPTIVE = 20;
-export const CARD_DIGITS_MAX = 19;
-export const DOC_DIGITS_MAX = 18;
-export const CVV_DIGITS_MAX = 4;
+export const MAX_CAPTIVE = AUTOPAY_MAX_NUMBERS;
+export const CARD_DIGITS_MAX = CARD_NUMBER_MAX_DIGITS;
+export const DOC_DIGITS_MAX = DOC_MAX_DIGITS;
+export const CVV_DIGITS_MAX = CVV_MAX_DIGITS;
 
-/** The texts of account spec §5 and §8, with their accents. */
+/** The texts of account spec §5 and §8 (shared with the server), plus the dialog's own. */
 export const AUTOPAY_MESSAGES = {
-  noNumbers: 'Selecione pelo menos 1 número para salvar as preferências.',
-  tooMany: `Você pode escolher no máximo ${MAX_CAPTIVE} números cativos.`,
-  cardIncomplete: 'Dados do cartão incompletos.',
-  cardNumberInvalid: 'Número do cartão inválido.',
-  expiryInvalid: 'Validade inválida. Use MM/AA ou MM/AAAA.',
-  expired: 'Cartão vencido.',
-  cvvInvalid: 'CVV inválido.',
-  docInvalid: 'CPF/CNPJ inválido.',
-  saveCardFailed: 'Falha ao salvar. Verifique os dados do cartão.',
-  saveFailed: 'Falha ao salvar preferências.',
-  saved: 'Preferências salvas!',
-  cancelConfirm: 'Tem certeza que deseja cancelar a compra automática? Isso apagará os números cativos e o cartão salvo.',
-  cancelFailed: 'Não foi possível cancelar agora.',
-  cancelled: 'Compra automática cancelada.',
+  ...SHARED_MESSAGES,
   loadFailed: 'Não foi possível carregar a compra automática.',
+  fieldRequired: 'Campo obrigatório.',
 } as const;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -72,20 +75,9 @@ export function formatCardNumber(v: string): string {
     .replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
-/** Luhn check of 13 to 19 digits. */
+/** Luhn check of 12 to 19 digits (spaces as typed are ignored). */
 export function isValidCardNumber(v: string): boolean {
-  const d = onlyDigits(v);
-  if (d.length < 13 || d.length > CARD_DIGITS_MAX) return false;
-  let sum = 0;
-  for (let i = 0; i < d.length; i++) {
-    let x = Number(d[d.length - 1 - i]);
-    if (i % 2 === 1) {
-      x *= 2;
-      if (x > 9) x -= 9;
-    }
-    sum += x;
-  }
-  return sum % 10 === 0;
+  return luhnValid(onlyDigits(v));
 }
 
 /** Expiry while typing: 'MM/AA' or 'MM/AAAA' (digits only, the slash added after the month). */
@@ -100,22 +92,15 @@ export interface Expiry {
   year: number;
 }
 
-/** 'MM/AA' or 'MM/AAAA' (the slash may be missing or be a '-') → month and 4-digit year; anything else → null. */
+/** 'MM/AA' or 'MM/AAAA' → month and 4-digit year ('AA' is 20AA); anything else → null. */
 export function parseExpiry(v: string): Expiry | null {
-  const m = /^\s*(\d{2})\s*[/-]?\s*(\d{2}|\d{4})\s*$/.exec(v ?? '');
-  if (!m) return null;
-  const month = Number(m[1]);
-  if (month < 1 || month > 12) return null;
-  const year = m[2].length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
-  if (year < 2000) return null;
-  return { month, year };
+  const e = parseExpiryShared(v);
+  return e && e.year >= 2000 ? e : null;
 }
 
 /** A card is valid through the last day of its expiry month. */
 export function isExpired(e: Expiry, today: Date = new Date()): boolean {
-  const y = today.getFullYear();
-  const m = today.getMonth() + 1;
-  return e.year < y || (e.year === y && e.month < m);
+  return isExpiredShared(e.month, e.year, today);
 }
 
 export const formatCvv = (v: string) => onlyDigits(v).slice(0, CVV_DIGITS_MAX);
@@ -127,28 +112,6 @@ export function docDigits(v: string): string {
 
 export function docKind(v: string): 'CPF' | 'CNPJ' {
   return onlyDigits(v).length > 11 ? 'CNPJ' : 'CPF';
-}
-
-/** 14 digits, not all equal, both check digits valid. */
-export function isValidCnpj(v: string): boolean {
-  const d = onlyDigits(v);
-  if (d.length !== 14 || /^(\d)\1{13}$/.test(d)) return false;
-  const digit = (len: number) => {
-    let sum = 0;
-    let w = len - 7;
-    for (let i = 0; i < len; i++) {
-      sum += Number(d[i]) * w;
-      w = w === 2 ? 9 : w - 1;
-    }
-    const r = sum % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  return digit(12) === Number(d[12]) && digit(13) === Number(d[13]);
-}
-
-/** A valid CPF (11 digits) or CNPJ (more than 11 digits: must be a valid 14-digit CNPJ). */
-export function isValidDoc(v: string): boolean {
-  return docKind(v) === 'CNPJ' ? isValidCnpj(v) : isValidCpf(v);
 }
 
 /** CPF as 000.000.000-00, CNPJ as 00.000.000/0000-00 while typing; beyond 14 digits, the digits. */
@@ -228,14 +191,14 @@ export type Validation =
  * numbers and the toggle change without typing the card again.
  */
 export function validateForm(form: FormState, hasSavedCard: boolean, today: Date = new Date()): Validation {
-  if (form.numbers.length < 1) return { ok: false, message: AUTOPAY_MESSAGES.noNumbers, fields: { numbers: AUTOPAY_MESSAGES.noNumbers } };
+  if (form.numbers.length < 1) return { ok: false, message: AUTOPAY_MESSAGES.pickOne, fields: { numbers: AUTOPAY_MESSAGES.pickOne } };
   if (form.numbers.length > MAX_CAPTIVE) return { ok: false, message: AUTOPAY_MESSAGES.tooMany, fields: { numbers: AUTOPAY_MESSAGES.tooMany } };
   const c = form.card;
   if (!hasCardInput(c) && hasSavedCard) return { ok: true, card: null };
 
   const missing: FieldErrors = {};
   for (const k of Object.keys(EMPTY_CARD) as Array<keyof CardFields>) {
-    if (!String(c[k] ?? '').trim()) missing[k] = 'Campo obrigatório.';
+    if (!String(c[k] ?? '').trim()) missing[k] = AUTOPAY_MESSAGES.fieldRequired;
   }
   if (Object.keys(missing).length) return { ok: false, message: AUTOPAY_MESSAGES.cardIncomplete, fields: missing };
 
@@ -243,9 +206,10 @@ export function validateForm(form: FormState, hasSavedCard: boolean, today: Date
   if (!isValidCardNumber(c.number)) fields.number = AUTOPAY_MESSAGES.cardNumberInvalid;
   const exp = parseExpiry(c.expiry);
   if (!exp) fields.expiry = AUTOPAY_MESSAGES.expiryInvalid;
-  else if (isExpired(exp, today)) fields.expiry = AUTOPAY_MESSAGES.expired;
+  else if (isExpired(exp, today)) fields.expiry = AUTOPAY_MESSAGES.cardExpired;
   const cvv = onlyDigits(c.cvv);
-  if (cvv.length < 3 || cvv.length > CVV_DIGITS_MAX || cvv !== c.cvv.trim()) fields.cvv = AUTOPAY_MESSAGES.cvvInvalid;
+  // 3 digits, 4 for Amex (as the tokenizer checks).
+  if (cvv !== c.cvv.trim() || cvv.length !== cvvLength(cardBrand(onlyDigits(c.number)))) fields.cvv = AUTOPAY_MESSAGES.cvvInvalid;
   if (!isValidDoc(c.doc)) fields.doc = AUTOPAY_MESSAGES.docInvalid;
   const first = Object.values(fields)[0];
   if (first || !exp) return { ok: false, message: first ?? AUTOPAY_MESSAGES.expiryInvalid, fields };

@@ -10,8 +10,8 @@
  *   kept to the few documented calls of the SDK's core methods.
  */
 import { ApiError, api } from '../../api/client';
-import { docKind, type CardData } from './autopay';
-import type { CardConfig } from './autopayApi';
+import { AUTOPAY_MESSAGES, docKind, type CardData } from './autopay';
+import type { AutopayCardConfig as CardConfig } from '../../api/types';
 
 export interface CardToken {
   id: string;
@@ -23,7 +23,7 @@ export interface CardToken {
 export const TOKEN_MESSAGES = {
   sdkLoadFailed: 'Não foi possível carregar o sistema de pagamento do cartão. Verifique sua conexão e tente novamente.',
   unavailable: 'A validação do cartão está indisponível no momento. Tente novamente mais tarde.',
-  failed: 'Falha ao gerar token do cartão.',
+  failed: AUTOPAY_MESSAGES.tokenFailed,
 } as const;
 
 export class CardTokenError extends Error {

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { autopayApi, type AutopayClaims, type AutopayProfile, type CardConfig } from './autopayApi';
+import { autopayApi, type AutopayClaims, type AutopayProfile, type AutopayCardConfig } from './autopayApi';
 
 export interface AutopayData {
   profile: AutopayProfile;
   claims: AutopayClaims;
-  config: CardConfig;
+  config: AutopayCardConfig;
 }
 
 /**
