@@ -99,14 +99,14 @@ describeBrowser('autopay in the browser', () => {
   }
 
   /** Opens a new draw of the main series as an administrator, then lets a worker charge. */
-  async function adminOpensNewDraw(): Promise<number> {
+  async function adminOpensNewDraw(): Promise<{ drawId: number; adminToken: string }> {
     const admin = await createUser(t, { admin: true });
     const before = await mainDraw();
     const r = await t.api('POST', '/api/admin/dashboard/new', { token: admin.token, body: {} });
     expect(r.status).toBe(201);
     expect(r.body.closed_draw_id).toBe(before);
     worker ??= await startTestWorker(t);
-    return r.body.draw_id as number;
+    return { drawId: r.body.draw_id as number, adminToken: admin.token };
   }
 
   it('saves 3 captive numbers with a sandbox card; a new draw opens; the worker charges; /conta shows them paid', async () => {
@@ -158,7 +158,7 @@ describeBrowser('autopay in the browser', () => {
     expect(claims.body.taken).toEqual(expect.arrayContaining(picks));
 
     // --- the administrator opens a new draw of the main series; the worker charges the card ---
-    const drawId = await adminOpensNewDraw();
+    const { drawId } = await adminOpensNewDraw();
     await eventually(
       async () => {
         const sold = await t.services.db('number_sales').where({ draw_id: drawId, user_id: user.id }).pluck('n');
@@ -197,18 +197,21 @@ describeBrowser('autopay in the browser', () => {
     await d.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Preferências salvas!').waitFor();
 
-    const drawId = await adminOpensNewDraw();
-    await eventually(
+    const { drawId, adminToken } = await adminOpensNewDraw();
+    // The admin's view of the runs (GET /api/admin/autopay/runs): the customer's run ends released.
+    const run = await eventually(
       async () => {
-        const runs = await t.services.db('autopay_runs').where({ draw_id: drawId, user_id: user.id }).pluck('status');
-        return runs.length > 0 && runs.every((s: string) => s === 'released' || s === 'failed') ? runs : null;
+        const r = await t.api('GET', `/api/admin/autopay/runs?draw_id=${drawId}`, { token: adminToken });
+        const mine = (r.body.items ?? []).find((x: { user_id: number }) => x.user_id === user.id);
+        return mine && ['released', 'failed'].includes(mine.status) ? mine : null;
       },
       'the declined run settled',
       60_000,
       250,
     );
+    expect(run.numbers).toEqual(picks);
     expect(await t.services.db('number_sales').where({ draw_id: drawId, user_id: user.id }).count({ c: '*' }).first().then((r) => Number(r?.c))).toBe(0);
-    const board = await t.api('GET', `/api/draws/${drawId}/board`);
+    const board = await t.api('GET', `/api/draws/${drawId}/numbers`);
     const statusOf = (n: number) => board.body.numbers.find((c: { n: number }) => c.n === n)?.status;
     for (const n of picks) expect(statusOf(n)).toBe('available');
 
