@@ -85,6 +85,11 @@ describeBrowser('autopay in the browser', () => {
     await d.getByLabel('CPF/CNPJ do titular').fill(doc);
   }
 
+  /** Scrolls the dialog's wrapper (phones: the dialog is taller than the screen). */
+  async function scrollDialog(to: 'top' | 'bottom'): Promise<void> {
+    await page.evaluate(`(() => { const w = document.querySelector('.ant-modal-wrap'); if (w) w.scrollTop = ${to === 'top' ? 0 : 'w.scrollHeight'}; })()`);
+  }
+
   /** Records what the page sends to POST /api/me/autopay and to the sandbox tokenizer. */
   function watchRequests() {
     const saved: string[] = [];
@@ -134,8 +139,13 @@ describeBrowser('autopay in the browser', () => {
     expect(contrastRatio(mine.color, mine.background)).toBeGreaterThanOrEqual(4.5);
 
     await fillCard(card.replace(/(\d{4})(?=\d)/g, '$1 '), 'MARINA CATIVA', makeCpf(987654321));
+    // Typing in the card form takes the 'incomplete' message away.
+    await expect(d.getByText('Dados do cartão incompletos.').count()).resolves.toBe(0);
     fs.mkdirSync(SHOTS, { recursive: true });
+    await scrollDialog('top');
     await page.screenshot({ path: path.join(SHOTS, 'autopay-dialog-phone.png'), animations: 'disabled' });
+    await scrollDialog('bottom');
+    await page.screenshot({ path: path.join(SHOTS, 'autopay-dialog-phone-card.png'), animations: 'disabled' });
     await d.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Preferências salvas!').waitFor();
     await d.waitFor({ state: 'hidden' });

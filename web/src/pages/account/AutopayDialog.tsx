@@ -90,6 +90,8 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
   const setField = (k: keyof CardFields, v: string) => {
     setCard((c) => ({ ...c, [k]: v }));
     setFieldErrors((f) => ({ ...f, [k]: undefined }));
+    // The message was about what is being corrected now: it goes, the field's own help stays until fixed.
+    setNotice(null);
   };
 
   const save = async () => {
