@@ -9,6 +9,7 @@ import { registerUsersCommands } from './commands/users';
 import { registerVouchersCommands } from './commands/vouchers';
 import { registerPaymentsCommands } from './commands/payments';
 import { registerMailCommands } from './commands/mail';
+import { registerAutopayCommands } from './commands/autopay';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -24,6 +25,7 @@ export function buildCli(getServices: () => Services) {
   registerVouchersCommands(program, getServices);
   registerPaymentsCommands(program, getServices);
   registerMailCommands(program, getServices);
+  registerAutopayCommands(program, getServices);
 
   return program;
 }

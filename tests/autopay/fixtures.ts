@@ -7,7 +7,7 @@ import { makeProduct, makeDraw } from '../payments/fixtures';
 export const CARDS = {
   approve: '4111111111111111',
   decline: '4000000000000002',
-  transient: '4000000000000003',
+  transient: '4000000009000003',
   amex: '378282246310005',
   master: '5555555555554444',
 } as const;
