@@ -15,7 +15,7 @@ import { describeBrowser, settled, signInWithToken, useBrowser } from '../helper
 import { eventually } from '../helpers/eventually';
 import { makeCpf } from '../helpers/cpf';
 import { paintedColours } from '../helpers/screenshots';
-import { contrastRatio } from '../helpers/contrast';
+import { contrastRatio, flatten } from '../helpers/contrast';
 import { startTestWorker } from '../helpers/worker';
 import type { RunningWorker } from '../../src/platform/queue';
 import { readAppConfig } from '../../src/platform/app-config';
@@ -120,9 +120,26 @@ describeBrowser('autopay in the browser', () => {
     const sent = watchRequests();
     const card = testCard('1111');
     const picks = [7, 13, 42];
+    // Another customer already holds 17, 50 and 64 as captive numbers (through the API, as the browser would).
+    const holder = await createUser(t);
+    const tok = await t.api('POST', '/api/sandbox/card-tokens', {
+      token: holder.token,
+      body: { card_number: testCard('4444'), expiration_month: 1, expiration_year: 2031, security_code: '321', cardholder_name: 'OUTRA PESSOA', doc_number: makeCpf(555666777) },
+    });
+    expect(tok.status).toBe(201);
+    const held = await t.api('POST', '/api/me/autopay', { token: holder.token, body: { active: true, numbers: [17, 50, 64], card_token: tok.body.id, holder_name: 'OUTRA PESSOA', doc_number: makeCpf(555666777) } });
+    expect(held.status).toBe(200);
 
     await openDialog();
     const d = autopayDialog();
+    for (const n of [17, 50, 64]) {
+      await expect(cell(n).getAttribute('aria-label')).resolves.toBe(`${pad2(n)}: Cativo de outro cliente`);
+      await expect(cell(n).isDisabled()).resolves.toBe(true);
+    }
+    // Dimmed but readable: the translucent cell over the dialog's own surface, as painted.
+    const taken = await paintedColours(cell(17));
+    const surface = await paintedColours(page.locator('.autopay-modal .ant-modal-container'));
+    expect(contrastRatio(taken.color, flatten(taken.background, surface.background))).toBeGreaterThanOrEqual(4.5);
     // Nothing changed yet: 'Salvar' is disabled.
     await expect(d.getByRole('button', { name: 'Salvar' }).isDisabled()).resolves.toBe(true);
     for (const n of picks) await cell(n).click();
