@@ -13,6 +13,7 @@ import { registerWinnersCommands } from './commands/winners';
 import { registerDrawsCommands } from './commands/draws';
 import { registerResultsCommands } from './commands/results';
 import { registerQueuesCommands } from './commands/queues';
+import { registerAutopayCommands } from './commands/autopay';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -32,6 +33,7 @@ export function buildCli(getServices: () => Services) {
   registerDrawsCommands(program, getServices);
   registerResultsCommands(program, getServices);
   registerQueuesCommands(program, getServices);
+  registerAutopayCommands(program, getServices);
 
   return program;
 }

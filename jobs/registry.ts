@@ -19,6 +19,8 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['coupon.sync', async (data: { userId?: number }) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))],
     // Fetches the contest every closed, undecided draw waits for and decides it (never twice).
     ['results.fetch', async (data: { contest?: number }) => s.results.fetch(data?.contest !== undefined ? { contest: data.contest } : {})],
+    ['outbox.relay', async () => s.autopay.relay()],
+    ['autopay.charge', async (data: { drawId: number }, job, token) => s.autopay.chargeDraw(Number(data.drawId), job, token)],
   ]);
 }
 

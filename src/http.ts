@@ -14,6 +14,7 @@ import { adminInfoproductsRoutes, coverRoutes } from './catalogue/admin-routes';
 import { adminPaymentsRoutes } from './payments/admin-routes';
 import { adminResultsRoutes } from './draws/admin-results-routes';
 import { drawResultRoutes } from './draws/result-routes';
+import { adminAutopayRoutes, autopayRoutes } from './autopay/routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -79,5 +80,7 @@ export function moduleRouters(services: Services) {
     drawResultRoutes(services),
     adminResultsRoutes(services),
     opsAdminRoutes(services),
+    autopayRoutes(services),
+    adminAutopayRoutes(services),
   ];
 }

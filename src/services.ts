@@ -32,6 +32,7 @@ import { createCouponsService, type CouponsService } from './coupons/service';
 import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
 import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
 import { createResultsService, type ResultsService } from './draws/results';
+import { createAutopayService, type AutopayService } from './autopay/service';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -80,6 +81,8 @@ export interface Services {
   lottery: LotteryClient;
   /** Operations (issue 10): the /ops dashboard's signed sessions, queue counts and retries. */
   ops: OpsService;
+  /** Captive numbers bought with a saved card in every new main draw (issue 11). */
+  autopay: AutopayService;
   close(): Promise<void>;
 }
 
@@ -160,6 +163,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
+  const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
 
   return {
     config,
@@ -192,6 +196,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     results,
     lottery,
     ops,
+    autopay,
     async close() {
       await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});

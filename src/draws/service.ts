@@ -9,6 +9,7 @@ import * as q from './queries';
 import { effectiveTicketPrice, serializeDraw, serializeNumber, type DrawView } from './serializers';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
+import { holdCaptiveNumbers } from '../autopay/holds';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
@@ -236,7 +237,12 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
   return service;
 }
 
-/** "draw opened" event, written in the opening transaction (read later by autopay, DESIGN §7). */
+/**
+ * "draw opened" event, written in the opening transaction; in the same transaction, a draw of the
+ * main series holds the active autopay profiles' captive numbers (DESIGN §7). The worker's outbox
+ * relay turns the event into the autopay.charge job.
+ */
 export async function emitDrawOpened(trx: Trx, draw: q.DrawRow) {
   await trx('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id }) });
+  await holdCaptiveNumbers(trx, draw);
 }

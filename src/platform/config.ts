@@ -61,6 +61,8 @@ const EnvSchema = z.object({
   SANDBOX_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).default(0),
   MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
   MERCADOPAGO_WEBHOOK_SECRET: z.string().optional(),
+  /** The browser SDK's public key (card tokenization for autopay); never the access token. */
+  MERCADOPAGO_PUBLIC_KEY: optionalString,
   MERCADOPAGO_API_URL: z.string().url().default('https://api.mercadopago.com'),
   PIX_MERCHANT_NAME: z.string().default('COTA VERDE'),
   PIX_MERCHANT_CITY: z.string().default('CURITIBA'),
@@ -147,7 +149,7 @@ export type Config = {
   payments: {
     provider: 'sandbox' | 'mercadopago';
     sandboxAutoApproveSeconds: number;
-    mercadopago: { accessToken?: string; webhookSecret?: string; apiUrl: string };
+    mercadopago: { accessToken?: string; webhookSecret?: string; apiUrl: string; publicKey?: string };
     pix: { merchantName: string; merchantCity: string; key: string; expiryMinutes: number };
   };
   webDistDir: string;
@@ -239,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         accessToken: e.MERCADOPAGO_ACCESS_TOKEN,
         webhookSecret: e.MERCADOPAGO_WEBHOOK_SECRET,
         apiUrl: e.MERCADOPAGO_API_URL.replace(/\/$/, ''),
+        publicKey: e.MERCADOPAGO_PUBLIC_KEY,
       },
       pix: {
         merchantName: e.PIX_MERCHANT_NAME,

@@ -27,6 +27,10 @@ export interface JobPayloads {
   'coupon.sync': { userId?: number };
   /** Periodic: fetch the Lotomania result every closed, undecided draw waits for, and decide it (issue 10). */
   'results.fetch': { contest?: number };
+  /** Outbox relay: undelivered domain events → their jobs (marks dispatched_at); re-queues draws with autopay runs pending. */
+  'outbox.relay': SweepPayload;
+  /** Charges the autopay runs of one draw, once each; re-delays itself while transient failures wait for a retry. */
+  'autopay.charge': { drawId: number };
 }
 
 /**
@@ -41,10 +45,10 @@ export interface SweepPayload {
 }
 
 /** The sweeps: what the worker schedules, and runs once more on every (re)connection. */
-export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile'] as const satisfies readonly JobName[];
+export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile', 'outbox.relay'] as const satisfies readonly JobName[];
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -76,6 +80,7 @@ export const SCHEDULES: Schedule[] = [
   { id: 'payment-reconcile', name: 'payment.reconcile', everyMs: 60_000 },
   { id: 'coupon-sync', name: 'coupon.sync', everyMs: 3_600_000 },
   ...RESULTS_SCHEDULES,
+  { id: 'outbox-relay', name: 'outbox.relay', everyMs: 2_000 },
 ];
 
 export const QUEUE_NAME = 'main';

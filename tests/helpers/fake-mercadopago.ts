@@ -10,8 +10,14 @@ import { signWebhook } from '../../src/payments/providers/mercadopago';
  *   POST /v1/payments      (PIX; Bearer token; X-Idempotency-Key → same payment)
  *   GET  /v1/payments/:id  (404 for unknown ids)
  *   PUT  /v1/payments/:id  ({status: 'cancelled'}: cancels a pending payment, 400 otherwise)
+ *   GET  /v1/customers/search?email=     (autopay: the user's customer)
+ *   POST /v1/customers                   (400 when the e-mail already has one)
+ *   POST /v1/customers/:id/cards {token} (a token from cardToken(): single use)
+ *   POST /v1/payments {card_id, payer: {type: 'customer', id}} (saved-card charge, binary mode:
+ *        card …0002 rejected, …0003 answers 500 twice per idempotency key, then approves)
  * plus test controls: setStatus(), notify() (a signed webhook, as Mercado Pago
- * sends it), failNext() (5xx answers) and a request log.
+ * sends it), failNext() (5xx answers), cardToken() (what MercadoPago.js's
+ * createCardToken gives the browser) and a request log.
  */
 export type FakeMpStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'refunded' | 'charged_back' | 'in_process';
 
@@ -54,10 +60,29 @@ export interface NotifyOptions {
   unsigned?: boolean;
 }
 
+export interface FakeMpCustomer {
+  id: string;
+  email: string;
+  first_name?: string;
+  identification?: unknown;
+}
+
+export interface FakeMpCard {
+  id: string;
+  customer_id: string;
+  last_four_digits: string;
+  first_six_digits: string;
+  payment_method: { id: string };
+}
+
 export interface FakeMercadoPago {
   url: string;
   token: string;
   payments: Map<number, FakeMpPayment>;
+  customers: Map<string, FakeMpCustomer>;
+  cards: Map<string, FakeMpCard>;
+  /** A card token as MercadoPago.js makes it in the browser (the card number never reaches the app). */
+  cardToken(cardNumber: string): string;
   requests: FakeMpRequest[];
   /** Moves a payment to a status (sets date_approved on approval). */
   setStatus(id: number | string, status: FakeMpStatus): FakeMpPayment;
@@ -98,6 +123,11 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
   const requests: FakeMpRequest[] = [];
   const failures: Array<{ status: number; method?: string }> = [];
   let nextId = opts.firstId ?? 1_300_000_001;
+  const customers = new Map<string, FakeMpCustomer>();
+  const cards = new Map<string, FakeMpCard>();
+  const cardTokens = new Map<string, { last4: string; first6: string; brand: string; used: boolean }>();
+  const transientTries = new Map<string, number>();
+  let seqCustomer = 0;
 
   const send = (res: http.ServerResponse, log: FakeMpRequest, status: number, body: unknown) => {
     log.status = status;
@@ -124,6 +154,58 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
     }
     if (req.headers.authorization !== `Bearer ${token}`) {
       return send(res, log, 401, { message: 'invalid access token', error: 'unauthorized', status: 401, cause: [{ code: 2002, description: 'invalid access token' }] });
+    }
+
+    if (req.method === 'GET' && url.pathname === '/v1/customers/search') {
+      const email = url.searchParams.get('email');
+      const results = [...customers.values()].filter((c) => !email || c.email === email);
+      return send(res, log, 200, { paging: { limit: 10, offset: 0, total: results.length }, results });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/customers') {
+      if (!body?.email) return send(res, log, 400, { message: 'email is required', error: 'bad_request', status: 400 });
+      if ([...customers.values()].some((c) => c.email === body.email)) {
+        return send(res, log, 400, { message: 'the customer already exist', error: 'bad_request', status: 400, cause: [{ code: '101', description: 'the customer already exist' }] });
+      }
+      const c: FakeMpCustomer = { id: `${++seqCustomer}-fakecus${randomUUID().slice(0, 8)}`, email: body.email, first_name: body.first_name, identification: body.identification };
+      customers.set(c.id, c);
+      return send(res, log, 201, c);
+    }
+    const cm = /^\/v1\/customers\/([^/]+)\/cards$/.exec(url.pathname);
+    if (req.method === 'POST' && cm) {
+      const customer = customers.get(decodeURIComponent(cm[1]));
+      if (!customer) return send(res, log, 404, { message: 'customer not found', error: 'not_found', status: 404 });
+      const tok = typeof body?.token === 'string' ? cardTokens.get(body.token) : undefined;
+      if (!tok || tok.used) return send(res, log, 400, { message: 'invalid card token', error: 'bad_request', status: 400, cause: [{ code: 'E301', description: 'invalid token' }] });
+      tok.used = true;
+      const card: FakeMpCard = { id: String(9_000_000_000 + cards.size + 1), customer_id: customer.id, last_four_digits: tok.last4, first_six_digits: tok.first6, payment_method: { id: tok.brand } };
+      cards.set(card.id, card);
+      return send(res, log, 201, card);
+    }
+
+    if (req.method === 'POST' && url.pathname === '/v1/payments' && body?.card_id !== undefined) {
+      // A saved-card charge (autopay): customer + card ids, binary mode.
+      const key = req.headers['x-idempotency-key'];
+      const card = cards.get(String(body.card_id));
+      if (!card || body?.payer?.type !== 'customer' || body?.payer?.id !== card.customer_id || typeof body?.transaction_amount !== 'number') {
+        return send(res, log, 400, { message: 'invalid card or customer', error: 'bad_request', status: 400 });
+      }
+      if (card.last_four_digits === '0003' && typeof key === 'string' && !byIdempotencyKey.has(key)) {
+        const tries = (transientTries.get(key) ?? 0) + 1;
+        transientTries.set(key, tries);
+        if (tries <= 2) return send(res, log, 500, { message: 'internal error', error: 'internal_error', status: 500 });
+      }
+      const known = typeof key === 'string' ? byIdempotencyKey.get(key) : undefined;
+      if (known) return send(res, log, 201, await known);
+      const created = (async () => {
+        const p = await createPayment({ ...body, payment_method_id: card.payment_method.id }, body.transaction_amount);
+        p.payment_method_id = card.payment_method.id;
+        (p as unknown as { card: unknown }).card = { id: card.id, last_four_digits: card.last_four_digits };
+        fake.setStatus(p.id, card.last_four_digits === '0002' ? 'rejected' : 'approved');
+        if (card.last_four_digits === '0002') p.status_detail = 'cc_rejected_other_reason';
+        return p;
+      })();
+      if (typeof key === 'string') byIdempotencyKey.set(key, created);
+      return send(res, log, 201, await created);
     }
 
     if (req.method === 'POST' && url.pathname === '/v1/payments') {
@@ -201,6 +283,15 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
     url,
     token,
     payments,
+    customers,
+    cards,
+    cardToken(cardNumber) {
+      const digits = cardNumber.replace(/\D/g, '');
+      const id = `fake-tok-${randomUUID()}`;
+      const brand = digits.startsWith('4') ? 'visa' : digits.startsWith('3') ? 'amex' : 'master';
+      cardTokens.set(id, { last4: digits.slice(-4), first6: digits.slice(0, 6), brand, used: false });
+      return id;
+    },
     requests,
     setStatus(id, status) {
       const p = payments.get(Number(id));

@@ -130,3 +130,30 @@ describe('draw detail (/me/draw/{id})', () => {
     expect(contrastRatio(colour(r.color), colour(r.background))).toBeGreaterThanOrEqual(AA_TEXT);
   });
 });
+
+describe('autopay grid (/conta, dialog "Compra automática - número cativo")', () => {
+  const AUTOPAY = css('pages/account/autopay.css');
+  /** antd paints the dialog on colorBgElevated over the page (a mask dims the page, not the dialog). */
+  const dialog = flatten(tokens.colorBgElevated, colour(ROOT['--bg']));
+
+  test('the dialog surface is the raised surface of the theme', () => {
+    expect(tokens.colorBgElevated.toLowerCase()).toBe(colour(ROOT['--surface-2']).toLowerCase());
+  });
+
+  test.each(['.captive-cell--free', '.captive-cell--mine', '.captive-cell--taken'])('%s text reaches 4.5:1 on its cell in the dialog', (state) => {
+    const r = rule(AUTOPAY, state);
+    const cellBg = flatten(r['background-color'], dialog);
+    expect(contrastRatio(colour(r.color), cellBg)).toBeGreaterThanOrEqual(AA_TEXT);
+  });
+
+  test("the customer's own cells stand apart from free ones: a filled green with a bright ring (3:1 against the dialog)", () => {
+    const mine = rule(AUTOPAY, '.captive-cell--mine');
+    expect(contrastRatio(colour(mine['--cell-line']), dialog)).toBeGreaterThanOrEqual(3);
+    expect(mine['background-color']).not.toBe(rule(AUTOPAY, '.captive-cell--free')['background-color']);
+  });
+
+  test('phones: a cell is a tenth of the screen (>= 36 px at 360 px): the grid spans the dialog edge to edge', () => {
+    expect(rule(AUTOPAY, '.captive-cell')['min-height']).toBe('36px');
+    expect(rule(AUTOPAY, '.autopay-modal .captive-grid')['margin-inline']).toBe('calc(-1 * var(--autopay-pad))');
+  });
+});

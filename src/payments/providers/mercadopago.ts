@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CreatePixInput, CreatedPix, PaymentProvider, ProviderPayment, ProviderStatus } from './types';
+import type { CardCharge, ChargeCardInput, CreatePixInput, CreatedPix, PaymentProvider, ProviderPayment, ProviderStatus, SaveCardInput, SavedCard } from './types';
 import { ProviderError } from './types';
 
 /** Mercado Pago payment status → ours. */
@@ -146,6 +146,81 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
       if (status >= 400 || !json) throw new ProviderError(`mercadopago fetch failed (${status})`, status >= 500 || status === 429);
       return toPayment(json);
     },
+    /**
+     * Autopay: the user's Mercado Pago customer (found by e-mail, else created), then the card
+     * token saved on it (`POST /v1/customers/{id}/cards {token}`).
+     */
+    async saveCard(i: SaveCardInput): Promise<SavedCard> {
+      let customerId = i.customerId ?? null;
+      if (!customerId) {
+        const found = await call('GET', `/v1/customers/search?email=${encodeURIComponent(i.email)}`);
+        if (found.status >= 500 || found.status === 429) throw new ProviderError(`mercadopago customer search failed (${found.status})`, true);
+        customerId = found.status < 300 && found.json?.results?.[0]?.id ? String(found.json.results[0].id) : null;
+      }
+      if (!customerId) {
+        const [first, ...rest] = i.name.trim().split(/\s+/);
+        const created = await call('POST', '/v1/customers', {
+          email: i.email,
+          first_name: first,
+          last_name: rest.join(' ') || undefined,
+          identification: { type: i.docNumber.length > 11 ? 'CNPJ' : 'CPF', number: i.docNumber },
+        });
+        if (created.status >= 500 || created.status === 429) throw new ProviderError(`mercadopago customer create failed (${created.status})`, true);
+        if (created.status >= 400 || !created.json?.id) throw new ProviderError(`mercadopago refused the customer (${created.status})`, false);
+        customerId = String(created.json.id);
+      }
+      const card = await call('POST', `/v1/customers/${encodeURIComponent(customerId)}/cards`, { token: i.token });
+      if (card.status >= 500 || card.status === 429) throw new ProviderError(`mercadopago card save failed (${card.status})`, true);
+      if (card.status >= 400 || !card.json?.id) throw new ProviderError(`mercadopago refused the card (${card.status})`, false, 'card_token_invalid');
+      return {
+        customerId,
+        cardId: String(card.json.id),
+        brand: String(card.json.payment_method?.id ?? card.json.issuer?.name ?? 'card'),
+        last4: String(card.json.last_four_digits ?? '').slice(-4),
+      };
+    },
+
+    /**
+     * Autopay: `POST /v1/payments` with the customer and the saved card, binary mode (approved or
+     * rejected at once), `X-Idempotency-Key` = our run: a retried charge never charges twice.
+     */
+    async chargeCard(i: ChargeCardInput): Promise<CardCharge> {
+      const { status, json } = await call(
+        'POST',
+        '/v1/payments',
+        {
+          transaction_amount: i.amountCents / 100,
+          description: i.description.slice(0, 250),
+          installments: 1,
+          binary_mode: true,
+          payment_method_id: i.brand ?? undefined,
+          external_reference: String(i.paymentId),
+          notification_url: cfg.notificationUrl,
+          card_id: i.cardId,
+          payer: { type: 'customer', id: i.customerId, email: i.payer.email },
+        },
+        { 'X-Idempotency-Key': i.idempotencyKey },
+      );
+      if (status >= 500 || status === 429) throw new ProviderError(`mercadopago charge failed (${status})`, true, 'temporarily_unavailable');
+      if (status >= 400 || !json?.id) {
+        // A refused request (bad card, bad customer): a decline of this charge, not a retry.
+        return {
+          providerPaymentId: '',
+          externalReference: String(i.paymentId),
+          status: 'rejected',
+          amountCents: i.amountCents,
+          paidAt: null,
+          statusDetail: `http_${status}`,
+          answer: { http_status: status, message: json?.message ?? null, error: json?.error ?? null },
+        };
+      }
+      return {
+        ...toPayment(json),
+        statusDetail: json.status_detail ?? null,
+        answer: { id: json.id, status: json.status, status_detail: json.status_detail ?? null, date_approved: json.date_approved ?? null },
+      };
+    },
+
     async cancel(providerPaymentId: string) {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerPaymentId)) return false;
       // Mercado Pago cancels a pending payment by updating its status; a paid or ended one is refused (4xx).

@@ -2,7 +2,39 @@ import QRCode from 'qrcode';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db';
 import { buildBrCode, pixText } from '../brcode';
-import type { CreatePixInput, CreatedPix, PaymentProvider, ProviderPayment, ProviderStatus } from './types';
+import type { CardCharge, ChargeCardInput, CreatePixInput, CreatedPix, PaymentProvider, ProviderPayment, ProviderStatus, SaveCardInput, SavedCard } from './types';
+import { ProviderError } from './types';
+
+/** What the sandbox tokenizer keeps of a card: never its number or security code. */
+export interface SandboxTokenInput {
+  userId: number;
+  /** Used only to compute brand, last4 and the test outcome; not stored, not logged. */
+  cardDigits: string;
+  brand: string;
+  expirationMonth: number;
+  expirationYear: number;
+  holderName: string;
+  docNumber: string;
+}
+
+/** Test cards (issue 11): …0002 is declined, …0003 fails transiently twice then approves, any other approves. */
+export function sandboxCardOutcome(cardDigits: string): 'approve' | 'decline' | 'transient' {
+  if (cardDigits.endsWith('0002')) return 'decline';
+  if (cardDigits.endsWith('0003')) return 'transient';
+  return 'approve';
+}
+
+/** Minutes a sandbox card token lives (Mercado Pago's card tokens are short-lived and single-use too). */
+export const SANDBOX_TOKEN_TTL_MINUTES = 10;
+
+export type SandboxProvider = PaymentProvider & {
+  approve(providerPaymentId: string): Promise<boolean>;
+  cancel(providerPaymentId: string): Promise<boolean>;
+  setStatus(providerPaymentId: string, status: ProviderStatus): Promise<void>;
+  tokenizeCard(i: SandboxTokenInput): Promise<{ id: string; brand: string; last4: string }>;
+  saveCard(i: SaveCardInput): Promise<SavedCard>;
+  chargeCard(i: ChargeCardInput): Promise<CardCharge>;
+};
 
 const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -33,7 +65,7 @@ export function createSandboxProvider(deps: {
   db: Db;
   pix: { key: string; merchantName: string; merchantCity: string };
   autoApproveSeconds: number;
-}): PaymentProvider & { approve(providerPaymentId: string): Promise<boolean>; cancel(providerPaymentId: string): Promise<boolean>; setStatus(providerPaymentId: string, status: ProviderStatus): Promise<void> } {
+}): SandboxProvider {
   const { db } = deps;
   const provider = {
     name: 'sandbox' as const,
@@ -60,6 +92,12 @@ export function createSandboxProvider(deps: {
     },
 
     async fetch(providerPaymentId: string): Promise<ProviderPayment | null> {
+      if (providerPaymentId.startsWith('sbxchg_')) {
+        // A saved-card charge (autopay): decided when it was made.
+        const k = await db('sandbox_card_calls').where({ charge_id: providerPaymentId }).whereIn('result', ['approved', 'rejected']).first();
+        if (!k) return null;
+        return { providerPaymentId, externalReference: null, status: k.result, amountCents: k.amount_cents, paidAt: k.result === 'approved' ? k.created_at : null };
+      }
       const c = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId }).first();
       if (!c) return null;
       let status: ProviderStatus = c.status;
@@ -90,6 +128,81 @@ export function createSandboxProvider(deps: {
 
     async setStatus(providerPaymentId: string, status: ProviderStatus) {
       await db('sandbox_charges').where({ provider_payment_id: providerPaymentId }).update({ status });
+    },
+
+    /** The sandbox tokenizer: stores brand, last4, expiry, holder, document and the outcome class. */
+    async tokenizeCard(i: SandboxTokenInput) {
+      const id = `sbxtok_${randomBytes(16).toString('hex')}`;
+      const last4 = i.cardDigits.slice(-4);
+      await db('sandbox_card_tokens').insert({
+        id,
+        user_id: i.userId,
+        brand: i.brand,
+        last4,
+        expiration_month: i.expirationMonth,
+        expiration_year: i.expirationYear,
+        holder_name: i.holderName,
+        doc_number: i.docNumber,
+        outcome: sandboxCardOutcome(i.cardDigits),
+        expires_at: new Date(Date.now() + SANDBOX_TOKEN_TTL_MINUTES * 60_000),
+      });
+      return { id, brand: i.brand, last4 };
+    },
+
+    /** Consumes the token (single use, unexpired, the same user's) into a saved card. */
+    async saveCard(i: SaveCardInput): Promise<SavedCard> {
+      return db.transaction(async (trx) => {
+        const [tok] = await trx('sandbox_card_tokens')
+          .where({ id: i.token, user_id: i.userId })
+          .whereNull('consumed_at')
+          .where('expires_at', '>', trx.fn.now())
+          .update({ consumed_at: trx.fn.now() })
+          .returning('*');
+        if (!tok) throw new ProviderError('sandbox card token unknown, used or expired', false, 'card_token_invalid');
+        const customerId = i.customerId ?? `sbxcus_${i.userId}`;
+        const cardId = `sbxcard_${randomBytes(12).toString('hex')}`;
+        await trx('sandbox_cards').insert({ id: cardId, customer_id: customerId, user_id: i.userId, brand: tok.brand, last4: tok.last4, outcome: tok.outcome });
+        return { customerId, cardId, brand: tok.brand, last4: tok.last4 };
+      });
+    },
+
+    /**
+     * One decided charge per idempotency key; every call is recorded in sandbox_card_calls (the
+     * calls the "provider" received). A transient-class card fails twice per key, then approves.
+     */
+    async chargeCard(i: ChargeCardInput): Promise<CardCharge> {
+      const card = await db('sandbox_cards').where({ id: i.cardId, customer_id: i.customerId }).first();
+      if (!card) throw new ProviderError('sandbox card unknown', false, 'card_unknown');
+      const answer = (row: { charge_id: string; result: string; amount_cents: number; created_at: Date }): CardCharge => ({
+        providerPaymentId: row.charge_id,
+        externalReference: String(i.paymentId),
+        status: row.result === 'approved' ? 'approved' : 'rejected',
+        amountCents: row.amount_cents,
+        paidAt: row.result === 'approved' ? new Date(row.created_at) : null,
+        statusDetail: row.result === 'approved' ? 'accredited' : 'cc_rejected_other_reason',
+        answer: { id: row.charge_id, status: row.result, status_detail: row.result === 'approved' ? 'accredited' : 'cc_rejected_other_reason', brand: card.brand, last4: card.last4 },
+      });
+      const decidedRow = () => db('sandbox_card_calls').where({ idempotency_key: i.idempotencyKey }).whereIn('result', ['approved', 'rejected']).first();
+      const decided = await decidedRow();
+      if (decided) {
+        // The same key again (a retry after a crash): the same charge, recorded as a replay.
+        await db('sandbox_card_calls').insert({ card_id: card.id, idempotency_key: i.idempotencyKey, amount_cents: i.amountCents, result: 'replay', charge_id: decided.charge_id });
+        return answer(decided);
+      }
+      if (card.outcome === 'transient') {
+        const failures = await db('sandbox_card_calls').where({ idempotency_key: i.idempotencyKey, result: 'transient_error' }).count<{ c: string }[]>({ c: '*' });
+        if (Number(failures[0].c) < 2) {
+          await db('sandbox_card_calls').insert({ card_id: card.id, idempotency_key: i.idempotencyKey, amount_cents: i.amountCents, result: 'transient_error' });
+          throw new ProviderError('sandbox: temporary failure of the card network', true, 'temporarily_unavailable');
+        }
+      }
+      const result = card.outcome === 'decline' ? 'rejected' : 'approved';
+      const [row] = await db('sandbox_card_calls')
+        .insert({ card_id: card.id, idempotency_key: i.idempotencyKey, amount_cents: i.amountCents, result, charge_id: `sbxchg_${randomBytes(12).toString('hex')}` })
+        .onConflict(db.raw(`(idempotency_key) WHERE result IN ('approved', 'rejected')`))
+        .ignore()
+        .returning('*');
+      return answer(row ?? (await decidedRow()));
     },
   };
   return provider;

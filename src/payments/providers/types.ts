@@ -37,12 +37,60 @@ export interface PaymentProvider {
    * retryable ProviderError when the provider could not be reached.
    */
   cancel?(providerPaymentId: string): Promise<boolean>;
+  /** Autopay (issue 11): saves a tokenized card on the provider's customer of this user. */
+  saveCard?(input: SaveCardInput): Promise<SavedCard>;
+  /**
+   * Autopay: charges a saved card once per idempotency key (a repeated key answers the same
+   * charge). Declines come back as status 'rejected'; a transient failure throws a retryable
+   * ProviderError.
+   */
+  chargeCard?(input: ChargeCardInput): Promise<CardCharge>;
+}
+
+export interface SaveCardInput {
+  userId: number;
+  email: string;
+  name: string;
+  /** The card token the browser made (provider SDK or the sandbox tokenizer): single use. */
+  token: string;
+  holderName: string;
+  /** CPF (11) or CNPJ (14) digits. */
+  docNumber: string;
+  /** A customer already known for this user (kept from an earlier card). */
+  customerId?: string | null;
+}
+
+export interface SavedCard {
+  customerId: string;
+  cardId: string;
+  brand: string;
+  last4: string;
+}
+
+export interface ChargeCardInput {
+  /** Our autopay run id: the same run never becomes two charges. */
+  idempotencyKey: string;
+  paymentId: number;
+  amountCents: number;
+  description: string;
+  customerId: string;
+  cardId: string;
+  brand: string | null;
+  payer: { email: string; docNumber: string | null };
+}
+
+export interface CardCharge extends ProviderPayment {
+  statusDetail: string | null;
+  /** The provider's answer, as recorded on the run (no card data in it). */
+  answer: Record<string, unknown>;
 }
 
 export class ProviderError extends Error {
   constructor(
     message: string,
     public readonly retryable: boolean,
+    /** A reason callers may show (e.g. 'card_token_invalid'). */
+    public readonly code?: string,
   ) {
     super(message);
     this.name = 'ProviderError';

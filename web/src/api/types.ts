@@ -23,3 +23,4 @@ export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../.
 export type { AdminPayment, AdminPaymentList } from '../../../src/shared/api/admin-payments';
 export type { DrawResult, ResultPreview, WalkStep, WalkReason } from '../../../src/shared/api/results';
 export type { OpsLink, QueueStatus } from '../../../src/shared/api/ops';
+export type { AutopayCardConfig, AutopayCardSummary, AutopayClaims, AutopayConflict, AutopayProfile, AutopayRunStatus, AutopayRunView, AutopayRunsPage, AutopaySaveResult, SandboxCardToken, SandboxCardTokenRequest } from '../../../src/shared/api/autopay';

@@ -2,6 +2,7 @@ import { useCallback, useRef } from 'react';
 import { useAuth } from '../../auth/AuthContext';
 import { ProfileError } from '../../components/ProfileError';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { AutopayCard } from './AutopayCard';
 import { CouponCard, type CouponCardHandle } from './CouponCard';
 import { DrawSettings } from './DrawSettings';
 import { firstName, formatDate } from './format';
@@ -13,7 +14,8 @@ import './account.css';
 
 /**
  * Customer area (/conta, account spec §2): header, coupon balance, participations (with the PIX
- * pay flow), registration data with the data export, and the draw settings for administrators.
+ * pay flow), registration data with the data export, the automatic purchase of captive numbers
+ * (autopay) and the draw settings for administrators.
  */
 export default function AccountPage() {
   useDocumentTitle('Área do cliente');
@@ -47,6 +49,9 @@ export default function AccountPage() {
         </div>
         <div className="account-slot account-slot--side">
           <RegistrationData user={user} />
+        </div>
+        <div className="account-slot account-slot--autopay">
+          <AutopayCard onChanged={reload} />
         </div>
         {isAdmin && (
           <div className="account-slot account-slot--settings">

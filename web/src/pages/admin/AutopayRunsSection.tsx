@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Card, Skeleton, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { errorMessage, request } from '../../api/client';
+import type { AutopayRunStatus, AutopayRunView, AutopayRunsPage } from '../../api/types';
+
+/**
+ * The draw view's "Compra automática" section (issue 11): one row per autopay run of the draw
+ * (GET /api/admin/autopay/runs?draw_id=), paginated on the server. The console helper places it
+ * in the draw view: `<AutopayRunsSection drawId={id} />`.
+ */
+const PAGE_SIZE = 20;
+const LOAD_FAILED = 'Não foi possível carregar as compras automáticas deste sorteio.';
+
+const STATUS: Record<AutopayRunStatus, { label: string; color: string; hint: string }> = {
+  held: { label: 'Reservado', color: 'gold', hint: 'Números reservados, aguardando a cobrança (ou uma nova tentativa).' },
+  charging: { label: 'Cobrando', color: 'blue', hint: 'Cobrança em andamento no provedor.' },
+  approved: { label: 'Aprovado', color: 'green', hint: 'Cartão cobrado; números vendidos ao cliente.' },
+  failed: { label: 'Recusado', color: 'red', hint: 'Cartão recusado; números liberados no quadro.' },
+  released: { label: 'Liberado', color: 'default', hint: 'Sem cobrança (reserva encerrada ou compra automática cancelada); números liberados.' },
+  skipped: { label: 'Ignorado', color: 'default', hint: 'Nenhum número pôde ser reservado (indisponível ou acima do limite por pessoa).' },
+};
+
+const brl = (cents: number | null) => (cents == null ? '—' : (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }));
+const pad2 = (n: number) => String(n).padStart(2, '0');
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—';
+
+const columns: TableColumnsType<AutopayRunView> = [
+  {
+    title: 'CLIENTE',
+    key: 'user',
+    render: (_, r) => (
+      <div>
+        <div>{r.user_name}</div>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {r.user_email}
+        </Typography.Text>
+      </div>
+    ),
+  },
+  {
+    title: 'NÚMEROS',
+    key: 'numbers',
+    render: (_, r) => (
+      <div>
+        <span>{r.numbers.length ? r.numbers.map(pad2).join(' ') : '—'}</span>
+        {r.skipped_numbers.length > 0 && (
+          <div>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              fora: {r.skipped_numbers.map(pad2).join(' ')}
+            </Typography.Text>
+          </div>
+        )}
+      </div>
+    ),
+  },
+  {
+    title: 'STATUS',
+    dataIndex: 'status',
+    key: 'status',
+    render: (s: AutopayRunStatus) => (
+      <Tooltip title={STATUS[s]?.hint}>
+        <Tag color={STATUS[s]?.color}>{STATUS[s]?.label ?? s}</Tag>
+      </Tooltip>
+    ),
+  },
+  { title: 'VALOR', dataIndex: 'amount_cents', key: 'amount', align: 'right', render: (c: number | null) => brl(c) },
+  { title: 'TENTATIVAS', dataIndex: 'attempts', key: 'attempts', align: 'right' },
+  { title: 'PAGAMENTO', dataIndex: 'payment_id', key: 'payment', render: (id: number | null) => (id ? `#${id}` : '—') },
+  {
+    title: 'PROVEDOR',
+    key: 'provider',
+    render: (_, r) => (
+      <div style={{ maxWidth: 280 }}>
+        <div>{r.provider_status ? `${r.provider ?? ''} · ${r.provider_status}` : (r.provider ?? '—')}</div>
+        {r.error && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.error}
+          </Typography.Text>
+        )}
+        {r.status === 'held' && r.next_attempt_at && (
+          <div>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              nova tentativa: {when(r.next_attempt_at)}
+            </Typography.Text>
+          </div>
+        )}
+      </div>
+    ),
+  },
+  { title: 'ATUALIZADO', dataIndex: 'updated_at', key: 'updated', render: (iso: string) => when(iso) },
+];
+
+export interface AutopayRunsSectionProps {
+  drawId: number;
+}
+
+export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) {
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<AutopayRunsPage | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [reload, setReload] = useState(0);
+
+  useEffect(() => setPage(1), [drawId]);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setLoading(true);
+    setError(null);
+    request<AutopayRunsPage>('GET', '/api/admin/autopay/runs', { query: { draw_id: drawId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal: ctrl.signal })
+      .then((d) => setData(d))
+      .catch((e) => {
+        if (e instanceof DOMException && e.name === 'AbortError') return;
+        setError(errorMessage(e, LOAD_FAILED));
+      })
+      .finally(() => {
+        if (!ctrl.signal.aborted) setLoading(false);
+      });
+    return () => ctrl.abort();
+  }, [drawId, page, reload]);
+
+  const refresh = useCallback(() => setReload((n) => n + 1), []);
+  // Without a total from the server: one more page exists while hasMore says so.
+  const total = data ? (page - 1) * PAGE_SIZE + data.items.length + (data.hasMore ? 1 : 0) : 0;
+
+  return (
+    <Card
+      title="Compra automática (números cativos)"
+      size="small"
+      extra={
+        <Button size="small" icon={<ReloadOutlined />} onClick={refresh} loading={loading && !!data} aria-label="Atualizar compras automáticas">
+          Atualizar
+        </Button>
+      }
+    >
+      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} action={<Button size="small" onClick={refresh}>Tentar de novo</Button>} />}
+      {!data && loading ? (
+        <Skeleton active paragraph={{ rows: 4 }} />
+      ) : (
+        <Table<AutopayRunView>
+          rowKey="id"
+          size="small"
+          columns={columns}
+          dataSource={data?.items ?? []}
+          loading={loading}
+          scroll={{ x: 900 }}
+          locale={{ emptyText: 'Nenhuma compra automática neste sorteio.' }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total, showSizeChanger: false, hideOnSinglePage: true, onChange: setPage }}
+        />
+      )}
+    </Card>
+  );
+}
