@@ -8,6 +8,7 @@ import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
+import { adminUsersRoutes } from './auth/admin-users-routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -57,5 +58,6 @@ export function moduleRouters(services: Services) {
     couponsRoutes(services.coupons),
     accountRoutes(services),
     adminDrawsRoutes(services),
+    adminUsersRoutes(services),
   ];
 }

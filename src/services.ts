@@ -23,6 +23,7 @@ import { createEbooksService, type EbooksService } from './catalogue/ebooks';
 import { createAccountService, type AccountService } from './account/service';
 import { createCouponsService, type CouponsService } from './coupons/service';
 import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
+import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -54,6 +55,8 @@ export interface Services {
   myBoard: MyBoardService;
   ebooks: EbooksService;
   account: AccountService;
+  /** The admin console's customer registry, number assignment and active balances (issue 9). */
+  adminUsers: AdminUsersService;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const myBoard = createMyBoardService({ db });
   const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
   const account = createAccountService({ db, catalogue, coupons, readCache });
+  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
 
   return {
     config,
@@ -139,6 +143,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     myBoard,
     ebooks,
     account,
+    adminUsers,
     async close() {
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});
