@@ -16,3 +16,4 @@ export type {
 } from '../../../src/shared/api/draws';
 export type { CatalogueItem, CatalogueSection, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../../../src/shared/api/catalogue';
 export type { PixPayment } from '../../../src/shared/api/payments';
+export type { ActiveClient, ActiveClientList, AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult } from '../../../src/shared/api/admin-users';

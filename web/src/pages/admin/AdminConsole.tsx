@@ -1,5 +1,7 @@
 import { Route, Routes } from 'react-router-dom';
 import NotFoundPage from '../not-found/NotFoundPage';
+import AdminUsersPage from './AdminUsersPage';
+import ActiveClientsPage from './ActiveClientsPage';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -9,6 +11,8 @@ import NotFoundPage from '../not-found/NotFoundPage';
 export default function AdminConsole() {
   return (
     <Routes>
+      <Route path="AdminClientesUser" element={<AdminUsersPage />} />
+      <Route path="clientes" element={<ActiveClientsPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

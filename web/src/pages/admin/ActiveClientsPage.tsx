@@ -1,0 +1,106 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Skeleton, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { ReloadOutlined } from '@ant-design/icons';
+import { errorMessage } from '../../api/client';
+import type { ActiveClient } from '../../api/types';
+import { formatBRL } from '../../components/product/format';
+import { formatDate } from '../account/format';
+import { usersApi } from './users/usersApi';
+import './users/admin-users.css';
+
+/**
+ * 'Clientes com saldo ativo' (/admin/clientes, account spec §2): customers whose coupon balance
+ * is positive by the same rule as their own coupon card (validity after the last purchase).
+ */
+const columns: ColumnsType<ActiveClient> = [
+  { title: 'NOME', dataIndex: 'name', ellipsis: true, render: (n: string, c) => <span title={c.email}>{n}</span> },
+  { title: 'DATA DE CADASTRO', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 130 },
+  { title: 'COMPRAS', dataIndex: 'purchases_count', width: 100, align: 'right' },
+  { title: 'VALOR', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 120, align: 'right' },
+  { title: 'ÚLTIMA COMPRA', dataIndex: 'last_buy', render: (d: string | null) => (d ? formatDate(d) : '—'), width: 130 },
+  { title: 'VENCEDOR (VEZES)', dataIndex: 'wins', width: 130, align: 'right' },
+  { title: 'CUPOM', dataIndex: 'coupon', width: 150 },
+  {
+    title: 'DIAS PARA EXPIRAR',
+    dataIndex: 'days_to_expire',
+    width: 140,
+    align: 'right',
+    render: (d: number | null, c) => (d == null ? <span title="Sem compra paga: o saldo não expira">—</span> : <span title={`Válido até ${formatDate(c.valid_until)}`}>{d}</span>),
+  },
+];
+
+export default function ActiveClientsPage() {
+  const [items, setItems] = useState<ActiveClient[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const request = useRef(0);
+
+  const load = useCallback(async (offset = 0) => {
+    const id = ++request.current;
+    setLoading(true);
+    setError(null);
+    try {
+      const page = await usersApi.activeClients(offset);
+      if (id !== request.current) return;
+      setItems((prev) => (offset ? [...prev, ...page.items] : page.items));
+      setHasMore(page.hasMore);
+    } catch (e) {
+      if (id === request.current) setError(errorMessage(e, 'Não foi possível carregar os clientes.'));
+    } finally {
+      if (id === request.current) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <div className="page admin-users">
+      <div className="admin-users__toolbar">
+        <Typography.Title level={2} className="admin-users__title">
+          Clientes com saldo ativo
+        </Typography.Title>
+        <Button icon={<ReloadOutlined />} onClick={() => load()}>
+          Atualizar
+        </Button>
+      </div>
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          className="admin-users__alert"
+          message={error}
+          action={
+            <Button size="small" onClick={() => load()}>
+              Tentar de novo
+            </Button>
+          }
+        />
+      )}
+      {loading && !items.length ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : (
+        <Table<ActiveClient>
+          rowKey="user_id"
+          size="middle"
+          columns={columns}
+          dataSource={items}
+          loading={loading}
+          scroll={{ x: 1000 }}
+          pagination={{ pageSize: 25, showSizeChanger: false, hideOnSinglePage: true }}
+          locale={{ emptyText: 'Nenhum cliente com saldo ativo.' }}
+        />
+      )}
+      {hasMore && (
+        <div className="admin-users__more">
+          <Button onClick={() => load(items.length)} loading={loading}>
+            Carregar mais
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
