@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createUser, type TestContext } from '../helpers/context';
-import { describeBrowser, settled, signInWithToken, useBrowser } from '../helpers/browser';
+import type { Locator } from 'playwright-core';
+import { describeBrowser, signInWithToken, useBrowser } from '../helpers/browser';
 import { eventually } from '../helpers/eventually';
 import { makeDraw, sellDirectly } from '../draws/fixtures';
 
@@ -22,6 +23,14 @@ describeBrowser('admin customer registry in the browser', () => {
   let context: BrowserContext;
   let page: Page;
   beforeEach(() => ({ t, context, page } = session));
+
+  /** The dialog, once its opening zoom is over (by its class: a blinking caret is an animation too). */
+  async function settled(dialog: Locator): Promise<Locator> {
+    await dialog.waitFor();
+    await eventually(async () => !/-(appear|enter)\b/.test((await dialog.getAttribute('class')) ?? '') || null, 'the dialog to open');
+    await page.waitForTimeout(300);
+    return dialog;
+  }
 
   async function shot(name: string) {
     fs.mkdirSync(SHOTS, { recursive: true });
@@ -43,17 +52,17 @@ describeBrowser('admin customer registry in the browser', () => {
 
     await page.goto(`${t.url}/admin/AdminClientesUser`);
     await page.getByRole('heading', { name: 'Cadastro de Clientes' }).waitFor();
-    await page.getByRole('cell', { name: 'Ana Souza' }).waitFor();
+    await page.getByRole('cell', { name: 'Ana Souza', exact: true }).waitFor();
     await shot('admin-users-desktop');
 
     // Search by name.
     await page.getByRole('searchbox', { name: 'Buscar por nome, e-mail, celular ou cupom' }).fill('bruno');
     await page.getByRole('button', { name: 'Buscar' }).click();
-    await eventually(async () => (await page.getByRole('cell', { name: 'Ana Souza' }).count()) === 0);
-    await page.getByRole('cell', { name: 'Bruno Lima' }).waitFor();
+    await eventually(async () => (await page.getByRole('cell', { name: 'Ana Souza', exact: true }).count()) === 0, 'the search to drop Ana');
+    await page.getByRole('cell', { name: 'Bruno Lima', exact: true }).waitFor();
     await page.getByRole('searchbox', { name: 'Buscar por nome, e-mail, celular ou cupom' }).fill('');
     await page.getByRole('button', { name: 'Buscar' }).click();
-    await page.getByRole('cell', { name: 'Ana Souza' }).waitFor();
+    await page.getByRole('cell', { name: 'Ana Souza', exact: true }).waitFor();
 
     // Create.
     await page.getByRole('button', { name: 'Novo' }).click();
@@ -65,7 +74,7 @@ describeBrowser('admin customer registry in the browser', () => {
     const alert = page.getByRole('alert').filter({ hasText: 'Senha padrão:' });
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/Salvo com sucesso\. Senha padrão: [A-Za-z0-9_-]{12}/);
-    await page.getByRole('cell', { name: 'Carla Nova' }).waitFor();
+    await page.getByRole('cell', { name: 'Carla Nova', exact: true }).waitFor();
     await shot('admin-users-created-desktop');
 
     // Edit Ana's balance: the reason is asked for.
@@ -97,12 +106,12 @@ describeBrowser('admin customer registry in the browser', () => {
     await assign.getByLabel('Números (separados por vírgula ou espaço)').fill('3');
     await assign.getByRole('button', { name: 'Atribuir' }).click();
     await assign.getByRole('alert').filter({ hasText: 'Estes números não estão disponíveis: 03.' }).waitFor();
-    await assign.getByRole('button', { name: 'Fechar' }).click();
+    await assign.getByRole('button', { name: 'Fechar' }).last().click();
 
     // Phone.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
-    await page.getByRole('cell', { name: 'Ana Souza' }).waitFor();
+    await page.getByRole('cell', { name: 'Ana Souza', exact: true }).waitFor();
     await shot('admin-users-phone');
     await page.getByRole('row').filter({ hasText: 'Ana Souza' }).getByRole('button', { name: 'Atribuir números' }).click();
     await settled(page.getByRole('dialog').filter({ hasText: 'Atribuir números' }));

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, App, Button, Checkbox, Form, Input, Modal, Popconfirm, Skeleton, Space, Table, Typography } from 'antd';
+import { Alert, App, Button, Checkbox, Form, Input, Modal, Popconfirm, Skeleton, Space, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, FieldNumberOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
 import type { AdminUser } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
@@ -128,30 +128,30 @@ export default function AdminUsersPage() {
   };
 
   const columns: ColumnsType<AdminUser> = [
-    { title: 'ID', dataIndex: 'id', width: 64 },
-    { title: 'NOME', dataIndex: 'name', ellipsis: { showTitle: true }, width: 170 },
+    { title: 'ID', dataIndex: 'id', width: 60 },
+    { title: 'NOME', dataIndex: 'name', ellipsis: { showTitle: true } },
     { title: 'EMAIL', dataIndex: 'email', ellipsis: { showTitle: true } },
-    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 140 },
-    { title: 'CUPOM', dataIndex: 'coupon_code', width: 140, render: (c: string | null) => c ?? '—' },
-    { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 104, align: 'right' },
-    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 76 },
+    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 136 },
+    { title: 'CUPOM', dataIndex: 'coupon_code', width: 136, render: (c: string | null) => c ?? '—' },
+    { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 100, align: 'right' },
+    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 72 },
     { title: 'CRIADO EM', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 108 },
     {
       title: 'AÇÕES',
       key: 'actions',
-      width: 236,
+      width: 128,
       render: (_: unknown, u) => (
         <Space size={4} onClick={(e) => e.stopPropagation()}>
-          <Button size="small" onClick={() => openDialog(u)} aria-label={`Editar ${u.name}`}>
-            Editar
-          </Button>
-          <Button size="small" onClick={() => setAssignFor(u)} aria-label={`Atribuir números a ${u.name}`} title="Atribuir números">
-            Números
-          </Button>
+          <Tooltip title="Editar">
+            <Button size="small" icon={<EditOutlined />} onClick={() => openDialog(u)} aria-label={`Editar ${u.name}`} />
+          </Tooltip>
+          <Tooltip title="Atribuir números">
+            <Button size="small" icon={<FieldNumberOutlined />} onClick={() => setAssignFor(u)} aria-label={`Atribuir números a ${u.name}`} />
+          </Tooltip>
           <Popconfirm title="Excluir este usuário?" okText="Excluir" cancelText="Cancelar" okButtonProps={{ danger: true }} onConfirm={() => remove(u)}>
-            <Button size="small" danger aria-label={`Excluir ${u.name}`}>
-              Excluir
-            </Button>
+            <Tooltip title="Excluir">
+              <Button size="small" danger icon={<DeleteOutlined />} aria-label={`Excluir ${u.name}`} />
+            </Tooltip>
           </Popconfirm>
         </Space>
       ),
@@ -227,7 +227,7 @@ export default function AdminUsersPage() {
           columns={columns}
           dataSource={items}
           loading={loading}
-          scroll={{ x: 1080 }}
+          scroll={{ x: 1060 }}
           pagination={{ pageSize: 25, showSizeChanger: false, hideOnSinglePage: true }}
           locale={{ emptyText: 'Nenhum usuário encontrado.' }}
           rowClassName={(u) => (u.id === selected?.id ? 'admin-users__row--selected' : '')}
