@@ -331,6 +331,7 @@ export function createAdminUsersService(deps: {
             const adj = await adjustCouponBalance(trx, { userId: id, cents: cmd.coupon_value_cents - beforeCents, reason: cmd.coupon_reason, actorUserId: actor.userId });
             adjustment = { before_cents: adj.before_cents, after_cents: adj.after_cents, cents: adj.cents };
             afterCents = adj.after_cents;
+            after = await trx('users').where({ id }).first(COLUMNS); // the adjustment may have given it its coupon code
           }
           await audit(trx, {
             actorUserId: actor.userId,

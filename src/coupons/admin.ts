@@ -5,7 +5,7 @@ import { readAppConfig } from '../platform/app-config';
 import type { ActiveClient } from '../shared/api/admin-users';
 import { iso } from '../shared/iso';
 import * as q from './queries';
-import { PAID_KINDS } from './schema';
+import { PAID_KINDS, newCouponCode } from './schema';
 import { expireIfDue } from './service';
 import { daysToExpire, liveBalanceCents, validUntil } from './serializers';
 
@@ -44,6 +44,8 @@ export interface Adjustment {
  */
 export async function adjustCouponBalance(trx: Trx, a: { userId: number; cents: number; reason: string; actorUserId: number | null }): Promise<Adjustment> {
   const cfg = await readAppConfig(trx);
+  // A balance needs its code to be spent at the partner store: an account without one gets it now.
+  await trx('users').where({ id: a.userId }).whereNull('coupon_code').update({ coupon_code: newCouponCode() });
   const account = await q.lockAccount(trx, a.userId);
   await expireIfDue(trx, account, cfg.coupon_validity_days);
   const before = account.balance_cents;

@@ -79,6 +79,8 @@ test('an admin adjustment alone gives a balance without expiry; the validity set
   expect(put.status).toBe(200);
   let row = (await api('GET', '/api/admin/clients/active')).body.items.find((c: { user_id: number }) => c.user_id === u.user.id);
   expect(row).toMatchObject({ coupon_value_cents: 700, purchases_count: 0, last_buy: null, days_to_expire: null, valid_until: null });
+  // The balance came with the account's coupon code (a balance is spent with it).
+  expect(row.coupon).toMatch(/^CV-[0-9A-Z]{10}$/);
 
   await paidPurchase(u.user.id, 100, 20);
   await writeAppConfig(t.services.db, { coupon_validity_days: 10 });

@@ -20,7 +20,7 @@ const columns: ColumnsType<ActiveClient> = [
   { title: 'VALOR', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 120, align: 'right' },
   { title: 'ÚLTIMA COMPRA', dataIndex: 'last_buy', render: (d: string | null) => (d ? formatDate(d) : '—'), width: 130 },
   { title: 'VENCEDOR (VEZES)', dataIndex: 'wins', width: 130, align: 'right' },
-  { title: 'CUPOM', dataIndex: 'coupon', width: 150 },
+  { title: 'CUPOM', dataIndex: 'coupon', width: 150, render: (c: string | null) => c ?? '—' },
   {
     title: 'DIAS PARA EXPIRAR',
     dataIndex: 'days_to_expire',

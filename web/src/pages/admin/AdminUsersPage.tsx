@@ -139,7 +139,8 @@ export default function AdminUsersPage() {
     {
       title: 'AÇÕES',
       key: 'actions',
-      width: 128,
+      width: 116,
+      fixed: 'right',
       render: (_: unknown, u) => (
         <Space size={4} onClick={(e) => e.stopPropagation()}>
           <Tooltip title="Editar">
