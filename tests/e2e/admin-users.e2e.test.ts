@@ -127,7 +127,9 @@ describeBrowser('admin customer registry in the browser', () => {
     await shot('active-clients-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
-    await page.getByRole('row').filter({ hasText: 'Ana Souza' }).waitFor();
+    // Phones show one card per customer, the balance beside the name.
+    const card = page.getByRole('listitem', { name: 'Ana Souza' });
+    await card.getByText('R$ 25,50').waitFor();
     await shot('active-clients-phone');
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Skeleton, Table, Typography } from 'antd';
+import { Alert, Button, Empty, Grid, Skeleton, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
@@ -30,7 +30,39 @@ const columns: ColumnsType<ActiveClient> = [
   },
 ];
 
+/** Phones: one card per customer, the balance beside the name, the other columns below. */
+function ClientCards({ items }: { items: ActiveClient[] }) {
+  if (!items.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Nenhum cliente com saldo ativo." />;
+  return (
+    <ul className="active-clients__cards">
+      {items.map((c) => (
+        <li key={c.user_id} className="active-clients__card" aria-label={c.name}>
+          <div className="active-clients__card-head">
+            <strong>{c.name}</strong>
+            <strong className="active-clients__value">{formatBRL(c.coupon_value_cents)}</strong>
+          </div>
+          <dl>
+            <dt>Cadastro</dt>
+            <dd>{formatDate(c.created_at)}</dd>
+            <dt>Compras</dt>
+            <dd>{c.purchases_count}</dd>
+            <dt>Última compra</dt>
+            <dd>{c.last_buy ? formatDate(c.last_buy) : '—'}</dd>
+            <dt>Vencedor (vezes)</dt>
+            <dd>{c.wins}</dd>
+            <dt>Cupom</dt>
+            <dd>{c.coupon ?? '—'}</dd>
+            <dt>Dias para expirar</dt>
+            <dd>{c.days_to_expire ?? '—'}</dd>
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default function ActiveClientsPage() {
+  const screens = Grid.useBreakpoint();
   const [items, setItems] = useState<ActiveClient[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
@@ -82,6 +114,8 @@ export default function ActiveClientsPage() {
       )}
       {loading && !items.length ? (
         <Skeleton active paragraph={{ rows: 6 }} />
+      ) : !screens.md ? (
+        <ClientCards items={items} />
       ) : (
         <Table<ActiveClient>
           rowKey="user_id"
