@@ -1,5 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { grant, invariantViolations, makeDraw, makeProductWithDraw, sellDirectly } from '../draws/fixtures';
+import { ADMIN_USERS_ROUTES, adminUsersRoutes } from '../../src/auth/admin-users-routes';
 
 /**
  * The customer registry (issue 9, 'Cadastro de Clientes') and the number assignment, against the
@@ -20,6 +21,30 @@ const auditOf = (userId: number, action: string) =>
   t.services.db('audit_log').where({ entity: 'user', entity_id: String(userId), action }).orderBy('id').select('actor_user_id', 'actor', 'data');
 let seq = 0;
 const freshEmail = () => `cliente${++seq}-${Date.now()}@exemplo.com.br`;
+
+test('ADMIN_USERS_ROUTES names exactly the routes the router registers; each answers an admin with no-store', async () => {
+  const router = adminUsersRoutes(t.services);
+  const registered = router.stack
+    .filter((layer) => layer.methods.length > 0)
+    .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
+  expect(registered.sort()).toEqual(ADMIN_USERS_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  const u = await createUser(t);
+  const draw = await makeDraw(t, { total_numbers: 5 });
+  const calls: Record<string, [string, unknown, number]> = {
+    'GET /api/admin/users': ['/api/admin/users', undefined, 200],
+    'POST /api/admin/users': ['/api/admin/users', { name: 'Tabela', email: freshEmail() }, 201],
+    'PUT /api/admin/users/:id': [`/api/admin/users/${u.user.id}`, { name: 'Tabela Editada' }, 200],
+    'POST /api/admin/users/:id/assign-numbers': [`/api/admin/users/${u.user.id}/assign-numbers`, { draw_id: draw.id, numbers: [1] }, 200],
+    'GET /api/admin/clients/active': ['/api/admin/clients/active', undefined, 200],
+    'DELETE /api/admin/users/:id': [`/api/admin/users/${u.user.id}`, undefined, 200],
+  };
+  expect(Object.keys(calls).sort()).toEqual(ADMIN_USERS_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  for (const [key, [path, body, status]] of Object.entries(calls)) {
+    const r = await api(key.split(' ')[0], path, body);
+    expect([key, r.status]).toEqual([key, status]);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+  }
+});
 
 describe('GET /api/admin/users', () => {
   test('lists users with the table columns, searches by name, e-mail, phone and coupon, pages with hasMore', async () => {
