@@ -10,6 +10,7 @@ import { registerVouchersCommands } from './commands/vouchers';
 import { registerPaymentsCommands } from './commands/payments';
 import { registerMailCommands } from './commands/mail';
 import { registerCouponsCommands } from './commands/coupons';
+import { registerWinnersCommands } from './commands/winners';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -26,6 +27,7 @@ export function buildCli(getServices: () => Services) {
   registerPaymentsCommands(program, getServices);
   registerMailCommands(program, getServices);
   registerCouponsCommands(program, getServices);
+  registerWinnersCommands(program, getServices);
 
   return program;
 }

@@ -9,6 +9,8 @@ import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
 import { adminUsersRoutes } from './auth/admin-users-routes';
+import { adminHistoryRoutes } from './draws/admin-history-routes';
+import { adminAuditRoutes } from './audit/admin-routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
@@ -57,7 +59,10 @@ export function moduleRouters(services: Services) {
     paymentsRoutes(services.payments, services.participations),
     couponsRoutes(services.coupons),
     accountRoutes(services),
+    // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.
+    adminHistoryRoutes(services),
     adminDrawsRoutes(services),
     adminUsersRoutes(services),
+    adminAuditRoutes(services),
   ];
 }

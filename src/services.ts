@@ -12,6 +12,9 @@ import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
 import { createVouchersService, type VouchersService } from './draws/vouchers';
 import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
+import { createAdminHistoryService, type AdminHistoryService } from './draws/admin-history';
+import { createOpenBuyersService, type OpenBuyersService } from './draws/open-buyers';
+import { createWinnersService, type WinnersService } from './draws/winners';
 import { createCatalogueService, type CatalogueService } from './catalogue/service';
 import { createPaymentsService, type PaymentsService } from './payments/service';
 import { createSandboxProvider } from './payments/providers/sandbox';
@@ -48,6 +51,12 @@ export interface Services {
   vouchers: VouchersService;
   /** The admin console's draws, dashboard and ticket price (issue 9). */
   adminDraws: AdminDrawsService;
+  /** Held raffles and their participants (issue 9). */
+  adminHistory: AdminHistoryService;
+  /** Buyers of the active draw (issue 9). */
+  openBuyers: OpenBuyersService;
+  /** Winners and their prizes (issues 9 and 10). */
+  winners: WinnersService;
   catalogue: CatalogueService;
   payments: PaymentsService;
   coupons: CouponsService;
@@ -95,6 +104,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
   const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
+  const adminHistory = createAdminHistoryService({ db });
+  const openBuyers = createOpenBuyersService({ db, draws });
+  const winners = createWinnersService({ db, draws, readCache, logger });
   const catalogue = createCatalogueService({ db, draws, readCache });
   const sandbox =
     config.payments.provider === 'sandbox'
@@ -136,6 +148,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     reservations,
     vouchers,
     adminDraws,
+    adminHistory,
+    openBuyers,
+    winners,
     catalogue,
     payments,
     coupons,

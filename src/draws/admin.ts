@@ -10,7 +10,7 @@ import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import { emitDrawOpened, type DrawsService } from './service';
-import type { DrawView } from './serializers';
+import type { AdminDraw, DashboardSummary } from '../shared/api/admin-draws';
 
 /**
  * The admin console's draws (issue 9): dashboard summary, 'NOVO SORTEIO', ticket price and the
@@ -107,12 +107,13 @@ export const AdminDrawListQuery = z.object({
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
 });
 
-export type AdminDrawView = DrawView & { ip_title: string | null; ipTitle: string | null; ip_price_cents: number | null; ipPriceCents: number | null; deletable: boolean };
+/** Declared once in src/shared/api/admin-draws.ts (the admin console reads the same type). */
+export type AdminDrawView = AdminDraw;
 
 export interface AdminDrawsService {
-  summary(): Promise<Record<string, unknown>>;
+  summary(): Promise<DashboardSummary>;
   newSeries(adminId: number, input: unknown): Promise<{ closed_draw_id: number; draw_id: number; sold: number }>;
-  setTicketPrice(adminId: number, input: unknown): Promise<Record<string, unknown>>;
+  setTicketPrice(adminId: number, input: unknown): Promise<DashboardSummary>;
   list(query: unknown): Promise<{ items: AdminDrawView[]; hasMore: boolean; limit: number; offset: number }>;
   get(id: number): Promise<AdminDrawView>;
   create(adminId: number, input: unknown): Promise<AdminDrawView>;

@@ -3,6 +3,7 @@ import { Alert, Button, Empty, Grid, Skeleton, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import type { ActiveClient } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
 import { formatDate } from '../account/format';
@@ -62,6 +63,7 @@ function ClientCards({ items }: { items: ActiveClient[] }) {
 }
 
 export default function ActiveClientsPage() {
+  useDocumentTitle('Clientes com saldo ativo');
   const screens = Grid.useBreakpoint();
   const [items, setItems] = useState<ActiveClient[]>([]);
   const [hasMore, setHasMore] = useState(false);

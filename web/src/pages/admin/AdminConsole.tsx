@@ -1,19 +1,118 @@
-import { Route, Routes } from 'react-router-dom';
-import NotFoundPage from '../not-found/NotFoundPage';
+import { createElement, useState } from 'react';
+import { Button, Drawer, Layout, Menu, Result } from 'antd';
+import { MenuOutlined } from '@ant-design/icons';
+import { Link, Route, Routes, useLocation } from 'react-router-dom';
+import { LinkButton } from '../../components/LinkButton';
+import { BRAND } from '../../brand';
+import { ADMIN_NAV, navItemFor } from './adminNav';
+import DashboardPage from './DashboardPage';
+import AuditPage from './AuditPage';
+import './console.css';
+import HeldRafflesPage from './HeldRafflesPage';
+import OpenBuyersPage from './OpenBuyersPage';
+import WinnersPage from './WinnersPage';
 import AdminUsersPage from './AdminUsersPage';
 import ActiveClientsPage from './ActiveClientsPage';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
  * (and the code of every admin page it routes to) lives in a separate chunk that customers never
- * download. The console's pages are not built yet: every /admin address answers "not found".
+ * download. The top bar (back to /admin, logo, 'Painel (Admin)', 'Sair') comes from AppLayout;
+ * the console adds its menu (adminNav.ts): a side column on desktops, a drawer on phones.
+ *
+ * Pages: one <Route> per page below, paths relative to /admin.
  */
 export default function AdminConsole() {
+  const { pathname } = useLocation();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const current = navItemFor(pathname);
+
   return (
-    <Routes>
-      <Route path="AdminClientesUser" element={<AdminUsersPage />} />
-      <Route path="clientes" element={<ActiveClientsPage />} />
-      <Route path="*" element={<NotFoundPage />} />
-    </Routes>
+    <Layout className="admin-console">
+      <Layout.Sider className="admin-console-sider" width={272} theme="dark" aria-label="Menu do painel">
+        <ConsoleBrand />
+        <ConsoleMenu selected={current?.path} />
+      </Layout.Sider>
+      <Layout className="admin-console-body">
+        <div className="admin-console-bar">
+          <Button icon={<MenuOutlined />} onClick={() => setDrawerOpen(true)} aria-expanded={drawerOpen} aria-controls="admin-console-drawer">
+            Menu do painel
+          </Button>
+          <span className="admin-console-bar-current">{current?.label ?? 'Administração'}</span>
+        </div>
+        <Drawer
+          id="admin-console-drawer"
+          title={<ConsoleBrand compact />}
+          placement="left"
+          size={280}
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          className="admin-console-drawer"
+          styles={{ body: { padding: 8 } }}
+        >
+          {/* A choice in the drawer closes it. */}
+          <ConsoleMenu selected={current?.path} onNavigate={() => setDrawerOpen(false)} />
+        </Drawer>
+        <Layout.Content className="admin-console-content">
+          <Routes>
+            <Route index element={<DashboardPage />} />
+            <Route path="auditoria" element={<AuditPage />} />
+            <Route path="sorteios" element={<HeldRafflesPage />} />
+            <Route path="sorteiosAtivos" element={<OpenBuyersPage />} />
+            <Route path="vencedores" element={<WinnersPage />} />
+            <Route path="AdminClientesUser" element={<AdminUsersPage />} />
+            <Route path="clientes" element={<ActiveClientsPage />} />
+            <Route path="*" element={<AdminNotFound />} />
+          </Routes>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+function ConsoleBrand({ compact = false }: { compact?: boolean }) {
+  return (
+    <div className={compact ? 'admin-console-brand admin-console-brand--compact' : 'admin-console-brand'}>
+      <span className="admin-console-brand-name">{BRAND.name}</span>
+      <span className="admin-console-brand-role">Administração</span>
+    </div>
+  );
+}
+
+function ConsoleMenu({ selected, onNavigate }: { selected?: string; onNavigate?: () => void }) {
+  return (
+    <nav aria-label="Páginas do painel">
+      <Menu
+        mode="inline"
+        theme="dark"
+        className="admin-console-menu"
+        selectedKeys={selected ? [selected] : []}
+        items={ADMIN_NAV.map((item) => ({
+          key: item.path,
+          icon: createElement(item.icon),
+          label: (
+            <Link to={item.path} aria-current={item.path === selected ? 'page' : undefined} onClick={onNavigate}>
+              {item.label}
+            </Link>
+          ),
+        }))}
+      />
+    </nav>
+  );
+}
+
+/** An /admin/... address no page answers: said inside the console, with the way back to the dashboard. */
+function AdminNotFound() {
+  return (
+    <Result
+      status="404"
+      title={<h1 className="result-title">Página não encontrada</h1>}
+      subTitle="Esta página do painel não existe (ou ainda não foi publicada). Use o menu ou volte ao painel."
+      extra={
+        <LinkButton type="primary" to="/admin">
+          Voltar ao painel
+        </LinkButton>
+      }
+    />
   );
 }

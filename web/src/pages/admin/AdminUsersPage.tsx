@@ -3,6 +3,7 @@ import { Alert, App, Button, Checkbox, Form, Input, Modal, Popconfirm, Skeleton,
 import type { ColumnsType } from 'antd/es/table';
 import { DeleteOutlined, EditOutlined, FieldNumberOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import type { AdminUser } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
 import { formatDate, formatPhone } from '../account/format';
@@ -30,6 +31,7 @@ interface FormValues {
 const centsToReais = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
 
 export default function AdminUsersPage() {
+  useDocumentTitle('Cadastro de Clientes');
   const { message } = App.useApp();
   const [items, setItems] = useState<AdminUser[]>([]);
   const [hasMore, setHasMore] = useState(false);

@@ -1,0 +1,54 @@
+/**
+ * Shapes of the admin dashboard and draws table (GET /api/admin/dashboard/summary,
+ * /api/admin/draws…), declared once: src/draws/admin.ts returns them and the admin console
+ * (web/src/api/types.ts) re-exports them. Types only. Money in cents.
+ */
+import type { Draw, DrawStatus } from './draws';
+
+/** A row of GET /api/admin/draws (and the answer of its POST/PUT/PATCH/GET by id). */
+export type AdminDraw = Draw & {
+  ip_title: string | null;
+  /** Alias of ip_title. */
+  ipTitle: string | null;
+  ip_price_cents: number | null;
+  /** Alias of ip_price_cents. */
+  ipPriceCents: number | null;
+  /** True while the draw never took a hold, sale, payment or autopay run ('Excluir' allowed). */
+  deletable: boolean;
+};
+
+export interface AdminDrawList {
+  items: AdminDraw[];
+  hasMore: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** GET /api/admin/dashboard/summary: the main series' open draw (nulls when it has none) and the settings. */
+export interface DashboardSummary {
+  draw_id: number | null;
+  title: string | null;
+  status: DrawStatus | null;
+  infoproduct_id: number | null;
+  main_infoproduct_id: number | null;
+  total_numbers: number;
+  sold: number;
+  reserved: number;
+  available: number;
+  /** Not sold yet: free plus held. */
+  remaining: number;
+  price_cents: number;
+  /** Alias of price_cents. */
+  ticket_price_cents: number;
+  config_ticket_price_cents: number;
+  max_per_user: number | null;
+  max_numbers_per_selection: number;
+  banner_title: string;
+}
+
+/** POST /api/admin/dashboard/new (201). */
+export interface NewSeriesResult {
+  closed_draw_id: number;
+  draw_id: number;
+  sold: number;
+}

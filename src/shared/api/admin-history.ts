@@ -1,0 +1,134 @@
+/**
+ * Shapes of the admin console's held raffles, active raffle buyers and winners (issue 9, account
+ * spec §2, §3, §7), declared once: src/draws/admin-history.ts, open-buyers.ts and winners.ts
+ * return them, the web re-exports them (web/src/api/types.ts). Types only. Money in cents; times
+ * are ISO-8601 strings; numbers are plain integers (the web pads them).
+ */
+
+/** A page of a paginated admin list. */
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** One row of GET /api/admin/draws/history: a closed or drawn draw. */
+export interface HeldDraw {
+  id: number;
+  draw_id: number;
+  title: string;
+  status: 'closed' | 'drawn';
+  total_numbers: number;
+  /** Live sales (refunded or charged-back ones excluded). */
+  sold: number;
+  /** Distinct buyers with a live sale. */
+  participants: number;
+  opened_at: string;
+  closed_at: string | null;
+  /** Whole days between opening and closing. */
+  days_open: number;
+  realized_at: string | null;
+  contest_number: number | null;
+  winner_user_id: number | null;
+  winner_name: string | null;
+  winner_number: number | null;
+  /** Drawn without any qualifying number (DESIGN §8). */
+  no_winner: boolean;
+  product_name: string | null;
+  product_link: string | null;
+  redeemed: boolean;
+}
+
+/** One number of a participant in a draw. */
+export interface ParticipantEntry {
+  number: number;
+  /** approved (a live sale), pending (held by an active reservation), refunded, charged_back, voided. */
+  status: 'approved' | 'pending' | 'refunded' | 'charged_back' | 'voided';
+  /** How the number was paid: pix, card (autopay), voucher (an e-book's numbers), admin; null for a hold. */
+  payment_kind: 'pix' | 'autopay' | 'voucher' | 'admin' | null;
+  payment_id: number | null;
+}
+
+/** GET /api/admin/draws/{id}/participants: the draw's participants grouped by user, sorted by name. */
+export interface Participant {
+  user_id: number;
+  name: string;
+  /** Alias of name (account spec §3 "Participant"). */
+  user_name: string;
+  email: string;
+  phone: string | null;
+  /** How many numbers the user has (live sales and holds). */
+  quantity: number;
+  /** Sorted ascending. */
+  numbers: number[];
+  /** Distinct statuses of the numbers. */
+  statuses: ParticipantEntry['status'][];
+  /** Distinct payment kinds of the numbers. */
+  payment_kinds: Array<NonNullable<ParticipantEntry['payment_kind']>>;
+  entries: ParticipantEntry[];
+}
+
+export interface DrawParticipants extends Page<Participant> {
+  draw_id: number;
+  status: 'open' | 'closed' | 'drawn';
+  /** Numbers with a live sale in the draw. */
+  sold: number;
+}
+
+/** A buyer of the active draw (account spec §3 "Open-buyers response"). */
+export interface OpenBuyer {
+  user_id: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  count: number;
+  /** Sorted ascending. */
+  numbers: number[];
+  /** What the buyer paid for these numbers: PIX/card payments, e-book numbers at the draw's price, admin numbers 0. */
+  total_cents: number;
+}
+
+/** A number of the active draw with its buyer (null fields while unsold). */
+export interface OpenBuyerNumber {
+  n: number;
+  status: 'available' | 'reserved' | 'sold';
+  user_id: number | null;
+  name: string | null;
+  email: string | null;
+}
+
+/** GET /api/admin/dashboard/open-buyers. `draw_id` null when no draw is open. */
+export interface OpenBuyers {
+  draw_id: number | null;
+  title: string | null;
+  total_numbers: number;
+  /** Sold (approved) numbers. */
+  sold: number;
+  /** Numbers not sold (free or held). */
+  remaining: number;
+  price_cents: number | null;
+  buyers: OpenBuyer[];
+  numbers: OpenBuyerNumber[];
+}
+
+/** One row of GET /api/admin/winners, and the answer of PATCH /api/admin/winners/{drawId}. */
+export interface Winner {
+  draw_id: number;
+  id: number;
+  title: string;
+  contest_number: number | null;
+  winner_user_id: number;
+  winner_name: string;
+  winner_email: string;
+  winner_phone: string | null;
+  winner_number: number;
+  realized_at: string;
+  /** RESGATADO or NÃO RESGATADO (account spec §4). */
+  status: 'RESGATADO' | 'NÃO RESGATADO';
+  redeemed: boolean;
+  /** Whole days since realized_at. */
+  days_since: number;
+  product_name: string | null;
+  product_link: string | null;
+}

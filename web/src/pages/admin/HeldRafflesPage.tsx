@@ -1,0 +1,192 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
+import { Link } from 'react-router-dom';
+import { errorMessage } from '../../api/client';
+import type { HeldDraw, Participant, ParticipantEntry } from '../../api/types';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { formatDate, formatPhone, pad2 } from '../account/format';
+import { historyApi, pad3 } from './historyApi';
+import { usePagedList } from './usePagedList';
+import './admin-history.css';
+
+const LOAD_FAILED = 'Não foi possível carregar os sorteios.';
+
+const STATUS_TEXT: Record<ParticipantEntry['status'], string> = {
+  approved: 'Pago',
+  pending: 'Reservado',
+  refunded: 'Reembolsado',
+  charged_back: 'Contestado',
+  voided: 'Cancelado',
+};
+const KIND_TEXT: Record<NonNullable<ParticipantEntry['payment_kind']>, string> = { pix: 'PIX', autopay: 'Cartão (automática)', voucher: 'Voucher', admin: 'Atribuído pelo admin' };
+
+/** The participants of one draw, loaded when its row is expanded (account spec §2 texts). */
+function Participants({ drawId }: { drawId: number }) {
+  const [state, setState] = useState<{ items: Participant[] | null; error: string | null }>({ items: null, error: null });
+  const [attempt, setAttempt] = useState(0);
+  // Mounted when the row is expanded: loads then (and again on 'Tentar de novo').
+  useEffect(() => {
+    const ctrl = new AbortController();
+    historyApi
+      .participants(drawId, ctrl.signal)
+      .then((r) => setState({ items: r.items, error: null }))
+      .catch((err) => {
+        if (!ctrl.signal.aborted) setState({ items: null, error: errorMessage(err, 'falha de comunicação com o servidor.') });
+      });
+    return () => ctrl.abort();
+  }, [drawId, attempt]);
+  let content;
+  if (state.error)
+    content = (
+      <Alert
+        type="error"
+        showIcon
+        title={`Erro ao carregar participantes: ${state.error}`}
+        action={
+          <Button size="small" onClick={() => (setState({ items: null, error: null }), setAttempt((a) => a + 1))}>
+            Tentar de novo
+          </Button>
+        }
+      />
+    );
+  else if (!state.items)
+    content = (
+      <div role="status" aria-label="Carregando participantes…">
+        <span className="adm-muted">Carregando participantes…</span>
+        <Skeleton active paragraph={{ rows: 2 }} title={false} />
+      </div>
+    );
+  else if (!state.items.length) content = <p className="adm-muted">Nenhum participante encontrado.</p>;
+  else
+    content = (
+      <div>
+        {state.items.map((p) => (
+          <div key={p.user_id} className="adm-participant">
+            <div className="adm-participant-head">
+              <strong>{p.name}</strong>
+              <span>
+                {p.quantity} {p.quantity === 1 ? 'número' : 'números'}
+              </span>
+              <span className="adm-muted">{p.email}</span>
+              {p.phone && <span className="adm-muted">{formatPhone(p.phone)}</span>}
+              {p.payment_kinds.map((k) => (
+                <Tag key={k}>{KIND_TEXT[k] ?? k}</Tag>
+              ))}
+            </div>
+            <ul className="adm-numbers" aria-label={`Números de ${p.name}`}>
+              {p.entries.map((e) => (
+                <li key={`${e.number}-${e.status}-${e.payment_id ?? ''}`} className={e.status === 'approved' || e.status === 'pending' ? '' : 'adm-n-off'} title={STATUS_TEXT[e.status]}>
+                  {pad2(e.number)}
+                  {e.status !== 'approved' && <span className="adm-muted"> · {STATUS_TEXT[e.status]}</span>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </div>
+    );
+  return <div>{content}</div>;
+}
+
+const columns: TableColumnsType<HeldDraw> = [
+  { title: 'Nº SORTEIO', dataIndex: 'id', key: 'id', render: (id: number, d) => (
+      <span>
+        <strong>{pad3(id)}</strong>
+        <div className="adm-muted">{d.title}</div>
+      </span>
+    ) },
+  { title: 'DATA ABERTURA', dataIndex: 'opened_at', key: 'opened_at', render: formatDate, responsive: ['md'] },
+  { title: 'DATA FECHAMENTO', dataIndex: 'closed_at', key: 'closed_at', render: formatDate, responsive: ['md'] },
+  { title: 'DIAS ABERTO', dataIndex: 'days_open', key: 'days_open', responsive: ['lg'] },
+  {
+    title: 'DATA REALIZAÇÃO',
+    dataIndex: 'realized_at',
+    key: 'realized_at',
+    render: (v: string | null, d) => (v ? formatDate(v) : <Tag className="adm-tag-wait">{d.status === 'closed' ? 'FECHADO' : 'SORTEADO'}</Tag>),
+  },
+  {
+    title: 'USUÁRIO VENCEDOR',
+    key: 'winner',
+    render: (_: unknown, d) =>
+      d.status !== 'drawn' ? (
+        <span className="adm-muted">Aguardando resultado</span>
+      ) : (
+        <span>
+          {d.winner_name ? (
+            <>
+              {d.winner_name} <span className="adm-muted">({pad2(d.winner_number ?? 0)})</span>
+            </>
+          ) : (
+            <span className="adm-muted">Sem vencedor</span>
+          )}
+          <div>
+            <Link to={`/resultado/${d.id}`} onClick={(e) => e.stopPropagation()}>
+              Ver resultado{d.contest_number ? ` (concurso ${d.contest_number})` : ''}
+            </Link>
+          </div>
+        </span>
+      ),
+  },
+];
+
+export default function HeldRafflesPage() {
+  useDocumentTitle('Sorteios realizados');
+  const [search, setSearch] = useState('');
+  const list = usePagedList(historyApi.history, search, LOAD_FAILED);
+
+  return (
+    <div className="page adm-page">
+      <h1>Sorteios realizados</h1>
+      <p className="adm-sub">Sorteios fechados e sorteados. Toque numa linha para ver os participantes.</p>
+      <div className="adm-toolbar">
+        <Input.Search
+          allowClear
+          placeholder="Buscar por título, nº do sorteio ou concurso"
+          aria-label="Buscar sorteios"
+          enterButton="Buscar"
+          maxLength={100}
+          onSearch={(v) => setSearch(v.trim())}
+        />
+      </div>
+      {list.error && (
+        <Alert
+          type="error"
+          showIcon
+          title={list.error}
+          style={{ marginBottom: 16 }}
+          action={
+            <Button size="small" onClick={list.reload}>
+              Tentar de novo
+            </Button>
+          }
+        />
+      )}
+      {list.loading ? (
+        <div role="status" aria-label="Carregando…">
+          <Skeleton active paragraph={{ rows: 6 }} />
+        </div>
+      ) : (
+        <Table<HeldDraw>
+          rowKey="id"
+          columns={columns}
+          dataSource={list.items}
+          pagination={false}
+          size="middle"
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum sorteio encontrado.' }}
+          expandable={{
+            expandedRowRender: (d) => <Participants drawId={d.id} />,
+            expandRowByClick: true,
+          }}
+        />
+      )}
+      {list.hasMore && !list.loading && (
+        <div className="adm-more">
+          <Button onClick={list.loadMore} loading={list.loadingMore}>
+            Carregar mais
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,248 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, App, Button, Card, Grid, Skeleton, Table, type TableColumnsType } from 'antd';
+import { DeleteOutlined, EditOutlined, LeftOutlined, PlusOutlined, ReloadOutlined, RightOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import type { AdminDraw } from '../../../api/types';
+import { errorMessage } from '../../../api/client';
+import { failureText } from '../shared/failure';
+import { formatBRL, pad3 } from '../shared/format';
+import { dashboardApi } from './dashboardApi';
+import { DrawDialog } from './DrawDialog';
+
+const PAGE = 20;
+const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', closed: 'FECHADO', drawn: 'SORTEADO' };
+
+/**
+ * The draws table of the dashboard (account spec §2, §4, §8): ID, title, status chip (a click
+ * toggles open ⇄ closed; a drawn draw's chip is not a button), price, numbers, limit per user,
+ * e-book, Editar / Excluir, and 'Novo'. Pages of 20 with Anterior / Próxima (hasMore).
+ */
+export function DrawsTable({ version, onChanged }: { version: number; onChanged(): void }) {
+  const { message, modal } = App.useApp();
+  const [offset, setOffset] = useState(0);
+  const [rows, setRows] = useState<AdminDraw[] | null>(null);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<{ open: boolean; draw: AdminDraw | null }>({ open: false, draw: null });
+  // Phones get one card per draw (eight columns do not fit a phone); tablets and desktops the table.
+  const wide = Grid.useBreakpoint().md ?? true;
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setLoading(true);
+    setLoadError(null);
+    dashboardApi
+      .draws(offset, PAGE, ctrl.signal)
+      .then((r) => {
+        setRows(r.items);
+        setHasMore(r.hasMore);
+      })
+      .catch((err) => {
+        if (!ctrl.signal.aborted) setLoadError(err);
+      })
+      .finally(() => {
+        if (!ctrl.signal.aborted) setLoading(false);
+      });
+    return () => ctrl.abort();
+  }, [offset, version, attempt]);
+
+  const reload = useCallback(() => setAttempt((a) => a + 1), []);
+
+  const toggle = async (d: AdminDraw) => {
+    if (d.status === 'drawn') return;
+    const next = d.status === 'open' ? 'closed' : 'open';
+    setBusyId(d.id);
+    try {
+      const after = await dashboardApi.setStatus(d.id, next);
+      setRows((list) => list?.map((x) => (x.id === d.id ? after : x)) ?? null);
+      void message.success(`Sorteio #${pad3(d.id)} ${after.status === 'open' ? 'aberto' : 'fechado'}.`);
+      onChanged();
+    } catch (err) {
+      void message.error(failureText('Não foi possível alterar o status.', err), 6);
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const remove = (d: AdminDraw) => {
+    modal.confirm({
+      title: 'Deseja realmente excluir este sorteio?',
+      content: `#${pad3(d.id)} · ${d.title}`,
+      okText: 'Excluir',
+      okButtonProps: { danger: true },
+      cancelText: 'Cancelar',
+      onOk: async () => {
+        try {
+          await dashboardApi.deleteDraw(d.id);
+          void message.success('Sorteio excluído.');
+          if (rows?.length === 1 && offset > 0) setOffset(Math.max(0, offset - PAGE));
+          onChanged();
+        } catch (err) {
+          // e.g. 409: a draw with sales or holds is closed, never erased.
+          void message.error(failureText('Não foi possível excluir.', err), 8);
+        }
+      },
+    });
+  };
+
+  const chip = (d: AdminDraw) =>
+    d.status === 'drawn' ? (
+      <span className="status-chip status-chip--drawn">{STATUS_LABEL.drawn}</span>
+    ) : (
+      <button
+        type="button"
+        className={`status-chip status-chip--${d.status}`}
+        onClick={() => void toggle(d)}
+        disabled={busyId === d.id}
+        aria-busy={busyId === d.id}
+        aria-label={`Status ${STATUS_LABEL[d.status]} do sorteio #${pad3(d.id)}: clique para ${d.status === 'open' ? 'fechar' : 'abrir'}`}
+        title={d.status === 'open' ? 'Clique para fechar' : 'Clique para abrir'}
+      >
+        {STATUS_LABEL[d.status]}
+      </button>
+    );
+  const priceOf = (d: AdminDraw) => (
+    <span>
+      {formatBRL(d.price_cents)}
+      {d.ticket_price_cents_override == null && <span className="muted draw-sub">{d.ip_price_cents != null ? 'do e-book' : 'padrão'}</span>}
+    </span>
+  );
+  const numbersOf = (d: AdminDraw) => (
+    <span>
+      {d.total_numbers}
+      <span className="muted draw-sub">{d.sold} vendidos</span>
+    </span>
+  );
+  const limitOf = (d: AdminDraw) => (d.max_per_user === 0 ? 'sem limite' : d.max_per_user);
+  const productOf = (d: AdminDraw) => (d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>);
+  const actions = (d: AdminDraw, stacked = false) => (
+    <div className={stacked ? 'draw-actions draw-actions--stacked' : 'draw-actions'}>
+      <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, draw: d })} aria-label={`Editar sorteio #${pad3(d.id)}`}>
+        Editar
+      </Button>
+      <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(d)} aria-label={`Excluir sorteio #${pad3(d.id)}`}>
+        Excluir
+      </Button>
+    </div>
+  );
+
+  const columns: TableColumnsType<AdminDraw> = [
+    { title: 'ID', dataIndex: 'id', width: 64, render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
+    { title: 'Título', dataIndex: 'title', ellipsis: { showTitle: true }, width: 170 },
+    { title: 'Status', dataIndex: 'status', width: 108, render: (_: unknown, d) => chip(d) },
+    { title: 'Preço', dataIndex: 'price_cents', width: 100, render: (_: unknown, d) => priceOf(d) },
+    { title: 'Números', dataIndex: 'numbers_total', width: 92, render: (_: unknown, d) => numbersOf(d) },
+    { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 84, render: (_: unknown, d) => limitOf(d) },
+    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 160, ellipsis: { showTitle: true }, render: (_: unknown, d) => productOf(d) },
+    { title: 'Ações', key: 'actions', width: 112, render: (_: unknown, d) => actions(d, true) },
+  ];
+  const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 0);
+
+  return (
+    <Card
+      className="admin-card draws-card"
+      title={<span><UnorderedListOutlined aria-hidden /> Sorteios</span>}
+      extra={
+        <div className="draws-card-actions">
+          <Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a lista de sorteios" />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, draw: null })}>
+            Novo
+          </Button>
+        </div>
+      }
+    >
+      {loading && rows === null ? (
+        <div role="status" aria-label="Carregando os sorteios">
+          <Skeleton active paragraph={{ rows: 5 }} />
+        </div>
+      ) : loadError && rows === null ? (
+        <Alert
+          type="error"
+          showIcon
+          title={errorMessage(loadError, 'Não foi possível carregar os sorteios.')}
+          action={
+            <Button size="small" icon={<ReloadOutlined />} onClick={reload}>
+              Tentar de novo
+            </Button>
+          }
+        />
+      ) : (
+        <>
+          {loadError != null && <Alert className="draws-error" type="error" showIcon title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')} />}
+          {wide ? (
+            <Table<AdminDraw>
+              rowKey="id"
+              size="middle"
+              columns={columns}
+              dataSource={rows ?? []}
+              loading={loading}
+              pagination={false}
+              scroll={{ x: tableWidth }}
+              onRow={(d) => ({ 'data-draw-id': d.id }) as React.HTMLAttributes<HTMLElement>}
+              locale={{ emptyText: 'Nenhum sorteio cadastrado.' }}
+            />
+          ) : rows && rows.length > 0 ? (
+            <ul className="draw-cards" aria-label="Sorteios" aria-busy={loading}>
+              {rows.map((d) => (
+                <li key={d.id} className="draw-card" data-draw-id={d.id}>
+                  <div className="draw-card-head">
+                    <span className="draw-id">#{pad3(d.id)}</span>
+                    <span className="draw-card-title">{d.title}</span>
+                    {chip(d)}
+                  </div>
+                  <dl className="draw-card-facts">
+                    <div>
+                      <dt>Preço</dt>
+                      <dd>{priceOf(d)}</dd>
+                    </div>
+                    <div>
+                      <dt>Números</dt>
+                      <dd>{numbersOf(d)}</dd>
+                    </div>
+                    <div>
+                      <dt>Limite por usuário</dt>
+                      <dd>{limitOf(d)}</dd>
+                    </div>
+                    <div>
+                      <dt>Infoproduto</dt>
+                      <dd>{productOf(d)}</dd>
+                    </div>
+                  </dl>
+                  {actions(d)}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="draws-empty muted">Nenhum sorteio cadastrado.</p>
+          )}
+          {(offset > 0 || hasMore) && (
+            <div className="draws-pager">
+              <Button icon={<LeftOutlined />} disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                Anterior
+              </Button>
+              <span className="muted">
+                {offset + 1}–{offset + (rows?.length ?? 0)}
+              </span>
+              <Button disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>
+                Próxima <RightOutlined />
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+      <DrawDialog
+        open={dialog.open}
+        draw={dialog.draw}
+        onClose={() => setDialog((s) => ({ ...s, open: false }))}
+        onSaved={(saved, created) => {
+          setDialog((s) => ({ ...s, open: false }));
+          void message.success(created ? `Sorteio #${pad3(saved.id)} criado.` : `Sorteio #${pad3(saved.id)} salvo.`);
+          if (created) setOffset(0);
+          onChanged();
+        }}
+      />
+    </Card>
+  );
+}
