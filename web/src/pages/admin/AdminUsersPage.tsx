@@ -130,13 +130,13 @@ export default function AdminUsersPage() {
   };
 
   const columns: ColumnsType<AdminUser> = [
-    { title: 'ID', dataIndex: 'id', width: 60 },
-    { title: 'NOME', dataIndex: 'name', ellipsis: { showTitle: true } },
+    { title: 'ID', dataIndex: 'id', width: 56 },
+    { title: 'NOME', dataIndex: 'name', ellipsis: { showTitle: true }, width: 150 },
     { title: 'EMAIL', dataIndex: 'email', ellipsis: { showTitle: true } },
     { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 136 },
     { title: 'CUPOM', dataIndex: 'coupon_code', width: 136, render: (c: string | null) => c ?? '—' },
     { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 100, align: 'right' },
-    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 72 },
+    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 76 },
     { title: 'CRIADO EM', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 108 },
     {
       title: 'AÇÕES',
@@ -230,7 +230,7 @@ export default function AdminUsersPage() {
           columns={columns}
           dataSource={items}
           loading={loading}
-          scroll={{ x: 1060 }}
+          scroll={{ x: 1000 }}
           pagination={{ pageSize: 25, showSizeChanger: false, hideOnSinglePage: true }}
           locale={{ emptyText: 'Nenhum usuário encontrado.' }}
           rowClassName={(u) => (u.id === selected?.id ? 'admin-users__row--selected' : '')}
