@@ -16,16 +16,16 @@ import './users/admin-users.css';
  */
 const columns: ColumnsType<ActiveClient> = [
   { title: 'NOME', dataIndex: 'name', ellipsis: true, render: (n: string, c) => <span title={c.email}>{n}</span> },
-  { title: 'DATA DE CADASTRO', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 130 },
-  { title: 'COMPRAS', dataIndex: 'purchases_count', width: 100, align: 'right' },
-  { title: 'VALOR', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 120, align: 'right' },
-  { title: 'ÚLTIMA COMPRA', dataIndex: 'last_buy', render: (d: string | null) => (d ? formatDate(d) : '—'), width: 130 },
-  { title: 'VENCEDOR (VEZES)', dataIndex: 'wins', width: 130, align: 'right' },
-  { title: 'CUPOM', dataIndex: 'coupon', width: 150, render: (c: string | null) => c ?? '—' },
+  { title: 'DATA DE CADASTRO', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 112 },
+  { title: 'COMPRAS', dataIndex: 'purchases_count', width: 104, align: 'right' },
+  { title: 'VALOR', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 104, align: 'right' },
+  { title: 'ÚLTIMA COMPRA', dataIndex: 'last_buy', render: (d: string | null) => (d ? formatDate(d) : '—'), width: 112 },
+  { title: 'VENCEDOR (VEZES)', dataIndex: 'wins', width: 104, align: 'right' },
+  { title: 'CUPOM', dataIndex: 'coupon', width: 150, render: (c: string | null) => <span className="admin-users__nowrap">{c ?? '—'}</span> },
   {
     title: 'DIAS PARA EXPIRAR',
     dataIndex: 'days_to_expire',
-    width: 140,
+    width: 104,
     align: 'right',
     render: (d: number | null, c) => (d == null ? <span title="Sem compra paga: o saldo não expira">—</span> : <span title={`Válido até ${formatDate(c.valid_until)}`}>{d}</span>),
   },
@@ -125,7 +125,7 @@ export default function ActiveClientsPage() {
           columns={columns}
           dataSource={items}
           loading={loading}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 900 }}
           pagination={{ pageSize: 25, showSizeChanger: false, hideOnSinglePage: true }}
           locale={{ emptyText: 'Nenhum cliente com saldo ativo.' }}
         />
