@@ -9,6 +9,7 @@ import { registerUsersCommands } from './commands/users';
 import { registerVouchersCommands } from './commands/vouchers';
 import { registerPaymentsCommands } from './commands/payments';
 import { registerMailCommands } from './commands/mail';
+import { registerCouponsCommands } from './commands/coupons';
 import { registerWinnersCommands } from './commands/winners';
 import { registerDrawsCommands } from './commands/draws';
 import { registerResultsCommands } from './commands/results';
@@ -29,6 +30,7 @@ export function buildCli(getServices: () => Services) {
   registerVouchersCommands(program, getServices);
   registerPaymentsCommands(program, getServices);
   registerMailCommands(program, getServices);
+  registerCouponsCommands(program, getServices);
   registerWinnersCommands(program, getServices);
   registerDrawsCommands(program, getServices);
   registerResultsCommands(program, getServices);
@@ -47,7 +49,8 @@ export async function runCli(argv: string[], getServices?: () => Services): Prom
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
+    // Commander's own errors (unknown command or option, missing or invalid argument) are usage errors: 2.
+    if (e instanceof CommanderError) return e.exitCode === 1 ? 2 : e.exitCode;
     if (e instanceof ConfigError) process.stderr.write(`${e.message}\n`);
     else if (e instanceof ZodError) process.stderr.write(`erro: ${e.issues.map((i) => `${i.path.join('.') || 'valor'}: ${i.message}`).join('; ')}\n`);
     else if (isDomainError(e)) process.stderr.write(`erro (${e.code}): ${e.message}\n`);

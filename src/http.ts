@@ -8,6 +8,7 @@ import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
+import { adminUsersRoutes } from './auth/admin-users-routes';
 import { adminHistoryRoutes } from './draws/admin-history-routes';
 import { adminAuditRoutes } from './audit/admin-routes';
 import { adminInfoproductsRoutes, coverRoutes } from './catalogue/admin-routes';
@@ -73,6 +74,7 @@ export function moduleRouters(services: Services) {
     // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.
     adminHistoryRoutes(services),
     adminDrawsRoutes(services),
+    adminUsersRoutes(services),
     adminAuditRoutes(services),
     adminInfoproductsRoutes(services),
     coverRoutes(services),

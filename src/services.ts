@@ -33,6 +33,7 @@ import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './cou
 import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
+import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -83,6 +84,8 @@ export interface Services {
   ops: OpsService;
   /** Captive numbers bought with a saved card in every new main draw (issue 11). */
   autopay: AutopayService;
+  /** The admin console's customer registry, number assignment and active balances (issue 9). */
+  adminUsers: AdminUsersService;
   close(): Promise<void>;
 }
 
@@ -164,6 +167,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
+  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
 
   return {
     config,
@@ -197,6 +201,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     lottery,
     ops,
     autopay,
+    adminUsers,
     async close() {
       await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});

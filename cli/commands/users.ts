@@ -1,6 +1,8 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { Services } from '../../src/services';
 import { printRows } from '../output';
+
+const brl = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
 
 export function registerUsersCommands(program: Command, getServices: () => Services) {
   const users = program.command('users').description('contas');
@@ -29,4 +31,43 @@ export function registerUsersCommands(program: Command, getServices: () => Servi
       const rows = await getServices().auth.listUsers(o);
       printRows(rows, !!o.json, ['id', 'name', 'email', 'phone', 'is_admin', 'created_at']);
     });
+  users
+    .command('show')
+    .description('mostra uma conta: dados, saldo de cupom, pagamentos, números e vitórias')
+    .argument('<email-ou-id>', 'e-mail ou id da conta')
+    .option('--json', 'saída em JSON')
+    .action(async (ref: string, o: { json?: boolean }) => {
+      const u = await getServices().adminUsers.show(ref);
+      if (o.json) {
+        printRows([u as unknown as Record<string, unknown>], true);
+        return;
+      }
+      const lines = [
+        `usuário #${u.id} ${u.name} <${u.email}>`,
+        `celular: ${u.phone ?? '-'}`,
+        `administrador: ${u.is_admin ? 'sim' : 'não'}`,
+        `cupom: ${u.coupon_code ?? '-'}  saldo: ${brl(u.coupon_value_cents)}${u.coupon_valid_until ? ` (válido até ${u.coupon_valid_until.slice(0, 10)})` : ''}`,
+        `pagamentos: ${u.payments_count}  números: ${u.numbers_count}  vitórias: ${u.wins}`,
+        `criado em: ${u.created_at}`,
+      ];
+      process.stdout.write(lines.join('\n') + '\n');
+    });
+  for (const [name, flag, text] of [
+    ['promote', true, 'torna a conta administradora'],
+    ['demote', false, 'tira o acesso de administrador da conta'],
+  ] as const) {
+    users
+      .command(name)
+      .description(text)
+      .argument('<email>', 'e-mail da conta', (v: string) => {
+        if (!v.includes('@')) throw new InvalidArgumentError('informe o e-mail da conta.');
+        return v;
+      })
+      .option('--json', 'saída em JSON')
+      .action(async (email: string, o: { json?: boolean }) => {
+        const u = await getServices().adminUsers.setAdmin({ userId: null, via: 'cli' }, email, flag);
+        if (o.json) printRows([u as unknown as Record<string, unknown>], true);
+        else process.stdout.write(`usuário #${u.id} ${u.email}: administrador ${u.is_admin ? 'sim' : 'não'}\n`);
+      });
+  }
 }

@@ -7,7 +7,7 @@ import type { CouponBalance, CouponSync } from '../shared/api/account';
 import type { CouponPushAdapter } from './adapters';
 import * as q from './queries';
 import { CouponSyncCommand, PAID_KINDS, cashbackCents, newCouponCode } from './schema';
-import { serializeBalance, validUntil } from './serializers';
+import { liveBalanceCents, serializeBalance, validUntil } from './serializers';
 
 /** The payment fields the ledger rules read. */
 export interface PaymentForCoupon {
@@ -25,8 +25,8 @@ const brl = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}
  * days). The caller holds the account lock. Returns the cents expired.
  */
 export async function expireIfDue(trx: Conn, account: q.CouponAccountRow, validityDays: number): Promise<number> {
-  const until = validUntil(account, validityDays);
-  if (account.balance_cents <= 0 || !until || new Date(until).getTime() > Date.now()) return 0;
+  if (account.balance_cents <= 0 || liveBalanceCents(account, validityDays) > 0) return 0;
+  const until = validUntil(account, validityDays) as string;
   await trx('coupon_ledger').insert({
     user_id: account.user_id,
     kind: 'expiry',

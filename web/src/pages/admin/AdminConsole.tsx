@@ -13,6 +13,8 @@ import OpenBuyersPage from './OpenBuyersPage';
 import WinnersPage from './WinnersPage';
 import InfoproductsPage from './InfoproductsPage';
 import PaymentsReviewPage from './PaymentsReviewPage';
+import AdminUsersPage from './AdminUsersPage';
+import ActiveClientsPage from './ActiveClientsPage';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -62,6 +64,8 @@ export default function AdminConsole() {
             <Route path="vencedores" element={<WinnersPage />} />
             <Route path="infoproducts" element={<InfoproductsPage />} />
             <Route path="pagamentos" element={<PaymentsReviewPage />} />
+            <Route path="AdminClientesUser" element={<AdminUsersPage />} />
+            <Route path="clientes" element={<ActiveClientsPage />} />
             <Route path="*" element={<AdminNotFound />} />
           </Routes>
         </Layout.Content>

@@ -1,0 +1,537 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Db, Trx } from '../platform/db';
+import { isUniqueViolation } from '../platform/db';
+import { errors } from '../platform/errors';
+import { audit } from '../platform/audit';
+import { Id } from '../platform/validation';
+import type { Logger } from '../platform/logger';
+import type { Mailer } from '../platform/mail';
+import type { ReadCache } from '../platform/read-cache';
+import { MESSAGES, isValidEmail, onlyDigits } from '../shared/validation';
+import type { AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult, ActiveClientList } from '../shared/api/admin-users';
+import type { CouponBalance } from '../shared/api/account';
+import { iso } from '../shared/iso';
+import * as dq from '../draws/queries';
+import type { DrawsService } from '../draws/service';
+import type { ReservationsService } from '../draws/reservations';
+import type { CouponsService } from '../coupons/service';
+import { newCouponCode } from '../coupons/schema';
+import { AdjustmentCents, AdjustmentReason, activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
+import { hashPassword, RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './service';
+import { isAdminRow } from './serializers';
+import { revokeAllSessions } from './queries';
+
+/**
+ * The admin console's customer registry (issue 9, 'Cadastro de Clientes') and the operator CLI's
+ * `users` / `coupons` commands: one service for both. Every write runs in one transaction with an
+ * audit entry (actor, action, entity, before/after). Rules:
+ * - a new account never gets a shared default password: a random temporary one is returned once
+ *   and a single-use reset link is e-mailed (the auth module's reset mail);
+ * - removing an account with payments, numbers or coupon entries anonymizes it (LGPD) and keeps
+ *   the money records; without any, it is deleted;
+ * - an admin cannot remove their own admin flag (nor delete their own account);
+ * - a balance edit is a coupon-ledger adjustment with a reason (src/coupons/admin.ts);
+ * - numbers assigned by an admin are sold through an `admin` payment of amount 0, all or nothing.
+ */
+
+export const AdminUserId = Id('Usuário inválido.');
+export type Actor = { userId: number | null; via: 'admin' | 'cli' };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const Name = z.string({ error: MESSAGES.nameRequired }).trim().min(1, MESSAGES.nameRequired).max(120, 'O nome pode ter no máximo 120 caracteres.');
+const Email = z
+  .string({ error: 'E-mail inválido.' })
+  .trim()
+  .max(254, 'E-mail inválido.')
+  .refine(isValidEmail, 'E-mail inválido.')
+  .transform((v) => v.toLowerCase());
+/** Optional: empty or null clears it; otherwise 10 to 13 digits (area code included). */
+const Phone = z
+  .union([z.string(), z.null()], { error: MESSAGES.phoneInvalid })
+  .transform((v, ctx) => {
+    const d = onlyDigits(v ?? '');
+    if (!d) return null;
+    if (d.length < 10 || d.length > 13) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.phoneInvalid });
+      return z.NEVER;
+    }
+    return d;
+  });
+const Cents = z
+  .number({ error: 'O saldo deve ser um número de centavos.' })
+  .int('O saldo deve ser um número inteiro de centavos.')
+  .min(0, 'O saldo não pode ser negativo.')
+  .max(100_000_000, 'O saldo é alto demais.');
+/** The coupon code is random and made by the server: a client may echo it, never choose it. */
+const CouponCodeEcho = z.union([z.string().max(40, 'Código do cupom inválido.'), z.null()], { error: 'Código do cupom inválido.' }).optional();
+
+const BODY = { error: 'Envie os dados como um objeto JSON.' } as const;
+
+export const CreateUserCommand = z.object(
+  {
+    name: Name,
+    email: Email,
+    phone: Phone.optional(),
+    is_admin: z.boolean({ error: 'Administrador deve ser verdadeiro ou falso.' }).optional(),
+    coupon_code: CouponCodeEcho,
+    coupon_value_cents: Cents.optional(),
+    coupon_reason: AdjustmentReason.optional(),
+    /** The spec's client sends it; the server always makes a random temporary password. */
+    set_default_password: z.boolean().optional(),
+  },
+  BODY,
+);
+
+export const UpdateUserCommand = z
+  .object(
+    {
+      name: Name.optional(),
+      email: Email.optional(),
+      phone: Phone.optional(),
+      is_admin: z.boolean({ error: 'Administrador deve ser verdadeiro ou falso.' }).optional(),
+      coupon_code: CouponCodeEcho,
+      coupon_value_cents: Cents.optional(),
+      coupon_reason: AdjustmentReason.optional(),
+      reason: AdjustmentReason.optional(),
+      set_default_password: z.boolean().optional(),
+    },
+    BODY,
+  )
+  .transform(({ reason, ...v }) => ({ ...v, coupon_reason: v.coupon_reason ?? reason }));
+
+export const UserListQuery = z.object({
+  search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
+  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(500, 'O limite máximo é 500.').default(500),
+  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+});
+
+export const AssignNumbersCommand = z.object(
+  {
+    user_id: AdminUserId.optional(),
+    draw_id: Id('Informe um sorteio e pelo menos um número.'),
+    numbers: z
+      .array(z.number({ error: 'Informe um sorteio e pelo menos um número.' }).int('Os números devem ser inteiros.').min(0, 'Os números não podem ser negativos.').max(999, 'Número fora da tabela.'), {
+        error: 'Informe um sorteio e pelo menos um número.',
+      })
+      .min(1, 'Informe um sorteio e pelo menos um número.')
+      .max(1000, 'Informe no máximo 1000 números.')
+      .refine((a) => new Set(a).size === a.length, 'Números repetidos na lista.'),
+    override_max_per_user: z.boolean({ error: 'Ignorar o limite deve ser verdadeiro ou falso.' }).optional(),
+  },
+  BODY,
+);
+
+export const CouponAdjustCommand = z.object({ cents: AdjustmentCents, reason: AdjustmentReason }, BODY);
+
+interface UserRecord {
+  id: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  cpf: string | null;
+  role: 'customer' | 'admin';
+  is_admin: boolean;
+  coupon_code: string | null;
+  created_at: Date;
+  anonymized_at: Date | null;
+}
+const COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'role', 'is_admin', 'coupon_code', 'created_at', 'anonymized_at'];
+
+/** What an audit entry keeps of an account (no hash, no CPF). */
+function snapshot(u: UserRecord, cents?: number) {
+  return { id: u.id, name: u.name, email: u.email, phone: u.phone, is_admin: u.is_admin, role: u.role, coupon_code: u.coupon_code, ...(cents !== undefined ? { coupon_value_cents: cents } : {}) };
+}
+
+const notFound = () => errors.notFound('user_not_found', 'Usuário não encontrado.');
+const emailTaken = () => errors.conflict('email_taken', 'Já existe uma conta com este e-mail.');
+
+export interface UserDetail extends AdminUser {
+  anonymized: boolean;
+  payments_count: number;
+  numbers_count: number;
+  wins: number;
+}
+
+export interface AdminUsersService {
+  list(query: unknown): Promise<AdminUserList>;
+  get(id: number): Promise<AdminUser>;
+  create(actor: Actor, input: unknown): Promise<AdminUserCreated>;
+  update(actor: Actor, id: number, input: unknown): Promise<AdminUserSaved>;
+  remove(actor: Actor, id: number): Promise<AdminUserRemoved>;
+  assignNumbers(actor: Actor, userId: number, input: unknown): Promise<AssignNumbersResult>;
+  activeClients(query: unknown): Promise<ActiveClientList>;
+  /** CLI: an account by e-mail or id. */
+  resolve(ref: string): Promise<number>;
+  show(ref: string): Promise<UserDetail>;
+  setAdmin(actor: Actor, ref: string, isAdmin: boolean): Promise<AdminUser>;
+  couponOf(ref: string): Promise<CouponBalance & { user_id: number; email: string }>;
+  adjustCoupon(actor: Actor, ref: string, input: unknown): Promise<{ user_id: number; email: string; before_cents: number; after_cents: number; cents: number }>;
+}
+
+export function createAdminUsersService(deps: {
+  db: Db;
+  logger: Logger;
+  mailer: Mailer;
+  adminEmails: string[];
+  draws: DrawsService;
+  reservations: ReservationsService;
+  coupons: CouponsService;
+  readCache: ReadCache;
+}): AdminUsersService {
+  const { db, draws } = deps;
+
+  async function views(rows: UserRecord[]): Promise<AdminUser[]> {
+    const balances = await balancesOf(db, rows.map((r) => r.id));
+    return rows.map((r) => {
+      const b = balances.get(Number(r.id));
+      const admin = isAdminRow(r, deps.adminEmails);
+      return {
+        id: Number(r.id),
+        name: r.name,
+        email: r.email,
+        phone: r.phone,
+        is_admin: admin,
+        role: admin ? 'admin' : 'customer',
+        coupon_code: r.coupon_code,
+        coupon_value_cents: b?.cents ?? 0,
+        coupon_valid_until: b?.valid_until ?? null,
+        created_at: iso(r.created_at) as string,
+      };
+    });
+  }
+
+  async function get(id: number): Promise<AdminUser> {
+    const row: UserRecord | undefined = await db('users').where({ id }).whereNull('anonymized_at').first(COLUMNS);
+    if (!row) throw notFound();
+    return (await views([row]))[0];
+  }
+
+  async function lockUser(trx: Trx, id: number): Promise<UserRecord> {
+    const row: UserRecord | undefined = await trx('users').where({ id }).whereNull('anonymized_at').forUpdate().first(COLUMNS);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function liveCents(conn: Trx, userId: number) {
+    return (await balancesOf(conn, [userId])).get(userId)?.cents ?? 0;
+  }
+
+  /** Releases what the user still holds (a held cell cannot outlive its reservation). */
+  async function releaseHolds(trx: Trx, userId: number): Promise<number[]> {
+    const active: Array<{ id: number }> = await trx('reservations').where({ user_id: userId, status: 'active' }).orderBy('id').forUpdate().select('id');
+    const touched: number[] = [];
+    for (const r of active) {
+      const drawId = await dq.releaseHeldCells(trx, r.id);
+      if (drawId != null) touched.push(drawId);
+      await trx('reservations').where({ id: r.id }).update({ status: 'cancelled', updated_at: trx.fn.now() });
+    }
+    return touched;
+  }
+
+  async function resolve(ref: string): Promise<number> {
+    const v = String(ref ?? '').trim();
+    let row: { id: number } | undefined;
+    if (/^\d{1,15}$/.test(v)) row = await db('users').where({ id: Number(v) }).whereNull('anonymized_at').first('id');
+    else if (v.includes('@')) row = await db('users').whereRaw('lower(email) = lower(?)', [v]).whereNull('anonymized_at').first('id');
+    if (!row) throw errors.notFound('user_not_found', `Usuário não encontrado: ${v}`);
+    return Number(row.id);
+  }
+
+  const service: AdminUsersService = {
+    async list(query) {
+      const f = UserListQuery.parse(query);
+      const qb = db('users').whereNull('anonymized_at').orderBy('id', 'asc').limit(f.limit + 1).offset(f.offset).select(COLUMNS);
+      if (f.search) {
+        const like = `%${escapeLike(f.search.toLowerCase())}%`;
+        const digits = onlyDigits(f.search);
+        qb.where((w) => {
+          w.whereRaw('lower(name) LIKE ?', [like]).orWhereRaw('lower(email) LIKE ?', [like]).orWhereRaw('lower(coupon_code) LIKE ?', [like]);
+          if (digits.length >= 2) w.orWhere('phone', 'like', `%${digits}%`);
+          if (/^\d{1,15}$/.test(f.search!)) w.orWhere({ id: Number(f.search) });
+        });
+      }
+      const rows: UserRecord[] = await qb;
+      const hasMore = rows.length > f.limit;
+      return { items: await views(rows.slice(0, f.limit)), hasMore, limit: f.limit, offset: f.offset };
+    },
+
+    get,
+
+    async create(actor, input) {
+      const cmd = CreateUserCommand.parse(input);
+      if (cmd.coupon_code) throw errors.validation('coupon_code_generated', 'O código do cupom é gerado automaticamente.');
+      const temporary = randomBytes(9).toString('base64url');
+      const passwordHash = await hashPassword(temporary);
+      let outboxId: number;
+      const id = await db
+        .transaction(async (trx) => {
+          const [row]: UserRecord[] = await trx('users')
+            .insert({
+              name: cmd.name,
+              email: cmd.email,
+              phone: cmd.phone ?? null,
+              password_hash: passwordHash,
+              is_admin: cmd.is_admin ?? false,
+              role: cmd.is_admin ? 'admin' : 'customer',
+              coupon_code: newCouponCode(),
+            })
+            .returning(COLUMNS);
+          let cents = 0;
+          if (cmd.coupon_value_cents) {
+            const adj = await adjustCouponBalance(trx, {
+              userId: row.id,
+              cents: cmd.coupon_value_cents,
+              reason: cmd.coupon_reason ?? 'Saldo inicial definido no cadastro pelo administrador',
+              actorUserId: actor.userId,
+            });
+            cents = adj.after_cents;
+          }
+          // The auth module's reset mail: the single-use link is made when the mail is sent.
+          outboxId = await deps.mailer.enqueue(trx, { to: row.email, template: RESET_TEMPLATE, subject: RESET_SUBJECT, text: RESET_PENDING_TEXT });
+          await audit(trx, { actorUserId: actor.userId, actor: actor.via, action: 'user.created', entity: 'user', entityId: row.id, data: { before: null, after: snapshot(row, cents) } });
+          return row.id;
+        })
+        .catch((e) => {
+          if (isUniqueViolation(e, 'users_email_unique')) throw emailTaken();
+          throw e;
+        });
+      await deps.mailer.dispatch(outboxId!).catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
+      return { user: await get(id), temporary_password: temporary, message: `Salvo com sucesso. Senha padrão: ${temporary}` };
+    },
+
+    async update(actor, id, input) {
+      const cmd = UpdateUserCommand.parse(input);
+      if (!Object.entries(cmd).some(([k, v]) => v !== undefined && k !== 'set_default_password' && k !== 'coupon_reason'))
+        throw errors.validation('nothing_to_change', 'Nada para alterar.');
+      let adjustment: AdminUserSaved['coupon_adjustment'] = null;
+      await db
+        .transaction(async (trx) => {
+          const before = await lockUser(trx, id);
+          const beforeCents = await liveCents(trx, id);
+          if (cmd.is_admin === false && actor.userId === id && before.is_admin)
+            throw errors.conflict('own_admin_flag', 'Você não pode remover o seu próprio acesso de administrador.');
+          if (cmd.coupon_code && cmd.coupon_code !== before.coupon_code)
+            throw errors.validation('coupon_code_generated', 'O código do cupom é gerado automaticamente e não pode ser alterado.');
+          const patch: Record<string, unknown> = {};
+          if (cmd.name !== undefined) patch.name = cmd.name;
+          if (cmd.email !== undefined) patch.email = cmd.email;
+          if (cmd.phone !== undefined) patch.phone = cmd.phone;
+          if (cmd.is_admin !== undefined) {
+            patch.is_admin = cmd.is_admin;
+            patch.role = cmd.is_admin ? 'admin' : 'customer';
+          }
+          let after = before;
+          if (Object.keys(patch).length) [after] = await trx('users').where({ id }).update({ ...patch, updated_at: trx.fn.now() }).returning(COLUMNS);
+          let afterCents = beforeCents;
+          if (cmd.coupon_value_cents !== undefined && cmd.coupon_value_cents !== beforeCents) {
+            if (!cmd.coupon_reason) throw errors.validation('coupon_reason_required', 'Informe o motivo do ajuste de saldo.');
+            const adj = await adjustCouponBalance(trx, { userId: id, cents: cmd.coupon_value_cents - beforeCents, reason: cmd.coupon_reason, actorUserId: actor.userId });
+            adjustment = { before_cents: adj.before_cents, after_cents: adj.after_cents, cents: adj.cents };
+            afterCents = adj.after_cents;
+            after = await trx('users').where({ id }).first(COLUMNS); // the adjustment may have given it its coupon code
+          }
+          await audit(trx, {
+            actorUserId: actor.userId,
+            actor: actor.via,
+            action: 'user.updated',
+            entity: 'user',
+            entityId: id,
+            data: { before: snapshot(before, beforeCents), after: snapshot(after, afterCents), ...(adjustment ? { coupon_adjustment: { ...(adjustment as object), reason: cmd.coupon_reason } } : {}) },
+          });
+          // Public boards show owner initials: a new name changes them.
+          if (cmd.name !== undefined && cmd.name !== before.name) deps.readCache.invalidateAllAfterCommit(trx);
+        })
+        .catch((e) => {
+          if (isUniqueViolation(e, 'users_email_unique')) throw emailTaken();
+          throw e;
+        });
+      return { user: await get(id), message: 'Salvo com sucesso.', coupon_adjustment: adjustment };
+    },
+
+    async remove(actor, id) {
+      if (actor.userId === id) throw errors.conflict('own_account', 'Você não pode excluir a sua própria conta.');
+      const outcome = await db.transaction(async (trx) => {
+        const before = await lockUser(trx, id);
+        const touched = await releaseHolds(trx, id);
+        const r = await trx.raw(
+          `SELECT EXISTS (SELECT 1 FROM payments WHERE user_id = :id)
+               OR EXISTS (SELECT 1 FROM number_sales WHERE user_id = :id)
+               OR EXISTS (SELECT 1 FROM draw_numbers WHERE owner_user_id = :id)
+               OR EXISTS (SELECT 1 FROM coupon_ledger WHERE user_id = :id)
+               OR EXISTS (SELECT 1 FROM voucher_ledger WHERE user_id = :id) AS has_money`,
+          { id },
+        );
+        const hasMoney = Boolean(r.rows[0].has_money);
+        if (!hasMoney) {
+          await trx('users').where({ id }).del();
+          await audit(trx, { actorUserId: actor.userId, actor: actor.via, action: 'user.deleted', entity: 'user', entityId: id, data: { before: snapshot(before), after: null } });
+        } else {
+          const email = `removido-${id}@anonimizado.invalid`;
+          await trx('users').where({ id }).update({
+            name: 'Cliente removido',
+            email,
+            phone: null,
+            cpf: null,
+            birthdate: null,
+            password_hash: null,
+            is_admin: false,
+            role: 'customer',
+            anonymized_at: trx.fn.now(),
+            updated_at: trx.fn.now(),
+          });
+          await revokeAllSessions(trx, id);
+          await trx('password_resets').where({ user_id: id }).del();
+          // The saved card's holder and document, and the captive numbers, go too.
+          const profile = await trx('autopay_profiles').where({ user_id: id }).first('id');
+          if (profile) {
+            await trx('autopay_profiles').where({ id: profile.id }).update({
+              active: false,
+              provider_customer_id: null,
+              provider_card_id: null,
+              brand: null,
+              last4: null,
+              holder_name: null,
+              doc_number: null,
+              updated_at: trx.fn.now(),
+            });
+            await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });
+          }
+          // Mails kept in the outbox no longer name the address.
+          await trx('mail_outbox').whereRaw('lower(to_address) = lower(?)', [before.email]).update({ to_address: email });
+          // Money records (payments, sales, coupon and voucher ledgers) stay, now about no one.
+          await audit(trx, {
+            actorUserId: actor.userId,
+            actor: actor.via,
+            action: 'user.anonymized',
+            entity: 'user',
+            entityId: id,
+            data: { before: { id, is_admin: before.is_admin, created_at: iso(before.created_at) }, after: { id, name: 'Cliente removido', email, anonymized: true } },
+          });
+        }
+        // Held numbers went back to the board; owner initials on public boards changed.
+        if (touched.length || hasMoney) deps.readCache.invalidateAllAfterCommit(trx);
+        return hasMoney ? ('anonymized' as const) : ('deleted' as const);
+      });
+      return { ok: true as const, id, outcome, message: 'Excluído.' };
+    },
+
+    async assignNumbers(actor, userId, input) {
+      const cmd = AssignNumbersCommand.parse(input);
+      if (cmd.user_id !== undefined && cmd.user_id !== userId) throw errors.validation('user_mismatch', 'O usuário do corpo não é o do endereço.');
+      const numbers = [...cmd.numbers].sort((a, b) => a - b);
+      // Holds past their time among these numbers are released first, by the expiry path.
+      for (const reservationId of await dq.staleHoldsAmong(db, cmd.draw_id, numbers)) await deps.reservations.expire(reservationId);
+      const result = await db.transaction(async (trx) => {
+        const user = await trx('users').where({ id: userId }).whereNull('anonymized_at').forShare().first('id', 'name');
+        if (!user) throw notFound();
+        // Sales in one draw serialize on the draw row (as voucher consumption and paid reservations).
+        const draw = await dq.lockDraw(trx, cmd.draw_id, 'update');
+        if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
+        if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
+        const outOfRange = numbers.filter((n) => n >= draw.total_numbers);
+        if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, { conflicts: outOfRange });
+        const cells: Array<{ n: number; status: string }> = await trx('draw_numbers').where({ draw_id: draw.id }).whereIn('n', numbers).orderBy('n').forUpdate().select('n', 'status');
+        const conflicts = numbers.filter((n) => cells.find((c) => c.n === n)?.status !== 'available');
+        if (conflicts.length)
+          throw errors.conflict('numbers_conflict', `Estes números não estão disponíveis: ${conflicts.map(pad).join(', ')}.`, { conflicts });
+        await dq.lockUserInDraw(trx, draw.id, userId);
+        const owned = await dq.ownedCount(trx, draw.id, userId);
+        if (draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user && !cmd.override_max_per_user) {
+          throw errors.conflict(
+            'limit_exceeded',
+            `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio (o cliente já tem ${owned}). Marque “Ignorar o limite por usuário” para atribuir mesmo assim.`,
+            { max: draw.max_per_user, owned },
+          );
+        }
+        const [payment] = await trx('payments')
+          .insert({ user_id: userId, kind: 'admin', method: 'admin', provider: 'admin', status: 'approved', amount_cents: 0, draw_id: draw.id, numbers, paid_at: trx.fn.now() })
+          .returning(['id']);
+        // Delivered here and now, once: the fulfilment row says so (nothing is left to fulfil later).
+        await trx('payment_fulfilments').insert({ payment_id: payment.id, result: JSON.stringify({ draw_id: draw.id, sold: numbers, assigned_by: actor.userId }) });
+        await dq.sellNumbers(trx, { drawId: draw.id, numbers, userId, paymentId: payment.id, source: 'admin' });
+        const sellOut = await draws.closeIfSoldOut(trx, draw.id);
+        await audit(trx, {
+          actorUserId: actor.userId,
+          actor: actor.via,
+          action: 'user.numbers_assigned',
+          entity: 'user',
+          entityId: userId,
+          data: {
+            draw_id: draw.id,
+            payment_id: payment.id,
+            numbers,
+            override_max_per_user: Boolean(cmd.override_max_per_user),
+            over_limit: draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user,
+            before: { owned_in_draw: owned, draw_status: draw.status },
+            after: { owned_in_draw: owned + numbers.length, draw_status: sellOut.closed ? 'closed' : draw.status, next_draw_id: sellOut.successorId },
+          },
+        });
+        return { drawId: draw.id, paymentId: Number(payment.id), ...sellOut };
+      });
+      draws.invalidateBoard(result.drawId);
+      return {
+        ok: true as const,
+        message: 'Números atribuídos com sucesso.',
+        user_id: userId,
+        draw_id: result.drawId,
+        numbers,
+        payment_id: result.paymentId,
+        sold_out: result.closed,
+        next_draw_id: result.successorId,
+      };
+    },
+
+    activeClients(query) {
+      return activeClients(db, query);
+    },
+
+    resolve,
+
+    async show(ref) {
+      const id = await resolve(ref);
+      const [u] = await views([await db('users').where({ id }).first(COLUMNS)]);
+      const r = await db.raw(
+        `SELECT (SELECT count(*)::int FROM payments WHERE user_id = :id) AS payments_count,
+                (SELECT count(*)::int FROM draw_numbers WHERE owner_user_id = :id) AS numbers_count,
+                (SELECT count(*)::int FROM draws WHERE winner_user_id = :id) AS wins`,
+        { id },
+      );
+      return { ...u, anonymized: false, ...r.rows[0] };
+    },
+
+    async setAdmin(actor, ref, isAdmin) {
+      const id = await resolve(ref);
+      await service.update(actor, id, { is_admin: isAdmin });
+      return get(id);
+    },
+
+    async couponOf(ref) {
+      const id = await resolve(ref);
+      const u = await db('users').where({ id }).first('email');
+      return { user_id: id, email: u.email, ...(await deps.coupons.mine(id)) };
+    },
+
+    async adjustCoupon(actor, ref, input) {
+      const cmd = CouponAdjustCommand.parse(input);
+      const id = await resolve(ref);
+      const r = await db.transaction(async (trx) => {
+        const user = await lockUser(trx, id);
+        const adj = await adjustCouponBalance(trx, { userId: id, cents: cmd.cents, reason: cmd.reason, actorUserId: actor.userId });
+        await audit(trx, {
+          actorUserId: actor.userId,
+          actor: actor.via,
+          action: 'coupon.adjusted',
+          entity: 'user',
+          entityId: id,
+          data: { before: { coupon_value_cents: adj.before_cents }, after: { coupon_value_cents: adj.after_cents }, cents: adj.cents, reason: cmd.reason, ledger_id: adj.entry_id },
+        });
+        return { user_id: id, email: user.email, before_cents: adj.before_cents, after_cents: adj.after_cents, cents: adj.cents };
+      });
+      return r;
+    },
+  };
+  return service;
+}
