@@ -5,7 +5,7 @@
  *           Chromium, then the whole jest suite. Extra args go to jest.
  *   services — only bring up PostgreSQL + Redis and print their URLs (for benches / debugging).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -28,7 +28,7 @@ function newestMtime(p: string): number {
   return max;
 }
 
-export function buildWebIfStale() {
+export async function buildWebIfStale() {
   if (process.env.SKIP_WEB_BUILD === '1') {
     log('SKIP_WEB_BUILD=1: build do site pulado.');
     return;
@@ -43,12 +43,11 @@ export function buildWebIfStale() {
   log('gerando o build do site (vite build)…');
   // Always a production build (minified React, no jsxDEV or source paths), whatever NODE_ENV the
   // caller runs with (`npm start` runs the server with development by default, `npm test` with test).
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
+  const status = await runChild(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'inherit',
   });
-  if (r.status !== 0) throw new Error('vite build falhou');
+  if (status !== 0) throw new Error('vite build falhou');
 }
 
 async function migrateAndSeed(databaseUrl: string, redisUrl: string, seed: boolean) {
@@ -101,7 +100,7 @@ async function start() {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stopAll(0));
   try {
     await migrateAndSeed(services.databaseUrl, services.redisUrl, !isProductionEnv(env.NODE_ENV));
-    buildWebIfStale();
+    await buildWebIfStale();
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     await stopAll(1);
@@ -187,7 +186,7 @@ async function test(jestArgs: string[]) {
   try {
     await recreateTemplate(services.adminDatabaseUrl, services.databaseUrl);
     log(`banco modelo ${TEMPLATE_DB} migrado.`);
-    buildWebIfStale();
+    await buildWebIfStale();
     const chromium = ensureChromium();
     if (!chromium) {
       if (process.env.CI === 'true') throw new Error('CI: /usr/bin/chromium ausente e não foi possível instalá-lo (apt-get install chromium); os testes de navegador são obrigatórios.');
@@ -206,12 +205,7 @@ async function test(jestArgs: string[]) {
       CHROMIUM_PATH: chromium ?? '',
     };
     delete env.DATABASE_URL;
-    const r = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${resultsFile}`, ...jestArgs],
-      { cwd: ROOT, env, stdio: 'inherit' },
-    );
-    code = r.status ?? 1;
+    code = await runChild(process.execPath, [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${resultsFile}`, ...jestArgs], { cwd: ROOT, env });
     if (fs.existsSync(resultsFile)) {
       const res = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
       const skipped = res.numPendingTests + res.numTodoTests;
@@ -231,6 +225,19 @@ async function servicesOnly() {
   console.log(JSON.stringify({ DATABASE_URL: s.databaseUrl, REDIS_URL: s.redisUrl }));
   process.on('SIGINT', () => void s.stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void s.stop().then(() => process.exit(0)));
+}
+
+/**
+ * Runs a child to its end WITHOUT blocking this process's event loop (never spawnSync here): the
+ * embedded PostgreSQL writes its log to pipes this process reads; a blocked loop stops reading,
+ * the pipe fills, and every backend then hangs writing its log line (seen as a full-suite hang).
+ */
+function runChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(cmd, args, { ...opts, stdio: 'inherit' });
+    c.once('error', reject);
+    c.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
 }
 
 const [cmd, ...rest] = process.argv.slice(2);
