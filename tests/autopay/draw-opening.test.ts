@@ -170,6 +170,21 @@ test('the worker relays draw.opened and charges: approved sells with coupon cred
   const mine = await t.api('GET', '/api/payments/me', { token: ok.token });
   expect(mine.body.items.find((i: any) => i.draw_id === next)).toMatchObject({ kind: 'autopay', numbers: [5, 6], status: 'approved' });
 
+  // The admin's view of the draw's runs.
+  const admin = await createUser(t, { admin: true });
+  const page = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&limit=2`, { token: admin.token });
+  expect(page.status).toBe(200);
+  expect(page.body).toMatchObject({ hasMore: true, limit: 2, offset: 0 });
+  const page2 = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&limit=2&offset=2`, { token: admin.token });
+  const all = [...page.body.items, ...page2.body.items];
+  expect(all.map((r: any) => [r.user_id, r.status, r.numbers, r.attempts])).toEqual([
+    [ok.user.id, 'approved', [5, 6], 1],
+    [bad.user.id, 'failed', [7, 8], 1],
+    [flaky.user.id, 'approved', [9], 3],
+  ]);
+  expect(all[0]).toMatchObject({ draw_id: next, user_email: ok.email, amount_cents: 600, payment_id: okRun.payment_id, provider: 'sandbox', provider_status: 'approved' });
+  expect(all[1].error).toContain('cartão recusado');
+
   // Running the draw again charges nobody twice.
   const again = await t.services.autopay.runDraw(next);
   expect(again.processed).toBe(0);
