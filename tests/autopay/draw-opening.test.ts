@@ -77,6 +77,15 @@ test('the opening transaction holds the captive numbers (nothing before its comm
   const board = await t.api('GET', `/api/draws/${newId}/numbers`);
   expect(board.body.numbers.filter((c: any) => c.status === 'reserved').map((c: any) => c.n)).toEqual([1, 2, 3, 10, 99]);
 
+  // An autopay hold is paid by the card: no PIX, no vouchers on it.
+  const res = await t.services.db('reservations').where({ draw_id: newId, user_id: a.user.id }).first();
+  const pix = await t.api('POST', '/api/payments/pix', { token: a.token, body: { reservationId: res.id } });
+  expect(pix.status).toBe(409);
+  expect(pix.body.error).toBe('reservation_autopay');
+  const consume = await t.api('POST', '/api/vouchers/consume', { token: a.token, body: { reservationId: res.id, drawId: newId, numbers: [1, 2, 3] } });
+  expect(consume.status).toBe(409);
+  expect(consume.body.error).toBe('reservation_autopay');
+
   // Settle them here (no worker in this test) so later tests start clean.
   await t.services.autopay.runDraw(newId);
   expect((await runsOf(t, newId)).map((x: any) => x.status)).toEqual(['approved', 'approved']);
