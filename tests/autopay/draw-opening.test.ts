@@ -77,6 +77,15 @@ test('the opening transaction holds the captive numbers (nothing before its comm
   const board = await t.api('GET', `/api/draws/${newId}/numbers`);
   expect(board.body.numbers.filter((c: any) => c.status === 'reserved').map((c: any) => c.n)).toEqual([1, 2, 3, 10, 99]);
 
+  // An autopay hold is paid by the card: no PIX, no vouchers on it.
+  const res = await t.services.db('reservations').where({ draw_id: newId, user_id: a.user.id }).first();
+  const pix = await t.api('POST', '/api/payments/pix', { token: a.token, body: { reservationId: res.id } });
+  expect(pix.status).toBe(409);
+  expect(pix.body.error).toBe('reservation_autopay');
+  const consume = await t.api('POST', '/api/vouchers/consume', { token: a.token, body: { reservationId: res.id, drawId: newId, numbers: [1, 2, 3] } });
+  expect(consume.status).toBe(409);
+  expect(consume.body.error).toBe('reservation_autopay');
+
   // Settle them here (no worker in this test) so later tests start clean.
   await t.services.autopay.runDraw(newId);
   expect((await runsOf(t, newId)).map((x: any) => x.status)).toEqual(['approved', 'approved']);
@@ -169,6 +178,21 @@ test('the worker relays draw.opened and charges: approved sells with coupon cred
   // The customer sees the numbers as theirs in /conta's participations.
   const mine = await t.api('GET', '/api/payments/me', { token: ok.token });
   expect(mine.body.items.find((i: any) => i.draw_id === next)).toMatchObject({ kind: 'autopay', numbers: [5, 6], status: 'approved' });
+
+  // The admin's view of the draw's runs.
+  const admin = await createUser(t, { admin: true });
+  const page = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&limit=2`, { token: admin.token });
+  expect(page.status).toBe(200);
+  expect(page.body).toMatchObject({ hasMore: true, limit: 2, offset: 0 });
+  const page2 = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&limit=2&offset=2`, { token: admin.token });
+  const all = [...page.body.items, ...page2.body.items];
+  expect(all.map((r: any) => [r.user_id, r.status, r.numbers, r.attempts])).toEqual([
+    [ok.user.id, 'approved', [5, 6], 1],
+    [bad.user.id, 'failed', [7, 8], 1],
+    [flaky.user.id, 'approved', [9], 3],
+  ]);
+  expect(all[0]).toMatchObject({ draw_id: next, user_email: ok.email, amount_cents: 600, payment_id: okRun.payment_id, provider: 'sandbox', provider_status: 'approved' });
+  expect(all[1].error).toContain('cartão recusado');
 
   // Running the draw again charges nobody twice.
   const again = await t.services.autopay.runDraw(next);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Card, Skeleton, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Grid, List, Pagination, Skeleton, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { errorMessage, request } from '../../api/client';
 import type { AutopayRunStatus, AutopayRunView, AutopayRunsPage } from '../../api/types';
@@ -59,11 +59,7 @@ const columns: TableColumnsType<AutopayRunView> = [
     title: 'STATUS',
     dataIndex: 'status',
     key: 'status',
-    render: (s: AutopayRunStatus) => (
-      <Tooltip title={STATUS[s]?.hint}>
-        <Tag color={STATUS[s]?.color}>{STATUS[s]?.label ?? s}</Tag>
-      </Tooltip>
-    ),
+    render: (s: AutopayRunStatus) => <StatusTag status={s} />,
   },
   { title: 'VALOR', dataIndex: 'amount_cents', key: 'amount', align: 'right', render: (c: number | null) => brl(c) },
   { title: 'TENTATIVAS', dataIndex: 'attempts', key: 'attempts', align: 'right' },
@@ -92,6 +88,47 @@ const columns: TableColumnsType<AutopayRunView> = [
   { title: 'ATUALIZADO', dataIndex: 'updated_at', key: 'updated', render: (iso: string) => when(iso) },
 ];
 
+function StatusTag({ status }: { status: AutopayRunStatus }) {
+  return (
+    <Tooltip title={STATUS[status]?.hint}>
+      <Tag color={STATUS[status]?.color}>{STATUS[status]?.label ?? status}</Tag>
+    </Tooltip>
+  );
+}
+
+/** Phones: one compact block per run instead of a wide table. */
+function RunItem({ r }: { r: AutopayRunView }) {
+  return (
+    <List.Item style={{ display: 'block' }}>
+      <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, alignItems: 'baseline' }}>
+        <strong style={{ overflowWrap: 'anywhere' }}>{r.user_name}</strong>
+        <StatusTag status={r.status} />
+      </div>
+      <Typography.Text type="secondary" style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
+        {r.user_email}
+      </Typography.Text>
+      <div style={{ marginTop: 4 }}>
+        Números: {r.numbers.length ? r.numbers.map(pad2).join(' ') : '—'}
+        {r.skipped_numbers.length > 0 && <Typography.Text type="secondary"> (fora: {r.skipped_numbers.map(pad2).join(' ')})</Typography.Text>}
+      </div>
+      <div>
+        {brl(r.amount_cents)} · {r.attempts} {r.attempts === 1 ? 'tentativa' : 'tentativas'}
+        {r.payment_id ? ` · pagamento #${r.payment_id}` : ''}
+      </div>
+      {r.error && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {r.error}
+        </Typography.Text>
+      )}
+      <div>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          Atualizado em {when(r.updated_at)}
+        </Typography.Text>
+      </div>
+    </List.Item>
+  );
+}
+
 export interface AutopayRunsSectionProps {
   drawId: number;
 }
@@ -102,6 +139,8 @@ export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) 
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  const screens = Grid.useBreakpoint();
+  const phone = !screens.md;
 
   useEffect(() => setPage(1), [drawId]);
 
@@ -127,7 +166,7 @@ export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) 
 
   return (
     <Card
-      title="Compra automática (números cativos)"
+      title={phone ? 'Compra automática' : 'Compra automática (números cativos)'}
       size="small"
       extra={
         <Button size="small" icon={<ReloadOutlined />} onClick={refresh} loading={loading && !!data} aria-label="Atualizar compras automáticas">
@@ -138,6 +177,11 @@ export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) 
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} action={<Button size="small" onClick={refresh}>Tentar de novo</Button>} />}
       {!data && loading ? (
         <Skeleton active paragraph={{ rows: 4 }} />
+      ) : phone ? (
+        <>
+          <List<AutopayRunView> dataSource={data?.items ?? []} loading={loading} locale={{ emptyText: 'Nenhuma compra automática neste sorteio.' }} renderItem={(r) => <RunItem r={r} />} />
+          <Pagination size="small" current={page} pageSize={PAGE_SIZE} total={total} hideOnSinglePage onChange={setPage} style={{ marginTop: 8, textAlign: 'center' }} />
+        </>
       ) : (
         <Table<AutopayRunView>
           rowKey="id"
