@@ -56,7 +56,7 @@ test('bad input: stderr, exit 1, no stack; a missing argument is a usage error; 
     expect(r.err).not.toMatch(STACK);
   }
   const missing = await runCliCaptured(['autopay', 'run'], s);
-  expect(missing.code).toBe(1); // commander's usage error
+  expect(missing.code).toBe(2); // commander's usage error
   const help = await runCliCaptured(['autopay', '--help'], s);
   expect(help.out + help.err).toContain('runs');
   expect(help.out + help.err).toContain('run');

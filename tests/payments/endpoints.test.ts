@@ -395,7 +395,7 @@ describe('approval paths of the sandbox', () => {
     expect((await ledgerOf(t, p.paymentId)).fulfilments).toHaveLength(1);
 
     const bad = run('payments', 'approve', 'x1');
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2); // a usage error: the id is not a number
     expect(bad.stderr).toMatch(/id do pagamento/);
   });
 

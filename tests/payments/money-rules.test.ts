@@ -224,7 +224,7 @@ describe('an approval for less than charged', () => {
     expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.approved' })).toHaveLength(1);
 
     // Operators find it with `cotaverde payments list --flagged`.
-    const listed = await runCliCaptured(['payments', 'list', '--flagged', '--json', '--limit', '1000'], () => t.services);
+    const listed = await runCliCaptured(['payments', 'list', '--flagged', '--json', '--limit', '500'], () => t.services);
     expect(listed.code).toBe(0);
     const rows = JSON.parse(listed.out) as Array<Record<string, unknown>>;
     expect(rows.every((r) => r.flagged_for_review === true)).toBe(true);

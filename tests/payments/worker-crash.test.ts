@@ -64,7 +64,8 @@ test('SIGKILL inside the fulfilment transaction, then a new worker: approved, vo
 
     const w1 = await startWorkerProcess();
     const job = await t.services.queue.raw.getJob(`payment-poll-${p.paymentId}`);
-    await job!.promote();
+    // Run the poll now; a job already waiting or active (the worker raced us) needs no promotion.
+    if (await job!.isDelayed()) await job!.promote();
     const [stuck] = await eventually(async () => {
       const b = await blockedBackends('%voucher_balances%');
       return b.length ? b : null;
