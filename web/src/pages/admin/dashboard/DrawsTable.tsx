@@ -154,15 +154,15 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
 
   const columns: TableColumnsType<AdminDraw> = [
     { title: 'ID', dataIndex: 'id', width: 64, render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
-    { title: 'Título', dataIndex: 'title', ellipsis: { showTitle: true }, width: 170 },
+    { title: 'Título', dataIndex: 'title', ellipsis: { showTitle: true }, width: 150 },
     { title: 'Status', dataIndex: 'status', width: 108, render: (_: unknown, d) => chip(d) },
     { title: 'Preço', dataIndex: 'price_cents', width: 100, render: (_: unknown, d) => priceOf(d) },
     { title: 'Números', dataIndex: 'numbers_total', width: 92, render: (_: unknown, d) => numbersOf(d) },
     { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 84, render: (_: unknown, d) => limitOf(d) },
-    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 160, ellipsis: { showTitle: true }, render: (_: unknown, d) => productOf(d) },
+    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 136, ellipsis: { showTitle: true }, render: (_: unknown, d) => productOf(d) },
     { title: 'Ações', key: 'actions', width: 112, render: (_: unknown, d) => actions(d, true) },
   ];
-  const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 52);
+  const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 48);
 
   return (
     <Card
@@ -207,7 +207,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
               onRow={(d) => ({ 'data-draw-id': d.id }) as React.HTMLAttributes<HTMLElement>}
               expandable={{
                 expandedRowKeys: expanded,
-                columnWidth: 52,
+                columnWidth: 48,
                 // Rendered (and so fetched) only when the admin opens it.
                 expandedRowRender: (d) => (
                   <div id={`draw-autopay-${d.id}`} className="draw-autopay">
