@@ -145,7 +145,7 @@ export default function HeldRafflesPage() {
   const [search, setSearch] = useState('');
   const list = usePagedList(historyApi.history, search, LOAD_FAILED);
   // From md on, a fixed width lets the long headers ('DATA FECHAMENTO') wrap, so the table fits
-  // the console's content beside the menu; phones keep max-content (their columns are fewer).
+  // the console's content beside the menu; on phones the three columns share the screen's width.
   const wide = Grid.useBreakpoint().md ?? true;
 
   return (
@@ -186,7 +186,7 @@ export default function HeldRafflesPage() {
           dataSource={list.items}
           pagination={false}
           size="middle"
-          scroll={{ x: wide ? 860 : 'max-content' }}
+          scroll={wide ? { x: 860 } : undefined}
           locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum sorteio encontrado.' }}
           expandable={{
             expandedRowRender: (d) => <Participants drawId={d.id} />,

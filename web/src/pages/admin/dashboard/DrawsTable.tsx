@@ -128,8 +128,6 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
     return (
       <Button
         size="small"
-        type={open ? 'primary' : 'default'}
-        ghost={open}
         icon={open ? <DownOutlined /> : <CreditCardOutlined />}
         onClick={() => toggleExpanded(d.id)}
         aria-expanded={open}
