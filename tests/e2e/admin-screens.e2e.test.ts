@@ -71,7 +71,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
     await t.services.autopay.runDraw(next);
     const numbers = [12, 77, 40, 1, 95, 58, 36, 81, 24, 69, 47, 90, 18, 30, 66, 2, 53, 74, 88, 42];
     // Closed two days ago, decided by the contest held the day after.
-    await t.services.db('draws').where({ id: first.id }).update({ closed_at: new Date(Date.now() - 2 * 86_400_000) });
+    await t.services.db('draws').where({ id: first.id }).update({ opened_at: new Date(Date.now() - 9 * 86_400_000), closed_at: new Date(Date.now() - 2 * 86_400_000) });
     await t.services.results.record({ contest_number: 2731, numbers, drawn_at: new Date(Date.now() - 86_400_000) }, { actorUserId: null, actor: 'cli', source: 'cli' });
     const decided = await t.services.db('draws').where({ id: first.id }).first();
     if (decided.winner_user_id) {

@@ -110,6 +110,7 @@ export default function WinnersPage() {
     {
       title: 'USUÁRIO',
       key: 'user',
+      width: 220,
       render: (_: unknown, w) => (
         <span>
           <strong>{w.winner_name}</strong>
@@ -151,7 +152,7 @@ export default function WinnersPage() {
     {
       title: 'PRODUTO',
       key: 'product',
-      width: 220,
+      width: 190,
       responsive: ['md'],
       render: (_: unknown, w) =>
         w.product_name || w.product_link ? (
