@@ -142,7 +142,7 @@ describeBrowser('admin console: e-books and payments to review', () => {
     await signInWithToken(page.context(), admin.token);
     await page.setViewportSize(DESKTOP);
     await page.goto(`${t.url}/admin/pagamentos`);
-    const row = page.getByRole('row').filter({ hasText: `aprovado depois de expired` });
+    const row = page.getByRole('row').filter({ hasText: `aprovado depois de expirar` });
     await row.waitFor();
     await shot('payments-review-desktop');
     await row.getByRole('button', { name: 'Marcar como revisado' }).click();

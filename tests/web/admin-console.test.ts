@@ -49,6 +49,32 @@ describe('audit before/after', () => {
     expect(entityLabel('draw')).toBe('Sorteio');
     expect(entityLabel('coisa')).toBe('coisa');
   });
+
+  test('every action the server audits has a Portuguese label', () => {
+    // The actions written by src/ (audit() calls), including the payment transitions `payment.<status>`.
+    const src = path.resolve(__dirname, '../../src');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(dir, e.name));
+        else if (e.name.endsWith('.ts')) files.push(path.join(dir, e.name));
+      }
+    };
+    walk(src);
+    const actions = new Set<string>();
+    for (const f of files) {
+      const text = fs.readFileSync(f, 'utf8');
+      if (!text.includes('audit(')) continue;
+      for (const m of text.matchAll(/action: (?:[^,}]*\? )?'([a-z_]+\.[a-z_]+)'/g)) actions.add(m[1]);
+      for (const m of text.matchAll(/action: [^,}]*: '([a-z_]+\.[a-z_]+)'/g)) actions.add(m[1]);
+    }
+    for (const s of ['approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back']) actions.add(`payment.${s}`);
+    expect(actions.size).toBeGreaterThan(20);
+    const missing = [...actions].filter((a) => actionLabel(a) === a);
+    expect(missing).toEqual([]);
+    expect(entityLabel('lottery_result')).toBe('Resultado da Lotomania');
+    expect(entityLabel('autopay_profile')).toBe('Compra automática');
+  });
 });
 
 describe('contrast of the console colours (WCAG AA on the card surface)', () => {

@@ -15,6 +15,7 @@ import InfoproductsPage from './InfoproductsPage';
 import PaymentsReviewPage from './PaymentsReviewPage';
 import AdminUsersPage from './AdminUsersPage';
 import ActiveClientsPage from './ActiveClientsPage';
+import { OpsLink } from './OpsLink';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -34,6 +35,7 @@ export default function AdminConsole() {
       <Layout.Sider className="admin-console-sider" width={272} theme="dark" aria-label="Menu do painel">
         <ConsoleBrand />
         <ConsoleMenu selected={current?.path} />
+        <ConsoleOps />
       </Layout.Sider>
       <Layout className="admin-console-body">
         <div className="admin-console-bar">
@@ -54,6 +56,7 @@ export default function AdminConsole() {
         >
           {/* A choice in the drawer closes it. */}
           <ConsoleMenu selected={current?.path} onNavigate={() => setDrawerOpen(false)} />
+          <ConsoleOps />
         </Drawer>
         <Layout.Content className="admin-console-content">
           <Routes>
@@ -102,6 +105,16 @@ function ConsoleMenu({ selected, onNavigate }: { selected?: string; onNavigate?:
         }))}
       />
     </nav>
+  );
+}
+
+/** Below the menu: 'Filas (operações)', the queue dashboard (/ops/queues) through a signed link (issue 10). */
+function ConsoleOps() {
+  return (
+    <div className="admin-console-ops">
+      <span className="admin-console-ops-title">Operações</span>
+      <OpsLink block />
+    </div>
   );
 }
 

@@ -161,7 +161,7 @@ export default function AuditPage() {
                 dataSource={rows ?? []}
                 loading={loading}
                 pagination={false}
-                scroll={{ x: 'max-content' }}
+                scroll={{ x: 840 }}
                 onRow={(e) => ({ 'data-audit-id': e.id }) as React.HTMLAttributes<HTMLElement>}
                 expandable={{ expandedRowRender: (e) => <AuditDetail entry={e} />, columnTitle: <span className="sr-only">Detalhes</span> }}
                 locale={{ emptyText: filtered ? 'Nenhum registro para este filtro.' : 'Nenhum registro de auditoria.' }}

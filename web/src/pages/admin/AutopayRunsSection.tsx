@@ -174,7 +174,7 @@ export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) 
         </Button>
       }
     >
-      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} action={<Button size="small" onClick={refresh}>Tentar de novo</Button>} />}
+      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} action={<Button size="small" onClick={refresh}>Tentar de novo</Button>} />}
       {!data && loading ? (
         <Skeleton active paragraph={{ rows: 4 }} />
       ) : phone ? (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
+import { Alert, Button, Grid, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
 import { Link } from 'react-router-dom';
 import { RecordResultButton } from './RecordResultButton';
 import { errorMessage } from '../../api/client';
@@ -144,6 +144,9 @@ export default function HeldRafflesPage() {
   useDocumentTitle('Sorteios realizados');
   const [search, setSearch] = useState('');
   const list = usePagedList(historyApi.history, search, LOAD_FAILED);
+  // From md on, a fixed width lets the long headers ('DATA FECHAMENTO') wrap, so the table fits
+  // the console's content beside the menu; on phones the three columns share the screen's width.
+  const wide = Grid.useBreakpoint().md ?? true;
 
   return (
     <div className="page adm-page">
@@ -183,7 +186,7 @@ export default function HeldRafflesPage() {
           dataSource={list.items}
           pagination={false}
           size="middle"
-          scroll={{ x: 'max-content' }}
+          scroll={wide ? { x: 860 } : undefined}
           locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum sorteio encontrado.' }}
           expandable={{
             expandedRowRender: (d) => <Participants drawId={d.id} />,

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Input, Skeleton, Table, Tabs, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Input, InputNumber, Skeleton, Space, Table, Tabs, type TableColumnsType } from 'antd';
+import { useSearchParams } from 'react-router-dom';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
 import type { OpenBuyer, OpenBuyerNumber, OpenBuyers } from '../../api/types';
@@ -44,13 +45,24 @@ export default function OpenBuyersPage() {
   const [attempt, setAttempt] = useState(0);
   const [search, setSearch] = useState('');
   const [tab, setTab] = useState<'buyers' | 'numbers'>('buyers');
+  // ?sorteio=<id>: the buyers of that draw (any product); without it, the main series' open draw.
+  const [params, setParams] = useSearchParams();
+  const picked = /^\d{1,9}$/.test(params.get('sorteio') ?? '') ? Number(params.get('sorteio')) : null;
+  const [pickText, setPickText] = useState<number | null>(picked);
+  const pick = (id: number | null) => {
+    const next = new URLSearchParams(params);
+    if (id && id > 0) next.set('sorteio', String(id));
+    else next.delete('sorteio');
+    setParams(next);
+    setPickText(id && id > 0 ? id : null);
+  };
 
   useEffect(() => {
     const ctrl = new AbortController();
     setLoading(true);
     setError(null);
     historyApi
-      .openBuyers(ctrl.signal)
+      .openBuyers(picked, ctrl.signal)
       .then(setData)
       .catch((err) => {
         if (!ctrl.signal.aborted) setError(errorMessage(err, LOAD_FAILED));
@@ -59,7 +71,7 @@ export default function OpenBuyersPage() {
         if (!ctrl.signal.aborted) setLoading(false);
       });
     return () => ctrl.abort();
-  }, [attempt]);
+  }, [attempt, picked]);
 
   // A buyer keeps their colour whatever the search (by their place in the full list).
   const colourOf = useMemo(() => new Map((data?.buyers ?? []).map((b, i) => [b.user_id, `adm-c${i % COLOURS}`])), [data]);
@@ -131,6 +143,7 @@ export default function OpenBuyersPage() {
           <Card size="small">
             <div className="adm-stat-label">Sorteio</div>
             <div className="adm-stat-value">Nº {pad3(data.draw_id)}</div>
+            {data.title && <div className="adm-stat-note" title={data.title}>{data.title}</div>}
           </Card>
           <Card size="small">
             <div className="adm-stat-label">Vendidos</div>
@@ -195,6 +208,25 @@ export default function OpenBuyersPage() {
     <div className="page adm-page">
       <h1>Sorteio Ativo — Compradores</h1>
       <p className="adm-sub">Só números vendidos (pagamento aprovado) contam como comprados.</p>
+      <form
+        className="adm-drawpick"
+        aria-label="Escolher o sorteio"
+        onSubmit={(e) => {
+          e.preventDefault();
+          pick(pickText);
+        }}
+      >
+        <label htmlFor="open-buyers-draw">{picked ? 'Sorteio escolhido' : 'Sorteio principal aberto ou outro sorteio:'}</label>
+        <Space.Compact>
+          <InputNumber id="open-buyers-draw" min={1} precision={0} placeholder="Nº do sorteio" value={pickText} onChange={(v) => setPickText(typeof v === 'number' ? v : null)} style={{ width: 150 }} />
+          <Button htmlType="submit">Ver compradores</Button>
+        </Space.Compact>
+        {picked != null && (
+          <Button type="link" onClick={() => pick(null)}>
+            Voltar ao sorteio principal
+          </Button>
+        )}
+      </form>
       {body}
     </div>
   );

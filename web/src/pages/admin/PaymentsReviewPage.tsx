@@ -31,6 +31,13 @@ const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt
 type Flagged = 'flagged' | 'all';
 type Reviewed = 'todo' | 'done' | 'any';
 
+/** The server's flag reason for a person: the status code in 'aprovado depois de expired' in Portuguese. */
+const AFTER: Record<string, string> = { expired: 'expirar', cancelled: 'ser cancelado', rejected: 'ser recusado', refunded: 'ser estornado', charged_back: 'ser contestado' };
+function reasonText(reason: string | null | undefined): string {
+  if (!reason) return '—';
+  return reason.replace(/^aprovado depois de (\w+)/, (all, status: string) => (AFTER[status] ? `aprovado depois de ${AFTER[status]}` : all));
+}
+
 export default function PaymentsReviewPage() {
   useDocumentTitle('Pagamentos para revisar');
   const { message, modal } = App.useApp();
@@ -153,7 +160,7 @@ export default function PaymentsReviewPage() {
         </Flex>
       ),
     },
-    { title: 'Motivo', dataIndex: 'review_reason', key: 'reason', render: (v: string | null) => v ?? '—' },
+    { title: 'Motivo', dataIndex: 'review_reason', key: 'reason', render: (v: string | null) => reasonText(v) },
     {
       title: 'Revisão',
       key: 'review',
@@ -176,6 +183,7 @@ export default function PaymentsReviewPage() {
     {
       title: 'Ações',
       key: 'actions',
+      width: 200,
       render: (_: unknown, p) => (
         <Flex gap={8} wrap>
           {p.flagged_for_review && (
@@ -219,7 +227,7 @@ export default function PaymentsReviewPage() {
                 </dd>
                 <dt>Motivo</dt>
                 <dd>
-                  {p.review_reason ?? '—'}
+                  {reasonText(p.review_reason)}
                   {p.fulfilment_on_hold && (
                     <Tag color="error" className="admin-inline-tag">
                       Entrega retida
@@ -324,7 +332,7 @@ export default function PaymentsReviewPage() {
             dataSource={items ?? []}
             loading={loading}
             pagination={false}
-            scroll={{ x: 1000 }}
+            scroll={{ x: 880 }}
             size="middle"
             locale={{ emptyText: flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.' }}
           />
@@ -354,7 +362,7 @@ export default function PaymentsReviewPage() {
           </Button>,
         ]}
       >
-        {reviewing?.review_reason && <Typography.Paragraph>Motivo: {reviewing.review_reason}</Typography.Paragraph>}
+        {reviewing?.review_reason && <Typography.Paragraph>Motivo: {reasonText(reviewing.review_reason)}</Typography.Paragraph>}
         <Form form={form} layout="vertical" disabled={saving}>
           <Form.Item
             name="note"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, App, Button, Form, Input, Modal, Skeleton, Switch, Table, Tag, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Form, Grid, Input, Modal, Skeleton, Switch, Table, Tag, type TableColumnsType } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
@@ -104,10 +104,13 @@ export default function WinnersPage() {
   const [editing, setEditing] = useState<Winner | null>(null);
   const list = usePagedList(historyApi.winners, search, LOAD_FAILED);
 
+  // From md on, a fixed width lets headers and the prize link wrap so the table fits beside the menu.
+  const wide = Grid.useBreakpoint().md ?? true;
   const columns: TableColumnsType<Winner> = [
     {
       title: 'USUÁRIO',
       key: 'user',
+      width: 220,
       render: (_: unknown, w) => (
         <span>
           <strong>{w.winner_name}</strong>
@@ -149,6 +152,7 @@ export default function WinnersPage() {
     {
       title: 'PRODUTO',
       key: 'product',
+      width: 190,
       responsive: ['md'],
       render: (_: unknown, w) =>
         w.product_name || w.product_link ? (
@@ -206,7 +210,7 @@ export default function WinnersPage() {
           pagination={false}
           size="middle"
           tableLayout="auto"
-          scroll={{ x: 'max-content' }}
+          scroll={{ x: wide ? 900 : 'max-content' }}
           locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum vencedor encontrado.' }}
         />
       )}

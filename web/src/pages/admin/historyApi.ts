@@ -9,7 +9,9 @@ export const historyApi = {
   participants: (drawId: number, signal?: AbortSignal) =>
     api.get<DrawParticipants>(`/api/admin/draws/${drawId}/participants`, { query: { limit: 1000 }, signal }),
 
-  openBuyers: (signal?: AbortSignal) => api.get<OpenBuyers>('/api/admin/dashboard/open-buyers', { signal }),
+  /** The buyers of the main series' open draw, or of `drawId` when given (any draw). */
+  openBuyers: (drawId: number | null, signal?: AbortSignal) =>
+    api.get<OpenBuyers>('/api/admin/dashboard/open-buyers', { query: { draw_id: drawId ?? undefined }, signal }),
 
   winners: (q: { search?: string; offset?: number; limit?: number }, signal?: AbortSignal) =>
     api.get<Page<Winner>>('/api/admin/winners', { query: { limit: q.limit ?? 20, offset: q.offset ?? 0, search: q.search || undefined }, signal }),

@@ -10,6 +10,8 @@ export const ENTITY_LABELS: Record<string, string> = {
   infoproduct: 'Infoproduto',
   winner: 'Vencedor',
   coupon: 'Cupom',
+  lottery_result: 'Resultado da Lotomania',
+  autopay_profile: 'Compra automática',
 };
 
 const ACTION_LABELS: Record<string, string> = {
@@ -27,6 +29,34 @@ const ACTION_LABELS: Record<string, string> = {
   'password_reset.completed': 'Senha redefinida',
   'account.exported': 'Dados exportados (LGPD)',
   'vouchers.granted': 'Vouchers concedidos',
+  'draw.decided': 'Sorteio apurado (vencedor)',
+  'draw.result_corrected': 'Resultado do sorteio corrigido',
+  'lottery_result.recorded': 'Resultado da Lotomania registrado',
+  'lottery_result.corrected': 'Resultado da Lotomania corrigido',
+  'winner.prize_updated': 'Prêmio do vencedor alterado',
+  'user.created': 'Cliente cadastrado pelo painel',
+  'user.updated': 'Cliente editado',
+  'user.deleted': 'Cliente excluído',
+  'user.anonymized': 'Cliente anonimizado (LGPD)',
+  'user.numbers_assigned': 'Números atribuídos',
+  'coupon.adjusted': 'Saldo do cupom ajustado',
+  'infoproduct.created': 'E-book criado',
+  'infoproduct.updated': 'E-book editado',
+  'infoproduct.archived': 'E-book arquivado',
+  'infoproduct.file_uploaded': 'PDF do e-book enviado',
+  'infoproduct.cover_uploaded': 'Capa do e-book enviada',
+  'autopay.saved': 'Compra automática salva',
+  'autopay.cancelled': 'Compra automática cancelada',
+  'payment.reviewed': 'Pagamento revisado',
+  'payment.checked': 'Pagamento consultado',
+  'payment.sandbox_approved': 'Pagamento aprovado (sandbox)',
+  'payment.approved': 'Pagamento aprovado',
+  'payment.rejected': 'Pagamento recusado',
+  'payment.expired': 'Pagamento expirado',
+  'payment.cancelled': 'Pagamento cancelado',
+  'payment.refunded': 'Pagamento estornado',
+  'payment.charged_back': 'Chargeback do pagamento',
+  'payment.pending': 'Pagamento pendente',
 };
 
 export const entityLabel = (entity: string) => ENTITY_LABELS[entity] ?? entity;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Form, Input, InputNumber, Modal, Select } from 'antd';
-import type { AdminDraw, CatalogueItem } from '../../../api/types';
+import type { AdminDraw, AdminInfoproduct } from '../../../api/types';
 import { failureText } from '../shared/failure';
 import { formatBRL } from '../shared/format';
 import { dashboardApi, type DrawBody } from './dashboardApi';
@@ -36,7 +36,7 @@ export function DrawDialog({
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [products, setProducts] = useState<CatalogueItem[]>([]);
+  const [products, setProducts] = useState<AdminInfoproduct[]>([]);
   const [productsState, setProductsState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const price = Form.useWatch('price_cents', form);
   const drawn = draw?.status === 'drawn';
@@ -105,9 +105,9 @@ export function DrawDialog({
 
   const productOptions = products.map((p) => ({
     value: p.id,
-    label: `${p.title} · #${p.id} · ${p.price_cents != null ? formatBRL(p.price_cents) : 'sem preço'}`,
+    label: `${p.title} · #${p.id} · ${p.price_cents != null ? formatBRL(p.price_cents) : 'sem preço'}${p.active ? '' : ' · inativo'}`,
   }));
-  // The edited draw's e-book stays selectable even when the public list does not hold it (inactive).
+  // The edited draw's e-book stays selectable even beyond the first 200 of the list.
   if (draw?.infoproduct_id && !products.some((p) => p.id === draw.infoproduct_id)) {
     productOptions.unshift({ value: draw.infoproduct_id, label: `${draw.ip_title ?? 'E-book'} · #${draw.infoproduct_id} · ${draw.ip_price_cents != null ? formatBRL(draw.ip_price_cents) : 'sem preço'}` });
   }

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Grid, Skeleton, Table, type TableColumnsType } from 'antd';
-import { DeleteOutlined, EditOutlined, LeftOutlined, PlusOutlined, ReloadOutlined, RightOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { CreditCardOutlined, DeleteOutlined, DownOutlined, EditOutlined, LeftOutlined, PlusOutlined, ReloadOutlined, RightOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import type { AdminDraw } from '../../../api/types';
 import { errorMessage } from '../../../api/client';
 import { failureText } from '../shared/failure';
 import { formatBRL, pad3 } from '../shared/format';
 import { dashboardApi } from './dashboardApi';
 import { DrawDialog } from './DrawDialog';
+import AutopayRunsSection from '../AutopayRunsSection';
 
 const PAGE = 20;
 const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', closed: 'FECHADO', drawn: 'SORTEADO' };
@@ -15,6 +16,8 @@ const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', clos
  * The draws table of the dashboard (account spec §2, §4, §8): ID, title, status chip (a click
  * toggles open ⇄ closed; a drawn draw's chip is not a button), price, numbers, limit per user,
  * e-book, Editar / Excluir, and 'Novo'. Pages of 20 with Anterior / Próxima (hasMore).
+ * Each draw opens its 'Compras automáticas' (issue 11, AutopayRunsSection): an expandable row on
+ * the table, a toggle on the phone's card; the runs are fetched only once the detail is opened.
  */
 export function DrawsTable({ version, onChanged }: { version: number; onChanged(): void }) {
   const { message, modal } = App.useApp();
@@ -26,6 +29,9 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   const [attempt, setAttempt] = useState(0);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [dialog, setDialog] = useState<{ open: boolean; draw: AdminDraw | null }>({ open: false, draw: null });
+  // Draws whose 'Compras automáticas' detail is open (the table's expanded rows, the phone's cards).
+  const [expanded, setExpanded] = useState<number[]>([]);
+  const toggleExpanded = (id: number) => setExpanded((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
   // Phones get one card per draw (eight columns do not fit a phone); tablets and desktops the table.
   const wide = Grid.useBreakpoint().md ?? true;
 
@@ -117,6 +123,22 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   );
   const limitOf = (d: AdminDraw) => (d.max_per_user === 0 ? 'sem limite' : d.max_per_user);
   const productOf = (d: AdminDraw) => (d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>);
+  const autopayToggle = (d: AdminDraw, compact: boolean) => {
+    const open = expanded.includes(d.id);
+    return (
+      <Button
+        size="small"
+        icon={open ? <DownOutlined /> : <CreditCardOutlined />}
+        onClick={() => toggleExpanded(d.id)}
+        aria-expanded={open}
+        aria-controls={`draw-autopay-${d.id}`}
+        aria-label={`Compras automáticas do sorteio #${pad3(d.id)}`}
+        title={compact ? 'Compras automáticas' : undefined}
+      >
+        {compact ? null : 'Compras automáticas'}
+      </Button>
+    );
+  };
   const actions = (d: AdminDraw, stacked = false) => (
     <div className={stacked ? 'draw-actions draw-actions--stacked' : 'draw-actions'}>
       <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, draw: d })} aria-label={`Editar sorteio #${pad3(d.id)}`}>
@@ -130,15 +152,15 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
 
   const columns: TableColumnsType<AdminDraw> = [
     { title: 'ID', dataIndex: 'id', width: 64, render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
-    { title: 'Título', dataIndex: 'title', ellipsis: { showTitle: true }, width: 170 },
+    { title: 'Título', dataIndex: 'title', ellipsis: { showTitle: true }, width: 150 },
     { title: 'Status', dataIndex: 'status', width: 108, render: (_: unknown, d) => chip(d) },
     { title: 'Preço', dataIndex: 'price_cents', width: 100, render: (_: unknown, d) => priceOf(d) },
     { title: 'Números', dataIndex: 'numbers_total', width: 92, render: (_: unknown, d) => numbersOf(d) },
     { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 84, render: (_: unknown, d) => limitOf(d) },
-    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 160, ellipsis: { showTitle: true }, render: (_: unknown, d) => productOf(d) },
+    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 136, ellipsis: { showTitle: true }, render: (_: unknown, d) => productOf(d) },
     { title: 'Ações', key: 'actions', width: 112, render: (_: unknown, d) => actions(d, true) },
   ];
-  const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 0);
+  const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 48);
 
   return (
     <Card
@@ -181,6 +203,17 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
               pagination={false}
               scroll={{ x: tableWidth }}
               onRow={(d) => ({ 'data-draw-id': d.id }) as React.HTMLAttributes<HTMLElement>}
+              expandable={{
+                expandedRowKeys: expanded,
+                columnWidth: 48,
+                // Rendered (and so fetched) only when the admin opens it.
+                expandedRowRender: (d) => (
+                  <div id={`draw-autopay-${d.id}`} className="draw-autopay">
+                    <AutopayRunsSection drawId={d.id} />
+                  </div>
+                ),
+                expandIcon: ({ record }) => autopayToggle(record, true),
+              }}
               locale={{ emptyText: 'Nenhum sorteio cadastrado.' }}
             />
           ) : rows && rows.length > 0 ? (
@@ -211,6 +244,12 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
                     </div>
                   </dl>
                   {actions(d)}
+                  <div className="draw-card-autopay">{autopayToggle(d, false)}</div>
+                  {expanded.includes(d.id) && (
+                    <div id={`draw-autopay-${d.id}`} className="draw-autopay">
+                      <AutopayRunsSection drawId={d.id} />
+                    </div>
+                  )}
                 </li>
               ))}
             </ul>

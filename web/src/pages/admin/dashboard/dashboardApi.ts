@@ -1,5 +1,5 @@
 import { api } from '../../../api/client';
-import type { AdminDraw, AdminDrawList, CatalogueItem, DashboardSummary, NewSeriesResult, PublicConfig } from '../../../api/types';
+import type { AdminDraw, AdminDrawList, AdminInfoproductList, DashboardSummary, NewSeriesResult, PublicConfig } from '../../../api/types';
 
 /** The body of 'Novo sorteio' / 'Editar sorteio' (account spec §7 field names). */
 export interface DrawBody {
@@ -27,7 +27,10 @@ export const dashboardApi = {
   setStatus: (id: number, status: 'open' | 'closed') => api.patch<AdminDraw>(`/api/admin/draws/${id}`, { status }),
   deleteDraw: (id: number) => api.delete<{ ok: true; id: number }>(`/api/admin/draws/${id}`),
 
-  /** The dialog's e-book list (title, id and price): GET /infoproducts?limit=200. */
+  /**
+   * The dialog's e-book list (title, id, price, active): the admin list, so archived (inactive)
+   * e-books can be picked too — the public /api/infoproducts shows only the active ones.
+   */
   infoproducts: (signal?: AbortSignal) =>
-    api.get<{ items: CatalogueItem[] }>('/api/infoproducts', { query: { limit: 200 }, signal }).then((r) => r.items ?? []),
+    api.get<AdminInfoproductList>('/api/admin/infoproducts', { query: { active: 'all', limit: 200 }, signal }).then((r) => r.items ?? []),
 };

@@ -137,7 +137,7 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
       <Checkbox className="assign__override" checked={override} onChange={(e) => setOverride(e.target.checked)}>
         Ignorar o limite por usuário deste sorteio
       </Checkbox>
-      {error && <Alert type="error" showIcon message={error} className="assign__alert" role="alert" />}
+      {error && <Alert type="error" showIcon title={error} className="assign__alert" role="alert" />}
 
       <div className="assign__board-head">
         <Typography.Text strong>{board ? `Sorteio #${String(board.draw_id).padStart(3, '0')} (${board.status === 'open' ? 'aberto' : board.status === 'closed' ? 'fechado' : 'realizado'})` : 'Grade do sorteio'}</Typography.Text>
