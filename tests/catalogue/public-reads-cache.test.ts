@@ -273,7 +273,12 @@ describe('writes in this process show at once', () => {
   });
 });
 
-describe('writes from another process', () => {
+describe('writes from another process, when the invalidation bus is silent', () => {
+  // Every process publishes its invalidations through Redis (platform/cache-bus.ts; tested in
+  // tests/platform/multi-process.test.ts). Here this file's app stops listening, as when the
+  // pub/sub connection is lost: the 1 s bound of the cache is then what still holds.
+  beforeAll(() => services.cacheBus.close());
+
   test('are seen once the answer is 1 s old, not before (hand-driven clock)', async () => {
     const { draw } = await makeProductWithDraw(t, {}, { total_numbers: 5 });
     const u = await createUser(t);

@@ -226,7 +226,7 @@ describe('an approval for less than charged', () => {
     // Operators find it with `cotaverde payments list --flagged`.
     const listed = await runCliCaptured(['payments', 'list', '--flagged', '--json', '--limit', '500'], () => t.services);
     expect(listed.code).toBe(0);
-    const rows = JSON.parse(listed.out) as Array<Record<string, unknown>>;
+    const rows = (JSON.parse(listed.out) as { items: Array<Record<string, unknown>> }).items;
     expect(rows.every((r) => r.flagged_for_review === true)).toBe(true);
     expect(rows.find((r) => r.id === paymentId)).toMatchObject({ status: 'approved', fulfilment_on_hold: true, review_reason: expect.stringMatching(/menor que o cobrado/) });
   });
