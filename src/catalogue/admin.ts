@@ -14,6 +14,7 @@ import type { Logger } from '../platform/logger';
 import * as dq from '../draws/queries';
 import { emitDrawOpened } from '../draws/service';
 import type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../shared/api/admin-infoproducts';
+import type { InfoproductFields } from '../shared/api/catalogue';
 
 /**
  * The admin console's e-books, 'Cadastro de Infoprodutos' (issue 9, account spec §2/§5/§7).
@@ -224,22 +225,10 @@ export interface AdminInfoproductsService {
   limits: { ebookMaxBytes: number; coverMaxBytes: number };
 }
 
-interface Row {
-  id: number;
-  sku: string | null;
-  title: string;
-  subtitle: string | null;
-  description: string | null;
-  cover_url: string | null;
+/** A product row with its file, category and draws (shared fields: src/shared/api/catalogue.ts). */
+interface Row extends InfoproductFields {
   file_url: string | null;
   file_sha256: string | null;
-  price_cents: number | null;
-  default_prize_cents: number;
-  default_total_numbers: number;
-  active: boolean;
-  category_id: number | null;
-  category_slug: string | null;
-  category_name: string | null;
   open_draw_id: number | string | null;
   draws_count: number | string;
   created_at: Date;
