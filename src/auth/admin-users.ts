@@ -4,7 +4,7 @@ import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id } from '../platform/validation';
+import { Id, PageLimit, PageOffset } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { ReadCache } from '../platform/read-cache';
@@ -104,8 +104,8 @@ export const UpdateUserCommand = z
 
 export const UserListQuery = z.object({
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
-  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(500, 'O limite máximo é 500.').default(500),
-  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+  limit: PageLimit(500, 500),
+  offset: PageOffset(),
 });
 
 export const AssignNumbersCommand = z.object(
