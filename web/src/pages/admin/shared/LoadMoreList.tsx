@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Skeleton } from 'antd';
+import { Button, Skeleton } from 'antd';
+import { RetryAlert } from './RetryAlert';
 
 /** What LoadMoreList reads from a `usePagedList` result. */
 export interface LoadMoreState {
@@ -19,17 +20,7 @@ export function LoadMoreList({ list, table }: { list: LoadMoreState; table: Reac
   return (
     <>
       {list.error && (
-        <Alert
-          type="error"
-          showIcon
-          title={list.error}
-          style={{ marginBottom: 16 }}
-          action={
-            <Button size="small" onClick={list.reload}>
-              Tentar de novo
-            </Button>
-          }
-        />
+        <RetryAlert title={list.error} style={{ marginBottom: 16 }} onRetry={list.reload} />
       )}
       {list.loading ? (
         <div role="status" aria-label="Carregando…">

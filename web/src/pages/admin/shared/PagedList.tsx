@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Flex, Skeleton } from 'antd';
+import { Button, Flex, Skeleton } from 'antd';
+import { RetryAlert } from './RetryAlert';
 
 /** The 'Anterior' / 'Próxima' buttons under an offset-paginated admin list (hidden on a single page). */
 export function OffsetPager({
@@ -61,17 +62,7 @@ export function PagedList<T>({
   return (
     <>
       {loadError && (
-        <Alert
-          type="error"
-          showIcon
-          title={loadError}
-          action={
-            <Button size="small" onClick={onRetry}>
-              Tentar de novo
-            </Button>
-          }
-          className="admin-form-error"
-        />
+        <RetryAlert title={loadError} onRetry={onRetry} className="admin-form-error" />
       )}
       {items === null && loading ? (
         <Skeleton active paragraph={{ rows: 6 }} />
