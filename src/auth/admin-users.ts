@@ -17,6 +17,7 @@ import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { CouponsService } from '../coupons/service';
 import { newCouponCode } from '../coupons/schema';
+import { CARD_CLEARED } from '../autopay/schema';
 import { AdjustmentCents, AdjustmentReason, activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
 import { hashPassword, RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './service';
 import { isAdminRow } from './serializers';
@@ -390,11 +391,7 @@ export function createAdminUsersService(deps: {
             await trx('autopay_profiles').where({ id: profile.id }).update({
               active: false,
               provider_customer_id: null,
-              provider_card_id: null,
-              brand: null,
-              last4: null,
-              holder_name: null,
-              doc_number: null,
+              ...CARD_CLEARED,
               updated_at: trx.fn.now(),
             });
             await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });
