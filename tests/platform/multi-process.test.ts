@@ -12,6 +12,7 @@ import { createRedis } from '../../src/platform/redis';
 import { QUEUE_NAME, SCHEDULES } from '../../src/platform/queue';
 import { Queue } from 'bullmq';
 import { freePort } from '../helpers/ports';
+import { jsonOrText } from '../helpers/http';
 
 /**
  * Past one machine (issue 10): 2 web + 2 worker processes, started here as real child processes
@@ -67,12 +68,7 @@ async function call(base: string, method: string, p: string, o: { token?: string
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(base + p, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
   const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* keep text */
-  }
+  const body = jsonOrText(text);
   return { status: res.status, body };
 }
 
