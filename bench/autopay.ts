@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { dropDatabase, machineLine, writeSection } from './lib';
+import { benchEnv, cleanUpInProcessRun, machineLine, writeSection } from './lib';
 
 const ROOT = path.resolve(__dirname, '..');
 const PROFILES = Number(process.env.PROFILES ?? 500);
@@ -66,14 +66,7 @@ async function main() {
   try {
     await migrateLatest(setupDb);
     const config = loadConfig({
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: infra.databaseUrl,
-      REDIS_URL: infra.redisUrl,
-      QUEUE_PREFIX: queuePrefix,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-      RATE_LIMIT_DISABLED: 'true',
-      DB_POOL_MAX: '20',
+      ...benchEnv(infra, queuePrefix),
       PAYMENT_PROVIDER: 'sandbox',
     });
     services = createServices({ config });
@@ -194,19 +187,7 @@ async function main() {
     writeSection(path.join(ROOT, 'docs', 'BENCHMARKS.md'), section);
     console.log('docs/BENCHMARKS.md updated.');
   } finally {
-    await worker?.close().catch(() => {});
-    if (server) {
-      server.closeAllConnections();
-      await new Promise((r) => server!.close(r));
-    }
-    if (services) {
-      const keys = await services.redis.keys(`${queuePrefix}*`).catch(() => [] as string[]);
-      if (keys.length) await services.redis.del(...keys).catch(() => {});
-      await services.close();
-    }
-    await setupDb.destroy();
-    await dropDatabase(infra.adminDatabaseUrl, dbName);
-    await infra.stop();
+    await cleanUpInProcessRun({ worker, server, services, queuePrefix, setupDb, infra, dbName });
   }
 }
 

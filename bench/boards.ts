@@ -22,7 +22,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
-import { cleanUpRun, listenUntilParentLeaves, machineLine, writeSection } from './lib';
+import { benchEnv, cleanUpRun, listenUntilParentLeaves, machineLine, writeSection } from './lib';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -150,16 +150,7 @@ async function main() {
       cwd: ROOT,
       // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there.
       execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: infra.databaseUrl,
-        REDIS_URL: infra.redisUrl,
-        QUEUE_PREFIX: queuePrefix,
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-        RATE_LIMIT_DISABLED: 'true',
-        DB_POOL_MAX: '20',
-      },
+      env: benchEnv(infra, queuePrefix),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const ports = await new Promise<Ports>((resolve, reject) => {

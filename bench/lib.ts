@@ -88,3 +88,52 @@ export async function listenUntilParentLeaves(
   process.on('disconnect', () => void stop());
   return ports;
 }
+
+/**
+ * The environment a bench's app runs with (its child's, or its in-process loadConfig's):
+ * the provisioned servers, the run's queue prefix, quiet logs unless BENCH_LOG_LEVEL, no rate limit.
+ */
+export function benchEnv(infra: { databaseUrl: string; redisUrl: string }, queuePrefix: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: infra.databaseUrl,
+    REDIS_URL: infra.redisUrl,
+    QUEUE_PREFIX: queuePrefix,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_DISABLED: 'true',
+    DB_POOL_MAX: '20',
+  };
+}
+
+/**
+ * The end of a bench run whose app and worker live in the bench's own process: closes the worker
+ * and the server, drops the run's Redis keys, closes the services, then `more` (e.g. a fake
+ * provider), the setup database handle, the throw-away database and the provisioned servers.
+ */
+export async function cleanUpInProcessRun(o: {
+  worker: { close(): Promise<unknown> } | null;
+  server: import('node:http').Server | null;
+  services: { redis: { keys(p: string): Promise<string[]>; del(...k: string[]): Promise<unknown> }; close(): Promise<void> } | null;
+  queuePrefix: string;
+  more?: () => Promise<void>;
+  setupDb: { destroy(): Promise<void> };
+  infra: { adminDatabaseUrl: string; stop(): Promise<void> };
+  dbName: string;
+}) {
+  await o.worker?.close().catch(() => {});
+  const { server, services } = o;
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+  if (services) {
+    const keys = await services.redis.keys(`${o.queuePrefix}*`).catch(() => [] as string[]);
+    if (keys.length) await services.redis.del(...keys).catch(() => {});
+    await services.close();
+  }
+  await o.more?.();
+  await o.setupDb.destroy();
+  await dropDatabase(o.infra.adminDatabaseUrl, o.dbName);
+  await o.infra.stop();
+}

@@ -24,7 +24,7 @@
  */
 import http from 'node:http';
 import os from 'node:os';
-import { dropDatabase, machineLine, writeSection } from './lib';
+import { benchEnv, cleanUpInProcessRun, machineLine, writeSection } from './lib';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -82,14 +82,7 @@ async function main() {
     const appUrl = `http://127.0.0.1:${port}`;
 
     const config = loadConfig({
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: infra.databaseUrl,
-      REDIS_URL: infra.redisUrl,
-      QUEUE_PREFIX: queuePrefix,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-      RATE_LIMIT_DISABLED: 'true',
-      DB_POOL_MAX: '20',
+      ...benchEnv(infra, queuePrefix),
       PUBLIC_URL: appUrl,
       PAYMENT_PROVIDER: 'mercadopago',
       MERCADOPAGO_ACCESS_TOKEN: fake.token,
@@ -264,20 +257,7 @@ async function main() {
     writeSection(path.join(ROOT, 'docs', 'BENCHMARKS.md'), section);
     console.log('docs/BENCHMARKS.md updated.');
   } finally {
-    await worker?.close().catch(() => {});
-    if (server) {
-      server.closeAllConnections();
-      await new Promise((r) => server!.close(r));
-    }
-    if (services) {
-      const keys = await services.redis.keys(`${queuePrefix}*`).catch(() => [] as string[]);
-      if (keys.length) await services.redis.del(...keys).catch(() => {});
-      await services.close();
-    }
-    await fake.close();
-    await setupDb.destroy();
-    await dropDatabase(infra.adminDatabaseUrl, dbName);
-    await infra.stop();
+    await cleanUpInProcessRun({ worker, server, services, queuePrefix, more: () => fake.close(), setupDb, infra, dbName });
   }
 }
 

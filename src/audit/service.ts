@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageLimit, PageOffset } from '../platform/validation';
 import type { Db } from '../platform/db';
 import type { AuditEntryView, AuditPage } from '../shared/api/audit';
 
@@ -17,18 +18,8 @@ export const AuditListQuery = z.object({
     .optional(),
   entity_id: z.string({ error: 'O id da entidade deve ser um texto.' }).trim().max(100, 'O id da entidade pode ter no máximo 100 caracteres.').optional(),
   action: z.string({ error: 'A ação deve ser um texto.' }).trim().max(100, 'A ação pode ter no máximo 100 caracteres.').optional(),
-  limit: z.coerce
-    .number({ error: 'O limite deve ser um número.' })
-    .int('O limite deve ser um número inteiro.')
-    .min(1, 'O limite mínimo é 1.')
-    .max(200, 'O limite máximo é 200.')
-    .default(50),
-  offset: z.coerce
-    .number({ error: 'O deslocamento deve ser um número.' })
-    .int('O deslocamento deve ser um número inteiro.')
-    .min(0, 'O deslocamento não pode ser negativo.')
-    .max(10_000_000, 'O deslocamento é alto demais.')
-    .default(0),
+  limit: PageLimit(200, 50),
+  offset: PageOffset({ value: 10_000_000, message: 'O deslocamento é alto demais.' }),
 });
 
 export interface AuditLogService {

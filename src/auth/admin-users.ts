@@ -4,7 +4,7 @@ import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id } from '../platform/validation';
+import { Id, PageLimit, PageOffset } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { ReadCache } from '../platform/read-cache';
@@ -17,6 +17,7 @@ import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { CouponsService } from '../coupons/service';
 import { newCouponCode } from '../coupons/schema';
+import { CARD_CLEARED } from '../autopay/schema';
 import { AdjustmentCents, AdjustmentReason, activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
 import { hashPassword, RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './service';
 import { isAdminRow } from './serializers';
@@ -104,8 +105,8 @@ export const UpdateUserCommand = z
 
 export const UserListQuery = z.object({
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
-  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(500, 'O limite máximo é 500.').default(500),
-  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+  limit: PageLimit(500, 500),
+  offset: PageOffset(),
 });
 
 export const AssignNumbersCommand = z.object(
@@ -390,11 +391,7 @@ export function createAdminUsersService(deps: {
             await trx('autopay_profiles').where({ id: profile.id }).update({
               active: false,
               provider_customer_id: null,
-              provider_card_id: null,
-              brand: null,
-              last4: null,
-              holder_name: null,
-              doc_number: null,
+              ...CARD_CLEARED,
               updated_at: trx.fn.now(),
             });
             await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });

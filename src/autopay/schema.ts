@@ -3,6 +3,9 @@ import { Id } from '../platform/validation';
 import { onlyDigits } from '../shared/validation';
 import { AUTOPAY_MAX_NUMBERS, AUTOPAY_MESSAGES as M, AUTOPAY_NUMBER_MAX, CARD_NUMBER_MAX_DIGITS, CVV_MAX_DIGITS, DOC_MAX_DIGITS, cardBrand, cvvLength, isExpired, isValidDoc, luhnValid } from '../shared/autopay';
 
+/** The saved card's columns, cleared when a profile's card is removed (the card and its holder's data go). */
+export const CARD_CLEARED = { provider_card_id: null, brand: null, last4: null, holder_name: null, doc_number: null } as const;
+
 /** A captive number: an integer 0-99 (a two-digit label such as "07" is accepted too). */
 const CaptiveNumber = z.preprocess(
   (v) => (typeof v === 'string' && /^\d{1,2}$/.test(v.trim()) ? Number(v.trim()) : v),

@@ -18,7 +18,7 @@ import type { SandboxProvider } from '../payments/providers/sandbox';
 import { AUTOPAY_MESSAGES as M, cardBrand, isValidDoc, maskDoc } from '../shared/autopay';
 import { onlyDigits } from '../shared/validation';
 import type { AutopayCardConfig, AutopayClaims, AutopayProfile, AutopayRunView, AutopayRunsPage, AutopaySaveResult, SandboxCardToken } from '../shared/api/autopay';
-import { DrawIdParam, RunsQuery, SandboxTokenCommand, SaveAutopayCommand, isMaskedDoc } from './schema';
+import { CARD_CLEARED, DrawIdParam, RunsQuery, SandboxTokenCommand, SaveAutopayCommand, isMaskedDoc } from './schema';
 
 export interface AutopayDeps {
   db: Db;
@@ -484,11 +484,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
         await trx('autopay_profiles').where({ id: p.id }).update({
           active: false,
           provider_customer_id: p.provider_customer_id, // the provider's customer stays ours to reuse
-          provider_card_id: null,
-          brand: null,
-          last4: null,
-          holder_name: null,
-          doc_number: null,
+          ...CARD_CLEARED,
           updated_at: trx.fn.now(),
         });
         // Holds not yet charged go back to the board now (a charge in flight finishes).

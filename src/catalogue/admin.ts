@@ -6,7 +6,7 @@ import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id } from '../platform/validation';
+import { Id, PageLimit, PageOffset } from '../platform/validation';
 import { parseId } from '../shared/validation';
 import { readAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
@@ -14,6 +14,7 @@ import type { Logger } from '../platform/logger';
 import * as dq from '../draws/queries';
 import { emitDrawOpened } from '../draws/service';
 import type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../shared/api/admin-infoproducts';
+import type { InfoproductFields } from '../shared/api/catalogue';
 
 /**
  * The admin console's e-books, 'Cadastro de Infoprodutos' (issue 9, account spec §2/§5/§7).
@@ -201,8 +202,8 @@ export const UpdateInfoproductCommand = ProductFields.refine((v) => Object.entri
 export const AdminInfoproductListQuery = z.object({
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
   active: z.enum(['1', '0', 'true', 'false', 'all'], { error: 'Filtro de ativo inválido. Use 1, 0 ou all.' }).optional(),
-  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(200, 'O limite máximo é 200.').default(50),
-  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+  limit: PageLimit(200, 50),
+  offset: PageOffset(),
 });
 
 export interface UploadedFile {
@@ -224,22 +225,10 @@ export interface AdminInfoproductsService {
   limits: { ebookMaxBytes: number; coverMaxBytes: number };
 }
 
-interface Row {
-  id: number;
-  sku: string | null;
-  title: string;
-  subtitle: string | null;
-  description: string | null;
-  cover_url: string | null;
+/** A product row with its file, category and draws (shared fields: src/shared/api/catalogue.ts). */
+interface Row extends InfoproductFields {
   file_url: string | null;
   file_sha256: string | null;
-  price_cents: number | null;
-  default_prize_cents: number;
-  default_total_numbers: number;
-  active: boolean;
-  category_id: number | null;
-  category_slug: string | null;
-  category_name: string | null;
   open_draw_id: number | string | null;
   draws_count: number | string;
   created_at: Date;

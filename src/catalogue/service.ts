@@ -6,7 +6,7 @@ import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawsService } from '../draws/service';
 import { boardNumbersOfDraws, countsByDraw, type BoardNumber, type DrawRow } from '../draws/queries';
 import { effectiveTicketPrice, serializeNumber } from '../draws/serializers';
-import type { CatalogueItem, CatalogueSection, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../shared/api/catalogue';
+import type { CatalogueItem, CatalogueSection, InfoproductFields, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../shared/api/catalogue';
 import type { Draw, PendingDraw } from '../shared/api/draws';
 
 export const ProductListQuery = z.object({
@@ -27,20 +27,8 @@ export const IdOrSku = z
   .max(120)
   .regex(/^[A-Za-z0-9._-]+$/, 'Identificador de e-book inválido.');
 
-export interface ProductRow {
-  id: number;
-  sku: string | null;
-  title: string;
-  subtitle: string | null;
-  description: string | null;
-  cover_url: string | null;
-  price_cents: number | null;
-  default_prize_cents: number;
-  default_total_numbers: number;
-  active: boolean;
-  category_id: number | null;
-  category_slug: string | null;
-  category_name: string | null;
+/** A product as read by PRODUCT_COLUMNS (shared fields declared in src/shared/api/catalogue.ts). */
+export interface ProductRow extends InfoproductFields {
   created_at: Date;
   /** The product's open draw, if any (not serialized). */
   open_draw_id?: number | null;

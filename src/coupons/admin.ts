@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageLimit, PageOffset } from '../platform/validation';
 import type { Conn, Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import { readAppConfig } from '../platform/app-config';
@@ -76,8 +77,8 @@ export async function balancesOf(conn: Conn, userIds: number[]): Promise<Map<num
 }
 
 export const ActiveClientsQuery = z.object({
-  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(500, 'O limite máximo é 500.').default(500),
-  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+  limit: PageLimit(500, 500),
+  offset: PageOffset(),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../platform/db';
 import { errors } from '../platform/errors';
-import { Id } from '../platform/validation';
+import { Id, PageLimit, PageOffset } from '../platform/validation';
 import { iso } from '../shared/iso';
 import type { DrawParticipants, HeldDraw, Page, Participant, ParticipantEntry } from '../shared/api/admin-history';
 import * as q from './queries';
@@ -14,30 +14,18 @@ import * as q from './queries';
 
 export const HistoryDrawId = Id('Sorteio inválido.');
 
-const limitOf = (max: number, dflt: number) =>
-  z.coerce
-    .number({ error: 'O limite deve ser um número.' })
-    .int('O limite deve ser um número inteiro.')
-    .min(1, 'O limite mínimo é 1.')
-    .max(max, `O limite máximo é ${max}.`)
-    .default(dflt);
-export const Offset = z.coerce
-  .number({ error: 'O deslocamento deve ser um número.' })
-  .int('O deslocamento deve ser um número inteiro.')
-  .min(0, 'O deslocamento não pode ser negativo.')
-  .max(1_000_000, 'O deslocamento é grande demais.')
-  .default(0);
+export const Offset = PageOffset({ value: 1_000_000, message: 'O deslocamento é grande demais.' });
 export const Search = z.string({ error: 'A busca deve ser um texto.' }).trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional();
 
 export const HistoryQuery = z.object({
-  limit: limitOf(200, 50),
+  limit: PageLimit(200, 50),
   offset: Offset,
   /** closed or drawn only; both when absent. */
   status: z.enum(['closed', 'drawn'], { error: 'Status inválido. Use closed ou drawn.' }).optional(),
   search: Search,
 });
 
-export const ParticipantsQuery = z.object({ limit: limitOf(1000, 500), offset: Offset });
+export const ParticipantsQuery = z.object({ limit: PageLimit(1000, 500), offset: Offset });
 
 /** `%term%` for ILIKE, with the pattern characters of the term escaped. */
 export const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

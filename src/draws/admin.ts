@@ -3,7 +3,7 @@ import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id } from '../platform/validation';
+import { Id, PageLimit, PageOffset } from '../platform/validation';
 import { parseId } from '../shared/validation';
 import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
@@ -100,8 +100,8 @@ export const NewSeriesCommand = z.object({
   confirm_sold: floored('A quantidade de vendidos').pipe(z.number().min(0)).optional(),
 });
 export const AdminDrawListQuery = z.object({
-  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(200, 'O limite máximo é 200.').default(50),
-  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+  limit: PageLimit(200, 50),
+  offset: PageOffset(),
   status: z.enum(['open', 'closed', 'drawn'], { error: 'Status inválido. Use open, closed ou drawn.' }).optional(),
   infoproduct_id: Id('E-book inválido.').optional(),
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db, Conn } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id } from '../platform/validation';
+import { Id, PageLimit } from '../platform/validation';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import { iso } from '../shared/iso';
@@ -20,12 +20,7 @@ import type { DrawsService } from './service';
 export const WinnerDrawId = Id('Sorteio inválido.');
 
 export const WinnersQuery = z.object({
-  limit: z.coerce
-    .number({ error: 'O limite deve ser um número.' })
-    .int('O limite deve ser um número inteiro.')
-    .min(1, 'O limite mínimo é 1.')
-    .max(200, 'O limite máximo é 200.')
-    .default(50),
+  limit: PageLimit(200, 50),
   offset: Offset,
   /** Winner name or e-mail, draw title, draw number or contest number. */
   search: Search,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id } from '../platform/validation';
+import { Id, PageLimit, PageOffset } from '../platform/validation';
 import type { AdminPayment, AdminPaymentList } from '../shared/api/admin-payments';
 import type { PaymentsService } from './service';
 
@@ -31,8 +31,8 @@ export const PaymentListQuery = z.object({
   flagged: flag.optional(),
   /** 0: only those still to review; 1: only those reviewed (meaningful with flagged). */
   reviewed: flag.optional(),
-  limit: z.coerce.number({ error: 'O limite deve ser um número.' }).int('O limite deve ser um número inteiro.').min(1, 'O limite mínimo é 1.').max(500, 'O limite máximo é 500.').default(50),
-  offset: z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.').default(0),
+  limit: PageLimit(500, 50),
+  offset: PageOffset(),
 });
 
 export const ReviewCommand = z.object(

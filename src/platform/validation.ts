@@ -87,3 +87,19 @@ export function idOrName(v: string, message = 'Identificador inválido.', field 
   if (looksNumeric(v) && parseId(v) === null) throw errors.validation('validation_error', message, { details: [{ path: field, message, code: 'custom' }] });
   return v;
 }
+
+/** The `limit` of a paginated list: an integer 1..max, `dflt` when absent (messages in Portuguese). */
+export function PageLimit(max: number, dflt: number) {
+  return z.coerce
+    .number({ error: 'O limite deve ser um número.' })
+    .int('O limite deve ser um número inteiro.')
+    .min(1, 'O limite mínimo é 1.')
+    .max(max, `O limite máximo é ${max}.`)
+    .default(dflt);
+}
+
+/** The `offset` of a paginated list: an integer ≥ 0 (≤ `max.value` when given), 0 when absent. */
+export function PageOffset(max?: { value: number; message: string }) {
+  const n = z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.');
+  return (max ? n.max(max.value, max.message) : n).default(0);
+}

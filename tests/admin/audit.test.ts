@@ -1,4 +1,5 @@
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import type { TestContext } from '../helpers/context';
+import { adminContext, type TestUser } from './setup';
 import { audit } from '../../src/platform/audit';
 
 /**
@@ -7,11 +8,8 @@ import { audit } from '../../src/platform/audit';
  * (every mounted /api/admin route).
  */
 let t: TestContext;
-let admin: Awaited<ReturnType<typeof createUser>>;
-beforeAll(async () => {
-  t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1' } });
-  admin = await createUser(t, { admin: true, name: 'Ana Auditora' });
-});
+let admin: TestUser;
+beforeAll(async () => ({ t, admin } = await adminContext({ name: 'Ana Auditora' })));
 afterAll(() => t.close());
 
 const get = (query = '') => t.api('GET', `/api/admin/audit${query}`, { token: admin.token });

@@ -1,4 +1,5 @@
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { createUser, type TestContext } from '../helpers/context';
+import { adminContext, type TestUser } from './setup';
 import { makeDraw, makeProduct, makeProductWithDraw, range, sellDirectly } from '../draws/fixtures';
 import { writeAppConfig } from '../../src/platform/app-config';
 
@@ -8,11 +9,8 @@ import { writeAppConfig } from '../../src/platform/app-config';
  * public reads at once (their cache is dropped on commit).
  */
 let t: TestContext;
-let admin: Awaited<ReturnType<typeof createUser>>;
-beforeAll(async () => {
-  t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1' } });
-  admin = await createUser(t, { admin: true });
-});
+let admin: TestUser;
+beforeAll(async () => ({ t, admin } = await adminContext()));
 afterAll(() => t.close());
 
 const api = (method: string, path: string, body?: unknown) => t.api(method, path, { token: admin.token, body });

@@ -1,4 +1,5 @@
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { createUser, type TestContext } from '../helpers/context';
+import { adminContext, type TestUser } from './setup';
 import { makeDraw } from '../draws/fixtures';
 import { drawnDraw, sell } from './history-fixtures';
 
@@ -8,11 +9,8 @@ import { drawnDraw, sell } from './history-fixtures';
  * GET /api/admin/draws/{id}/participants (grouped by user, sorted by name).
  */
 let t: TestContext;
-let admin: Awaited<ReturnType<typeof createUser>>;
-beforeAll(async () => {
-  t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1' } });
-  admin = await createUser(t, { admin: true });
-});
+let admin: TestUser;
+beforeAll(async () => ({ t, admin } = await adminContext()));
 afterAll(() => t.close());
 
 const api = (method: string, path: string) => t.api(method, path, { token: admin.token });

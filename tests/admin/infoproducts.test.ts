@@ -6,6 +6,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { makeCategory, makeProductWithDraw } from '../draws/fixtures';
 import { writeAppConfig } from '../../src/platform/app-config';
 import { reaisToCents } from '../../src/catalogue/admin';
+import { jsonOrText } from '../helpers/http';
 
 /**
  * The admin console's e-books (issue 9, 'Cadastro de Infoprodutos'): CRUD with prices typed in
@@ -54,12 +55,7 @@ async function upload(p: string, bytes: Buffer, o: { token?: string; filename?: 
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(t.url + p, { method: 'POST', headers, body: form });
   const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* keep text */
-  }
+  const body = jsonOrText(text);
   return { status: res.status, body, headers: res.headers };
 }
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AA_TEXT, contrastRatio, flatten } from '../helpers/contrast';
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { createUser, type TestContext } from '../helpers/context';
+import { adminContext, type TestUser } from './setup';
 import { makeDraw, makeProductWithDraw } from '../draws/fixtures';
 import { writeAppConfig } from '../../src/platform/app-config';
 import { buyersCsv, centsForCsv, csvField, csvFileName, numbersCsv, toCsv } from '../../web/src/pages/admin/openBuyersCsv';
@@ -64,11 +65,8 @@ describe('CSV export (pure functions)', () => {
 
 describe('GET /api/admin/dashboard/open-buyers', () => {
   let t: TestContext;
-  let admin: Awaited<ReturnType<typeof createUser>>;
-  beforeAll(async () => {
-    t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1' } });
-    admin = await createUser(t, { admin: true });
-  });
+  let admin: TestUser;
+  beforeAll(async () => ({ t, admin } = await adminContext()));
   afterAll(() => t.close());
   const api = (path: string) => t.api('GET', path, { token: admin.token });
 

@@ -1,4 +1,5 @@
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { createUser, type TestContext } from '../helpers/context';
+import { adminContext, type TestUser } from './setup';
 import { grant, invariantViolations, makeDraw, makeProductWithDraw, sellDirectly } from '../draws/fixtures';
 import { ADMIN_USERS_ROUTES, adminUsersRoutes } from '../../src/auth/admin-users-routes';
 
@@ -9,11 +10,8 @@ import { ADMIN_USERS_ROUTES, adminUsersRoutes } from '../../src/auth/admin-users
  * (LGPD), and assigning numbers as an admin payment of 0. Every write is audited.
  */
 let t: TestContext;
-let admin: Awaited<ReturnType<typeof createUser>>;
-beforeAll(async () => {
-  t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1' } });
-  admin = await createUser(t, { admin: true, name: 'Admin Principal' });
-});
+let admin: TestUser;
+beforeAll(async () => ({ t, admin } = await adminContext({ name: 'Admin Principal' })));
 afterAll(() => t.close());
 
 const api = (method: string, path: string, body?: unknown) => t.api(method, path, { token: admin.token, body });

@@ -1,4 +1,5 @@
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { createUser, type TestContext } from '../helpers/context';
+import { adminContext, type TestUser } from './setup';
 import { makeDraw } from '../draws/fixtures';
 import { drawnDraw } from './history-fixtures';
 
@@ -8,11 +9,8 @@ import { drawnDraw } from './history-fixtures';
  * transaction with an audit entry holding before/after.
  */
 let t: TestContext;
-let admin: Awaited<ReturnType<typeof createUser>>;
-beforeAll(async () => {
-  t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1' } });
-  admin = await createUser(t, { admin: true, name: 'Admin Vencedores' });
-});
+let admin: TestUser;
+beforeAll(async () => ({ t, admin } = await adminContext({ name: 'Admin Vencedores' })));
 afterAll(() => t.close());
 
 const api = (method: string, path: string, body?: unknown) => t.api(method, path, { token: admin.token, body });

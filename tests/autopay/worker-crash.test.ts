@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { childProcessEnv, createTestContext, type TestContext } from '../helpers/context';
+import type { ChildProcess } from 'node:child_process';
+import { createTestContext, type TestContext } from '../helpers/context';
+import { exited, workerProcesses } from '../helpers/worker-process';
 import { eventually } from '../helpers/eventually';
 import { autopayUser, mainSeries, openNextDraw, runsOf } from './fixtures';
 
@@ -10,34 +10,16 @@ import { autopayUser, mainSeries, openNextDraw, runsOf } from './fixtures';
  * records every call it receives (sandbox_card_calls).
  */
 let t: TestContext;
-const children: ChildProcess[] = [];
+const workers = workerProcesses(() => t);
 beforeAll(async () => {
   t = await createTestContext();
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  workers.killAll();
   await t?.close();
 });
 
-const ROOT = path.resolve(__dirname, '../..');
-
-async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tests/payments/support/worker-process.ts')], {
-    cwd: ROOT,
-    env: childProcessEnv(t, { WORKER_LOCK_MS: '2000', WORKER_STALLED_MS: '1000' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`worker exited early (${child.exitCode}):\n${out}`);
-    return out.includes('worker ready');
-  }, 'the worker process to start', 30_000, 100);
-  return child;
-}
-const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const startWorkerProcess = async (): Promise<ChildProcess> => (await workers.start()).child;
 
 test('SIGKILL while the charge job is mid-draw, then a new worker: each card charged once', async () => {
   const { draw } = await mainSeries(t, { max_per_user: 0 });

@@ -17,6 +17,7 @@ import { describeBrowser, PHONE_VIEWPORT, settled, signInWithToken, useBrowser }
 import { eventually } from '../helpers/eventually';
 import { readAppConfig } from '../../src/platform/app-config';
 import { seedDemo } from '../../seeds/demo';
+import { saveFullPageShot } from '../helpers/screenshots';
 
 // Uploads of this file go to temporary storage, not to the repository's storage/.
 const STORAGE = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-admin-flow-'));
@@ -57,12 +58,7 @@ describeBrowser('admin console: the whole flow of issue 9', () => {
   beforeEach(() => ({ t, context, page } = session));
   afterAll(() => fs.rmSync(STORAGE, { recursive: true, force: true }));
 
-  async function shot(name: string, p: Page = page) {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await p.evaluate(() => (globalThis as any).scrollTo(0, 0));
-    await p.waitForTimeout(300);
-    await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-  }
+  const shot = (name: string, p: Page = page) => saveFullPageShot(p, SHOTS, name);
 
   it('e-book with PDF → its draw → two numbers assigned → buyers listed and exported → the customer sees them; the queue dashboard opens', async () => {
     const admin = await createUser(t, { admin: true, name: 'Ana Admin' });

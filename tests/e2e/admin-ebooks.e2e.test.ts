@@ -14,6 +14,7 @@ import { describeBrowser, PHONE_VIEWPORT, settled, signInWithToken, useBrowser }
 import { eventually } from '../helpers/eventually';
 import { seedDemo } from '../../seeds/demo';
 import { buyEbooks, makeProductWithDraw } from '../payments/fixtures';
+import { saveFullPageShot } from '../helpers/screenshots';
 
 // Uploads of this file go to temporary storage, not to the repository's storage/.
 const STORAGE = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-admin-e2e-'));
@@ -35,12 +36,7 @@ describeBrowser('admin console: e-books and payments to review', () => {
   beforeEach(() => ({ t, page } = session));
   afterAll(() => fs.rmSync(STORAGE, { recursive: true, force: true }));
 
-  async function shot(name: string, p: Page = page) {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await p.evaluate(() => (globalThis as any).scrollTo(0, 0));
-    await p.waitForTimeout(300);
-    await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-  }
+  const shot = (name: string, p: Page = page) => saveFullPageShot(p, SHOTS, name);
 
   /** A dialog taller than the screen: the whole dialog, scrolled through. */
   async function dialogShot(name: string, dialog: ReturnType<Page['getByRole']>) {

@@ -18,6 +18,7 @@ import { seedDemo } from '../../seeds/demo';
 import { sellDirectly } from '../draws/fixtures';
 import { buyEbooks, makeProductWithDraw } from '../payments/fixtures';
 import { CARDS, autopayUser, openNextDraw } from '../autopay/fixtures';
+import { saveFullPageShot } from '../helpers/screenshots';
 
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const DESKTOP = { width: 1280, height: 900 };
@@ -42,12 +43,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
   let page: Page;
   beforeEach(() => ({ t, context, page } = session));
 
-  async function shot(name: string) {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
-    await page.waitForTimeout(400);
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-  }
+  const shot = (name: string) => saveFullPageShot(page, SHOTS, name, 400);
 
   /** Realistic data for every page; returns the main series' current draw. */
   async function seed() {

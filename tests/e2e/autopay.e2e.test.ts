@@ -19,6 +19,7 @@ import { contrastRatio, flatten } from '../helpers/contrast';
 import { startTestWorker } from '../helpers/worker';
 import type { RunningWorker } from '../../src/platform/queue';
 import { readAppConfig } from '../../src/platform/app-config';
+import { luhnValid } from '../../src/shared/autopay';
 import { seedDemo } from '../../seeds/demo';
 
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/account');
@@ -29,16 +30,7 @@ const pad3 = (n: number) => String(n).padStart(3, '0');
 function testCard(suffix: string): string {
   for (let x = 0; x < 10; x++) {
     const digits = `4000000000${x}${'0'.repeat(5 - suffix.length)}${suffix}`.slice(0, 16);
-    let sum = 0;
-    for (let i = 0; i < digits.length; i++) {
-      let d = Number(digits[digits.length - 1 - i]);
-      if (i % 2 === 1) {
-        d *= 2;
-        if (d > 9) d -= 9;
-      }
-      sum += d;
-    }
-    if (sum % 10 === 0) return digits;
+    if (luhnValid(digits)) return digits;
   }
   throw new Error(`no Luhn-valid card ending in ${suffix}`);
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { buildBrCode } from '../../src/payments/brcode';
 import { newTxid, qrPngBase64 } from '../../src/payments/providers/sandbox';
 import { signWebhook } from '../../src/payments/providers/mercadopago';
+import { jsonOrText } from './http';
 
 /**
  * A local stand-in for the part of Mercado Pago's REST API the app uses:
@@ -339,12 +340,7 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       const { url: u, init } = fake.notification(appUrl, id, o);
       const res = await fetch(u, init);
       const text = await res.text();
-      let body: any = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        /* keep text */
-      }
+      const body = jsonOrText(text);
       return { status: res.status, body };
     },
     count(method, pathPrefix) {

@@ -30,3 +30,14 @@ export async function paintedContrast(el: Locator): Promise<number> {
   const c = await paintedColours(el);
   return contrastRatio(c.color, c.background);
 }
+
+/**
+ * A full-page screenshot for docs (`dir/name.png`), taken from the top: a full-page shot of a
+ * scrolled page paints the sticky top bar mid-page. `settleMs` lets the scroll settle first.
+ */
+export async function saveFullPageShot(page: Page, dir: string, name: string, settleMs = 300): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+  await page.waitForTimeout(settleMs);
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
+}

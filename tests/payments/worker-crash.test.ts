@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { childProcessEnv, createTestContext, createUser, type TestContext } from '../helpers/context';
+import type { ChildProcess } from 'node:child_process';
+import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { exited, workerProcesses } from '../helpers/worker-process';
 import { balanceOf, buyEbooks, eventually, ledgerOf, makeProductWithDraw, paymentRow, sandboxBank } from './fixtures';
 
 /**
@@ -9,36 +9,16 @@ import { balanceOf, buyEbooks, eventually, ledgerOf, makeProductWithDraw, paymen
  * granted exactly once.
  */
 let t: TestContext;
-const children: ChildProcess[] = [];
+const workers = workerProcesses(() => t);
 beforeAll(async () => {
   t = await createTestContext();
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  workers.killAll();
   await t.close();
 });
 
-const ROOT = path.resolve(__dirname, '../..');
-
-/** Starts tests/payments/support/worker-process.ts (jobs/worker.ts with short BullMQ lock timings). */
-async function startWorkerProcess(): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support', 'worker-process.ts')], {
-    cwd: ROOT,
-    env: childProcessEnv(t, { WORKER_LOCK_MS: '2000', WORKER_STALLED_MS: '1000' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`worker exited early (${child.exitCode}):\n${out}`);
-    return out.includes('worker ready');
-  }, 'the worker process to start', 30_000, 100);
-  return { child, output: () => out };
-}
-
-const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const startWorkerProcess = workers.start;
 
 /** Backends of the test database waiting on a lock while running a statement that matches. */
 async function blockedBackends(like: string): Promise<Array<{ pid: number; query: string }>> {

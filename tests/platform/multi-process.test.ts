@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { childProcessEnv, createTestContext, createUser, type TestContext } from '../helpers/context';
 import { eventually } from '../helpers/eventually';
@@ -12,6 +11,8 @@ import { createCacheBus } from '../../src/platform/cache-bus';
 import { createRedis } from '../../src/platform/redis';
 import { QUEUE_NAME, SCHEDULES } from '../../src/platform/queue';
 import { Queue } from 'bullmq';
+import { freePort } from '../helpers/ports';
+import { jsonOrText } from '../helpers/http';
 
 /**
  * Past one machine (issue 10): 2 web + 2 worker processes, started here as real child processes
@@ -29,17 +30,6 @@ let webB: string;
 let workers: Array<{ child: ChildProcess; output: () => string }> = [];
 /** The queue seen from the test, on a connection that waits (the app's fail-fast one gives up after 1 s under load). */
 let queue: Queue;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function spawnChild(script: string, env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -78,12 +68,7 @@ async function call(base: string, method: string, p: string, o: { token?: string
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(base + p, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
   const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* keep text */
-  }
+  const body = jsonOrText(text);
   return { status: res.status, body };
 }
 

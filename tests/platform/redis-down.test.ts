@@ -9,6 +9,7 @@ import { eventually } from '../helpers/eventually';
 import { makeProductWithDraw, paymentRow, sandboxBank } from '../payments/fixtures';
 import { SCHEDULES, type RunningWorker } from '../../src/platform/queue';
 import { offlineWork } from '../../jobs/registry';
+import { freePort } from '../helpers/ports';
 
 /**
  * Redis stopped mid-run, then started again (empty: no persistence, as after a crash or a
@@ -21,17 +22,6 @@ jest.setTimeout(120_000);
 
 function redisServerBin(): string {
   return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** A redis-server of this test only, launched like scripts/provision.ts does (no persistence). */

@@ -5,23 +5,31 @@
  */
 import type { BoardNumber, Draw, PendingDraw } from './draws';
 
-/** A product as the storefront sees it (never file_url: the e-book file is for buyers only). */
-export interface Product {
+/**
+ * The fields every view of an e-book shares: the storefront's Product, the console's
+ * AdminInfoproduct (src/shared/api/admin-infoproducts.ts) and the server's rows (src/catalogue).
+ */
+export interface InfoproductFields {
   id: number;
   sku: string | null;
   title: string;
   subtitle: string | null;
   description: string | null;
+  /** Public image: an uploaded cover (`/api/covers/…`), a site path or an http(s) URL. */
   cover_url: string | null;
   price_cents: number | null;
-  /** The open draw's prize, else the product's default. */
-  prize_cents: number;
   default_prize_cents: number;
   default_total_numbers: number;
   active: boolean;
   category_id: number | null;
   category_slug: string | null;
   category_name: string | null;
+}
+
+/** A product as the storefront sees it (never file_url: the e-book file is for buyers only). */
+export interface Product extends InfoproductFields {
+  /** The open draw's prize, else the product's default. */
+  prize_cents: number;
   /** The product's open draw, if any. */
   draw: Draw | null;
 }

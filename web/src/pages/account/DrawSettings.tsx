@@ -1,14 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Form, Input, InputNumber, Skeleton } from 'antd';
 import { ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
+import { BANNER_MAX, BANNER_RULES, MAX_PER_SELECTION_RULES, SAVED, SAVE_FAILED, useTimedNotice } from '../../components/drawSettingsForm';
 import { accountApi } from './accountApi';
 
-export const BANNER_MAX = 240;
-export const SAVED = 'Configurações salvas com sucesso.';
-export const SAVE_FAILED = 'Não foi possível salvar. Tente novamente.';
-/** Account spec §9: the save message clears after 4 s. */
-const MESSAGE_MS = 4000;
+export { BANNER_MAX, SAVED, SAVE_FAILED };
 
 interface Values {
   banner_title: string;
@@ -21,9 +18,9 @@ export function DrawSettings() {
   const [loading, setLoading] = useState(true);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
-  const [notice, setNotice] = useState<{ type: 'success' | 'error'; text: string; detail?: string } | null>(null);
+  // Account spec §9: the save message clears after 4 s.
+  const [notice, show] = useTimedNotice();
   const [attempt, setAttempt] = useState(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -40,16 +37,6 @@ export function DrawSettings() {
       });
     return () => ctrl.abort();
   }, [form, attempt]);
-
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
-
-  const show = (n: typeof notice) => {
-    setNotice(n);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setNotice(null), MESSAGE_MS);
-  };
 
   const save = async (v: Values) => {
     setSaving(true);
@@ -94,17 +81,14 @@ export function DrawSettings() {
           <Form.Item
             name="banner_title"
             label="Frase do banner"
-            rules={[{ max: BANNER_MAX, message: `Use no máximo ${BANNER_MAX} caracteres.` }]}
+            rules={BANNER_RULES}
           >
             <Input.TextArea maxLength={BANNER_MAX} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
           </Form.Item>
           <Form.Item
             name="max_numbers_per_selection"
             label="Máximo de números por seleção"
-            rules={[
-              { required: true, message: 'Informe o máximo de números por seleção.' },
-              { type: 'number', min: 1, max: 10, message: 'Informe um número de 1 a 10.' },
-            ]}
+            rules={MAX_PER_SELECTION_RULES}
           >
             <InputNumber min={1} max={10} precision={0} inputMode="numeric" style={{ width: 140 }} />
           </Form.Item>

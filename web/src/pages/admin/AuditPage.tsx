@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, AutoComplete, Button, Card, Form, Grid, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
+import { AutoComplete, Button, Card, Form, Grid, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
 import { ClearOutlined, DownOutlined, LeftOutlined, ReloadOutlined, RightOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router-dom';
 import type { AuditEntryView } from '../../api/types';
@@ -9,6 +9,7 @@ import { formatDateTimeSeconds } from './shared/format';
 import { auditApi } from './audit/auditApi';
 import { ACTOR_LABELS, ENTITY_LABELS, actionLabel, diffFields, entityLabel } from './audit/describe';
 import './audit/audit.css';
+import { RetryAlert } from './shared/RetryAlert';
 
 const PAGE = 50;
 
@@ -141,16 +142,7 @@ export default function AuditPage() {
             <Skeleton active paragraph={{ rows: 6 }} />
           </div>
         ) : loadError ? (
-          <Alert
-            type="error"
-            showIcon
-            title={errorMessage(loadError, 'Não foi possível carregar a auditoria.')}
-            action={
-              <Button size="small" icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)}>
-                Tentar de novo
-              </Button>
-            }
-          />
+          <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar a auditoria.')} icon onRetry={() => setAttempt((a) => a + 1)} />
         ) : (
           <>
             {wide ? (

@@ -7,6 +7,7 @@ import type { HeldDraw, Participant, ParticipantEntry } from '../../api/types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate, formatPhone, pad2 } from '../account/format';
 import { historyApi, pad3 } from './historyApi';
+import { LoadMoreList } from './shared/LoadMoreList';
 import { usePagedList } from './usePagedList';
 import './admin-history.css';
 
@@ -162,45 +163,24 @@ export default function HeldRafflesPage() {
           onSearch={(v) => setSearch(v.trim())}
         />
       </div>
-      {list.error && (
-        <Alert
-          type="error"
-          showIcon
-          title={list.error}
-          style={{ marginBottom: 16 }}
-          action={
-            <Button size="small" onClick={list.reload}>
-              Tentar de novo
-            </Button>
-          }
-        />
-      )}
-      {list.loading ? (
-        <div role="status" aria-label="Carregando…">
-          <Skeleton active paragraph={{ rows: 6 }} />
-        </div>
-      ) : (
-        <Table<HeldDraw>
-          rowKey="id"
-          columns={columnsFor(list.reload)}
-          dataSource={list.items}
-          pagination={false}
-          size="middle"
-          scroll={wide ? { x: 860 } : undefined}
-          locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum sorteio encontrado.' }}
-          expandable={{
-            expandedRowRender: (d) => <Participants drawId={d.id} />,
-            expandRowByClick: true,
-          }}
-        />
-      )}
-      {list.hasMore && !list.loading && (
-        <div className="adm-more">
-          <Button onClick={list.loadMore} loading={list.loadingMore}>
-            Carregar mais
-          </Button>
-        </div>
-      )}
+      <LoadMoreList
+        list={list}
+        table={
+          <Table<HeldDraw>
+            rowKey="id"
+            columns={columnsFor(list.reload)}
+            dataSource={list.items}
+            pagination={false}
+            size="middle"
+            scroll={wide ? { x: 860 } : undefined}
+            locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum sorteio encontrado.' }}
+            expandable={{
+              expandedRowRender: (d) => <Participants drawId={d.id} />,
+              expandRowByClick: true,
+            }}
+          />
+        }
+      />
     </div>
   );
 }

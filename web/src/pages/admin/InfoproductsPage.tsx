@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Flex, Form, Grid, Input, InputNumber, Modal, Select, Skeleton, Switch, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Grid, Input, InputNumber, Modal, Select, Switch, Table, Tag, Typography, Upload } from 'antd';
 import type { TableColumnsType, UploadProps } from 'antd';
 import { EditOutlined, InboxOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../../api/client';
@@ -8,6 +8,7 @@ import { coverSrc, formatBRL } from '../../components/product/format';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { infoproductsApi } from './adminApi';
 import { centsToReais, REAIS_RE } from './money';
+import { PagedList } from './shared/PagedList';
 import './admin-pages.css';
 
 const PAGE = 50;
@@ -384,37 +385,18 @@ export default function InfoproductsPage() {
           Novo e-book
         </Button>
       </Flex>
-      {loadError && (
-        <Alert
-          type="error"
-          showIcon
-          title={loadError}
-          action={
-            <Button size="small" onClick={refresh}>
-              Tentar de novo
-            </Button>
-          }
-          className="admin-form-error"
-        />
-      )}
-      {items === null && loading ? (
-        <Skeleton active paragraph={{ rows: 6 }} />
-      ) : !wide ? (
-        <>
-          {loading ? <Skeleton active paragraph={{ rows: 4 }} /> : cards(items ?? [])}
-          {(offset > 0 || hasMore) && (
-            <Flex gap={8} justify="flex-end" className="admin-pager">
-              <Button disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                Anterior
-              </Button>
-              <Button disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>
-                Próxima
-              </Button>
-            </Flex>
-          )}
-        </>
-      ) : (
-        <>
+      <PagedList<AdminInfoproduct>
+        loadError={loadError}
+        onRetry={refresh}
+        items={items}
+        loading={loading}
+        wide={wide}
+        cards={cards}
+        offset={offset}
+        hasMore={hasMore}
+        pageSize={PAGE}
+        onOffset={setOffset}
+        table={
           <Table<AdminInfoproduct>
             rowKey="id"
             columns={columns}
@@ -425,18 +407,8 @@ export default function InfoproductsPage() {
             size="middle"
             locale={{ emptyText: 'Nenhum item encontrado.' }}
           />
-          {(offset > 0 || hasMore) && (
-            <Flex gap={8} justify="flex-end" className="admin-pager">
-              <Button disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                Anterior
-              </Button>
-              <Button disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>
-                Próxima
-              </Button>
-            </Flex>
-          )}
-        </>
-      )}
+        }
+      />
       <ProductDialog
         open={dialog.open}
         product={dialog.product}

@@ -10,6 +10,7 @@ import { formatPhone, pad2 } from '../account/format';
 import { historyApi, pad3 } from './historyApi';
 import { buyersCsv, csvFileName, numbersCsv } from './openBuyersCsv';
 import './admin-history.css';
+import { RetryAlert } from './shared/RetryAlert';
 
 const LOAD_FAILED = 'Não foi possível carregar os compradores.';
 /** 14 colours cycle for buyers (account spec §2): classes adm-c0 … adm-c13. */
@@ -124,16 +125,7 @@ export default function OpenBuyersPage() {
     </div>
   );
   else if (error) body = (
-    <Alert
-      type="error"
-      showIcon
-      title={error}
-      action={
-        <Button size="small" onClick={() => setAttempt((a) => a + 1)}>
-          Tentar de novo
-        </Button>
-      }
-    />
+    <RetryAlert title={error} onRetry={() => setAttempt((a) => a + 1)} />
   );
   else if (!data || data.draw_id == null) body = <Alert type="info" showIcon title="Nenhum sorteio aberto no momento." />;
   else

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Flex, Form, Grid, Input, Modal, Select, Skeleton, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Grid, Input, Modal, Select, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
@@ -7,6 +7,7 @@ import type { AdminPayment } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { paymentsReviewApi } from './adminApi';
+import { PagedList } from './shared/PagedList';
 import './admin-pages.css';
 
 const PAGE = 50;
@@ -295,37 +296,18 @@ export default function PaymentsReviewPage() {
           Atualizar
         </Button>
       </Flex>
-      {loadError && (
-        <Alert
-          type="error"
-          showIcon
-          title={loadError}
-          action={
-            <Button size="small" onClick={refresh}>
-              Tentar de novo
-            </Button>
-          }
-          className="admin-form-error"
-        />
-      )}
-      {items === null && loading ? (
-        <Skeleton active paragraph={{ rows: 6 }} />
-      ) : !wide ? (
-        <>
-          {loading ? <Skeleton active paragraph={{ rows: 4 }} /> : cards(items ?? [])}
-          {(offset > 0 || hasMore) && (
-            <Flex gap={8} justify="flex-end" className="admin-pager">
-              <Button disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                Anterior
-              </Button>
-              <Button disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>
-                Próxima
-              </Button>
-            </Flex>
-          )}
-        </>
-      ) : (
-        <>
+      <PagedList<AdminPayment>
+        loadError={loadError}
+        onRetry={refresh}
+        items={items}
+        loading={loading}
+        wide={wide}
+        cards={cards}
+        offset={offset}
+        hasMore={hasMore}
+        pageSize={PAGE}
+        onOffset={setOffset}
+        table={
           <Table<AdminPayment>
             rowKey="id"
             columns={columns}
@@ -336,18 +318,8 @@ export default function PaymentsReviewPage() {
             size="middle"
             locale={{ emptyText: flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.' }}
           />
-          {(offset > 0 || hasMore) && (
-            <Flex gap={8} justify="flex-end" className="admin-pager">
-              <Button disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                Anterior
-              </Button>
-              <Button disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>
-                Próxima
-              </Button>
-            </Flex>
-          )}
-        </>
-      )}
+        }
+      />
       <Modal
         open={reviewing !== null}
         title={reviewing ? `Marcar o pagamento #${reviewing.id} como revisado` : ''}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, App, Button, Form, Grid, Input, Modal, Skeleton, Switch, Table, Tag, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Form, Grid, Input, Modal, Switch, Table, Tag, type TableColumnsType } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
@@ -7,6 +7,7 @@ import type { Winner } from '../../api/types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate, formatPhone, pad2 } from '../account/format';
 import { historyApi, isHttpUrl, pad3 } from './historyApi';
+import { LoadMoreList } from './shared/LoadMoreList';
 import { usePagedList } from './usePagedList';
 import './admin-history.css';
 
@@ -185,42 +186,21 @@ export default function WinnersPage() {
       <div className="adm-toolbar">
         <Input.Search allowClear placeholder="Buscar por nome, e-mail, sorteio ou concurso" aria-label="Buscar vencedores" enterButton="Buscar" maxLength={100} onSearch={(v) => setSearch(v.trim())} />
       </div>
-      {list.error && (
-        <Alert
-          type="error"
-          showIcon
-          title={list.error}
-          style={{ marginBottom: 16 }}
-          action={
-            <Button size="small" onClick={list.reload}>
-              Tentar de novo
-            </Button>
-          }
-        />
-      )}
-      {list.loading ? (
-        <div role="status" aria-label="Carregando…">
-          <Skeleton active paragraph={{ rows: 6 }} />
-        </div>
-      ) : (
-        <Table<Winner>
-          rowKey="draw_id"
-          columns={columns}
-          dataSource={list.items}
-          pagination={false}
-          size="middle"
-          tableLayout="auto"
-          scroll={{ x: wide ? 900 : 'max-content' }}
-          locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum vencedor encontrado.' }}
-        />
-      )}
-      {list.hasMore && !list.loading && (
-        <div className="adm-more">
-          <Button onClick={list.loadMore} loading={list.loadingMore}>
-            Carregar mais
-          </Button>
-        </div>
-      )}
+      <LoadMoreList
+        list={list}
+        table={
+          <Table<Winner>
+            rowKey="draw_id"
+            columns={columns}
+            dataSource={list.items}
+            pagination={false}
+            size="middle"
+            tableLayout="auto"
+            scroll={{ x: wide ? 900 : 'max-content' }}
+            locale={{ emptyText: list.error ? 'Não foi possível carregar.' : 'Nenhum vencedor encontrado.' }}
+          />
+        }
+      />
       <PrizeDialog
         winner={editing}
         onClose={() => setEditing(null)}

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Result, Skeleton, Tag } from 'antd';
-import { DownloadOutlined, ReloadOutlined, TrophyOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Skeleton, Tag } from 'antd';
+import { DownloadOutlined, TrophyOutlined } from '@ant-design/icons';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError } from '../../api/client';
 import type { BoardNumber } from '../../api/types';
 import { NumberGrid } from '../../components/board/NumberGrid';
+import { LoadFailedResult } from '../../components/LoadFailedResult';
 import { NotFoundResult } from '../../components/NotFoundResult';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import type { MyDrawBoard } from '../../../../src/shared/api/account';
@@ -88,20 +89,7 @@ export default function DrawDetailPage() {
   if (!id) return notFound;
   if (error && !data) {
     if (error instanceof ApiError && error.status === 404) return notFound;
-    return (
-      <div className="page page-narrow">
-        <Result
-          status="warning"
-          title={<h1 className="result-title">Não foi possível carregar este sorteio.</h1>}
-          subTitle={errorMessage(error, 'Tente novamente em instantes.')}
-          extra={
-            <Button type="primary" icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)}>
-              Tentar de novo
-            </Button>
-          }
-        />
-      </div>
-    );
+    return <LoadFailedResult title="Não foi possível carregar este sorteio." error={error} onRetry={() => setAttempt((a) => a + 1)} />;
   }
   if (!data || data.draw.id !== id) return <DetailSkeleton />;
 

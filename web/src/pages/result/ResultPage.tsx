@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Result, Skeleton } from 'antd';
-import { ReloadOutlined, TrophyOutlined } from '@ant-design/icons';
+import { Alert, Card, Skeleton } from 'antd';
+import { TrophyOutlined } from '@ant-design/icons';
 import { Link, useParams } from 'react-router-dom';
 import { api, ApiError, errorMessage } from '../../api/client';
 import type { DrawResult, WalkReason } from '../../api/types';
+import { LoadFailedResult } from '../../components/LoadFailedResult';
 import { NotFoundResult } from '../../components/NotFoundResult';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate, formatDateTime, pad2 } from '../account/format';
@@ -56,20 +57,7 @@ export default function ResultPage() {
         />
       );
     }
-    return (
-      <div className="page page-narrow">
-        <Result
-          status="warning"
-          title={<h1 className="result-title">Não foi possível carregar o resultado.</h1>}
-          subTitle={errorMessage(error, 'Tente novamente em instantes.')}
-          extra={
-            <Button type="primary" icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)}>
-              Tentar de novo
-            </Button>
-          }
-        />
-      </div>
-    );
+    return <LoadFailedResult title="Não foi possível carregar o resultado." error={error} onRetry={() => setAttempt((a) => a + 1)} />;
   }
   if (!data || data.draw_id !== id) {
     return (

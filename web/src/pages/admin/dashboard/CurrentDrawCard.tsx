@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Alert, App, Button, Card, Skeleton, Statistic } from 'antd';
-import { PlusCircleOutlined, ReloadOutlined, TrophyOutlined } from '@ant-design/icons';
+import { PlusCircleOutlined, TrophyOutlined } from '@ant-design/icons';
 import type { DashboardSummary } from '../../../api/types';
 import { errorMessage } from '../../../api/client';
 import { failureText } from '../shared/failure';
 import { formatBRL, pad3, plural } from '../shared/format';
 import { dashboardApi } from './dashboardApi';
+import { RetryAlert } from '../shared/RetryAlert';
 
 /**
  * The main series' open draw (account spec §2 "Admin dashboard"): its number, sold and remaining,
@@ -81,16 +82,7 @@ export function CurrentDrawCard({
           <Skeleton active paragraph={{ rows: 3 }} />
         </div>
       ) : loadError && !summary ? (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(loadError, 'Não foi possível carregar o painel.')}
-          action={
-            <Button size="small" icon={<ReloadOutlined />} onClick={onRetry}>
-              Tentar de novo
-            </Button>
-          }
-        />
+        <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar o painel.')} icon onRetry={onRetry} />
       ) : summary && summary.draw_id != null ? (
         <>
           <p className="current-draw-title">{summary.title}</p>

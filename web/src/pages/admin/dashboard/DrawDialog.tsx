@@ -7,14 +7,8 @@ import { dashboardApi, type DrawBody } from './dashboardApi';
 
 export const SAVE_FAILED = 'Falha ao salvar o sorteio.';
 
-interface Values {
-  title: string;
-  status: 'open' | 'closed';
-  price_cents: number;
-  numbers_total: number;
-  max_per_user: number;
-  infoproduct_id: number | null;
-}
+/** The form's values: the body it sends. */
+type Values = DrawBody;
 
 /**
  * 'Novo sorteio' / 'Editar sorteio' (account spec §2, §5): title, status, price in cents (picking an

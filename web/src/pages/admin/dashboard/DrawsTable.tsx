@@ -8,6 +8,7 @@ import { formatBRL, pad3 } from '../shared/format';
 import { dashboardApi } from './dashboardApi';
 import { DrawDialog } from './DrawDialog';
 import AutopayRunsSection from '../AutopayRunsSection';
+import { RetryAlert } from '../shared/RetryAlert';
 
 const PAGE = 20;
 const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', closed: 'FECHADO', drawn: 'SORTEADO' };
@@ -180,16 +181,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
           <Skeleton active paragraph={{ rows: 5 }} />
         </div>
       ) : loadError && rows === null ? (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(loadError, 'Não foi possível carregar os sorteios.')}
-          action={
-            <Button size="small" icon={<ReloadOutlined />} onClick={reload}>
-              Tentar de novo
-            </Button>
-          }
-        />
+        <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar os sorteios.')} icon onRetry={reload} />
       ) : (
         <>
           {loadError != null && <Alert className="draws-error" type="error" showIcon title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')} />}

@@ -1,25 +1,20 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Form, Input, InputNumber, Skeleton } from 'antd';
 import { SettingOutlined } from '@ant-design/icons';
 import type { DashboardSummary } from '../../../api/types';
 import { errorMessage } from '../../../api/client';
 import { formatBRL } from '../shared/format';
+import { BANNER_MAX, BANNER_RULES, MAX_PER_SELECTION_RULES, SAVED, SAVE_FAILED, useTimedNotice } from '../../../components/drawSettingsForm';
 import { dashboardApi } from './dashboardApi';
 
-export const BANNER_MAX = 240;
-export const SAVED = 'Configurações salvas com sucesso.';
-export const SAVE_FAILED = 'Não foi possível salvar. Tente novamente.';
+export { BANNER_MAX, SAVED, SAVE_FAILED };
 export const PARTLY_SAVED = 'Não foi possível atualizar as configurações agora.';
-/** Account spec §4, §9: the save message clears after 4 s. */
-const MESSAGE_MS = 4000;
 
 interface Values {
   price_cents: number;
   max_numbers_per_selection: number;
   banner_title: string;
 }
-
-type Notice = { type: 'success' | 'error'; text: string; detail?: string };
 
 /**
  * Ticket price (cents), max numbers per selection and the banner's promo phrase, saved with
@@ -29,8 +24,8 @@ type Notice = { type: 'success' | 'error'; text: string; detail?: string };
 export function SettingsCard({ summary, loading, onSaved }: { summary: DashboardSummary | null; loading: boolean; onSaved(): void }) {
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Account spec §4, §9: the save message clears after 4 s.
+  const [notice, show] = useTimedNotice();
   const price = Form.useWatch('price_cents', form);
 
   useEffect(() => {
@@ -38,16 +33,6 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
       form.setFieldsValue({ price_cents: summary.price_cents, max_numbers_per_selection: summary.max_numbers_per_selection, banner_title: summary.banner_title ?? '' });
     }
   }, [summary, form]);
-
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
-
-  const show = (n: Notice) => {
-    setNotice(n);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setNotice(null), MESSAGE_MS);
-  };
 
   const save = async (v: Values) => {
     if (!summary) return;
@@ -102,15 +87,12 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
             <Form.Item
               name="max_numbers_per_selection"
               label="Máximo de números por seleção"
-              rules={[
-                { required: true, message: 'Informe o máximo de números por seleção.' },
-                { type: 'number', min: 1, max: 10, message: 'Informe um número de 1 a 10.' },
-              ]}
+              rules={MAX_PER_SELECTION_RULES}
             >
               <InputNumber min={1} max={10} precision={0} inputMode="numeric" className="settings-number" />
             </Form.Item>
           </div>
-          <Form.Item name="banner_title" label="Frase promocional (banner)" rules={[{ max: BANNER_MAX, message: `Use no máximo ${BANNER_MAX} caracteres.` }]}>
+          <Form.Item name="banner_title" label="Frase promocional (banner)" rules={BANNER_RULES}>
             <Input.TextArea maxLength={BANNER_MAX} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={saving}>
