@@ -11,6 +11,9 @@ import { LoadMoreList } from './shared/LoadMoreList';
 import { usePagedList } from './usePagedList';
 import './admin-history.css';
 
+/** How long ago the prize was won: 'hoje', 'há 1 dia', 'há N dias'. */
+const sinceText = (days: number) => (days === 0 ? 'hoje' : `há ${days} ${days === 1 ? 'dia' : 'dias'}`);
+
 const LOAD_FAILED = 'Não foi possível carregar os vencedores.';
 const SAVE_FAILED = 'Não foi possível salvar o prêmio.';
 const LINK_MESSAGE = 'O link do produto deve ser um endereço http:// ou https:// válido.';
@@ -119,7 +122,7 @@ export default function WinnersPage() {
           {w.winner_phone && <div className="adm-muted">{formatPhone(w.winner_phone)}</div>}
           {/* Phones: the hidden columns' essentials under the name. */}
           <div className="adm-xs-only">
-            <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> · há {w.days_since} {w.days_since === 1 ? 'dia' : 'dias'}
+            <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> · {sinceText(w.days_since)}
             {w.product_name && <div>{w.product_name}</div>}
             <div className="adm-xs-actions">
               <PrizeTag status={w.status} />
@@ -149,7 +152,7 @@ export default function WinnersPage() {
       responsive: ['sm'],
       render: (s: Winner['status']) => <PrizeTag status={s} />,
     },
-    { title: 'DIAS DESDE', dataIndex: 'days_since', key: 'days', responsive: ['sm'], render: (d: number) => `${d} ${d === 1 ? 'dia' : 'dias'}` },
+    { title: 'DIAS DESDE', dataIndex: 'days_since', key: 'days', responsive: ['sm'], render: (d: number) => (d === 0 ? 'hoje' : `${d} ${d === 1 ? 'dia' : 'dias'}`) },
     {
       title: 'PRODUTO',
       key: 'product',
