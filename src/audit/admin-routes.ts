@@ -1,6 +1,4 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
-import { requireAdmin } from '../platform/http/context';
+import { adminRouter } from '../platform/http/context';
 import type { Db } from '../platform/db';
 import { createAuditLogService } from './service';
 
@@ -9,12 +7,7 @@ export const ADMIN_AUDIT_ROUTES = [{ method: 'GET', path: '/api/admin/audit' }] 
 
 /** The audit log of the admin console (issue 9): `GET /api/admin/audit?entity=&entity_id=&action=&limit=&offset=`, newest first. */
 export function adminAuditRoutes(s: { db: Db }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
   // A read-only service over audit_log (entries are written by each module's own service).
   const log = createAuditLogService({ db: s.db });
 

@@ -1,6 +1,4 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
-import { body, requireAdmin } from '../platform/http/context';
+import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { AdminUserId, type AdminUsersService } from './admin-users';
 
 /**
@@ -18,13 +16,7 @@ export const ADMIN_USERS_ROUTES = [
 ] as const;
 
 export function adminUsersRoutes(s: { adminUsers: AdminUsersService }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  // The user (and is_admin) was read from the database for this request (DESIGN §9).
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
   const a = s.adminUsers;
   const actor = (ctx: Parameters<typeof requireAdmin>[0]) => ({ userId: requireAdmin(ctx).id, via: 'admin' as const });
 

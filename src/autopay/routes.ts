@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppState } from '../platform/http/context';
-import { body, requireAdmin, requireUser } from '../platform/http/context';
+import { body, requireUser, adminRouter } from '../platform/http/context';
 import type { AutopayService } from './service';
 
 /**
@@ -44,12 +44,7 @@ export const ADMIN_AUTOPAY_ROUTES = [{ method: 'GET', path: '/api/admin/autopay/
 
 /** The admin console's autopay runs (a section of the draw view). */
 export function adminAutopayRoutes(s: { autopay: AutopayService }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
   r.get('/autopay/runs', async (ctx) => {
     ctx.body = await s.autopay.listRuns(ctx.query);
   });

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import multer from 'multer';
 import type { Context } from 'koa';
 import type { AppState } from '../platform/http/context';
-import { body, requireAdmin } from '../platform/http/context';
+import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { AdminInfoproductId, type AdminInfoproductsService, type UploadedFile } from './admin';
 
 /** The admin console's e-books API (issue 9). Listed for the route-guard table test. */
@@ -46,12 +46,7 @@ async function readUpload(ctx: Context, maxBytes: number): Promise<UploadedFile 
 }
 
 export function adminInfoproductsRoutes(s: { adminInfoproducts: AdminInfoproductsService }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
   const a = s.adminInfoproducts;
 
   r.get('/infoproducts', async (ctx) => {

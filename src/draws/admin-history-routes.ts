@@ -1,6 +1,4 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
-import { body, requireAdmin } from '../platform/http/context';
+import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { HistoryDrawId, type AdminHistoryService } from './admin-history';
 import type { OpenBuyersService } from './open-buyers';
 import { WinnerDrawId, type WinnersService } from './winners';
@@ -20,13 +18,7 @@ export const ADMIN_HISTORY_ROUTES = [
 ] as const;
 
 export function adminHistoryRoutes(s: { adminHistory: AdminHistoryService; openBuyers: OpenBuyersService; winners: WinnersService }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  // The user (and is_admin) was read from the database for this request (DESIGN §9).
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
 
   r.get('/draws/history', async (ctx) => {
     ctx.body = await s.adminHistory.history(ctx.query);

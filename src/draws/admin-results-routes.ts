@@ -1,6 +1,4 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
-import { body, requireAdmin } from '../platform/http/context';
+import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { AdminDrawId } from './admin';
 import type { ResultsService } from './results';
 
@@ -16,12 +14,7 @@ export const ADMIN_RESULTS_ROUTES = [
 ] as const;
 
 export function adminResultsRoutes(s: { results: ResultsService }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
   r.post('/draws/:id/result/preview', async (ctx) => {
     ctx.body = await s.results.preview(AdminDrawId.parse(ctx.params.id), body(ctx));
   });

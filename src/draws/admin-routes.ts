@@ -1,6 +1,4 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
-import { body, requireAdmin } from '../platform/http/context';
+import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { AdminDrawId, type AdminDrawsService } from './admin';
 
 /**
@@ -22,14 +20,7 @@ export const ADMIN_DRAWS_ROUTES = [
 ] as const;
 
 export function adminDrawsRoutes(s: { adminDraws: AdminDrawsService }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  // Runs only for a matched route of this router; the user (and is_admin) was read from the
-  // database for this request by the bearer middleware (DESIGN §9), never from a token claim.
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
   const a = s.adminDraws;
 
   r.get('/dashboard/summary', async (ctx) => {

@@ -1,6 +1,4 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
-import { body, requireAdmin } from '../platform/http/context';
+import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { ReviewPaymentId, type PaymentsReviewService } from './review';
 
 /** The admin console's payments to review (issue 9). Listed for the route-guard table test. */
@@ -12,12 +10,7 @@ export const ADMIN_PAYMENTS_ROUTES = [
 ] as const;
 
 export function adminPaymentsRoutes(s: { paymentsReview: PaymentsReviewService }) {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  const r = adminRouter();
   const p = s.paymentsReview;
 
   r.get('/payments', async (ctx) => {

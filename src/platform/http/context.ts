@@ -1,3 +1,4 @@
+import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
 import { errors } from '../errors';
@@ -33,6 +34,21 @@ export function requireAdmin(ctx: Context): SessionUser {
   const user = requireUser(ctx);
   if (!user.isAdmin) throw errors.forbidden('Acesso restrito a administradores.');
   return user;
+}
+
+/**
+ * A router under /api/admin whose every matched route first requires an admin (the user and
+ * is_admin were read from the database for this request by the bearer middleware, DESIGN §9,
+ * never from a token claim) and is never cached. Every module's admin routes start here.
+ */
+export function adminRouter(): Router<AppState> {
+  const r = new Router<AppState>({ prefix: '/api/admin' });
+  r.use(async (ctx, next) => {
+    requireAdmin(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  return r;
 }
 
 /** Parses with zod; a ZodError becomes a 400 with details in the error middleware. */
