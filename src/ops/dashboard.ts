@@ -6,7 +6,7 @@ import type { AppState } from '../platform/http/context';
 import type { Config } from '../platform/config';
 import type { JobQueue } from '../platform/queue';
 import type { AuthService } from '../auth/service';
-import { isDomainError } from '../platform/errors';
+import { errors, isDomainError } from '../platform/errors';
 import { OPS_COOKIE, type OpsService } from './service';
 
 /**
@@ -59,7 +59,8 @@ function cookieHeader(value: string, maxAgeS: number, secure: boolean) {
   return `${OPS_COOKIE}=${value}; Path=/ops; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
-function deny(ctx: Koa.Context, status: 401 | 403 | 404 | 405, error: string, message: string) {
+/** The answers the error middleware does not give here (a wrong method, an unknown /ops path). */
+function deny(ctx: Koa.Context, status: 404 | 405, error: string, message: string) {
   ctx.status = status;
   ctx.body = { error, message };
 }
@@ -110,14 +111,14 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
 
     const check = await deps.ops.checkSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
     if (!check.ok) {
-      if (check.reason === 'not_admin') return deny(ctx, 403, 'forbidden', 'Acesso restrito a administradores.');
+      if (check.reason === 'not_admin') throw errors.forbidden('Acesso restrito a administradores.');
       // A bearer token is no way in (only the cookie is); a customer's is told so plainly.
       const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
       if (bearer) {
         const u = await deps.auth.authenticate(bearer[1].trim());
-        if (u && !u.isAdmin) return deny(ctx, 403, 'forbidden', 'Acesso restrito a administradores.');
+        if (u && !u.isAdmin) throw errors.forbidden('Acesso restrito a administradores.');
       }
-      return deny(ctx, 401, 'unauthenticated', DENIED[check.reason]);
+      throw errors.unauthenticated(DENIED[check.reason]);
     }
     ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, tokenId: 0 };
 
