@@ -14,6 +14,7 @@ import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
 import { createVouchersService, type VouchersService } from './draws/vouchers';
 import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
+import { createAuditLogService, type AuditLogService } from './audit/service';
 import { createAdminHistoryService, type AdminHistoryService } from './draws/admin-history';
 import { createOpenBuyersService, type OpenBuyersService } from './draws/open-buyers';
 import { createWinnersService, type WinnersService } from './draws/winners';
@@ -60,6 +61,8 @@ export interface Services {
   vouchers: VouchersService;
   /** The admin console's draws, dashboard and ticket price (issue 9). */
   adminDraws: AdminDrawsService;
+  /** The audit log, read-only (entries are written by each module's own service). */
+  auditLog: AuditLogService;
   /** Held raffles and their participants (issue 9). */
   adminHistory: AdminHistoryService;
   /** Buyers of the active draw (issue 9). */
@@ -125,6 +128,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const draws = createDrawsService({ db, logger, readCache });
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
+  const auditLog = createAuditLogService({ db });
   const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
   const adminHistory = createAdminHistoryService({ db });
   const openBuyers = createOpenBuyersService({ db, draws });
@@ -185,6 +189,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     reservations,
     vouchers,
     adminDraws,
+    auditLog,
     adminHistory,
     openBuyers,
     winners,
