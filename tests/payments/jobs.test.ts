@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import type { RunningWorker } from '../../src/platform/queue';
 import { startTestWorker } from '../helpers/worker';
+import { waitForJob } from '../helpers/jobs';
 import { registerJobHandlers } from '../../jobs/registry';
 import { pollDelayMs } from '../../src/payments/service';
 import type { ProviderPayment, ProviderStatus } from '../../src/payments/providers/types';
@@ -18,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const pollJob = (paymentId: number) => t.services.queue.raw.getJob(`payment-poll-${paymentId}`);
+const queue = () => t.services.queue.raw;
+const pollJob = (paymentId: number) => queue().getJob(`payment-poll-${paymentId}`);
 
 /** What a provider would report for one of our payments (as the webhook path hands it over). */
 async function remote(paymentId: number, status: ProviderStatus): Promise<ProviderPayment> {
@@ -55,20 +57,14 @@ describe('polling', () => {
 
       // Still pending at the bank: the job runs, asks, and puts itself back with attempt 1.
       await (await pollJob(a.paymentId))!.promote();
-      const redelayed = await eventually(async () => {
-        const j = await pollJob(a.paymentId);
-        return j && (await j.getState()) === 'delayed' && (j.data as { attempt?: number }).attempt === 1 ? j : null;
-      }, 'the poll job to re-delay itself');
+      const redelayed = await waitForJob(queue(), `payment-poll-${a.paymentId}`, 'delayed', 'the poll job to re-delay itself', (j) => (j.data as { attempt?: number }).attempt === 1);
       expect((await paymentRow(t, a.paymentId)).last_checked_at).toBeInstanceOf(Date);
       expect(redelayed.data).toEqual({ paymentId: a.paymentId, attempt: 1 });
 
       // Paid: the next run approves and fulfils, and the job completes.
       await sandboxBank(t, a.paymentId, 'approved');
       await redelayed.promote();
-      const done = await eventually(async () => {
-        const j = await pollJob(a.paymentId);
-        return j && (await j.getState()) === 'completed' ? j : null;
-      }, 'the poll job to complete');
+      const done = await waitForJob(queue(), `payment-poll-${a.paymentId}`, 'completed', 'the poll job to complete');
       expect(done.returnvalue).toBe('approved');
       expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
 
@@ -77,19 +73,13 @@ describe('polling', () => {
       const beforeExpiry = (await pollJob(b.paymentId))!;
       const attemptsBefore = (beforeExpiry.data as { attempt?: number }).attempt ?? 0;
       await beforeExpiry.promote();
-      const watching = await eventually(async () => {
-        const j = await pollJob(b.paymentId);
-        return j && (await j.getState()) === 'delayed' && ((j.data as { attempt?: number }).attempt ?? 0) > attemptsBefore ? j : null;
-      }, 'the expired payment poll job to re-delay itself');
+      const watching = await waitForJob(queue(), `payment-poll-${b.paymentId}`, 'delayed', 'the expired payment poll job to re-delay itself', (j) => ((j.data as { attempt?: number }).attempt ?? 0) > attemptsBefore);
       expect((await paymentRow(t, b.paymentId)).status).toBe('expired');
       expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
       // Outside the late-check window the job stops.
       await t.services.db('payments').where({ id: b.paymentId }).update({ lapsed_at: t.services.db.raw(`now() - interval '49 hours'`) });
       await watching.promote();
-      const stopped = await eventually(async () => {
-        const j = await pollJob(b.paymentId);
-        return j && (await j.getState()) === 'completed' ? j : null;
-      }, 'the poll job to stop after the window');
+      const stopped = await waitForJob(queue(), `payment-poll-${b.paymentId}`, 'completed', 'the poll job to stop after the window');
       expect(stopped.returnvalue).toBe('expired');
     } finally {
       await running.close();

@@ -1,6 +1,7 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { startTestWorker } from '../helpers/worker';
+import { waitForJob } from '../helpers/jobs';
 import { runCliCaptured } from '../helpers/cli';
 import { lateCheckDelayMs } from '../../src/payments/queries';
 import {
@@ -85,17 +86,11 @@ describe('sandbox: an approval after our expiry is applied', () => {
       const p = await buyEbooks(t, u.token, product.id, 3, 500);
       await t.services.db('payments').where({ id: p.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
       await (await pollJob(t, p.paymentId))!.promote();
-      const watching = await eventually(async () => {
-        const j = await pollJob(t, p.paymentId);
-        const row = await paymentRow(t, p.paymentId);
-        return j && row.status === 'expired' && (await j.getState()) === 'delayed' ? j : null;
-      }, 'the job to expire the payment and keep watching');
+      await eventually(async () => (await paymentRow(t, p.paymentId)).status === 'expired', 'the job to expire the payment');
+      const watching = await waitForJob(t.services.queue.raw, `payment-poll-${p.paymentId}`, 'delayed', 'the job to keep watching');
       await sandboxBank(t, p.paymentId, 'approved');
       await watching.promote();
-      const done = await eventually(async () => {
-        const j = await pollJob(t, p.paymentId);
-        return j && (await j.getState()) === 'completed' ? j : null;
-      }, 'the poll job to apply the late approval');
+      const done = await waitForJob(t.services.queue.raw, `payment-poll-${p.paymentId}`, 'completed', 'the poll job to apply the late approval');
       expect(done.returnvalue).toBe('approved');
       expect(await paymentRow(t, p.paymentId)).toMatchObject({ status: 'approved', flagged_for_review: true });
       expect(await balanceOf(t, u.user.id, product.id)).toBe(3);

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { exited, workerProcesses } from '../helpers/worker-process';
+import { waitForJob } from '../helpers/jobs';
 import { balanceOf, buyEbooks, eventually, ledgerOf, makeProductWithDraw, paymentRow, sandboxBank } from './fixtures';
 
 /**
@@ -77,10 +78,7 @@ test('SIGKILL inside the fulfilment transaction, then a new worker: approved, vo
   // A new worker takes the stalled job over and completes it, once.
   const w2 = await startWorkerProcess();
   try {
-    const done = await eventually(async () => {
-      const j = await t.services.queue.raw.getJob(`payment-poll-${p.paymentId}`);
-      return j && (await j.getState()) === 'completed' ? j : null;
-    }, 'the second worker to complete the job', 45_000, 100);
+    const done = await waitForJob(t.services.queue.raw, `payment-poll-${p.paymentId}`, 'completed', 'the second worker to complete the job', () => true, 90_000);
     expect(done.returnvalue).toBe('approved');
     expect(await paymentRow(t, p.paymentId)).toMatchObject({ status: 'approved', flagged_for_review: false });
     const l = await ledgerOf(t, p.paymentId);
