@@ -48,8 +48,28 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
     }
   }
 
+  /**
+   * Checks of this process still running, by payment. A caller that finds one waits for its
+   * answer instead of reading the row before that check has applied what the provider said (a
+   * confirm arriving while another request of the same buyer asks would otherwise answer "not
+   * approved" for a payment the bank has approved). Across processes the row's throttle is the
+   * guard; there the loser reads the last stored state, and the client asks again.
+   */
+  const inflight = new Map<number, Promise<PaymentRow>>();
+
   const checks = {
-    async refresh(paymentId: number, opts: RefreshOptions = {}): Promise<PaymentRow> {
+    refresh(paymentId: number, opts: RefreshOptions = {}): Promise<PaymentRow> {
+      const running = inflight.get(paymentId);
+      if (running && !opts.force && !opts.anyAge) return running;
+      const check = checks.check(paymentId, opts).finally(() => {
+        if (inflight.get(paymentId) === check) inflight.delete(paymentId);
+      });
+      inflight.set(paymentId, check);
+      return check;
+    },
+
+    /** One check: claims it (throttle), asks the provider, applies the answer. Callers use refresh(). */
+    async check(paymentId: number, opts: RefreshOptions): Promise<PaymentRow> {
       // Claim the check atomically: concurrent callers ask the provider at most every 3 s about a
       // pending payment, and with a growing spacing about one that lapsed (for 48 h after it did).
       const claimed: PaymentRow[] = await db('payments')

@@ -73,8 +73,12 @@ test('after a Redis wipe the running worker puts its schedules back by itself', 
     expect(await ids()).toEqual(expect.arrayContaining(['payment-reconcile', 'reservation-sweep', 'mail-sweep']));
     const keys = await t.services.redis.keys(`${t.services.config.queuePrefix}*`);
     if (keys.length) await t.services.redis.del(...keys);
-    await eventually(async () => (await ids()).includes('payment-reconcile'), 'schedules restored', 10_000, 100);
-    expect(await ids()).toEqual(expect.arrayContaining(['payment-reconcile', 'reservation-sweep', 'mail-sweep']));
+    // The schedules are put back one by one: wait for all of them, not the first.
+    const restored = await eventually(async () => {
+      const now = await ids();
+      return ['payment-reconcile', 'reservation-sweep', 'mail-sweep'].every((id) => now.includes(id)) ? now : null;
+    }, 'schedules restored', 30_000, 100);
+    expect(restored).toEqual(expect.arrayContaining(['payment-reconcile', 'reservation-sweep', 'mail-sweep']));
   } finally {
     await running.close();
   }
