@@ -10,6 +10,8 @@ import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import { emitDrawOpened, type DrawsService } from './service';
+import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
+import type { DrawStatus } from '../shared/api/draws';
 import type { AdminDraw, DashboardSummary } from '../shared/api/admin-draws';
 
 /**
@@ -102,7 +104,7 @@ export const NewSeriesCommand = z.object({
 export const AdminDrawListQuery = z.object({
   limit: PageLimit(200, 50),
   offset: PageOffset(),
-  status: z.enum(['open', 'closed', 'drawn'], { error: 'Status inválido. Use open, closed ou drawn.' }).optional(),
+  status: z.enum(DRAW_STATUS_FILTER_NAMES, { error: 'Status inválido. Use open, closed ou sorteado.' }).optional(),
   infoproduct_id: Id('E-book inválido.').optional(),
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
 });
@@ -121,7 +123,7 @@ export interface AdminDrawsService {
   update(adminId: number, id: number, input: unknown): Promise<AdminDrawView>;
   setStatus(adminId: number | null, id: number, input: unknown): Promise<AdminDrawView>;
   remove(adminId: number, id: number): Promise<{ ok: true; id: number }>;
-  board(id: number): Promise<{ draw_id: number; status: q.DrawRow['status']; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
+  board(id: number): Promise<{ draw_id: number; status: DrawStatus; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
 }
 
 const DRAW_AUDIT_FIELDS = ['title', 'status', 'infoproduct_id', 'total_numbers', 'prize_cents', 'ticket_price_cents_override', 'max_per_user', 'closed_at'] as const;
@@ -174,7 +176,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
   }
 
   async function views(rows: q.DrawRow[]): Promise<AdminDrawView[]> {
-    const base = await draws.views(rows);
+    const base = await draws.views(rows, db, { fullWinnerNames: true });
     const productIds = [...new Set(rows.map((r) => r.infoproduct_id).filter((x): x is number => x != null))];
     const products: Array<{ id: number; title: string; price_cents: number | null }> = productIds.length
       ? await db('infoproducts').whereIn('id', productIds).select('id', 'title', 'price_cents')
@@ -309,7 +311,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     async list(query) {
       const f = AdminDrawListQuery.parse(query);
       const qb = db('draws').orderBy('id', 'desc').limit(f.limit + 1).offset(f.offset);
-      if (f.status) qb.where({ status: f.status });
+      if (f.status) qb.whereIn('status', DRAW_STATUS_FILTERS[f.status]);
       if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
       if (f.search) {
         const term = f.search;
@@ -431,7 +433,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
       if (!d) throw notFound();
       return {
         draw_id: d.id,
-        status: d.status,
+        status: drawStatusWord(d.status),
         total_numbers: d.total_numbers,
         numbers: nums.map((b) => ({ n: b.n, state: b.status, status: b.status, owner_user_id: b.owner_user_id, owner_name: b.owner_name })),
       };

@@ -6,14 +6,15 @@ import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
 import * as q from './queries';
-import { effectiveTicketPrice, serializeDraw, serializeNumber, type DrawView } from './serializers';
+import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, effectiveTicketPrice, serializeDraw, serializeNumber, drawStatusWord, type DrawView } from './serializers';
+import { initialsOf } from '../shared/initials';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
 import { holdCaptiveNumbers } from '../autopay/holds';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
-  status: z.enum(['open', 'closed', 'drawn']).optional(),
+  status: z.enum(DRAW_STATUS_FILTER_NAMES, { error: 'Status inválido. Use open, closed ou sorteado.' }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -37,6 +38,15 @@ export interface ViewsKnown {
   cfg?: AppConfig;
   products?: Map<number, ProductBrief>;
   counts?: Map<number, q.Counts>;
+  /** Winners' full names (admin answers); initials otherwise (other people's names never leave the server). */
+  fullWinnerNames?: boolean;
+}
+
+async function namesById(conn: Conn, ids: Array<number | null>): Promise<Map<number, string>> {
+  const uniq = [...new Set(ids.filter((x): x is number => x != null))];
+  if (!uniq.length) return new Map();
+  const rows: Array<{ id: number; name: string }> = await conn('users').whereIn('id', uniq).select('id', 'name');
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 export interface DrawsService {
@@ -72,17 +82,20 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
 
   async function views(draws: q.DrawRow[], conn: Conn = db, known: ViewsKnown = {}): Promise<DrawView[]> {
     if (!draws.length) return [];
-    const [cfg, products, counts] = await Promise.all([
+    const [cfg, products, counts, winners] = await Promise.all([
       known.cfg ?? readAppConfig(conn),
       known.products ?? productsById(conn, draws.map((d) => d.infoproduct_id as number)),
       known.counts ?? q.countsByDraw(conn, draws.map((d) => d.id)),
+      namesById(conn, draws.map((d) => (d.status === 'drawn' ? d.winner_user_id : null))),
     ]);
     return draws.map((d) => {
       const product = d.infoproduct_id ? products.get(d.infoproduct_id) ?? null : null;
+      const winner = d.winner_user_id != null ? winners.get(d.winner_user_id) : undefined;
       return serializeDraw(d, {
         ticketPriceCents: effectiveTicketPrice(d, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }),
         counts: counts.get(d.id),
         product,
+        winnerName: winner === undefined ? null : known.fullWinnerNames ? winner : initialsOf(winner),
       });
     });
   }
@@ -138,7 +151,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     const f = DrawListQuery.parse(query);
     const qb = db('draws').orderBy('id', 'desc').limit(f.limit);
     if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
-    if (f.status) qb.where({ status: f.status });
+    if (f.status) qb.whereIn('status', DRAW_STATUS_FILTERS[f.status]);
     return views(await qb);
   }
 
@@ -146,7 +159,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
   async function board(drawId: number): Promise<DrawBoard> {
     const [d, nums] = await Promise.all([q.findDraw(db, drawId), q.boardNumbers(db, drawId)]);
     if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-    return { draw_id: drawId, status: d.status, total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) };
+    return { draw_id: drawId, status: drawStatusWord(d.status), total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) };
   }
 
   const service: DrawsService = {

@@ -116,6 +116,11 @@ describe('GET /api/admin/draws', () => {
     expect(p2.body.items.map((d: { id: number }) => d.id)).toEqual([made[0].id]);
     const closed = await api('GET', `/api/admin/draws?search=${tag}&status=closed`);
     expect(closed.body.items.map((d: { id: number }) => d.id)).toEqual([made[0].id]);
+    // The held raffles' list: status=closed also brings the decided draws (answered as sorteado).
+    await t.services.db('draws').where({ id: made[0].id }).update({ status: 'drawn', realized_at: new Date() });
+    const held = await api('GET', `/api/admin/draws?search=${tag}&status=closed`);
+    expect(held.body.items.map((d: { id: number; status: string }) => [d.id, d.status])).toEqual([[made[0].id, 'sorteado']]);
+    expect((await api('GET', `/api/admin/draws?search=${tag}&status=sorteado`)).body.items.map((d: { id: number }) => d.id)).toEqual([made[0].id]);
     const byId = await api('GET', `/api/admin/draws?search=${made[1].id}`);
     expect(byId.body.items.map((d: { id: number }) => d.id)).toContain(made[1].id);
     // A LIKE wildcard in the search is a plain character.
@@ -125,7 +130,7 @@ describe('GET /api/admin/draws', () => {
       ['limit=0', 'O limite mínimo é 1.'],
       ['limit=201', 'O limite máximo é 200.'],
       ['offset=-1', 'O deslocamento não pode ser negativo.'],
-      ['status=sorteado', 'Status inválido. Use open, closed ou drawn.'],
+      ['status=pendente', 'Status inválido. Use open, closed ou sorteado.'],
       ['infoproduct_id=1e3', 'E-book inválido.'],
     ]) {
       const r = await api('GET', `/api/admin/draws?${qs}`);
