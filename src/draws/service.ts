@@ -68,6 +68,7 @@ export interface DrawsService {
    * left and opens its product's successor (sell-out, and the admin's 'NOVO SORTEIO').
    */
   closeAndOpenSuccessor(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
+  /** The "current draw" (DESIGN §2): the main series' open draw, else the newest open draw, else null. */
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
   /**
    * After a committed write that changed draw `drawId` (a sale, a hold, a release):
@@ -200,15 +201,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
           const again = await q.findOpenDrawOfProduct(trx, infoproductId);
           if (again) return again;
           // Inherit settings from the latest draw of the product, else its defaults.
-          const last: q.DrawRow | undefined = await trx('draws').where({ infoproduct_id: infoproductId }).orderBy('id', 'desc').first();
-          const draw = await q.insertDrawWithNumbers(trx, {
-            infoproduct_id: infoproductId,
-            title: last?.title ?? product.title,
-            total_numbers: last?.total_numbers ?? product.default_total_numbers,
-            prize_cents: last?.prize_cents ?? product.default_prize_cents,
-            ticket_price_cents_override: last?.ticket_price_cents_override ?? null,
-            max_per_user: last?.max_per_user ?? 1,
-          });
+          const draw = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, product));
           await emitDrawOpened(trx, draw);
           cache.invalidateAllAfterCommit(trx);
           return draw;
@@ -233,14 +226,13 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
 
     closeAndOpenSuccessor,
 
+    // The main series' open draw; when it has none (or no main series is set), the newest open draw.
     async currentDrawId(cfg) {
       const c = cfg ?? (await readAppConfig(db));
-      if (!c.main_infoproduct_id) {
-        const any = await db('draws').where({ status: 'open' }).orderBy('id', 'asc').first('id');
-        return any?.id ?? null;
-      }
-      const d = await q.findOpenDrawOfProduct(db, c.main_infoproduct_id);
-      return d?.id ?? null;
+      const main = c.main_infoproduct_id ? await q.findOpenDrawOfProduct(db, c.main_infoproduct_id) : undefined;
+      if (main) return main.id;
+      const newest = await db('draws').where({ status: 'open' }).orderBy('id', 'desc').first('id');
+      return newest?.id ?? null;
     },
 
     invalidateBoard(drawId) {
