@@ -64,7 +64,7 @@ export interface EbookLink { title: string; sku: string; url: string; expires_at
 
 /** GET /api/coupons/mine */
 export interface CouponEntry { id: number; kind: string; cents: number; payment_id: number | null; reason: string | null; created_at: string }
-export interface CouponBalance { code: string; cents: number; valid_until: string | null; last_payment_sync_at: string | null; entries: CouponEntry[] }
+export interface CouponBalance { code: string; cents: number; valid_until: string | null; last_payment_sync_at: string | null; updated_at: string | null; entries: CouponEntry[] }
 /** POST /api/coupons/sync (alias POST /api/me/coupons/sync) → CouponSync */
 export interface CouponSync { add_cents: number; last_payment_sync_at: string }
 
