@@ -65,7 +65,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
 export function moduleRouters(services: Services) {
   return [
     healthRoutes({ db: services.db, redis: services.fastRedis, queuePrefix: services.config.queuePrefix }),
-    authRoutes(services.auth),
+    authRoutes(services.auth, services.config),
     catalogueRoutes(services.catalogue),
     drawsRoutes(services),
     paymentsRoutes(services.payments, services.participations),

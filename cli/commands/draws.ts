@@ -26,13 +26,13 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
   draws
     .command('list')
     .description('lista os sorteios, mais recentes primeiro')
-    .option('--status <status>', 'open, closed ou drawn')
+    .option('--status <status>', 'open, closed (os fechados, sorteados ou não) ou sorteado')
     .option('--product <sku>', 'só os sorteios deste e-book (SKU ou id)')
     .option('--limit <n>', 'quantidade (1-200)', '50')
     .option('--offset <n>', 'deslocamento', '0')
     .option('--json', 'saída em JSON')
     .action(async (o: { status?: string; product?: string; limit: string; offset: string; json?: boolean }) => {
-      if (o.status !== undefined && !['open', 'closed', 'drawn'].includes(o.status)) usageError(`--status deve ser open, closed ou drawn (recebido: ${o.status})`);
+      if (o.status !== undefined && !['open', 'closed', 'sorteado', 'drawn'].includes(o.status)) usageError(`--status deve ser open, closed ou sorteado (recebido: ${o.status})`);
       const limit = positiveInt('--limit', o.limit);
       if (!/^\d+$/.test(o.offset)) usageError('--offset deve ser um inteiro ≥ 0');
       const s = getServices();
@@ -65,7 +65,7 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
           ['fechado em', d.closed_at ?? '—'],
           ['realizado em', d.realized_at ?? '—'],
           ['concurso', decided?.contest_number ?? '—'],
-          ['número vencedor', d.winner_number ?? (d.status === 'drawn' ? 'sem vencedor' : '—')],
+          ['número vencedor', d.winner_number ?? (d.status === 'sorteado' ? 'sem vencedor' : '—')],
         ];
         for (const [k, v] of rows) process.stdout.write(`${k.padEnd(18)} ${v instanceof Date ? v.toISOString() : String(v)}\n`);
       }

@@ -50,11 +50,13 @@ export function registerWinnersCommands(program: Command, getServices: () => Ser
         redeemed: o.redeemed ? '1' : o.notRedeemed ? '0' : undefined,
       });
       if (o.json) {
-        process.stdout.write(JSON.stringify(page, null, 2) + '\n');
+        // The CLI's lists print {items, hasMore, limit, offset} (the HTTP answer names the list `winners`).
+        const { winners, ...rest } = page;
+        process.stdout.write(JSON.stringify({ items: winners, ...rest }, null, 2) + '\n');
         return;
       }
       printRows(
-        page.items.map((w) => ({ ...w, winner_number: String(w.winner_number).padStart(2, '0') })),
+        page.winners.map((w) => ({ ...w, winner_number: String(w.winner_number).padStart(2, '0') })),
         false,
         ['draw_id', 'contest_number', 'winner_name', 'winner_email', 'winner_number', 'realized_at', 'days_since', 'status', 'product_name', 'product_link'],
       );

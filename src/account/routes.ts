@@ -5,11 +5,13 @@ import { body, requireAdmin, requireUser } from '../platform/http/context';
 import type { AccountService } from './service';
 import type { MyBoardService } from '../draws/my-board';
 import type { EbooksService } from '../catalogue/ebooks';
+import type { AuthService } from '../auth/service';
+import { cookieSessionUser } from '../auth/session-cookie';
 
 const DrawId = Id('Sorteio inválido.');
 
 /** Customer area (issue 8): draw detail board, e-book delivery, data export, admin draw settings. */
-export function accountRoutes(s: { account: AccountService; myBoard: MyBoardService; ebooks: EbooksService }) {
+export function accountRoutes(s: { account: AccountService; myBoard: MyBoardService; ebooks: EbooksService; auth: Pick<AuthService, 'authenticate'> }) {
   const r = new Router<AppState>({ prefix: '/api' });
 
   r.get('/me/draws/:id/board', async (ctx) => {
@@ -24,9 +26,15 @@ export function accountRoutes(s: { account: AccountService; myBoard: MyBoardServ
     ctx.body = await s.ebooks.linkForDraw(user.id, user.isAdmin, ctx.params.drawId);
   });
 
-  // Bearer header or a signed link (?u=&exp=&sig=) from /ebooks/by-draw.
+  // Bearer header, a signed link (?u=&exp=&sig=) from /ebooks/by-draw, or the session cookie: the
+  // one route that reads it (a plain link opened in a new tab sends no bearer header).
   r.get('/ebooks/:sku/download', async (ctx) => {
-    const file = await s.ebooks.download({ sku: ctx.params.sku, user: ctx.state.user, query: ctx.query as Record<string, unknown> });
+    const file = await s.ebooks.download({
+      sku: ctx.params.sku,
+      user: ctx.state.user,
+      cookieUser: () => cookieSessionUser(ctx, (token) => s.auth.authenticate(token)),
+      query: ctx.query as Record<string, unknown>,
+    });
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Content-Disposition', `attachment; filename="${file.filename}"`);
     ctx.type = 'application/pdf';

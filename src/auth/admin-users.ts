@@ -300,7 +300,7 @@ export function createAdminUsersService(deps: {
           throw e;
         });
       await deps.mailer.dispatch(outboxId!).catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
-      return { user: await get(id), temporary_password: temporary, message: `Salvo com sucesso. Senha padrão: ${temporary}` };
+      return { ...(await get(id)), temporary_password: temporary, message: `Salvo com sucesso. Senha padrão: ${temporary}` };
     },
 
     async update(actor, id, input) {
@@ -349,7 +349,7 @@ export function createAdminUsersService(deps: {
           if (isUniqueViolation(e, 'users_email_unique')) throw emailTaken();
           throw e;
         });
-      return { user: await get(id), message: 'Salvo com sucesso.', coupon_adjustment: adjustment };
+      return { ...(await get(id)), message: 'Salvo com sucesso.', coupon_adjustment: adjustment };
     },
 
     async remove(actor, id) {

@@ -1,23 +1,34 @@
 import Router from '@koa/router';
 import type { AppState } from '../platform/http/context';
 import { body, clientIp, requireUser } from '../platform/http/context';
+import type { Config } from '../platform/config';
 import type { AuthService } from './service';
 import { RESET_ACCEPTED_MESSAGE } from './service';
+import { clearedSessionCookie, sessionCookie } from './session-cookie';
 
-export function authRoutes(auth: AuthService) {
+export function authRoutes(auth: AuthService, config: Pick<Config, 'isProduction' | 'sessionTtlDays'>) {
   const r = new Router<AppState>({ prefix: '/api' });
 
-  r.post('/auth/register', async (ctx) => {
-    const user = await auth.register(body(ctx), { ip: clientIp(ctx) });
-    ctx.status = 201;
-    ctx.body = { user };
-  });
+  // The account spec's registration tries POST /register first (account spec §7), then /auth/register.
+  for (const path of ['/auth/register', '/register']) {
+    r.post(path, async (ctx) => {
+      const user = await auth.register(body(ctx), { ip: clientIp(ctx) });
+      ctx.status = 201;
+      ctx.body = { user };
+    });
+  }
 
   r.post('/auth/login', async (ctx) => {
-    ctx.body = await auth.login(body(ctx), { ip: clientIp(ctx), userAgent: ctx.get('user-agent') });
+    const input = body(ctx);
+    const session = await auth.login(input, { ip: clientIp(ctx), userAgent: ctx.get('user-agent') });
+    // The same token as an HttpOnly cookie, for the e-book download opened as a plain link.
+    ctx.append('Set-Cookie', sessionCookie(config, session.token, (input as { remember?: unknown }).remember !== false));
+    ctx.body = session;
   });
 
   r.post('/auth/logout', async (ctx) => {
+    // Cleared whatever happens next: a browser logging out keeps no download cookie.
+    ctx.append('Set-Cookie', clearedSessionCookie(config));
     const user = requireUser(ctx);
     await auth.logout(user.tokenId);
     ctx.status = 204;

@@ -337,15 +337,7 @@ export function createAdminInfoproductsService(deps: {
     const open = await dq.findOpenDrawOfProduct(trx, p.id);
     if (open) return open.id;
     // Inherit from the latest draw of the product (as ensureOpenDraw does), else the product's defaults.
-    const last: dq.DrawRow | undefined = await trx('draws').where({ infoproduct_id: p.id }).orderBy('id', 'desc').first();
-    const d = await dq.insertDrawWithNumbers(trx, {
-      infoproduct_id: p.id,
-      title: last?.title ?? p.title,
-      total_numbers: last?.total_numbers ?? p.default_total_numbers,
-      prize_cents: last?.prize_cents ?? p.default_prize_cents,
-      ticket_price_cents_override: last?.ticket_price_cents_override ?? null,
-      max_per_user: last?.max_per_user ?? 1,
-    });
+    const d = await dq.insertDrawWithNumbers(trx, await dq.nextDrawSettings(trx, p));
     await emitDrawOpened(trx, d);
     return d.id;
   }

@@ -45,8 +45,17 @@ export interface EbookFile {
 
 export interface EbooksService {
   linkForDraw(userId: number, isAdmin: boolean, drawId: unknown): Promise<EbookLink>;
-  /** Who may download: the bearer user, or the user a valid signed link names. */
-  download(o: { sku: unknown; user: { id: number; isAdmin: boolean } | null; query: Record<string, unknown> }): Promise<EbookFile>;
+  /**
+   * Who may download: the bearer user, the user a valid signed link names, or the session
+   * cookie's user. `user`: the bearer's; `cookieUser`: the session cookie's, asked for only when there is neither
+   * a bearer nor a signed link (a link names its own user, whatever cookie the browser holds).
+   */
+  download(o: {
+    sku: unknown;
+    user: { id: number; isAdmin: boolean } | null;
+    cookieUser?: () => Promise<{ id: number; isAdmin: boolean } | null>;
+    query: Record<string, unknown>;
+  }): Promise<EbookFile>;
   sign(userId: number, sku: string, exp: number): string;
 }
 
@@ -168,9 +177,10 @@ export function createEbooksService(deps: { db: Db; appSecret: string; storageDi
         if (!row) throw forbiddenLink('invalid_link');
         isAdmin = isAdminRow(row, deps.adminEmails);
       } else {
-        if (!o.user) throw errors.unauthenticated('Faça login para baixar o e-book.');
-        userId = o.user.id;
-        isAdmin = o.user.isAdmin;
+        const user = o.user ?? (await o.cookieUser?.()) ?? null;
+        if (!user) throw errors.unauthenticated('Faça login para baixar o e-book.');
+        userId = user.id;
+        isAdmin = user.isAdmin;
       }
       const p: ProductFileRow | undefined = await db('infoproducts').where({ sku }).first('id', 'sku', 'title', 'file_url', 'file_sha256');
       if (!p) throw errors.notFound('ebook_not_found', 'E-book não encontrado.');

@@ -37,6 +37,7 @@ export function serializeBalance(code: string, account: CouponAccountRow | undef
     cents: account?.balance_cents ?? 0,
     valid_until: validUntil(account, validityDays),
     last_payment_sync_at: iso(account?.last_payment_sync_at),
+    updated_at: iso(account?.updated_at),
     entries: ledger.map(serializeEntry),
   };
 }

@@ -3,8 +3,9 @@ import type { Db } from '../platform/db';
 import { errors } from '../platform/errors';
 import { Id, PageLimit, PageOffset } from '../platform/validation';
 import { iso } from '../shared/iso';
-import type { DrawParticipants, HeldDraw, Page, Participant, ParticipantEntry } from '../shared/api/admin-history';
+import type { DrawParticipants, HeldDraw, Page, Participant, ParticipantEntry, ParticipantNumber } from '../shared/api/admin-history';
 import * as q from './queries';
+import { drawStatusWord, wholeDays } from './serializers';
 
 /**
  * The admin console's held raffles (issue 9, account spec §2 'Held raffles'): closed and drawn
@@ -20,8 +21,8 @@ export const Search = z.string({ error: 'A busca deve ser um texto.' }).trim().m
 export const HistoryQuery = z.object({
   limit: PageLimit(200, 50),
   offset: Offset,
-  /** closed or drawn only; both when absent. */
-  status: z.enum(['closed', 'drawn'], { error: 'Status inválido. Use closed ou drawn.' }).optional(),
+  /** closed (awaiting the contest) or sorteado (decided; 'drawn' too) only; both when absent. */
+  status: z.enum(['closed', 'sorteado', 'drawn'], { error: 'Status inválido. Use closed ou sorteado.' }).optional(),
   search: Search,
 });
 
@@ -30,11 +31,7 @@ export const ParticipantsQuery = z.object({ limit: PageLimit(1000, 500), offset:
 /** `%term%` for ILIKE, with the pattern characters of the term escaped. */
 export const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Whole days from `from` to `to` (now when null), never negative. */
-export function wholeDays(from: Date | string, to: Date | string | null | undefined, now = Date.now()): number {
-  const end = to == null ? now : new Date(to).getTime();
-  return Math.max(0, Math.floor((end - new Date(from).getTime()) / 86_400_000));
-}
+export { wholeDays };
 
 /**
  * A sale counts (is "live") unless it was voided or its payment was refunded or charged back
@@ -64,7 +61,7 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
                FROM number_sales s LEFT JOIN payments p ON p.id = s.payment_id
               WHERE s.draw_id = d.id AND ${LIVE_SALE}) c ON true`,
         )
-        .whereIn('d.status', f.status ? [f.status] : ['closed', 'drawn'])
+        .whereIn('d.status', f.status === 'closed' ? ['closed'] : f.status ? ['drawn'] : ['closed', 'drawn'])
         .orderBy('d.id', 'desc')
         .limit(f.limit + 1)
         .offset(f.offset)
@@ -84,7 +81,7 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
           id: d.id,
           draw_id: d.id,
           title: d.title,
-          status: d.status as HeldDraw['status'],
+          status: drawStatusWord(d.status) as HeldDraw['status'],
           total_numbers: d.total_numbers,
           sold: d.sold,
           participants: d.participants,
@@ -164,11 +161,16 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
           };
         })
         .sort((a, b) => collator.compare(a.name, b.name) || a.user_id - b.user_id);
+      const page = all.slice(f.offset, f.offset + f.limit);
+      const participants: ParticipantNumber[] = page
+        .flatMap((p) => p.entries.map((e) => ({ user_id: p.user_id, user_name: p.name, number: e.number, status: e.status })))
+        .sort((a, b) => a.number - b.number || a.user_id - b.user_id);
       return {
         draw_id: draw.id,
-        status: draw.status,
+        status: drawStatusWord(draw.status),
         sold,
-        items: all.slice(f.offset, f.offset + f.limit),
+        participants,
+        items: page,
         hasMore: all.length > f.offset + f.limit,
         limit: f.limit,
         offset: f.offset,

@@ -10,7 +10,9 @@ import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import { emitDrawOpened, type DrawsService } from './service';
-import type { AdminDraw, DashboardSummary } from '../shared/api/admin-draws';
+import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
+import type { DrawStatus } from '../shared/api/draws';
+import type { AdminDraw, DashboardSummary, NewSeriesResult } from '../shared/api/admin-draws';
 
 /**
  * The admin console's draws (issue 9): dashboard summary, 'NOVO SORTEIO', ticket price and the
@@ -102,7 +104,7 @@ export const NewSeriesCommand = z.object({
 export const AdminDrawListQuery = z.object({
   limit: PageLimit(200, 50),
   offset: PageOffset(),
-  status: z.enum(['open', 'closed', 'drawn'], { error: 'Status inválido. Use open, closed ou drawn.' }).optional(),
+  status: z.enum(DRAW_STATUS_FILTER_NAMES, { error: 'Status inválido. Use open, closed ou sorteado.' }).optional(),
   infoproduct_id: Id('E-book inválido.').optional(),
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
 });
@@ -112,7 +114,7 @@ export type AdminDrawView = AdminDraw;
 
 export interface AdminDrawsService {
   summary(): Promise<DashboardSummary>;
-  newSeries(adminId: number, input: unknown): Promise<{ closed_draw_id: number; draw_id: number; sold: number }>;
+  newSeries(adminId: number, input: unknown): Promise<NewSeriesResult>;
   setTicketPrice(adminId: number, input: unknown): Promise<DashboardSummary>;
   list(query: unknown): Promise<{ items: AdminDrawView[]; hasMore: boolean; limit: number; offset: number }>;
   get(id: number): Promise<AdminDrawView>;
@@ -121,7 +123,7 @@ export interface AdminDrawsService {
   update(adminId: number, id: number, input: unknown): Promise<AdminDrawView>;
   setStatus(adminId: number | null, id: number, input: unknown): Promise<AdminDrawView>;
   remove(adminId: number, id: number): Promise<{ ok: true; id: number }>;
-  board(id: number): Promise<{ draw_id: number; status: q.DrawRow['status']; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
+  board(id: number): Promise<{ draw_id: number; status: DrawStatus; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
 }
 
 const DRAW_AUDIT_FIELDS = ['title', 'status', 'infoproduct_id', 'total_numbers', 'prize_cents', 'ticket_price_cents_override', 'max_per_user', 'closed_at'] as const;
@@ -174,7 +176,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
   }
 
   async function views(rows: q.DrawRow[]): Promise<AdminDrawView[]> {
-    const base = await draws.views(rows);
+    const base = await draws.views(rows, db, { fullWinnerNames: true });
     const productIds = [...new Set(rows.map((r) => r.infoproduct_id).filter((x): x is number => x != null))];
     const products: Array<{ id: number; title: string; price_cents: number | null }> = productIds.length
       ? await db('infoproducts').whereIn('id', productIds).select('id', 'title', 'price_cents')
@@ -225,6 +227,24 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     return d;
   }
 
+  /**
+   * 'NOVO SORTEIO' when the main series has no open draw: opens one with its latest draw's
+   * settings (else the e-book's defaults). Nothing is closed; a second one racing it meets the
+   * product lock (then the one-open-draw index) and answers 409.
+   */
+  async function openMainDraw(trx: Trx, adminId: number, productId: number): Promise<NewSeriesResult> {
+    const product = await productOf(trx, productId);
+    if (!product.active) throw errors.conflict('infoproduct_inactive', 'O e-book da série principal não está à venda: ative-o antes de abrir um sorteio.');
+    if (await q.findOpenDrawOfProduct(trx, productId)) throw secondOpen();
+    const full = await trx('infoproducts').where({ id: productId }).first('id', 'title', 'default_total_numbers', 'default_prize_cents');
+    const opened = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, full));
+    await emitDrawOpened(trx, opened);
+    await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.new_series', entity: 'draw', entityId: opened.id, data: { before: null, after: { closed: null, opened: snapshot(opened) }, sold: 0 } });
+    deps.readCache.invalidateAllAfterCommit(trx);
+    deps.logger.info({ drawId: opened.id, adminId }, 'admin: main series had no open draw; opened one');
+    return { closed_draw_id: null, draw_id: opened.id, sold: 0 };
+  }
+
   const service: AdminDrawsService = {
     async summary() {
       const cfg = await readAppConfig(db);
@@ -257,9 +277,10 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
       if (!cfg.main_infoproduct_id) throw errors.conflict('no_main_series', 'Nenhuma série principal configurada (main_infoproduct_id).');
       const productId = cfg.main_infoproduct_id;
       return guarded(() =>
-        db.transaction(async (trx) => {
+        db.transaction(async (trx): Promise<NewSeriesResult> => {
           const current = await q.findOpenDrawOfProduct(trx, productId);
-          if (!current) throw errors.conflict('no_open_draw', 'A série principal não tem sorteio aberto.');
+          // Nothing of the main series to close (sold out and paused, or never opened): open its draw.
+          if (!current) return openMainDraw(trx, adminId, productId);
           if (cmd.draw_id !== undefined && cmd.draw_id !== current.id) throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira os números e confirme de novo.');
           // Draw row first (as the sale paths), then re-check: a sell-out may have closed it meanwhile.
           const locked = await lockedDraw(trx, current.id);
@@ -287,15 +308,16 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
 
     async setTicketPrice(adminId, input) {
       const { price_cents } = TicketPriceCommand.parse(input);
+      // The dashboard shows the current draw's price: it becomes that draw's own (its successors inherit it).
+      const currentId = await draws.currentDrawId();
       await db.transaction(async (trx) => {
         const cfg = await readAppConfig(trx);
         const before: Record<string, unknown> = { config_ticket_price_cents: cfg.ticket_price_cents };
         const after: Record<string, unknown> = { config_ticket_price_cents: price_cents };
         await writeAppConfig(trx, { ticket_price_cents: price_cents });
-        // The dashboard shows the current draw's price: it becomes that draw's own (its successors inherit it).
-        const currentId = cfg.main_infoproduct_id ? (await q.findOpenDrawOfProduct(trx, cfg.main_infoproduct_id))?.id : undefined;
         if (currentId) {
           const d = await lockedDraw(trx, currentId);
+          if (d.status !== 'open') throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira e salve de novo.');
           before.draw = snapshot(d);
           const [a] = await trx('draws').where({ id: d.id }).update({ ticket_price_cents_override: price_cents, updated_at: trx.fn.now() }).returning('*');
           after.draw = snapshot(a);
@@ -309,7 +331,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     async list(query) {
       const f = AdminDrawListQuery.parse(query);
       const qb = db('draws').orderBy('id', 'desc').limit(f.limit + 1).offset(f.offset);
-      if (f.status) qb.where({ status: f.status });
+      if (f.status) qb.whereIn('status', DRAW_STATUS_FILTERS[f.status]);
       if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
       if (f.search) {
         const term = f.search;
@@ -431,7 +453,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
       if (!d) throw notFound();
       return {
         draw_id: d.id,
-        status: d.status,
+        status: drawStatusWord(d.status),
         total_numbers: d.total_numbers,
         numbers: nums.map((b) => ({ n: b.n, state: b.status, status: b.status, owner_user_id: b.owner_user_id, owner_name: b.owner_name })),
       };

@@ -3,6 +3,7 @@ import { errors } from '../platform/errors';
 import { initialsOf } from '../auth/serializers';
 import type { MyBoardCell, MyDrawBoard } from '../shared/api/account';
 import * as q from './queries';
+import { drawResultFor, drawStatusWord } from './serializers';
 import { iso } from '../shared/iso';
 
 const STATE: Record<q.BoardNumber['status'], MyBoardCell['state']> = { available: 'open', reserved: 'reserved', sold: 'taken' };
@@ -41,7 +42,8 @@ export function createMyBoardService(deps: { db: Db }): MyBoardService {
       return {
         draw: {
           id: draw.id,
-          status: draw.status,
+          status: drawStatusWord(draw.status),
+          result: drawResultFor(draw, userId, mine.length > 0),
           title: draw.title,
           winner_number: winnerNumber,
           winner_name: winnerName,

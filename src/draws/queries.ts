@@ -43,6 +43,25 @@ export async function insertDrawWithNumbers(trx: Conn, d: NewDraw): Promise<Draw
   return draw;
 }
 
+/**
+ * The settings of a product's next draw when no predecessor hands them over: those of its latest
+ * draw, else the product's defaults with max_per_user 1 (the admin dialog's default).
+ */
+export async function nextDrawSettings(
+  conn: Conn,
+  product: { id: number; title: string; default_total_numbers: number; default_prize_cents: number },
+): Promise<NewDraw> {
+  const last: DrawRow | undefined = await conn('draws').where({ infoproduct_id: product.id }).orderBy('id', 'desc').first();
+  return {
+    infoproduct_id: product.id,
+    title: last?.title ?? product.title,
+    total_numbers: last?.total_numbers ?? product.default_total_numbers,
+    prize_cents: last?.prize_cents ?? product.default_prize_cents,
+    ticket_price_cents_override: last?.ticket_price_cents_override ?? null,
+    max_per_user: last?.max_per_user ?? 1,
+  };
+}
+
 export function findDraw(conn: Conn, id: number): Promise<DrawRow | undefined> {
   return conn('draws').where({ id }).first();
 }

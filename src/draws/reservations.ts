@@ -7,7 +7,7 @@ import type { JobQueue } from '../platform/queue';
 import type { RateLimits } from '../platform/rate-limit';
 import { readAppConfig } from '../platform/app-config';
 import * as q from './queries';
-import type { Reservation } from '../shared/api/draws';
+import type { Reservation, ReservationStatus } from '../shared/api/draws';
 import { iso } from '../shared/iso';
 import { cancelPendingPaymentsOfReservation } from '../payments/queries';
 import type { DrawsService } from './service';
@@ -40,7 +40,7 @@ export function serializeReservation(r: { id: number; draw_id: number; numbers: 
     reservation_id: r.id,
     draw_id: r.draw_id,
     numbers: [...r.numbers].sort((a, b) => a - b),
-    status: r.status,
+    status: r.status as ReservationStatus,
     expires_at: iso(r.expires_at),
     reserved_until: iso(r.expires_at),
     created_at: iso(r.created_at),

@@ -9,6 +9,7 @@ import { initialsOf } from '../shared/initials';
 import { iso } from '../shared/iso';
 import type { ContestResult, DecidedDraw, DrawResult, RecordOutcome, ResultPreview, WalkStep } from '../shared/api/results';
 import * as q from './queries';
+import { drawStatusWord } from './serializers';
 import type { DrawsService } from './service';
 import type { FetchOutcome, LotteryClient } from './lottery-client';
 import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
@@ -317,7 +318,7 @@ export function createResultsService(deps: {
     return {
       draw_id: d.id,
       title: d.title,
-      status: d.status,
+      status: drawStatusWord(d.status),
       total_numbers: d.total_numbers,
       contest_number: cmd.contest_number,
       drawn_at: iso(drawnAt ?? stored?.held_at ?? null),
@@ -435,7 +436,7 @@ export function createResultsService(deps: {
         draws: draws.map((d) => ({
           draw_id: Number(d.id),
           title: d.title,
-          status: d.status,
+          status: drawStatusWord(d.status),
           winning_number: d.winner_number,
           no_winner: d.no_winner,
           winner_initials: d.winner_name ? initialsOf(d.winner_name) : null,

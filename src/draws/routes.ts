@@ -7,6 +7,8 @@ import { sendCachedJson } from '../platform/read-cache';
 import type { DrawsService } from './service';
 import type { ReservationsService } from './reservations';
 import type { VouchersService } from './vouchers';
+import { reservationNumbers } from './serializers';
+import type { MyReservations } from '../shared/api/draws';
 
 const DrawId = Id('Sorteio inválido.');
 const NumbersQuery = z.object({ draw_id: DrawId });
@@ -22,6 +24,14 @@ export function drawsReadRoutes(draws: DrawsService) {
   r.get('/draws', async (ctx) => {
     sendCachedJson(ctx, await draws.listJson(ctx.query));
   });
+
+  // The spec's fallback paths of the closed list (storefront §7) and of the open-draw lookups
+  // (account §7): the list filtered by that status (before /draws/:id, which would read the word as an id).
+  for (const status of ['open', 'closed'] as const) {
+    r.get(`/draws/${status}`, async (ctx) => {
+      sendCachedJson(ctx, await draws.listJson({ ...ctx.query, status }));
+    });
+  }
 
   r.get('/draws/:id', async (ctx) => {
     sendCachedJson(ctx, await draws.getJson(DrawId.parse(ctx.params.id)));
@@ -59,7 +69,9 @@ export function drawsRoutes(s: { draws: DrawsService; reservations: Reservations
     const user = requireUser(ctx);
     const { active } = MineQuery.parse(ctx.query);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { items: await s.reservations.listMine(user.id, active === '1' || active === 'true') };
+    const items = await s.reservations.listMine(user.id, active === '1' || active === 'true');
+    const answer: MyReservations = { items, reservations: items.flatMap(reservationNumbers) };
+    ctx.body = answer;
   });
 
   r.post('/vouchers/consume', async (ctx) => {

@@ -6,14 +6,15 @@ import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
 import * as q from './queries';
-import { effectiveTicketPrice, serializeDraw, serializeNumber, type DrawView } from './serializers';
+import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, effectiveTicketPrice, serializeDraw, serializeNumber, drawStatusWord, type DrawView } from './serializers';
+import { initialsOf } from '../shared/initials';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
 import { holdCaptiveNumbers } from '../autopay/holds';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
-  status: z.enum(['open', 'closed', 'drawn']).optional(),
+  status: z.enum(DRAW_STATUS_FILTER_NAMES, { error: 'Status inválido. Use open, closed ou sorteado.' }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -37,6 +38,15 @@ export interface ViewsKnown {
   cfg?: AppConfig;
   products?: Map<number, ProductBrief>;
   counts?: Map<number, q.Counts>;
+  /** Winners' full names (admin answers); initials otherwise (other people's names never leave the server). */
+  fullWinnerNames?: boolean;
+}
+
+async function namesById(conn: Conn, ids: Array<number | null>): Promise<Map<number, string>> {
+  const uniq = [...new Set(ids.filter((x): x is number => x != null))];
+  if (!uniq.length) return new Map();
+  const rows: Array<{ id: number; name: string }> = await conn('users').whereIn('id', uniq).select('id', 'name');
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 export interface DrawsService {
@@ -58,6 +68,7 @@ export interface DrawsService {
    * left and opens its product's successor (sell-out, and the admin's 'NOVO SORTEIO').
    */
   closeAndOpenSuccessor(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
+  /** The "current draw" (DESIGN §2): the main series' open draw, else the newest open draw, else null. */
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
   /**
    * After a committed write that changed draw `drawId` (a sale, a hold, a release):
@@ -72,17 +83,20 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
 
   async function views(draws: q.DrawRow[], conn: Conn = db, known: ViewsKnown = {}): Promise<DrawView[]> {
     if (!draws.length) return [];
-    const [cfg, products, counts] = await Promise.all([
+    const [cfg, products, counts, winners] = await Promise.all([
       known.cfg ?? readAppConfig(conn),
       known.products ?? productsById(conn, draws.map((d) => d.infoproduct_id as number)),
       known.counts ?? q.countsByDraw(conn, draws.map((d) => d.id)),
+      namesById(conn, draws.map((d) => (d.status === 'drawn' ? d.winner_user_id : null))),
     ]);
     return draws.map((d) => {
       const product = d.infoproduct_id ? products.get(d.infoproduct_id) ?? null : null;
+      const winner = d.winner_user_id != null ? winners.get(d.winner_user_id) : undefined;
       return serializeDraw(d, {
         ticketPriceCents: effectiveTicketPrice(d, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }),
         counts: counts.get(d.id),
         product,
+        winnerName: winner === undefined ? null : known.fullWinnerNames ? winner : initialsOf(winner),
       });
     });
   }
@@ -138,7 +152,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     const f = DrawListQuery.parse(query);
     const qb = db('draws').orderBy('id', 'desc').limit(f.limit);
     if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
-    if (f.status) qb.where({ status: f.status });
+    if (f.status) qb.whereIn('status', DRAW_STATUS_FILTERS[f.status]);
     return views(await qb);
   }
 
@@ -146,7 +160,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
   async function board(drawId: number): Promise<DrawBoard> {
     const [d, nums] = await Promise.all([q.findDraw(db, drawId), q.boardNumbers(db, drawId)]);
     if (!d) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-    return { draw_id: drawId, status: d.status, total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) };
+    return { draw_id: drawId, status: drawStatusWord(d.status), total_numbers: d.total_numbers, numbers: nums.map(serializeNumber) };
   }
 
   const service: DrawsService = {
@@ -187,15 +201,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
           const again = await q.findOpenDrawOfProduct(trx, infoproductId);
           if (again) return again;
           // Inherit settings from the latest draw of the product, else its defaults.
-          const last: q.DrawRow | undefined = await trx('draws').where({ infoproduct_id: infoproductId }).orderBy('id', 'desc').first();
-          const draw = await q.insertDrawWithNumbers(trx, {
-            infoproduct_id: infoproductId,
-            title: last?.title ?? product.title,
-            total_numbers: last?.total_numbers ?? product.default_total_numbers,
-            prize_cents: last?.prize_cents ?? product.default_prize_cents,
-            ticket_price_cents_override: last?.ticket_price_cents_override ?? null,
-            max_per_user: last?.max_per_user ?? 1,
-          });
+          const draw = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, product));
           await emitDrawOpened(trx, draw);
           cache.invalidateAllAfterCommit(trx);
           return draw;
@@ -220,14 +226,13 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
 
     closeAndOpenSuccessor,
 
+    // The main series' open draw; when it has none (or no main series is set), the newest open draw.
     async currentDrawId(cfg) {
       const c = cfg ?? (await readAppConfig(db));
-      if (!c.main_infoproduct_id) {
-        const any = await db('draws').where({ status: 'open' }).orderBy('id', 'asc').first('id');
-        return any?.id ?? null;
-      }
-      const d = await q.findOpenDrawOfProduct(db, c.main_infoproduct_id);
-      return d?.id ?? null;
+      const main = c.main_infoproduct_id ? await q.findOpenDrawOfProduct(db, c.main_infoproduct_id) : undefined;
+      if (main) return main.id;
+      const newest = await db('draws').where({ status: 'open' }).orderBy('id', 'desc').first('id');
+      return newest?.id ?? null;
     },
 
     invalidateBoard(drawId) {

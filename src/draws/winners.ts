@@ -6,7 +6,7 @@ import { Id, PageLimit } from '../platform/validation';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import { iso } from '../shared/iso';
-import type { Page, Winner } from '../shared/api/admin-history';
+import type { Winner, WinnerList } from '../shared/api/admin-history';
 import { likeTerm, Offset, Search, wholeDays } from './admin-history';
 import type { DrawsService } from './service';
 
@@ -78,7 +78,7 @@ export interface PrizeActor {
 }
 
 export interface WinnersService {
-  list(query: unknown): Promise<Page<Winner>>;
+  list(query: unknown): Promise<WinnerList>;
   get(drawId: number): Promise<Winner>;
   updatePrize(actor: PrizeActor, drawId: number, input: unknown): Promise<Winner>;
 }
@@ -169,7 +169,7 @@ export function createWinnersService(deps: { db: Db; draws: DrawsService; readCa
       }
       const rows: WinnerRow[] = await qb;
       const now = Date.now();
-      return { items: rows.slice(0, f.limit).map((r) => serializeWinner(r, now)), hasMore: rows.length > f.limit, limit: f.limit, offset: f.offset };
+      return { winners: rows.slice(0, f.limit).map((r) => serializeWinner(r, now)), hasMore: rows.length > f.limit, limit: f.limit, offset: f.offset };
     },
 
     get,

@@ -8,6 +8,7 @@ import type { JobQueue } from '../platform/queue';
 import type { AuthService } from '../auth/service';
 import { errors, isDomainError } from '../platform/errors';
 import { OPS_COOKIE, type OpsService } from './service';
+import { readCookie, setCookieHeader } from '../platform/http/cookies';
 
 /**
  * Everything under /ops (issue 10): the BullMQ dashboard (@bull-board) at /ops/queues, for admins
@@ -46,17 +47,8 @@ const DENIED = {
   unknown_user: 'Sessão do painel de filas inválida. Abra-o de novo pelo console de administração.',
 } as const;
 
-function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
-
 function cookieHeader(value: string, maxAgeS: number, secure: boolean) {
-  return `${OPS_COOKIE}=${value}; Path=/ops; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return setCookieHeader(OPS_COOKIE, value, { path: '/ops', maxAgeS, sameSite: 'Strict', secure });
 }
 
 /** The answers the error middleware does not give here (a wrong method, an unknown /ops path). */

@@ -2,6 +2,7 @@ import type { Db } from '../platform/db';
 import type { DrawSummary, ParticipationItem, ParticipationKind, PaymentStatus, PixData } from '../shared/api/account';
 import type { PaymentRow } from './fulfilment';
 import { iso } from '../shared/iso';
+import { drawResultFor, drawStatusWord } from '../draws/serializers';
 
 /**
  * GET /api/payments/me (issue 8): every way the user got numbers or vouchers, newest
@@ -47,7 +48,8 @@ function drawSummary(d: DrawBrief | undefined, userId: number): DrawSummary | nu
   return {
     id: d.id,
     title: d.title,
-    status: d.status,
+    status: drawStatusWord(d.status),
+    result: drawResultFor(d, userId),
     infoproduct_id: d.infoproduct_id,
     sku: d.sku,
     winner_number: d.status === 'drawn' ? d.winner_number : null,
@@ -97,6 +99,7 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
     vouchers_granted: null,
     reservation_id: null,
     expires_at: null,
+    result: 'open' as const,
   };
 
   for (const p of payments) {
@@ -189,6 +192,7 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
   const drawById = new Map(draws.map((d) => [d.id, d]));
   for (const it of items) {
     it.draw = drawSummary(it.draw_id != null ? drawById.get(it.draw_id) : undefined, userId);
+    it.result = it.draw?.result ?? 'open';
     if (it.infoproduct_id == null && it.draw?.infoproduct_id != null) it.infoproduct_id = it.draw.infoproduct_id;
   }
 

@@ -43,11 +43,15 @@ test('any logged-in user opens any board; only their own numbers are marked; the
     product_link: 'https://loja.example/premio',
   });
   const mine = (await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: u.token })).body as MyDrawBoard;
-  expect(mine.draw).toMatchObject({ status: 'drawn', winner_number: 7, winner_name: 'MDS', product_name: 'Vale-compras', product_link: 'https://loja.example/premio' });
+  expect(mine.draw).toMatchObject({ status: 'sorteado', result: 'nao contemplado', winner_number: 7, winner_name: 'MDS', product_name: 'Vale-compras', product_link: 'https://loja.example/premio' });
   expect(mine.draw.realized_at).toEqual(expect.any(String));
   expect(mine.board.filter((c) => c.isWinner).map((c) => c.n)).toEqual([7]);
   const theirs = (await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: winner.token })).body as MyDrawBoard;
   expect(theirs.draw.winner_name).toBe('Márcia de Souza Lima');
+  expect(theirs.draw.result).toBe('contemplado');
+  // Someone without numbers in it sees the draw decided, neither won nor lost.
+  const visitor = await createUser(t);
+  expect((await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: visitor.token })).body.draw).toMatchObject({ status: 'sorteado', result: 'sorteado' });
   expect(theirs.my_numbers).toEqual([7]);
   expect(theirs.board[7]).toMatchObject({ isMine: true, isWinner: true });
 });

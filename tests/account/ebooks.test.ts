@@ -206,3 +206,80 @@ test('a file that does not match its sha256, or is missing, is never served (503
   }
   expect((await t.api('GET', '/api/ebooks/EBOOK-FINANCAS/download', { token: u.token })).status).toBe(200);
 });
+
+describe('the e-book as a plain link: the session cookie', () => {
+  /** Signs in through the real login and returns the cookie it set (name=value) and the whole Set-Cookie. */
+  async function signIn(u: { email: string; password: string }, extra: Record<string, unknown> = {}) {
+    const r = await t.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password, ...extra } });
+    expect(r.status).toBe(200);
+    const setCookie = r.headers.get('set-cookie') ?? '';
+    return { token: r.body.token as string, setCookie, cookie: setCookie.split(';')[0] };
+  }
+  const withCookie = (p: string, cookie: string, init: RequestInit = {}) => fetch(t.url + p, { ...init, headers: { cookie, ...(init.headers ?? {}) } });
+
+  test('login sets it HttpOnly, SameSite=Lax, Path=/api, for the session\'s life (a session cookie without "remember"); not Secure outside production', async () => {
+    const u = await buyer();
+    const s = await signIn(u);
+    expect(s.cookie).toBe(`cv_session=${s.token}`);
+    expect(s.setCookie).toBe(`cv_session=${s.token}; Path=/api; Max-Age=${30 * 86_400}; HttpOnly; SameSite=Lax`);
+    const brief = await signIn(u, { remember: false });
+    expect(brief.setCookie).toBe(`cv_session=${brief.token}; Path=/api; HttpOnly; SameSite=Lax`);
+    // A failed login sets nothing.
+    const bad = await t.api('POST', '/api/auth/login', { body: { email: u.email, password: 'errada-123' } });
+    expect([bad.status, bad.headers.get('set-cookie')]).toEqual([401, null]);
+  });
+
+  test('GET /api/ebooks/{sku}/download opened as a plain link (no bearer, no signature) works with it', async () => {
+    const u = await buyer();
+    const { cookie } = await signIn(u);
+    expect((await fetch(t.url + '/api/ebooks/EBOOK-FINANCAS/download')).status).toBe(401);
+    const res = await withCookie('/api/ebooks/EBOOK-FINANCAS/download', cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex')).toBe(financas.file_sha256);
+    // The cookie's user must have the right like anyone else.
+    const stranger = await createUser(t);
+    const denied = await withCookie('/api/ebooks/EBOOK-FINANCAS/download', (await signIn(stranger)).cookie);
+    expect(denied.status).toBe(403);
+    // A tampered or unknown cookie is nobody.
+    expect((await withCookie('/api/ebooks/EBOOK-FINANCAS/download', 'cv_session=nao-e-um-token')).status).toBe(401);
+  });
+
+  test('a signed link names its own user, whatever cookie the browser holds', async () => {
+    const u = await buyer();
+    const l = await link(u.token);
+    const someoneElse = await signIn(await createUser(t));
+    expect((await withCookie(l.url, someoneElse.cookie)).status).toBe(200);
+  });
+
+  test('every other route keeps bearer tokens only', async () => {
+    const u = await buyer();
+    const { cookie } = await signIn(u);
+    expect((await withCookie('/api/me', cookie)).status).toBe(401);
+    expect((await withCookie(`/api/ebooks/by-draw/${drawId}`, cookie)).status).toBe(401);
+    expect((await withCookie('/api/payments/me', cookie)).status).toBe(401);
+    const post = await withCookie('/api/reservations', cookie, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draw_id: drawId, numbers: [1] }) });
+    expect(post.status).toBe(401);
+    expect((await withCookie('/api/auth/logout', cookie, { method: 'POST' })).status).toBe(401);
+  });
+
+  test('logout clears it and ends the session behind it', async () => {
+    const u = await buyer();
+    const s = await signIn(u);
+    const out = await t.api('POST', '/api/auth/logout', { token: s.token });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toBe('cv_session=; Path=/api; Max-Age=0; HttpOnly; SameSite=Lax');
+    // A browser that kept it anyway holds a dead session.
+    expect((await withCookie('/api/ebooks/EBOOK-FINANCAS/download', s.cookie)).status).toBe(401);
+    // Logging out without a session still tells the browser to drop it.
+    const anon = await t.api('POST', '/api/auth/logout');
+    expect([anon.status, anon.headers.get('set-cookie')]).toEqual([401, 'cv_session=; Path=/api; Max-Age=0; HttpOnly; SameSite=Lax']);
+  });
+});
+
+test('in production the session cookie is Secure', async () => {
+  const { sessionCookie, clearedSessionCookie } = await import('../../src/auth/session-cookie');
+  const prod = { isProduction: true, sessionTtlDays: 7 };
+  expect(sessionCookie(prod, 'tok', true)).toBe('cv_session=tok; Path=/api; Max-Age=604800; HttpOnly; SameSite=Lax; Secure');
+  expect(clearedSessionCookie(prod)).toBe('cv_session=; Path=/api; Max-Age=0; HttpOnly; SameSite=Lax; Secure');
+});

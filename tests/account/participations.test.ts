@@ -69,7 +69,7 @@ describe('GET /api/payments/me', () => {
     expect(paid20.paid_at).toEqual(expect.any(String));
     expect(voucher).toMatchObject({ status: 'approved', amount_cents: 0, draw_id: draw.id, infoproduct_id: product.id, reservation_id: held.id, pix: null });
     expect(ebookItem).toMatchObject({ id: ebook.paymentId, status: 'approved', quantity: 2, vouchers_granted: 2, amount_cents: 1000, infoproduct_id: product.id });
-    expect(paid20.draw).toEqual({ id: draw.id, title: draw.title, status: 'open', infoproduct_id: product.id, sku: product.sku, winner_number: null, won: null });
+    expect(paid20.draw).toEqual({ id: draw.id, title: draw.title, status: 'open', result: 'open', infoproduct_id: product.id, sku: product.sku, winner_number: null, won: null });
 
     // Every number the user owns appears in an approved row.
     const owned = (await t.services.db('draw_numbers').where({ owner_user_id: u.user.id }).orderBy('n')).map((c) => `${c.draw_id}:${c.n}`);
@@ -88,7 +88,7 @@ describe('GET /api/payments/me', () => {
     await t.services.db('draws').where({ id: draw.id }).update({ status: 'drawn', closed_at: t.services.db.fn.now(), realized_at: t.services.db.fn.now(), winner_user_id: u.user.id, winner_number: 7 });
     const r = await t.api('GET', '/api/payments/me', { token: u.token });
     expect(r.body.items).toHaveLength(1);
-    expect(r.body.items[0]).toMatchObject({ kind: 'admin', numbers: [7], infoproduct_id: product.id, draw: { status: 'drawn', winner_number: 7, won: true } });
+    expect(r.body.items[0]).toMatchObject({ kind: 'admin', numbers: [7], infoproduct_id: product.id, draw: { status: 'sorteado', result: 'contemplado', winner_number: 7, won: true }, result: 'contemplado' });
   });
 
   test('anonymous: 401', async () => {

@@ -116,6 +116,11 @@ describe('GET /api/admin/draws', () => {
     expect(p2.body.items.map((d: { id: number }) => d.id)).toEqual([made[0].id]);
     const closed = await api('GET', `/api/admin/draws?search=${tag}&status=closed`);
     expect(closed.body.items.map((d: { id: number }) => d.id)).toEqual([made[0].id]);
+    // The held raffles' list: status=closed also brings the decided draws (answered as sorteado).
+    await t.services.db('draws').where({ id: made[0].id }).update({ status: 'drawn', realized_at: new Date() });
+    const held = await api('GET', `/api/admin/draws?search=${tag}&status=closed`);
+    expect(held.body.items.map((d: { id: number; status: string }) => [d.id, d.status])).toEqual([[made[0].id, 'sorteado']]);
+    expect((await api('GET', `/api/admin/draws?search=${tag}&status=sorteado`)).body.items.map((d: { id: number }) => d.id)).toEqual([made[0].id]);
     const byId = await api('GET', `/api/admin/draws?search=${made[1].id}`);
     expect(byId.body.items.map((d: { id: number }) => d.id)).toContain(made[1].id);
     // A LIKE wildcard in the search is a plain character.
@@ -125,7 +130,7 @@ describe('GET /api/admin/draws', () => {
       ['limit=0', 'O limite mínimo é 1.'],
       ['limit=201', 'O limite máximo é 200.'],
       ['offset=-1', 'O deslocamento não pode ser negativo.'],
-      ['status=sorteado', 'Status inválido. Use open, closed ou drawn.'],
+      ['status=pendente', 'Status inválido. Use open, closed ou sorteado.'],
       ['infoproduct_id=1e3', 'E-book inválido.'],
     ]) {
       const r = await api('GET', `/api/admin/draws?${qs}`);
@@ -373,19 +378,41 @@ describe('dashboard', () => {
     expect((await api('GET', '/api/admin/dashboard/summary')).body).toMatchObject({ draw_id: successor.id, sold: 0, remaining: 10, price_cents: 275 });
   });
 
-  test('NOVO SORTEIO without a main series, or without its open draw, is a 409', async () => {
+  test('NOVO SORTEIO without a main series is a 409; without its open draw it opens one (201), and the summary shows the newest open draw meanwhile', async () => {
     await writeAppConfig(t.services.db, { main_infoproduct_id: null });
     const r = await api('POST', '/api/admin/dashboard/new', {});
     expect(r.status).toBe(409);
     expect(r.body.error).toBe('no_main_series');
-    const p = await makeProduct(t);
+    const p = await makeProduct(t, { title: 'Série sem sorteio' });
+    await makeDraw(t, { infoproduct_id: p.id, status: 'closed', total_numbers: 20, max_per_user: 4, title: 'Série pausada' });
     await writeAppConfig(t.services.db, { main_infoproduct_id: p.id });
-    const none = await api('POST', '/api/admin/dashboard/new', {});
-    expect([none.status, none.body.error]).toEqual([409, 'no_open_draw']);
-    const s = await api('GET', '/api/admin/dashboard/summary');
-    expect(s.body).toMatchObject({ draw_id: null, sold: 0, remaining: 0 });
+    t.services.readCache.invalidateAll();
     const bad = await api('POST', '/api/admin/dashboard/new', { draw_id: '01' });
     expect([bad.status, bad.body.message]).toEqual([400, 'Sorteio inválido.']);
+
+    // The main series has no open draw: the dashboard, the buyers page and the config show the newest open draw.
+    const newest = await t.services.db('draws').where({ status: 'open' }).orderBy('id', 'desc').first();
+    const s = await api('GET', '/api/admin/dashboard/summary');
+    expect(s.body).toMatchObject({ draw_id: newest.id, infoproduct_id: newest.infoproduct_id, main_infoproduct_id: p.id });
+    expect((await api('GET', '/api/admin/dashboard/open-buyers')).body.draw_id).toBe(newest.id);
+    expect((await t.api('GET', '/api/config')).body).toMatchObject({ current_draw_id: newest.id, draw_id: newest.id });
+
+    // An archived main e-book gets no draw.
+    await t.services.db('infoproducts').where({ id: p.id }).update({ active: false });
+    expect(await api('POST', '/api/admin/dashboard/new', {})).toMatchObject({ status: 409, body: { error: 'infoproduct_inactive' } });
+    await t.services.db('infoproducts').where({ id: p.id }).update({ active: true });
+
+    // NOVO SORTEIO opens the main series' draw with its latest draw's settings; nothing else closes.
+    const n = await api('POST', '/api/admin/dashboard/new', { draw_id: newest.id, confirm_sold: 0 });
+    expect(n.status).toBe(201);
+    const opened = await t.services.db('draws').where({ infoproduct_id: p.id, status: 'open' }).first();
+    expect(n.body).toEqual({ closed_draw_id: null, draw_id: opened.id, sold: 0 });
+    expect(opened).toMatchObject({ title: 'Série pausada', total_numbers: 20, max_per_user: 4 });
+    expect((await t.services.db('draws').where({ id: newest.id }).first()).status).toBe('open');
+    expect(await events('draw.opened', opened.id)).toHaveLength(1);
+    expect((await auditOf(opened.id, 'draw.new_series'))[0]).toMatchObject({ actor_user_id: admin.user.id, data: { before: null, after: { closed: null, opened: { id: opened.id } }, sold: 0 } });
+    expect((await api('GET', '/api/admin/dashboard/summary')).body).toMatchObject({ draw_id: opened.id, infoproduct_id: p.id, sold: 0, remaining: 20 });
+    expect((await t.api('GET', '/api/config')).body.current_draw_id).toBe(opened.id);
   });
 });
 

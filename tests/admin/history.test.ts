@@ -55,7 +55,7 @@ describe('GET /api/admin/draws/history', () => {
       id: drawn.id,
       draw_id: drawn.id,
       title: 'Histórico sorteado',
-      status: 'drawn',
+      status: 'sorteado',
       total_numbers: 100,
       sold: 2, // the winner's 9 and the other buyer's 10
       participants: 2,
@@ -88,6 +88,7 @@ describe('GET /api/admin/draws/history', () => {
     const p2 = await api('GET', `/api/admin/draws/history?search=${tag}&limit=2&offset=2`);
     expect(p2.body).toMatchObject({ hasMore: false, offset: 2 });
     expect(ids(p2)).toEqual([a.id]);
+    expect(ids(await api('GET', `/api/admin/draws/history?search=${tag}&status=sorteado`))).toEqual([b.id]);
     expect(ids(await api('GET', `/api/admin/draws/history?search=${tag}&status=drawn`))).toEqual([b.id]);
     expect(ids(await api('GET', `/api/admin/draws/history?search=${tag}&status=closed`))).toEqual([c.id, a.id]);
     expect(ids(await api('GET', '/api/admin/draws/history?search=2990'))).toEqual([b.id]);
@@ -101,7 +102,7 @@ describe('GET /api/admin/draws/history', () => {
       ['limit=0', 'O limite mínimo é 1.'],
       ['limit=500', 'O limite máximo é 200.'],
       ['offset=x', 'O deslocamento deve ser um número.'],
-      ['status=open', 'Status inválido. Use closed ou drawn.'],
+      ['status=open', 'Status inválido. Use closed ou sorteado.'],
       [`search=${'x'.repeat(101)}`, 'A busca pode ter no máximo 100 caracteres.'],
     ]) {
       const r = await api('GET', `/api/admin/draws/history?${qs}`);

@@ -109,9 +109,10 @@ describe('POST /api/admin/users', () => {
     const pw: string = r.body.temporary_password;
     expect(pw).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(r.body.message).toBe(`Salvo com sucesso. Senha padrão: ${pw}`);
-    expect(r.body.user).toMatchObject({ name: 'Carla Nova', email, phone: '41999991234', is_admin: false, coupon_value_cents: 1500 });
-    expect(r.body.user.coupon_code).toMatch(/^CV-[0-9A-Z]{10}$/);
-    const id = r.body.user.id;
+    // The saved user itself at the top level (account spec §7).
+    expect(r.body).toMatchObject({ name: 'Carla Nova', email, phone: '41999991234', is_admin: false, coupon_value_cents: 1500 });
+    expect(r.body.coupon_code).toMatch(/^CV-[0-9A-Z]{10}$/);
+    const id = r.body.id;
     // Another creation gets another password: never a shared default.
     const other = await api('POST', '/api/admin/users', { name: 'Outro', email: freshEmail() });
     expect(other.body.temporary_password).not.toBe(pw);
@@ -174,7 +175,7 @@ describe('PUT /api/admin/users/{id}', () => {
 
     const r = await api('PUT', `/api/admin/users/${u.user.id}`, { name: 'Editada', phone: '', is_admin: true, coupon_value_cents: 2500, coupon_reason: 'Bônus de boas-vindas' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ message: 'Salvo com sucesso.', user: { name: 'Editada', phone: null, is_admin: true, coupon_value_cents: 2500 }, coupon_adjustment: { before_cents: 0, after_cents: 2500, cents: 2500 } });
+    expect(r.body).toMatchObject({ message: 'Salvo com sucesso.', name: 'Editada', phone: null, is_admin: true, coupon_value_cents: 2500, coupon_adjustment: { before_cents: 0, after_cents: 2500, cents: 2500 } });
     const down = await api('PUT', `/api/admin/users/${u.user.id}`, { coupon_value_cents: 1000, reason: 'Correção' });
     expect(down.body.coupon_adjustment).toEqual({ before_cents: 2500, after_cents: 1000, cents: -1500 });
     expect(await t.services.db('coupon_ledger').where({ user_id: u.user.id }).orderBy('id').select('kind', 'amount_cents', 'note')).toEqual([
@@ -222,7 +223,7 @@ describe('PUT /api/admin/users/{id}', () => {
     // Editing their own name is fine.
     expect((await t.api('PUT', `/api/admin/users/${me.user.id}`, { token: me.token, body: { name: 'Eu Mesmo', is_admin: true } })).status).toBe(200);
     const byOther = await api('PUT', `/api/admin/users/${me.user.id}`, { is_admin: false });
-    expect([byOther.status, byOther.body.user.is_admin]).toEqual([200, false]);
+    expect([byOther.status, byOther.body.is_admin]).toEqual([200, false]);
     // Read from the database per request: the demoted admin is refused at once.
     expect((await t.api('GET', '/api/admin/users', { token: me.token })).status).toBe(403);
   });

@@ -29,11 +29,11 @@ describe('GET /api/admin/winners', () => {
     const r = await api('GET', '/api/admin/winners');
     expect(r.status).toBe(200);
     expect(r.headers.get('cache-control')).toBe('no-store');
-    const ids = r.body.items.map((w: { draw_id: number }) => w.draw_id);
+    const ids = r.body.winners.map((w: { draw_id: number }) => w.draw_id);
     expect(ids).not.toContain(none.id);
     expect(ids).not.toContain(closed.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
-    const w = r.body.items.find((x: { draw_id: number }) => x.draw_id === older.id);
+    const w = r.body.winners.find((x: { draw_id: number }) => x.draw_id === older.id);
     expect(w).toEqual({
       draw_id: older.id,
       id: older.id,
@@ -61,21 +61,21 @@ describe('GET /api/admin/winners', () => {
     const c = await drawnDraw(t, { winnerUserId: who.user.id, contest: 2703, daysAgo: 28 });
     const p1 = await api('GET', '/api/admin/winners?search=zuleica&limit=2');
     expect(p1.body).toMatchObject({ hasMore: true, limit: 2, offset: 0 });
-    expect(p1.body.items.map((w: { draw_id: number }) => w.draw_id)).toEqual([c.id, b.id]);
+    expect(p1.body.winners.map((w: { draw_id: number }) => w.draw_id)).toEqual([c.id, b.id]);
     const p2 = await api('GET', '/api/admin/winners?search=zuleica&limit=2&offset=2');
     expect(p2.body).toMatchObject({ hasMore: false, offset: 2 });
-    expect(p2.body.items.map((w: { draw_id: number }) => w.draw_id)).toEqual([a.id]);
+    expect(p2.body.winners.map((w: { draw_id: number }) => w.draw_id)).toEqual([a.id]);
 
-    expect((await api('GET', '/api/admin/winners?search=2702')).body.items.map((w: { draw_id: number }) => w.draw_id)).toEqual([b.id]);
-    expect((await api('GET', `/api/admin/winners?search=${a.id}`)).body.items.map((w: { draw_id: number }) => w.draw_id)).toContain(a.id);
+    expect((await api('GET', '/api/admin/winners?search=2702')).body.winners.map((w: { draw_id: number }) => w.draw_id)).toEqual([b.id]);
+    expect((await api('GET', `/api/admin/winners?search=${a.id}`)).body.winners.map((w: { draw_id: number }) => w.draw_id)).toContain(a.id);
     // A pattern character is text, not a wildcard.
-    expect((await api('GET', '/api/admin/winners?search=%25')).body.items).toEqual([]);
+    expect((await api('GET', '/api/admin/winners?search=%25')).body.winners).toEqual([]);
 
     await api('PATCH', `/api/admin/winners/${b.id}`, { redeemed: true });
     const redeemed = await api('GET', '/api/admin/winners?search=zuleica&redeemed=1');
-    expect(redeemed.body.items.map((w: { draw_id: number }) => w.draw_id)).toEqual([b.id]);
+    expect(redeemed.body.winners.map((w: { draw_id: number }) => w.draw_id)).toEqual([b.id]);
     const open = await api('GET', '/api/admin/winners?search=zuleica&redeemed=0');
-    expect(open.body.items.map((w: { draw_id: number }) => w.draw_id)).toEqual([c.id, a.id]);
+    expect(open.body.winners.map((w: { draw_id: number }) => w.draw_id)).toEqual([c.id, a.id]);
   });
 
   test('bad query answers 400 in Portuguese', async () => {

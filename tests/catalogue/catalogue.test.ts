@@ -307,11 +307,12 @@ describe('GET /api/config', () => {
     const after = await t.api('GET', '/api/config');
     expect(after.body.current_draw_id).toBe(c.body.next_draw_id);
 
-    // A main product without an open draw: no current draw.
+    // A main product without an open draw: the current draw is the newest open draw.
     const lonely = await makeProduct(t);
     await writeAppConfig(t.services.db, { main_infoproduct_id: lonely.id });
     t.services.readCache.invalidateAll();
-    expect((await t.api('GET', '/api/config')).body).toMatchObject({ current_draw_id: null, draw_id: null });
+    const newest = await t.services.db('draws').where({ status: 'open' }).orderBy('id', 'desc').first('id');
+    expect((await t.api('GET', '/api/config')).body).toMatchObject({ current_draw_id: newest.id, draw_id: newest.id });
     await writeAppConfig(t.services.db, { max_numbers_per_selection: 5, ticket_price_cents: 100 });
     t.services.readCache.invalidateAll();
   });

@@ -86,7 +86,7 @@ describe('draws', () => {
   });
 
   test.each([
-    [['draws', 'list', '--status', 'sorteado'], /--status deve ser open, closed ou drawn/],
+    [['draws', 'list', '--status', 'pendente'], /--status deve ser open, closed ou sorteado/],
     [['draws', 'list', '--limit', '0'], /--limit deve ser um número inteiro positivo/],
     [['draws', 'show', 'abc'], /<id> deve ser um número inteiro positivo/],
     [['draws', 'show'], /missing required argument 'id'/],

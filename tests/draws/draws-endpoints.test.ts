@@ -31,6 +31,17 @@ describe('GET /api/draws', () => {
     const closed = await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=closed`);
     expect(closed.body.items.map((d: any) => d.id)).toEqual([d1.id]);
     expect(closed.body.items[0]).toMatchObject({ status: 'closed', closed_at: expect.any(String), infoproduct_id: product.id });
+    // The Portuguese word filters the same; a decided draw (answered as sorteado) counts as closed too.
+    expect((await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=fechado`)).body.items.map((d: any) => d.id)).toEqual([d1.id]);
+    const d0 = await makeDraw(t, { infoproduct_id: product.id, status: 'closed' });
+    await t.services.db('draws').where({ id: d0.id }).update({ status: 'drawn', closed_at: new Date(), realized_at: new Date(), no_winner: true });
+    t.services.readCache.invalidateAll();
+    const held = await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=closed`);
+    expect(held.body.items.map((d: any) => [d.id, d.status])).toEqual([
+      [d0.id, 'sorteado'],
+      [d1.id, 'closed'],
+    ]);
+    expect((await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=sorteado`)).body.items.map((d: any) => d.id)).toEqual([d0.id]);
 
     const everyOpen = await t.api('GET', '/api/draws?status=open');
     const ids = everyOpen.body.items.map((d: any) => d.id);
@@ -40,7 +51,7 @@ describe('GET /api/draws', () => {
   });
 
   test('bad status or infoproduct_id → 400', async () => {
-    expectValidationError(await t.api('GET', '/api/draws?status=fechado'));
+    expectValidationError(await t.api('GET', '/api/draws?status=pendente'));
     expectValidationError(await t.api('GET', '/api/draws?status=OPEN'));
     expectValidationError(await t.api('GET', '/api/draws?infoproduct_id=abc'));
     expectValidationError(await t.api('GET', '/api/draws?infoproduct_id=-3'));

@@ -191,4 +191,29 @@ describeBrowser('admin dashboard in the browser', () => {
     await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await shot('audit-desktop', false);
   });
+
+  it('without an open main-series draw: shows the newest open draw, and NOVO SORTEIO opens the main series again', async () => {
+    const { token } = await createUser(t, { admin: true, name: 'Admin Pausa' });
+    const paused = await mainDraw();
+    await t.services.db('draws').where({ id: paused.id }).update({ status: 'closed', closed_at: new Date() });
+    t.services.readCache.invalidateAll();
+    const newest = await t.services.db('draws').where({ status: 'open' }).orderBy('id', 'desc').first();
+    await signInWithToken(context, token);
+
+    await page.goto(`${t.url}/admin`);
+    const card = page.locator('.current-draw-card');
+    await card.getByText(`#${pad3(newest.id)}`, { exact: true }).waitFor();
+    await card.getByText('A série principal não tem sorteio aberto: este é o sorteio aberto mais recente, de outro e-book.').waitFor();
+    await shot('dashboard-fallback-phone', false);
+
+    await card.getByRole('button', { name: 'NOVO SORTEIO' }).click();
+    const confirm = await settled(dialog('Abrir um sorteio da série principal?'));
+    await confirm.getByText(`O sorteio #${pad3(newest.id)}, de outro e-book, continua como está.`).waitFor();
+    await confirm.getByRole('button', { name: 'NOVO SORTEIO' }).click();
+    const opened = await eventually(() => mainDraw(), 'an open draw of the main series');
+    await page.getByText(`Sorteio #${pad3(opened.id)} aberto.`).waitFor();
+    await card.getByText(`#${pad3(opened.id)}`, { exact: true }).waitFor();
+    expect((await t.services.db('draws').where({ id: newest.id }).first()).status).toBe('open');
+    expect(opened.predecessor_id).toBeNull();
+  });
 });

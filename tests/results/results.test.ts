@@ -130,10 +130,10 @@ test('sold out → closed → results record: the winner is stored once, audited
   // The customers' views: CONTEMPLADO for the winner (participations `won`), NÃO CONTEMPLADO for the other.
   const loser = buyers.find((b) => b !== lastBuyer)!;
   const boardW = await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: lastBuyer.token });
-  expect(boardW.body.draw).toMatchObject({ status: 'drawn', winner_number: last, winner_name: lastBuyer.user.name });
+  expect(boardW.body.draw).toMatchObject({ status: 'sorteado', result: 'contemplado', winner_number: last, winner_name: lastBuyer.user.name });
   expect(boardW.body.board.find((c: { n: number }) => c.n === last)).toMatchObject({ isWinner: true, isMine: true });
   const boardL = await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: loser.token });
-  expect(boardL.body.draw).toMatchObject({ status: 'drawn', winner_number: last, winner_name: lastBuyer === buyers[0] ? 'ABC' : 'BD' });
+  expect(boardL.body.draw).toMatchObject({ status: 'sorteado', result: 'nao contemplado', winner_number: last, winner_name: lastBuyer === buyers[0] ? 'ABC' : 'BD' });
 });
 
 test('the first contest after closing decides: a draw closed after the contest waits for the next one; unsold and out-of-range numbers are walked over', async () => {

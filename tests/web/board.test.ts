@@ -14,6 +14,7 @@ import {
   type Board,
 } from '../../web/src/pages/numbers/board';
 import type { NumberStatus } from '../../web/src/api/types';
+import type { ReservationStatus } from '../../src/shared/api/draws';
 
 /** A 100-number board with the given statuses; every other number available. */
 function board(statuses: Record<number, NumberStatus> = {}, total = 100): Board {
@@ -182,7 +183,7 @@ describe('ownNumbers (the signed-in customer’s numbers on /numeros)', () => {
     for (const [n, initials] of sold) b.numbers[n] = { n, status: 'sold', initials };
     return b;
   }
-  const res = (o: { draw_id?: number; numbers: number[]; status: string }) => ({ id: 1, draw_id: 1, ...o });
+  const res = (o: { draw_id?: number; numbers: number[]; status: ReservationStatus }) => ({ id: 1, draw_id: 1, ...o });
 
   test('numbers of consumed or paid reservations of this draw, sorted, when the board shows them sold', () => {
     const b = soldBoard([

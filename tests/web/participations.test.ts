@@ -22,7 +22,7 @@ function payment(p: Partial<ParticipationItem> & Pick<ParticipationItem, 'id'>):
   return {
     kind: 'reservation',
     draw_id: 7,
-    draw: { id: 7, title: 'Guia', status: 'open', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: null, won: null },
+    draw: { id: 7, title: 'Guia', status: 'open', result: 'open', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: null, won: null },
     numbers: [],
     status: 'approved',
     amount_cents: 1000,
@@ -34,6 +34,7 @@ function payment(p: Partial<ParticipationItem> & Pick<ParticipationItem, 'id'>):
     paid_at: at(59),
     expires_at: inMin(30),
     pix: null,
+    result: p.draw?.result ?? 'open',
     ...p,
   };
 }
@@ -46,48 +47,30 @@ function entry(e: Partial<Entry>): Entry {
   return { drawId: 1, n: 1, status: 'pending', time: at(1), expiresAt: null, paymentId: null, reservationId: null, ...e };
 }
 
-describe('status mappings (account spec §4)', () => {
-  it('payments: approved, paid or pago are PAGO; anything else PENDENTE', () => {
-    expect(['approved', 'paid', 'PAGO', ' Approved '].map(paymentLabel)).toEqual(['PAGO', 'PAGO', 'PAGO', 'PAGO']);
-    expect(['pending', 'expired', '', null, 'in_process'].map(paymentLabel)).toEqual(['PENDENTE', 'PENDENTE', 'PENDENTE', 'PENDENTE', 'PENDENTE']);
-    expect(paymentEntryStatus('cancelled')).toBe('expired');
-    expect(paymentEntryStatus('refunded')).toBe('expired');
-    expect(paymentEntryStatus('pending')).toBe('pending');
+describe('status mappings (account spec §4), switched on the typed statuses of src/shared/api', () => {
+  it('payments: approved is PAGO, everything else PENDENTE; dead payments count as expired', () => {
+    const all = ['approved', 'pending', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'] as const;
+    expect(all.map(paymentLabel)).toEqual(['PAGO', 'PENDENTE', 'PENDENTE', 'PENDENTE', 'PENDENTE', 'PENDENTE', 'PENDENTE']);
+    expect(all.map(paymentEntryStatus)).toEqual(['approved', 'pending', 'expired', 'expired', 'expired', 'expired', 'expired']);
   });
 
-  it('reservations: paid/sold/approved → approved, active/reserved/pending/await/aguard → pending, expired/cancel → expired', () => {
-    expect(['paid', 'sold', 'approved'].map(reservationEntryStatus)).toEqual(['approved', 'approved', 'approved']);
-    expect(['active', 'reserved', 'pending', 'awaiting_payment', 'aguardando'].map(reservationEntryStatus)).toEqual([
-      'pending',
-      'pending',
-      'pending',
-      'pending',
-      'pending',
-    ]);
-    expect(['expired', 'cancelled', 'canceled'].map(reservationEntryStatus)).toEqual(['expired', 'expired', 'expired']);
+  it('reservations: paid and consumed → approved, active → pending, expired and cancelled → expired', () => {
+    const all = ['paid', 'consumed', 'active', 'expired', 'cancelled'] as const;
+    expect(all.map(reservationEntryStatus)).toEqual(['approved', 'approved', 'pending', 'expired', 'expired']);
   });
 });
 
 describe('result badges', () => {
-  it('maps the result texts of the spec, checking "não contemplado" before "contemplado"', () => {
-    expect(resultBadge('contemplado')).toBe('CONTEMPLADO');
-    expect(resultBadge('win')).toBe('CONTEMPLADO');
-    expect(resultBadge('nao contemplado')).toBe('NÃO CONTEMPLADO');
-    expect(resultBadge('não contemplado')).toBe('NÃO CONTEMPLADO');
-    expect(resultBadge('n_contemplado')).toBe('NÃO CONTEMPLADO');
-    expect(resultBadge('sorteado')).toBe('SORTEADO');
-    expect(resultBadge('closed')).toBe('FECHADO');
-    expect(resultBadge('Fechado')).toBe('FECHADO');
-    expect(resultBadge('open')).toBe('ABERTO');
-    expect(resultBadge(undefined)).toBe('ABERTO');
+  it('one badge per result word of the server', () => {
+    const all = ['contemplado', 'nao contemplado', 'sorteado', 'closed', 'open'] as const;
+    expect(all.map(resultBadge)).toEqual(['CONTEMPLADO', 'NÃO CONTEMPLADO', 'SORTEADO', 'FECHADO', 'ABERTO']);
   });
 
-  it('a drawn draw says whether the caller won', () => {
-    expect(resultBadge(drawResult({ status: 'drawn', won: true }))).toBe('CONTEMPLADO');
-    expect(resultBadge(drawResult({ status: 'drawn', won: false }))).toBe('NÃO CONTEMPLADO');
-    expect(resultBadge(drawResult({ status: 'drawn', won: null }))).toBe('SORTEADO');
-    expect(resultBadge(drawResult({ status: 'closed', won: null }))).toBe('FECHADO');
-    expect(resultBadge(drawResult({ status: 'open', won: null }))).toBe('ABERTO');
+  it("a row's result is the server's result for the caller; open when the draw is unknown", () => {
+    expect(drawResult({ result: 'contemplado' })).toBe('contemplado');
+    expect(drawResult({ result: 'nao contemplado' })).toBe('nao contemplado');
+    expect(drawResult({ result: 'closed' })).toBe('closed');
+    expect(drawResult(null)).toBe('open');
   });
 });
 
@@ -178,7 +161,7 @@ describe('buildParticipationRows', () => {
   });
 
   it('open draws with vouchers left and no entry get a pending empty row, first', () => {
-    const openDraw: DrawInfo = { id: 9, title: 'Outro', status: 'open', sku: 'EBOOK-B', winner_number: null, won: null };
+    const openDraw: DrawInfo = { id: 9, title: 'Outro', status: 'open', result: 'open', sku: 'EBOOK-B', winner_number: null, won: null };
     const rows = buildParticipationRows({
       payments: [payment({ id: 1, kind: 'voucher', numbers: [3], status: 'approved' })],
       reservations: [],
@@ -194,7 +177,7 @@ describe('buildParticipationRows', () => {
   });
 
   it('no empty row for a draw that is no longer open', () => {
-    const closed: DrawInfo = { id: 9, title: 'Outro', status: 'closed', sku: null, winner_number: null, won: null };
+    const closed: DrawInfo = { id: 9, title: 'Outro', status: 'closed', result: 'closed', sku: null, winner_number: null, won: null };
     expect(buildParticipationRows({ payments: [], reservations: [], draws: [closed], remaining: { 9: 3 }, now: NOW })).toEqual([]);
   });
 
@@ -206,14 +189,14 @@ describe('buildParticipationRows', () => {
           kind: 'voucher',
           numbers: [3],
           draw_id: 4,
-          draw: { id: 4, title: 'Antigo', status: 'drawn', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: 3, won: true },
+          draw: { id: 4, title: 'Antigo', status: 'sorteado', result: 'contemplado', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: 3, won: true },
         }),
         payment({
           id: 2,
           kind: 'voucher',
           numbers: [5],
           draw_id: 5,
-          draw: { id: 5, title: 'Antigo 2', status: 'closed', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: null, won: null },
+          draw: { id: 5, title: 'Antigo 2', status: 'closed', result: 'closed', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: null, won: null },
           paid_at: at(100),
         }),
       ],
@@ -248,9 +231,9 @@ describe('row navigation (account spec §2)', () => {
     now: NOW,
   })[0];
 
-  it('paid rows of closed or drawn draws open the draw detail; open draws go home', () => {
+  it('paid rows of closed or decided draws open the draw detail; open draws go home', () => {
     expect(rowTarget({ ...base, draw: { ...base.draw!, status: 'closed' } })).toBe('/me/draw/7');
-    expect(rowTarget({ ...base, draw: { ...base.draw!, status: 'drawn' } })).toBe('/me/draw/7');
+    expect(rowTarget({ ...base, draw: { ...base.draw!, status: 'sorteado', result: 'nao contemplado' } })).toBe('/me/draw/7');
     expect(rowTarget(base)).toBe('/');
   });
 

@@ -3,6 +3,8 @@
  * Types and tiny pure functions only: no runtime imports, so the web bundle can import it.
  * Contract: /work/wt/contract/account-api.md.
  */
+import type { DrawResultWord, DrawStatus } from './draws';
+
 export type PaymentStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'charged_back';
 /** How the user got numbers or vouchers. */
 export type ParticipationKind = 'ebook' | 'reservation' | 'voucher' | 'admin' | 'autopay';
@@ -10,11 +12,13 @@ export type ParticipationKind = 'ebook' | 'reservation' | 'voucher' | 'admin' | 
 export interface DrawSummary {
   id: number;
   title: string;
-  status: 'open' | 'closed' | 'drawn';
+  status: DrawStatus;
+  /** The draw's result for the caller (account spec §4 badge): the status, or once decided contemplado / nao contemplado. */
+  result: DrawResultWord;
   infoproduct_id: number | null;
   sku: string | null;
   winner_number: number | null;
-  /** Only for drawn draws: whether the caller owns the winning number. */
+  /** Only for decided draws: whether the caller owns the winning number. */
   won: boolean | null;
 }
 
@@ -36,6 +40,8 @@ export interface ParticipationItem {
   reservation_id: number | null;
   created_at: string; paid_at: string | null; expires_at: string | null;
   pix: PixData | null;            // only while pending
+  /** The draw's result for the caller (= draw.result; 'open' without a draw): the row's badge and click. */
+  result: DrawResultWord;
 }
 
 /** GET /api/me/reservations?active=1 → {items: ReservationItem[]} (the existing ReservationView shape). */
@@ -43,7 +49,7 @@ export interface ParticipationItem {
 /** GET /api/me/draws/{id}/board */
 export interface MyBoardCell { n: number; label: string; state: 'open' | 'reserved' | 'taken'; isMine: boolean; isWinner: boolean }
 export interface MyDrawBoard {
-  draw: { id: number; status: 'open' | 'closed' | 'drawn'; title: string; winner_number: number | null;
+  draw: { id: number; status: DrawStatus; result: DrawResultWord; title: string; winner_number: number | null;
           winner_name: string | null; product_name: string | null; product_link: string | null;
           realized_at: string | null; closed_at: string | null; sku: string | null };
   board: MyBoardCell[];
@@ -58,7 +64,7 @@ export interface EbookLink { title: string; sku: string; url: string; expires_at
 
 /** GET /api/coupons/mine */
 export interface CouponEntry { id: number; kind: string; cents: number; payment_id: number | null; reason: string | null; created_at: string }
-export interface CouponBalance { code: string; cents: number; valid_until: string | null; last_payment_sync_at: string | null; entries: CouponEntry[] }
+export interface CouponBalance { code: string; cents: number; valid_until: string | null; last_payment_sync_at: string | null; updated_at: string | null; entries: CouponEntry[] }
 /** POST /api/coupons/sync (alias POST /api/me/coupons/sync) → CouponSync */
 export interface CouponSync { add_cents: number; last_payment_sync_at: string }
 

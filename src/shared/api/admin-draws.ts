@@ -24,7 +24,11 @@ export interface AdminDrawList {
   offset: number;
 }
 
-/** GET /api/admin/dashboard/summary: the main series' open draw (nulls when it has none) and the settings. */
+/**
+ * GET /api/admin/dashboard/summary: the current draw (the main series' open draw, else the newest
+ * open draw; nulls when no draw is open) and the settings. `infoproduct_id` ≠ `main_infoproduct_id`
+ * says the draw shown is not of the main series.
+ */
 export interface DashboardSummary {
   draw_id: number | null;
   title: string | null;
@@ -46,9 +50,12 @@ export interface DashboardSummary {
   banner_title: string;
 }
 
-/** POST /api/admin/dashboard/new (201). */
+/**
+ * POST /api/admin/dashboard/new (201): the main series' open draw closed and its successor
+ * opened; when the main series had no open draw, one is opened and `closed_draw_id` is null.
+ */
 export interface NewSeriesResult {
-  closed_draw_id: number;
+  closed_draw_id: number | null;
   draw_id: number;
   sold: number;
 }

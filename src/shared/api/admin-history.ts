@@ -4,6 +4,7 @@
  * return them, the web re-exports them (web/src/api/types.ts). Types only. Money in cents; times
  * are ISO-8601 strings; numbers are plain integers (the web pads them).
  */
+import type { DrawStatus } from './draws';
 
 /** A page of a paginated admin list. */
 export interface Page<T> {
@@ -13,12 +14,12 @@ export interface Page<T> {
   offset: number;
 }
 
-/** One row of GET /api/admin/draws/history: a closed or drawn draw. */
+/** One row of GET /api/admin/draws/history: a closed or decided draw. */
 export interface HeldDraw {
   id: number;
   draw_id: number;
   title: string;
-  status: 'closed' | 'drawn';
+  status: Exclude<DrawStatus, 'open'>;
   total_numbers: number;
   /** Live sales (refunded or charged-back ones excluded). */
   sold: number;
@@ -50,7 +51,7 @@ export interface ParticipantEntry {
   payment_id: number | null;
 }
 
-/** GET /api/admin/draws/{id}/participants: the draw's participants grouped by user, sorted by name. */
+/** A participant of a draw with all their numbers (the `items` of GET /api/admin/draws/{id}/participants). */
 export interface Participant {
   user_id: number;
   name: string;
@@ -69,11 +70,25 @@ export interface Participant {
   entries: ParticipantEntry[];
 }
 
+/** One number with its participant (account spec §3 "Participant"): the items of `participants`. */
+export interface ParticipantNumber {
+  user_id: number;
+  user_name: string;
+  number: number;
+  status: ParticipantEntry['status'];
+}
+
+/**
+ * GET /api/admin/draws/{id}/participants: `participants` one item per number (the spec's shape,
+ * by number), and `items` the same users grouped (our console's view, sorted by name). Both
+ * cover the users of this page.
+ */
 export interface DrawParticipants extends Page<Participant> {
   draw_id: number;
-  status: 'open' | 'closed' | 'drawn';
+  status: DrawStatus;
   /** Numbers with a live sale in the draw. */
   sold: number;
+  participants: ParticipantNumber[];
 }
 
 /** A buyer of the active draw (account spec §3 "Open-buyers response"). */
@@ -110,6 +125,14 @@ export interface OpenBuyers {
   price_cents: number | null;
   buyers: OpenBuyer[];
   numbers: OpenBuyerNumber[];
+}
+
+/** GET /api/admin/winners: the list under the spec's key `winners` (account spec §7), paginated. */
+export interface WinnerList {
+  winners: Winner[];
+  hasMore: boolean;
+  limit: number;
+  offset: number;
 }
 
 /** One row of GET /api/admin/winners, and the answer of PATCH /api/admin/winners/{drawId}. */

@@ -28,17 +28,18 @@ export interface AdminUserList {
   offset: number;
 }
 
-/** POST /api/admin/users → 201: the temporary password is shown once, never stored in clear. */
-export interface AdminUserCreated {
-  user: AdminUser;
+/**
+ * POST /api/admin/users → 201: the saved user itself (account spec §7, the fields its form
+ * reads at the top level) and the temporary password, shown once, never stored in clear.
+ */
+export interface AdminUserCreated extends AdminUser {
   temporary_password: string;
   /** 'Salvo com sucesso. Senha padrão: …' */
   message: string;
 }
 
-/** PUT /api/admin/users/{id} */
-export interface AdminUserSaved {
-  user: AdminUser;
+/** PUT /api/admin/users/{id}: the saved user itself. */
+export interface AdminUserSaved extends AdminUser {
   message: string;
   /** Present when the balance changed: the ledger adjustment that did it. */
   coupon_adjustment: { before_cents: number; after_cents: number; cents: number } | null;

@@ -23,7 +23,19 @@ export interface DrawCounts {
   taken: number;
 }
 
-export type DrawStatus = 'open' | 'closed' | 'drawn';
+/**
+ * A draw's status in the specs' words (account spec §3 "Draw", §4; DESIGN §2): open, closed
+ * (sold out or paused, awaiting the Lotomania contest) and `sorteado` (decided). The database
+ * keeps its own word for the last one ('drawn'); src/draws/serializers.ts `drawStatusWord` is the
+ * one place that translates.
+ */
+export type DrawStatus = 'open' | 'closed' | 'sorteado';
+
+/**
+ * A draw's result for one participant (account spec §4 badges): the draw's status while it is
+ * not decided; once decided, `contemplado` for the winner and `nao contemplado` for everyone else.
+ */
+export type DrawResultWord = 'open' | 'closed' | 'sorteado' | 'contemplado' | 'nao contemplado';
 
 /** GET /api/draws/{id}, the items of GET /api/draws, and every draw nested in another answer. */
 export interface Draw {
@@ -55,7 +67,11 @@ export interface Draw {
   created_at: string;
   closed_at: string | null;
   realized_at: string | null;
+  /** Whole days between opening and closing (until now while open); the held raffles' 'DIAS ABERTO'. */
+  days_open: number;
   winner_user_id: number | null;
+  /** The winner's initials here (other people's names never leave the server); the full name in admin answers. */
+  winner_name: string | null;
   winner_number: number | null;
   cover_url: string | null;
   sku: string | null;
@@ -80,6 +96,9 @@ export interface DrawBoard {
   numbers: BoardNumber[];
 }
 
+/** active (holding its numbers), consumed (vouchers spent on it), paid (a PIX paid for it), expired, cancelled. */
+export type ReservationStatus = 'active' | 'consumed' | 'paid' | 'expired' | 'cancelled';
+
 /** POST /api/reservations (201), and the items of GET /api/me/reservations. */
 export interface Reservation {
   id: number;
@@ -89,12 +108,35 @@ export interface Reservation {
   draw_id: number;
   /** Sorted ascending. */
   numbers: number[];
-  /** active, expired, cancelled; consumed (vouchers spent on it) or paid (a PIX paid for it). */
-  status: string;
+  status: ReservationStatus;
   expires_at: string;
   /** Alias of expires_at. */
   reserved_until: string;
   created_at: string;
+}
+
+/** One number of a reservation (account spec §3 "Reservation": id, draw_id, number, status, expiry). */
+export interface ReservationNumber {
+  /** The reservation's id (one reservation holding three numbers gives three items with its id). */
+  id: number;
+  reservation_id: number;
+  draw_id: number;
+  number: number;
+  /** Alias of number. */
+  n: number;
+  status: ReservationStatus;
+  expires_at: string;
+  reserved_until: string;
+  created_at: string;
+}
+
+/**
+ * GET /api/me/reservations (`active=1`: only holds still running), newest first: `items` one per
+ * reservation with its numbers (our web), `reservations` one per number (the spec's entity).
+ */
+export interface MyReservations {
+  items: Reservation[];
+  reservations: ReservationNumber[];
 }
 
 /** GET /api/vouchers/remaining (anonymous: remaining 0, max null). */

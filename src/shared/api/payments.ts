@@ -13,8 +13,12 @@ export interface PixPayment {
   /** PNG in base64, without the data: prefix. */
   qr_code_base64: string | null;
   copy_paste_code: string | null;
-  /** Alias of copy_paste_code. */
+  /** Aliases of copy_paste_code (copy_paste: the account spec's Payment). */
+  copy_paste: string | null;
   qr_code: string | null;
+  /** The reservation's draw and numbers (a PIX for a reservation); null and [] for e-books. */
+  draw_id: number | null;
+  numbers: number[];
   txid: string | null;
   /** Reais. */
   amount: number;

@@ -2,6 +2,7 @@
  * Result shapes (issue 10), declared once: the server (src/draws/results.ts) returns them and the
  * web re-exports them (web/src/api/types.ts). Types only. Times are ISO-8601 strings.
  */
+import type { DrawStatus } from './draws';
 
 /** Why a drawn number did not win: beyond the board (≥ total_numbers) or not sold in the draw. */
 export type WalkReason = 'out_of_range' | 'not_sold';
@@ -34,7 +35,7 @@ export interface DrawResult {
 export interface ResultPreview {
   draw_id: number;
   title: string;
-  status: 'open' | 'closed' | 'drawn';
+  status: DrawStatus;
   total_numbers: number;
   contest_number: number;
   /** Known when the result was fetched or is already stored. */
@@ -69,7 +70,7 @@ export interface ContestResult {
   numbers: number[];
   source: 'cli' | 'admin' | 'service';
   created_at: string;
-  draws: Array<{ draw_id: number; title: string; status: string; winning_number: number | null; no_winner: boolean; winner_initials: string | null }>;
+  draws: Array<{ draw_id: number; title: string; status: DrawStatus; winning_number: number | null; no_winner: boolean; winner_initials: string | null }>;
 }
 
 /** Recording a result: whether it was new, and the draws it decided now. */

@@ -8,16 +8,20 @@ export type {
   Draw,
   DrawBoard,
   DrawCounts,
+  DrawResultWord,
   DrawStatus,
   NumberStatus,
   PendingDraw,
+  MyReservations,
   Reservation,
+  ReservationNumber,
+  ReservationStatus,
   VoucherAllowance,
 } from '../../../src/shared/api/draws';
 export type { CatalogueItem, CatalogueSection, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../../../src/shared/api/catalogue';
 export type { PixPayment } from '../../../src/shared/api/payments';
 export type { ActiveClient, ActiveClientList, AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult } from '../../../src/shared/api/admin-users';
-export type { DrawParticipants, HeldDraw, OpenBuyer, OpenBuyerNumber, OpenBuyers, Page, Participant, ParticipantEntry, Winner } from '../../../src/shared/api/admin-history';
+export type { DrawParticipants, HeldDraw, OpenBuyer, OpenBuyerNumber, OpenBuyers, Page, Participant, ParticipantEntry, ParticipantNumber, Winner, WinnerList } from '../../../src/shared/api/admin-history';
 export type { AuditEntryView, AuditPage } from '../../../src/shared/api/audit';
 export type { AdminDraw, AdminDrawList, DashboardSummary, NewSeriesResult } from '../../../src/shared/api/admin-draws';
 export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../../../src/shared/api/admin-infoproducts';

@@ -77,7 +77,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [loadProfile]);
 
   const login = useCallback(async (email: string, password: string, remember = true): Promise<User> => {
-    const body = await api.post('/auth/login', { email, password }, { auth: false });
+    // `remember` also decides the e-book download cookie's life (the browser's session, or the token's).
+    const body = await api.post('/auth/login', { email, password, remember }, { auth: false });
     const t = tokenOf(body);
     if (!t) throw new ApiError(200, 'missing_token', 'missing_token');
     tokenStore.set(t, remember);

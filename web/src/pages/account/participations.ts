@@ -5,7 +5,8 @@
  * dropped; what is left is grouped into one row per draw; open draws where the person still has
  * vouchers and no entry get an empty pending row.
  */
-import type { DrawSummary, ParticipationItem } from '../../../../src/shared/api/account';
+import type { DrawSummary, ParticipationItem, PaymentStatus } from '../../../../src/shared/api/account';
+import type { DrawResultWord, DrawStatus, ReservationStatus } from '../../../../src/shared/api/draws';
 
 /** Hold window used when an entry carries no expiry (account spec §9: 15 minutes by default). */
 export const DEFAULT_RESERVATION_WINDOW_MS = 15 * 60_000;
@@ -20,7 +21,7 @@ export interface ReservationLike {
   id: number;
   draw_id: number;
   numbers: number[];
-  status: string;
+  status: ReservationStatus;
   expires_at: string | null;
   created_at: string;
 }
@@ -37,24 +38,38 @@ export interface Entry {
   reservationId: number | null;
 }
 
-/** Payment statuses: approved, paid or pago count as paid; dead ones as expired; the rest is pending. */
-export function paymentEntryStatus(status: string | null | undefined): EntryStatus {
-  const s = (status ?? '').trim().toLowerCase();
-  if (s === 'approved' || s === 'paid' || s === 'pago') return 'approved';
-  if (/expir|cancel|reject|refund|charged|estorn/.test(s)) return 'expired';
-  return 'pending';
+/** A payment's status (account spec §4): approved counts as paid; the dead ones as expired; pending waits. */
+export function paymentEntryStatus(status: PaymentStatus): EntryStatus {
+  switch (status) {
+    case 'approved':
+      return 'approved';
+    case 'pending':
+      return 'pending';
+    case 'rejected':
+    case 'cancelled':
+    case 'expired':
+    case 'refunded':
+    case 'charged_back':
+      return 'expired';
+  }
 }
 
-/** Reservation statuses (account spec §4): paid/sold/approved → approved; expired/cancel → expired; active/reserved/pending/await/aguard → pending. */
-export function reservationEntryStatus(status: string | null | undefined): EntryStatus {
-  const s = (status ?? '').trim().toLowerCase();
-  if (/paid|sold|approved|confirm/.test(s)) return 'approved';
-  if (/expir|cancel/.test(s)) return 'expired';
-  return 'pending';
+/** A hold's status (account spec §4): paid or consumed → approved; active → pending; expired/cancelled → expired. */
+export function reservationEntryStatus(status: ReservationStatus): EntryStatus {
+  switch (status) {
+    case 'paid':
+    case 'consumed':
+      return 'approved';
+    case 'active':
+      return 'pending';
+    case 'expired':
+    case 'cancelled':
+      return 'expired';
+  }
 }
 
-/** 'Pagamento' column: approved, paid or pago shows PAGO; anything else PENDENTE (account spec §4). */
-export function paymentLabel(status: string | null | undefined): 'PAGO' | 'PENDENTE' {
+/** 'Pagamento' column: approved shows PAGO; anything else PENDENTE (account spec §4). */
+export function paymentLabel(status: PaymentStatus): 'PAGO' | 'PENDENTE' {
   return paymentEntryStatus(status) === 'approved' ? 'PAGO' : 'PENDENTE';
 }
 
@@ -124,35 +139,32 @@ export function isLapsed(e: Entry, now: number, windowMs = DEFAULT_RESERVATION_W
 
 export type ResultBadge = 'ABERTO' | 'FECHADO' | 'SORTEADO' | 'CONTEMPLADO' | 'NÃO CONTEMPLADO';
 
-/**
- * Draw result badge from a result text (account spec §4): 'nao'/'n_contempla' → NÃO CONTEMPLADO
- * (checked first: it contains 'contemplado'), 'contemplado'/'win' → CONTEMPLADO, 'sorteado' →
- * SORTEADO, 'closed'/'fechado' → FECHADO, otherwise ABERTO.
- */
-export function resultBadge(result: string | null | undefined): ResultBadge {
-  const s = (result ?? '')
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .trim()
-    .toLowerCase();
-  if (/\bnao\b|n_contempla|nao_contemplado|nao contemplado/.test(s)) return 'NÃO CONTEMPLADO';
-  if (/contemplado|\bwin/.test(s)) return 'CONTEMPLADO';
-  if (/sorteado|drawn/.test(s)) return 'SORTEADO';
-  if (/closed|fechado/.test(s)) return 'FECHADO';
-  return 'ABERTO';
+/** The badge of a draw result (account spec §4), from the server's typed result word. */
+export function resultBadge(result: DrawResultWord): ResultBadge {
+  switch (result) {
+    case 'contemplado':
+      return 'CONTEMPLADO';
+    case 'nao contemplado':
+      return 'NÃO CONTEMPLADO';
+    case 'sorteado':
+      return 'SORTEADO';
+    case 'closed':
+      return 'FECHADO';
+    case 'open':
+      return 'ABERTO';
+  }
 }
 
-/** The result text of a draw for the caller: drawn draws say whether the caller won. */
-export function drawResult(draw: Pick<DrawSummary, 'status' | 'won'> | null | undefined): string {
-  if (!draw) return 'open';
-  if (draw.status === 'drawn') return draw.won === true ? 'contemplado' : draw.won === false ? 'nao contemplado' : 'sorteado';
-  return draw.status;
+/** The result of a draw for the caller: the server's word (the draw's status until it is decided); open when unknown. */
+export function drawResult(draw: Pick<DrawSummary, 'result'> | null | undefined): DrawResultWord {
+  return draw?.result ?? 'open';
 }
 
 export interface DrawInfo {
   id: number;
   title: string;
-  status: 'open' | 'closed' | 'drawn';
+  status: DrawStatus;
+  result: DrawResultWord;
   sku: string | null;
   winner_number: number | null;
   won: boolean | null;
@@ -267,7 +279,7 @@ export function buildParticipationRows(input: BuildInput): ParticipationRow[] {
 }
 
 /**
- * Row click (account spec §2): a paid row of a closed or drawn draw opens /me/draw/{id}; a row
+ * Row click (account spec §2): a paid row of a closed or decided draw opens /me/draw/{id}; a row
  * of an open draw goes to /. Other rows (pending, closed) stay where they are.
  */
 export function rowTarget(row: ParticipationRow): string | null {

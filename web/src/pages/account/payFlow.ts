@@ -14,10 +14,10 @@ export const PIX_GENERIC = 'Falha ao gerar PIX.';
 export const pixHttpError = (status: number) => `Falha ao gerar PIX (HTTP ${status}).`;
 
 /**
- * What the PIX dialog shows: the API's PixPayment (src/shared/api/payments.ts) but its txid,
- * which a payment rebuilt from a participation (reusablePayment) does not carry.
+ * What the PIX dialog shows: the API's PixPayment (src/shared/api/payments.ts) but the fields a
+ * payment rebuilt from a participation (reusablePayment) does not carry and the dialog does not read.
  */
-export type PixPayment = Omit<ApiPixPayment, 'txid'>;
+export type PixPayment = Omit<ApiPixPayment, 'txid' | 'copy_paste' | 'draw_id' | 'numbers'>;
 
 /** Thrown when there is no active reservation to pay. */
 export class InactiveReservationError extends Error {

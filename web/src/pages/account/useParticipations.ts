@@ -57,6 +57,7 @@ export function useParticipations(): ParticipationsState {
           id: d.id,
           title: d.title || d.product_title || '',
           status: d.status,
+          result: d.status,
           sku: d.sku,
           winner_number: d.winner_number,
           won: null,

@@ -101,13 +101,14 @@ export default function AdminUsersPage() {
     setSaveError(null);
     try {
       if (editing === 'new') {
-        const r = await usersApi.create(payload);
-        setCreated(r.message);
-        setSelected(r.user);
+        // The saved user comes at the top level, with the message that names the temporary password.
+        const { temporary_password: _shownInMessage, message: text, ...user } = await usersApi.create(payload);
+        setCreated(text);
+        setSelected(user);
       } else if (editing) {
-        const r = await usersApi.update(editing.id, { ...payload, coupon_code: editing.coupon_code });
-        message.success(r.message);
-        setSelected(r.user);
+        const { message: text, coupon_adjustment: _adjustment, ...user } = await usersApi.update(editing.id, { ...payload, coupon_code: editing.coupon_code });
+        message.success(text);
+        setSelected(user);
       }
       setEditing(null);
       await load(search);

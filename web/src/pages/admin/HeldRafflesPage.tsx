@@ -111,7 +111,7 @@ const columnsFor = (reload: () => void): TableColumnsType<HeldDraw> => [
     title: 'USUÁRIO VENCEDOR',
     key: 'winner',
     render: (_: unknown, d) =>
-      d.status !== 'drawn' ? (
+      d.status !== 'sorteado' ? (
         // The dialog renders in a portal, but React events still bubble to the row: stop them
         // here so typing in it never expands or collapses the row.
         <span onClick={(e) => e.stopPropagation()}>

@@ -2,14 +2,14 @@ import { useState } from 'react';
 import { Alert, Button, Descriptions, Form, Input, InputNumber, Modal, Space, Tag } from 'antd';
 import { CloudDownloadOutlined, TrophyOutlined } from '@ant-design/icons';
 import { api, errorMessage } from '../../api/client';
-import type { DrawResult, ResultPreview } from '../../api/types';
+import type { DrawResult, DrawStatus, ResultPreview } from '../../api/types';
 import { numbersProblem, parseNumbers } from './resultNumbers';
 
 /** The draw the button acts on (a row of the admin draws table). */
 export interface RecordResultDraw {
   id: number;
   title: string;
-  status: 'open' | 'closed' | 'drawn';
+  status: DrawStatus;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -1,5 +1,5 @@
 import { api } from '../../api/client';
-import type { DrawParticipants, HeldDraw, OpenBuyers, Page, Winner } from '../../api/types';
+import type { DrawParticipants, HeldDraw, OpenBuyers, Page, Winner, WinnerList } from '../../api/types';
 
 /** The admin calls of the held raffles, active raffle buyers and winners pages (account spec §7). */
 export const historyApi = {
@@ -13,8 +13,11 @@ export const historyApi = {
   openBuyers: (drawId: number | null, signal?: AbortSignal) =>
     api.get<OpenBuyers>('/api/admin/dashboard/open-buyers', { query: { draw_id: drawId ?? undefined }, signal }),
 
-  winners: (q: { search?: string; offset?: number; limit?: number }, signal?: AbortSignal) =>
-    api.get<Page<Winner>>('/api/admin/winners', { query: { limit: q.limit ?? 20, offset: q.offset ?? 0, search: q.search || undefined }, signal }),
+  /** The list comes under the spec's key `winners`; the console's paged lists read `items`. */
+  winners: (q: { search?: string; offset?: number; limit?: number }, signal?: AbortSignal): Promise<Page<Winner>> =>
+    api
+      .get<WinnerList>('/api/admin/winners', { query: { limit: q.limit ?? 20, offset: q.offset ?? 0, search: q.search || undefined }, signal })
+      .then(({ winners, ...page }) => ({ ...page, items: winners })),
 
   updatePrize: (drawId: number, body: { product_name?: string | null; product_link?: string | null; redeemed?: boolean }) =>
     api.patch<Winner>(`/api/admin/winners/${drawId}`, body),

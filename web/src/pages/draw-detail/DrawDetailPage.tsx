@@ -97,8 +97,8 @@ export default function DrawDetailPage() {
   const mine = [...data.my_numbers].sort((a, b) => a - b);
   const winner = draw.winner_number;
   const won = winner != null && mine.includes(winner);
-  // Drawn: the caller with numbers here won or not (also when nobody won); a visitor without numbers sees SORTEADO.
-  const badge = resultBadge(draw.status === 'drawn' ? (won ? 'contemplado' : mine.length ? 'nao contemplado' : 'sorteado') : draw.status);
+  // The server's result for the caller: decided → contemplado / nao contemplado (numbers here) / sorteado (none).
+  const badge = resultBadge(draw.result);
   const link = safeLink(draw.product_link);
   const total = Math.max(100, ...data.board.map((c) => c.n + 1));
 
@@ -123,9 +123,9 @@ export default function DrawDetailPage() {
               Número vencedor: {pad2(winner)}
             </Tag>
           ) : (
-            <Tag className="winner-chip winner-chip--pending">{draw.status === 'drawn' ? 'Sem número vencedor' : 'Número vencedor: aguardando sorteio'}</Tag>
+            <Tag className="winner-chip winner-chip--pending">{draw.status === 'sorteado' ? 'Sem número vencedor' : 'Número vencedor: aguardando sorteio'}</Tag>
           )}
-          {draw.status === 'drawn' && (
+          {draw.status === 'sorteado' && (
             <Link className="draw-detail-result-link" to={`/resultado/${draw.id}`}>
               Ver o resultado (concurso da Lotomania)
             </Link>

@@ -1,13 +1,13 @@
 import { Progress, Skeleton, Tag } from 'antd';
 import { BookOutlined } from '@ant-design/icons';
-import type { Draw } from '../../api/types';
+import type { Draw, DrawStatus } from '../../api/types';
 import type { BoardCounts } from './board';
 import { coverSrc, formatBRL } from '../../components/product/format';
 
-const STATUS_TAG: Record<string, { color: string; label: string }> = {
+const STATUS_TAG: Record<DrawStatus, { color: string; label: string }> = {
   open: { color: 'green', label: 'Aberto' },
   closed: { color: 'gold', label: 'Fechado' },
-  drawn: { color: 'default', label: 'Sorteado' },
+  sorteado: { color: 'default', label: 'Sorteado' },
 };
 
 export function Cover({ src, alt, className }: { src: string | null | undefined; alt: string; className: string }) {
@@ -24,7 +24,7 @@ export function Cover({ src, alt, className }: { src: string | null | undefined;
 /** Draw title and product, prize, price of one number and how many numbers are still free. */
 export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts | null }) {
   const title = draw.product_title || draw.title;
-  const status = STATUS_TAG[draw.status] ?? STATUS_TAG.open;
+  const status = STATUS_TAG[draw.status];
   const total = counts?.total ?? draw.total_numbers;
   const available = counts ? counts.available : Math.max(0, draw.total_numbers - draw.counts.reserved - draw.counts.sold - draw.counts.taken);
   const taken = total - available;

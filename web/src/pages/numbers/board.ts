@@ -1,7 +1,7 @@
 /**
  * Pure rules of the number board (storefront spec §2 "Number board", §4, §5): no React, no HTTP.
  */
-import type { ConsumeResult, DrawBoard, NumberStatus, Reservation, VoucherAllowance } from '../../api/types';
+import type { ConsumeResult, DrawBoard, NumberStatus, Reservation, ReservationStatus, VoucherAllowance } from '../../api/types';
 
 /** GET /api/draws/{id}/numbers */
 export type Board = DrawBoard;
@@ -18,7 +18,7 @@ export type { ConsumeResult, Reservation };
 export type MyReservation = Pick<Reservation, 'id' | 'draw_id' | 'numbers' | 'status'>;
 
 /** Reservations that turned into a purchase: their numbers were sold to the caller. */
-const PURCHASED = ['consumed', 'paid'];
+const PURCHASED: ReadonlyArray<ReservationStatus> = ['consumed', 'paid'];
 
 /**
  * The caller's own numbers in a draw. The public board is one cached answer for everyone, so it

@@ -274,13 +274,12 @@ export function useMyReservations(drawId: number | null, signedIn: boolean): { i
 export const CLOSED_DRAWS_SHOWN = 12;
 
 export function awaitingDraw(items: Draw[]): Draw[] {
-  return items
-    .filter((d) => /closed|fechado/i.test(String(d.status ?? '')) && d.winner_user_id == null)
-    .slice(0, CLOSED_DRAWS_SHOWN);
+  return items.filter((d) => d.status === 'closed' && d.winner_user_id == null).slice(0, CLOSED_DRAWS_SHOWN);
 }
 
 /**
- * GET /api/draws?status=closed (newest first). A failure shows an empty list, as the spec asks
+ * GET /api/draws?status=closed (newest first; decided draws come too, as `sorteado`, and are
+ * left out here). A failure shows an empty list, as the spec asks
  * (§8: closed-draw load failures → empty list, no message). `version` reloads it.
  */
 export function useClosedDraws(version: number): { items: Draw[]; loading: boolean } {

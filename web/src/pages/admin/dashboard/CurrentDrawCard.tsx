@@ -8,11 +8,16 @@ import { formatBRL, pad3, plural } from '../shared/format';
 import { dashboardApi } from './dashboardApi';
 import { RetryAlert } from '../shared/RetryAlert';
 
+/** The summary's draw is the main series' own (not the newest open draw shown in its place). */
+const ofMainSeries = (s: DashboardSummary) => s.draw_id != null && s.main_infoproduct_id != null && s.infoproduct_id === s.main_infoproduct_id;
+
 /**
- * The main series' open draw (account spec §2 "Admin dashboard"): its number, sold and remaining,
- * and 'NOVO SORTEIO', which closes it and opens its successor after a confirmation that says how
- * many numbers are sold. The confirmation sends the draw and count the admin saw: if a sale lands
- * in between, the server refuses (409) and the card reloads with the new count.
+ * The current draw (account spec §2 "Admin dashboard"): the main series' open draw, else the
+ * newest open draw; its number, sold and remaining, and 'NOVO SORTEIO', which closes the main
+ * series' draw and opens its successor after a confirmation that says how many numbers are sold.
+ * The confirmation sends the draw and count the admin saw: if a sale lands in between, the server
+ * refuses (409) and the card reloads with the new count. When the main series has no open draw,
+ * 'NOVO SORTEIO' opens one and closes nothing.
  */
 export function CurrentDrawCard({
   summary,
@@ -42,12 +47,36 @@ export function CurrentDrawCard({
       return;
     }
     setBusy(false);
-    if (fresh.draw_id == null) {
-      void message.error('A série principal não tem sorteio aberto.');
+    if (fresh.main_infoproduct_id == null) {
+      void message.error('Nenhuma série principal configurada.');
       onChanged();
       return;
     }
-    const drawId = fresh.draw_id;
+    if (!ofMainSeries(fresh)) {
+      modal.confirm({
+        title: 'Abrir um sorteio da série principal?',
+        content: (
+          <div className="new-series-confirm">
+            <p>A série principal não tem sorteio aberto. Um sorteio do e-book principal será aberto.</p>
+            {fresh.draw_id != null && <p>O sorteio #{pad3(fresh.draw_id)}, de outro e-book, continua como está.</p>}
+          </div>
+        ),
+        okText: 'NOVO SORTEIO',
+        cancelText: 'Cancelar',
+        onOk: async () => {
+          try {
+            const r = await dashboardApi.newSeries();
+            void message.success(`Sorteio #${pad3(r.draw_id)} aberto.`);
+          } catch (err) {
+            void message.error(failureText('Não foi possível abrir um novo sorteio.', err), 6);
+          } finally {
+            onChanged();
+          }
+        },
+      });
+      return;
+    }
+    const drawId = fresh.draw_id!;
     const sold = fresh.sold;
     modal.confirm({
       title: 'Abrir um novo sorteio?',
@@ -64,8 +93,10 @@ export function CurrentDrawCard({
       cancelText: 'Cancelar',
       onOk: async () => {
         try {
-          const r = await dashboardApi.newSeries(drawId, sold);
-          void message.success(`Sorteio #${pad3(r.closed_draw_id)} fechado. Sorteio #${pad3(r.draw_id)} aberto.`);
+          const r = await dashboardApi.newSeries({ drawId, sold });
+          void message.success(
+            r.closed_draw_id != null ? `Sorteio #${pad3(r.closed_draw_id)} fechado. Sorteio #${pad3(r.draw_id)} aberto.` : `Sorteio #${pad3(r.draw_id)} aberto.`,
+          );
         } catch (err) {
           void message.error(failureText('Não foi possível abrir um novo sorteio.', err), 6);
         } finally {
@@ -74,6 +105,13 @@ export function CurrentDrawCard({
       },
     });
   };
+
+  const newButton =
+    summary?.main_infoproduct_id != null ? (
+      <Button type="primary" danger icon={<PlusCircleOutlined />} loading={busy} onClick={() => void startNew()} className="current-draw-new">
+        NOVO SORTEIO
+      </Button>
+    ) : null;
 
   return (
     <Card className="admin-card current-draw-card" title={<span><TrophyOutlined aria-hidden /> Sorteio atual</span>}>
@@ -95,17 +133,25 @@ export function CurrentDrawCard({
           {summary.reserved > 0 && (
             <p className="muted current-draw-note">{plural(summary.reserved, 'número reservado', 'números reservados')} aguardando pagamento (contam como restantes).</p>
           )}
-          <Button type="primary" danger icon={<PlusCircleOutlined />} loading={busy} onClick={() => void startNew()} className="current-draw-new">
-            NOVO SORTEIO
-          </Button>
+          {!ofMainSeries(summary) && (
+            <p className="muted current-draw-note">
+              {summary.main_infoproduct_id == null
+                ? 'Nenhuma série principal configurada: este é o sorteio aberto mais recente.'
+                : 'A série principal não tem sorteio aberto: este é o sorteio aberto mais recente, de outro e-book.'}
+            </p>
+          )}
+          {newButton}
         </>
       ) : (
-        <Alert
-          type="warning"
-          showIcon
-          title="A série principal não tem sorteio aberto."
-          description="Abra um sorteio do e-book principal na tabela de sorteios abaixo (status Aberto)."
-        />
+        <>
+          <Alert
+            type="warning"
+            showIcon
+            title={summary?.main_infoproduct_id == null ? 'Nenhum sorteio aberto.' : 'A série principal não tem sorteio aberto.'}
+            description={summary?.main_infoproduct_id == null ? 'Abra um sorteio na tabela de sorteios abaixo.' : 'NOVO SORTEIO abre um sorteio do e-book principal.'}
+          />
+          {newButton}
+        </>
       )}
     </Card>
   );

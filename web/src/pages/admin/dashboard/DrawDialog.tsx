@@ -33,7 +33,7 @@ export function DrawDialog({
   const [products, setProducts] = useState<AdminInfoproduct[]>([]);
   const [productsState, setProductsState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const price = Form.useWatch('price_cents', form);
-  const drawn = draw?.status === 'drawn';
+  const drawn = draw?.status === 'sorteado';
 
   useEffect(() => {
     if (!open) return;

@@ -11,11 +11,11 @@ import AutopayRunsSection from '../AutopayRunsSection';
 import { RetryAlert } from '../shared/RetryAlert';
 
 const PAGE = 20;
-const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', closed: 'FECHADO', drawn: 'SORTEADO' };
+const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', closed: 'FECHADO', sorteado: 'SORTEADO' };
 
 /**
  * The draws table of the dashboard (account spec §2, §4, §8): ID, title, status chip (a click
- * toggles open ⇄ closed; a drawn draw's chip is not a button), price, numbers, limit per user,
+ * toggles open ⇄ closed; a decided draw's chip is not a button), price, numbers, limit per user,
  * e-book, Editar / Excluir, and 'Novo'. Pages of 20 with Anterior / Próxima (hasMore).
  * Each draw opens its 'Compras automáticas' (issue 11, AutopayRunsSection): an expandable row on
  * the table, a toggle on the phone's card; the runs are fetched only once the detail is opened.
@@ -58,7 +58,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   const reload = useCallback(() => setAttempt((a) => a + 1), []);
 
   const toggle = async (d: AdminDraw) => {
-    if (d.status === 'drawn') return;
+    if (d.status === 'sorteado') return;
     const next = d.status === 'open' ? 'closed' : 'open';
     setBusyId(d.id);
     try {
@@ -95,8 +95,8 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   };
 
   const chip = (d: AdminDraw) =>
-    d.status === 'drawn' ? (
-      <span className="status-chip status-chip--drawn">{STATUS_LABEL.drawn}</span>
+    d.status === 'sorteado' ? (
+      <span className="status-chip status-chip--drawn">{STATUS_LABEL.sorteado}</span>
     ) : (
       <button
         type="button"

@@ -14,9 +14,12 @@ export interface DrawBody {
 /** The dashboard's calls (account spec §7 "Admin", issue 9): the first listed path of each. */
 export const dashboardApi = {
   summary: (signal?: AbortSignal) => api.get<DashboardSummary>('/api/admin/dashboard/summary', { signal }),
-  /** 'NOVO SORTEIO': the draw and sold count the admin saw, so a change in between is refused (409). */
-  newSeries: (drawId: number, confirmSold: number) =>
-    api.post<NewSeriesResult>('/api/admin/dashboard/new', { draw_id: drawId, confirm_sold: confirmSold }),
+  /**
+   * 'NOVO SORTEIO': the main series' draw and sold count the admin saw, so a change in between is
+   * refused (409); without them (the main series has no open draw) it opens the main series' draw.
+   */
+  newSeries: (seen?: { drawId: number; sold: number }) =>
+    api.post<NewSeriesResult>('/api/admin/dashboard/new', seen ? { draw_id: seen.drawId, confirm_sold: seen.sold } : {}),
   ticketPrice: (priceCents: number) => api.post<DashboardSummary>('/api/admin/dashboard/ticket-price', { price_cents: priceCents }),
   saveConfig: (body: { banner_title: string; max_numbers_per_selection: number }) => api.post<PublicConfig>('/api/config', body),
 

@@ -1,5 +1,5 @@
 import { api } from '../../../api/client';
-import type { ActiveClientList, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult } from '../../../api/types';
+import type { ActiveClientList, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult, DrawStatus } from '../../../api/types';
 
 /** The registry's page size (account spec §9: user list page size 500). */
 export const USERS_PAGE_SIZE = 500;
@@ -25,7 +25,7 @@ export interface AdminBoardCell {
 }
 export interface AdminBoard {
   draw_id: number;
-  status: 'open' | 'closed' | 'drawn';
+  status: DrawStatus;
   total_numbers: number;
   numbers: AdminBoardCell[];
 }
