@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { printRows } from '../output';
-import { migrateLatest, migrationStatus } from '../../src/platform/db';
-import { seedDemo } from '../../seeds/demo';
 
 export function registerDbCommands(program: Command, getServices: () => Services) {
   const db = program.command('db').description('banco de dados');
@@ -12,6 +10,7 @@ export function registerDbCommands(program: Command, getServices: () => Services
     .option('--json', 'saída em JSON')
     .action(async (o: { status?: boolean; json?: boolean }) => {
       const s = getServices();
+      const { migrateLatest, migrationStatus } = await import('../../src/platform/db');
       if (o.status) {
         const st = await migrationStatus(s.db);
         if (o.json) printRows([st], true);
@@ -26,6 +25,7 @@ export function registerDbCommands(program: Command, getServices: () => Services
     .action(async () => {
       const s = getServices();
       if (s.config.isProduction) throw new Error('o seed de demonstração não roda em produção');
+      const { seedDemo } = await import('../../seeds/demo');
       process.stdout.write(`${await seedDemo(s.db)}\n`);
     });
 }
