@@ -69,27 +69,29 @@ export function headerOf(field: string): string {
   return HEADERS[field] ?? field.replace(/_/g, ' ');
 }
 
-const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+// Built on first use: creating an Intl formatter costs milliseconds, and `--help` prints no money.
+let money: Intl.NumberFormat | null = null;
+let brasiliaFormat: Intl.DateTimeFormat | null = null;
 
 /** Cents as reais, pt-BR: 123456 → "R$ 1.234,56", -250 → "-R$ 2,50" (plain spaces, for terminals). */
 export function brl(cents: number): string {
+  money ??= new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
   return money.format(cents / 100).replace(/\s/g, ' ');
 }
-
-const brasiliaFormat = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
 
 /** An instant in Brasília time, "25/11/2026 01:54"; a value that is not an instant comes back as text. */
 export function brasilia(v: Date | string | number): string {
   const d = v instanceof Date ? v : new Date(v);
   if (Number.isNaN(d.getTime())) return String(v);
+  brasiliaFormat ??= new Intl.DateTimeFormat('pt-BR', {
+    timeZone: 'America/Sao_Paulo',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   return brasiliaFormat.format(d).replace(', ', ' ');
 }
 
