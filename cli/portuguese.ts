@@ -46,6 +46,10 @@ export class PtHelp extends Help {
     return super.styleTitle(TITLES[str] ?? str);
   }
 
+  subcommandTerm(cmd: Command): string {
+    return super.subcommandTerm(cmd).replace('[options]', '[opções]').replace('[command]', '[comando]');
+  }
+
   optionDescription(option: Option): string {
     return ptNotes(super.optionDescription(option));
   }
