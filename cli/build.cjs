@@ -30,11 +30,19 @@ function buildCli() {
     minifyWhitespace: true,
     minifySyntax: true,
     metafile: true,
+    write: false,
     logLevel: 'silent',
     banner: { js: '// Built from cli/index.ts by cli/build.cjs: do not edit.' },
   });
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/'));
-  fs.writeFileSync(INPUTS, JSON.stringify(inputs, null, 1) + '\n');
+  // Written aside and renamed into place: a `cotaverde` started meanwhile reads the old file or the new one, never half of one.
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  const files = [...result.outputFiles.map((f) => [f.path, f.contents]), [INPUTS, JSON.stringify(inputs, null, 1) + '\n']];
+  for (const [file, contents] of files) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, contents);
+    fs.renameSync(tmp, file);
+  }
   return { outfile: OUT, inputs: inputs.length };
 }
 

@@ -67,7 +67,7 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
           ['concurso', decided?.contest_number ?? '—'],
           ['número vencedor', d.winner_number ?? (d.status === 'sorteado' ? 'sem vencedor' : '—')],
         ];
-        for (const [k, v] of rows) process.stdout.write(`${k.padEnd(18)} ${v instanceof Date ? v.toISOString() : String(v)}\n`);
+        for (const [k, v] of rows) process.stdout.write(`${k.padEnd(18)} ${v instanceof Date ? brasilia(v) : String(v)}\n`);
       }
     });
 
