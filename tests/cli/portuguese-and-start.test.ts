@@ -193,6 +193,20 @@ describe('the built CLI (cli/bin.cjs → dist/cli/index.cjs)', () => {
     for (const heavy of ['ioredis', 'bullmq', 'nodemailer', 'argon2', 'qrcode', 'tsx', 'esbuild']) expect(r.loaded).not.toContain(heavy);
   });
 
+  test('a built file older than a source is rebuilt by the bin before it runs', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const build = require('../../cli/build.cjs') as { staleReason(): string | null; OUT: string };
+    expect(build.staleReason()).toBeNull();
+    const past = new Date(Date.now() - 24 * 3600_000);
+    fs.utimesSync(build.OUT, past, past);
+    expect(build.staleReason()).toMatch(/ mudou$/);
+    const r = await run(['--help'], 'rebuilt');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.loaded).toContain('esbuild'); // it rebuilt
+    expect(fs.statSync(build.OUT).mtimeMs).toBeGreaterThan(past.getTime());
+    expect(build.staleReason()).toBeNull();
+  });
+
   test('an unknown option through the bin: Portuguese message, exit code 2', async () => {
     const r = await run(['users', 'list', '--frobnicate'], 'unknown');
     expect(r.code).toBe(2);
