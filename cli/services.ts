@@ -8,7 +8,9 @@ import type { PaymentProvider } from '../src/payments/providers/types';
  * Each service is built, and its module loaded (`require` inside the getter: the built CLI keeps
  * every module's code unevaluated until then), the first time a command touches it. So `draws list`
  * loads the database and the draws modules, not BullMQ, the mailer or the payment providers, and
- * `--help` loads none. Keep the wiring in step with createServices (the types check the arguments).
+ * `--help` loads none. Keep the wiring in step with createServices: the `makers` type makes a
+ * service missing or extra here a compile error, the factories' types check required arguments, and
+ * tests/cli/services.test.ts compares the keys at run time; optional dependencies are on you.
  */
 export function createCliServices(config: Config): Services {
   const s = {} as Services;
@@ -33,85 +35,6 @@ export function createCliServices(config: Config): Services {
     redis: () => require('../src/platform/redis') as typeof import('../src/platform/redis'),
   };
 
-  define('config', () => config);
-  define('logger', () => (require('../src/platform/logger') as typeof import('../src/platform/logger')).createLogger({ level: config.logLevel }));
-  define('db', () => platform.db().createDb(config.databaseUrl, config.dbPoolMax));
-  define('redis', () => {
-    const redis = platform.redis().createRedis(config.redisUrl);
-    redis.on('error', (err) => s.logger.warn({ err: err.message }, 'redis connection error'));
-    return redis;
-  });
-  define('fastRedis', () => {
-    const fastRedis = platform.redis().createRedis(config.redisUrl, 'cotaverde-app', 'fail-fast');
-    let redisDown = false;
-    fastRedis.on('error', (err) => {
-      if (!redisDown) s.logger.warn({ err: err.message }, 'redis unreachable: jobs are left to the sweeps, rate limits are per process');
-      redisDown = true;
-    });
-    fastRedis.on('ready', () => {
-      if (redisDown) s.logger.info('redis reachable again');
-      redisDown = false;
-    });
-    return fastRedis;
-  });
-  define('queue', () => (require('../src/platform/queue') as typeof import('../src/platform/queue')).createJobQueue(s.fastRedis, config.queuePrefix));
-  define('rateLimits', () =>
-    (require('../src/platform/rate-limit') as typeof import('../src/platform/rate-limit')).createRateLimits(s.fastRedis, config.queuePrefix, config.rateLimitDisabled),
-  );
-  define('mailer', () =>
-    (require('../src/platform/mail') as typeof import('../src/platform/mail')).createMailer({
-      db: s.db,
-      queue: s.queue,
-      logger: s.logger,
-      smtpUrl: config.smtpUrl,
-      dropDir: config.mailDropDir,
-      from: config.mailFrom,
-    }),
-  );
-  define('readCache', () => {
-    const { ReadCache } = require('../src/platform/read-cache') as typeof import('../src/platform/read-cache');
-    const cache = new ReadCache();
-    // As in createServices: this process's invalidations reach the web processes through the bus
-    // (created lazily, on the first invalidation; the bus's own listener then publishes it).
-    cache.onInvalidate(() => void s.cacheBus);
-    return cache;
-  });
-  define('cacheBus', () =>
-    (require('../src/platform/cache-bus') as typeof import('../src/platform/cache-bus')).createCacheBus({
-      cache: s.readCache,
-      publisher: s.fastRedis,
-      redisUrl: config.redisUrl,
-      channel: `${config.queuePrefix}:read-cache`,
-      logger: s.logger,
-    }),
-  );
-  define('auth', () =>
-    (require('../src/auth/service') as typeof import('../src/auth/service')).createAuthService({ db: s.db, config, rateLimits: s.rateLimits, mailer: s.mailer, logger: s.logger }),
-  );
-  define('draws', () => (require('../src/draws/service') as typeof import('../src/draws/service')).createDrawsService({ db: s.db, logger: s.logger, readCache: s.readCache }));
-  define('reservations', () =>
-    (require('../src/draws/reservations') as typeof import('../src/draws/reservations')).createReservationsService({
-      db: s.db,
-      queue: s.queue,
-      logger: s.logger,
-      rateLimits: s.rateLimits,
-      draws: s.draws,
-    }),
-  );
-  define('vouchers', () => (require('../src/draws/vouchers') as typeof import('../src/draws/vouchers')).createVouchersService({ db: s.db, logger: s.logger, draws: s.draws }));
-  define('auditLog', () => (require('../src/audit/service') as typeof import('../src/audit/service')).createAuditLogService({ db: s.db }));
-  define('adminDraws', () =>
-    (require('../src/draws/admin') as typeof import('../src/draws/admin')).createAdminDrawsService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),
-  );
-  define('adminHistory', () => (require('../src/draws/admin-history') as typeof import('../src/draws/admin-history')).createAdminHistoryService({ db: s.db }));
-  define('openBuyers', () => (require('../src/draws/open-buyers') as typeof import('../src/draws/open-buyers')).createOpenBuyersService({ db: s.db, draws: s.draws }));
-  define('winners', () =>
-    (require('../src/draws/winners') as typeof import('../src/draws/winners')).createWinnersService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),
-  );
-  define('catalogue', () =>
-    (require('../src/catalogue/service') as typeof import('../src/catalogue/service')).createCatalogueService({ db: s.db, draws: s.draws, readCache: s.readCache }),
-  );
-
   // The payment provider and the sandbox, as createServices chooses them.
   let providers: { provider: PaymentProvider; sandbox: ReturnType<typeof import('../src/payments/providers/sandbox').createSandboxProvider> | null } | null = null;
   const paymentProviders = () => {
@@ -133,109 +56,177 @@ export function createCliServices(config: Config): Services {
       });
     return (providers = { provider, sandbox });
   };
-  define('payments', () => {
-    const { provider, sandbox } = paymentProviders();
-    return (require('../src/payments/service') as typeof import('../src/payments/service')).createPaymentsService({
-      db: s.db,
-      config,
-      logger: s.logger,
-      queue: s.queue,
-      rateLimits: s.rateLimits,
-      vouchers: s.vouchers,
-      draws: s.draws,
-      reservations: s.reservations,
-      provider,
-      sandbox,
-    });
-  });
-  define('coupons', () => {
-    const adapters = require('../src/coupons/adapters') as typeof import('../src/coupons/adapters');
-    const adapter =
-      config.coupons.adapter === 'webhook'
-        ? adapters.createWebhookAdapter({ url: config.coupons.webhookUrl as string, secret: config.coupons.webhookSecret as string, logger: s.logger })
-        : adapters.noneAdapter;
-    return (require('../src/coupons/service') as typeof import('../src/coupons/service')).createCouponsService({ db: s.db, logger: s.logger, queue: s.queue, adapter });
-  });
-  define('participations', () => (require('../src/payments/participations') as typeof import('../src/payments/participations')).createParticipationsService({ db: s.db }));
-  define('myBoard', () => (require('../src/draws/my-board') as typeof import('../src/draws/my-board')).createMyBoardService({ db: s.db }));
-  define('ebooks', () =>
-    (require('../src/catalogue/ebooks') as typeof import('../src/catalogue/ebooks')).createEbooksService({
-      db: s.db,
-      appSecret: config.appSecret,
-      storageDir: config.ebookStorageDir,
-      adminEmails: config.adminEmails,
-      logger: s.logger,
-    }),
-  );
-  define('account', () =>
-    (require('../src/account/service') as typeof import('../src/account/service')).createAccountService({ db: s.db, catalogue: s.catalogue, coupons: s.coupons, readCache: s.readCache }),
-  );
-  define('adminInfoproducts', () =>
-    (require('../src/catalogue/admin') as typeof import('../src/catalogue/admin')).createAdminInfoproductsService({
-      db: s.db,
-      readCache: s.readCache,
-      logger: s.logger,
-      ebookStorageDir: config.ebookStorageDir,
-      coverStorageDir: config.uploads.coverStorageDir,
-      ebookMaxBytes: config.uploads.ebookMaxBytes,
-      coverMaxBytes: config.uploads.coverMaxBytes,
-    }),
-  );
-  define('paymentsReview', () => {
-    const { provider, sandbox } = paymentProviders();
-    return (require('../src/payments/review') as typeof import('../src/payments/review')).createPaymentsReviewService({
-      db: s.db,
-      payments: s.payments,
-      sandboxActive: !!sandbox && provider.name === 'sandbox',
-    });
-  });
-  define('lottery', () => (require('../src/draws/lottery-client') as typeof import('../src/draws/lottery-client')).createLotteryClient({ ...config.lottery, logger: s.logger }));
-  define('results', () =>
-    (require('../src/draws/results') as typeof import('../src/draws/results')).createResultsService({
-      db: s.db,
-      logger: s.logger,
-      mailer: s.mailer,
-      readCache: s.readCache,
-      draws: s.draws,
-      lottery: s.lottery,
-      publicUrl: config.publicUrl,
-    }),
-  );
-  define('ops', () =>
-    (require('../src/ops/service') as typeof import('../src/ops/service')).createOpsService({
-      db: s.db,
-      config,
-      queue: s.queue,
-      redis: s.fastRedis,
-      prefix: config.queuePrefix,
-      logger: s.logger,
-    }),
-  );
-  define('autopay', () => {
-    const { provider, sandbox } = paymentProviders();
-    return (require('../src/autopay/service') as typeof import('../src/autopay/service')).createAutopayService({
-      db: s.db,
-      config,
-      logger: s.logger,
-      queue: s.queue,
-      draws: s.draws,
-      payments: s.payments,
-      provider,
-      sandbox: provider === sandbox ? sandbox : null,
-    });
-  });
-  define('adminUsers', () =>
-    (require('../src/auth/admin-users') as typeof import('../src/auth/admin-users')).createAdminUsersService({
-      db: s.db,
-      logger: s.logger,
-      mailer: s.mailer,
-      adminEmails: config.adminEmails,
-      draws: s.draws,
-      reservations: s.reservations,
-      coupons: s.coupons,
-      readCache: s.readCache,
-    }),
-  );
+  const makers: { [K in Exclude<keyof Services, 'close'>]: () => Services[K] } = {
+    config: () => config,
+    logger: () => (require('../src/platform/logger') as typeof import('../src/platform/logger')).createLogger({ level: config.logLevel }),
+    db: () => platform.db().createDb(config.databaseUrl, config.dbPoolMax),
+    redis: () => {
+      const redis = platform.redis().createRedis(config.redisUrl);
+      redis.on('error', (err) => s.logger.warn({ err: err.message }, 'redis connection error'));
+      return redis;
+    },
+    fastRedis: () => {
+      const fastRedis = platform.redis().createRedis(config.redisUrl, 'cotaverde-app', 'fail-fast');
+      let redisDown = false;
+      fastRedis.on('error', (err) => {
+        if (!redisDown) s.logger.warn({ err: err.message }, 'redis unreachable: jobs are left to the sweeps, rate limits are per process');
+        redisDown = true;
+      });
+      fastRedis.on('ready', () => {
+        if (redisDown) s.logger.info('redis reachable again');
+        redisDown = false;
+      });
+      return fastRedis;
+    },
+    queue: () => (require('../src/platform/queue') as typeof import('../src/platform/queue')).createJobQueue(s.fastRedis, config.queuePrefix),
+    rateLimits: () =>
+      (require('../src/platform/rate-limit') as typeof import('../src/platform/rate-limit')).createRateLimits(s.fastRedis, config.queuePrefix, config.rateLimitDisabled),
+    mailer: () =>
+      (require('../src/platform/mail') as typeof import('../src/platform/mail')).createMailer({
+        db: s.db,
+        queue: s.queue,
+        logger: s.logger,
+        smtpUrl: config.smtpUrl,
+        dropDir: config.mailDropDir,
+        from: config.mailFrom,
+      }),
+    readCache: () => {
+      const { ReadCache } = require('../src/platform/read-cache') as typeof import('../src/platform/read-cache');
+      const cache = new ReadCache();
+      // As in createServices: this process's invalidations reach the web processes through the bus
+      // (created lazily, on the first invalidation; the bus's own listener then publishes it).
+      cache.onInvalidate(() => void s.cacheBus);
+      return cache;
+    },
+    cacheBus: () =>
+      (require('../src/platform/cache-bus') as typeof import('../src/platform/cache-bus')).createCacheBus({
+        cache: s.readCache,
+        publisher: s.fastRedis,
+        redisUrl: config.redisUrl,
+        channel: `${config.queuePrefix}:read-cache`,
+        logger: s.logger,
+      }),
+    auth: () =>
+      (require('../src/auth/service') as typeof import('../src/auth/service')).createAuthService({ db: s.db, config, rateLimits: s.rateLimits, mailer: s.mailer, logger: s.logger }),
+    draws: () => (require('../src/draws/service') as typeof import('../src/draws/service')).createDrawsService({ db: s.db, logger: s.logger, readCache: s.readCache }),
+    reservations: () =>
+      (require('../src/draws/reservations') as typeof import('../src/draws/reservations')).createReservationsService({
+        db: s.db,
+        queue: s.queue,
+        logger: s.logger,
+        rateLimits: s.rateLimits,
+        draws: s.draws,
+      }),
+    vouchers: () => (require('../src/draws/vouchers') as typeof import('../src/draws/vouchers')).createVouchersService({ db: s.db, logger: s.logger, draws: s.draws }),
+    auditLog: () => (require('../src/audit/service') as typeof import('../src/audit/service')).createAuditLogService({ db: s.db }),
+    adminDraws: () =>
+      (require('../src/draws/admin') as typeof import('../src/draws/admin')).createAdminDrawsService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),
+    adminHistory: () => (require('../src/draws/admin-history') as typeof import('../src/draws/admin-history')).createAdminHistoryService({ db: s.db }),
+    openBuyers: () => (require('../src/draws/open-buyers') as typeof import('../src/draws/open-buyers')).createOpenBuyersService({ db: s.db, draws: s.draws }),
+    winners: () =>
+      (require('../src/draws/winners') as typeof import('../src/draws/winners')).createWinnersService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),
+    catalogue: () =>
+      (require('../src/catalogue/service') as typeof import('../src/catalogue/service')).createCatalogueService({ db: s.db, draws: s.draws, readCache: s.readCache }),
+
+    payments: () => {
+      const { provider, sandbox } = paymentProviders();
+      return (require('../src/payments/service') as typeof import('../src/payments/service')).createPaymentsService({
+        db: s.db,
+        config,
+        logger: s.logger,
+        queue: s.queue,
+        rateLimits: s.rateLimits,
+        vouchers: s.vouchers,
+        draws: s.draws,
+        reservations: s.reservations,
+        provider,
+        sandbox,
+      });
+    },
+    coupons: () => {
+      const adapters = require('../src/coupons/adapters') as typeof import('../src/coupons/adapters');
+      const adapter =
+        config.coupons.adapter === 'webhook'
+          ? adapters.createWebhookAdapter({ url: config.coupons.webhookUrl as string, secret: config.coupons.webhookSecret as string, logger: s.logger })
+          : adapters.noneAdapter;
+      return (require('../src/coupons/service') as typeof import('../src/coupons/service')).createCouponsService({ db: s.db, logger: s.logger, queue: s.queue, adapter });
+    },
+    participations: () => (require('../src/payments/participations') as typeof import('../src/payments/participations')).createParticipationsService({ db: s.db }),
+    myBoard: () => (require('../src/draws/my-board') as typeof import('../src/draws/my-board')).createMyBoardService({ db: s.db }),
+    ebooks: () =>
+      (require('../src/catalogue/ebooks') as typeof import('../src/catalogue/ebooks')).createEbooksService({
+        db: s.db,
+        appSecret: config.appSecret,
+        storageDir: config.ebookStorageDir,
+        adminEmails: config.adminEmails,
+        logger: s.logger,
+      }),
+    account: () =>
+      (require('../src/account/service') as typeof import('../src/account/service')).createAccountService({ db: s.db, catalogue: s.catalogue, coupons: s.coupons, readCache: s.readCache }),
+    adminInfoproducts: () =>
+      (require('../src/catalogue/admin') as typeof import('../src/catalogue/admin')).createAdminInfoproductsService({
+        db: s.db,
+        readCache: s.readCache,
+        logger: s.logger,
+        ebookStorageDir: config.ebookStorageDir,
+        coverStorageDir: config.uploads.coverStorageDir,
+        ebookMaxBytes: config.uploads.ebookMaxBytes,
+        coverMaxBytes: config.uploads.coverMaxBytes,
+      }),
+    paymentsReview: () => {
+      const { provider, sandbox } = paymentProviders();
+      return (require('../src/payments/review') as typeof import('../src/payments/review')).createPaymentsReviewService({
+        db: s.db,
+        payments: s.payments,
+        sandboxActive: !!sandbox && provider.name === 'sandbox',
+      });
+    },
+    lottery: () => (require('../src/draws/lottery-client') as typeof import('../src/draws/lottery-client')).createLotteryClient({ ...config.lottery, logger: s.logger }),
+    results: () =>
+      (require('../src/draws/results') as typeof import('../src/draws/results')).createResultsService({
+        db: s.db,
+        logger: s.logger,
+        mailer: s.mailer,
+        readCache: s.readCache,
+        draws: s.draws,
+        lottery: s.lottery,
+        publicUrl: config.publicUrl,
+      }),
+    ops: () =>
+      (require('../src/ops/service') as typeof import('../src/ops/service')).createOpsService({
+        db: s.db,
+        config,
+        queue: s.queue,
+        redis: s.fastRedis,
+        prefix: config.queuePrefix,
+        logger: s.logger,
+      }),
+    autopay: () => {
+      const { provider, sandbox } = paymentProviders();
+      return (require('../src/autopay/service') as typeof import('../src/autopay/service')).createAutopayService({
+        db: s.db,
+        config,
+        logger: s.logger,
+        queue: s.queue,
+        draws: s.draws,
+        payments: s.payments,
+        provider,
+        sandbox: provider === sandbox ? sandbox : null,
+      });
+    },
+    adminUsers: () =>
+      (require('../src/auth/admin-users') as typeof import('../src/auth/admin-users')).createAdminUsersService({
+        db: s.db,
+        logger: s.logger,
+        mailer: s.mailer,
+        adminEmails: config.adminEmails,
+        draws: s.draws,
+        reservations: s.reservations,
+        coupons: s.coupons,
+        readCache: s.readCache,
+      }),
+  };
+  for (const key of Object.keys(makers) as Array<keyof typeof makers>) define(key, makers[key]);
 
   s.close = async () => {
     // Only what a command built: closing touches nothing new.
