@@ -98,9 +98,10 @@ export function brasilia(v: Date | string | number): string {
 /** An ISO 8601 instant as the services serialize it ("2026-11-25T04:54:09.000Z", with an offset or Z). */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** One table cell: instants in Brasília time, `*_cents` fields (and `cents`) in reais, the rest as text. */
+/** One table cell: instants in Brasília time, `*_cents` fields (and `cents`) in reais, yes/no in Portuguese, the rest as text. */
 export function cellText(field: string, v: unknown): string {
   if (v == null) return '';
+  if (typeof v === 'boolean') return v ? 'sim' : 'não';
   if (v instanceof Date) return brasilia(v);
   if (typeof v === 'string' && ISO_INSTANT.test(v)) return brasilia(v);
   if (typeof v === 'number' && (field === 'cents' || field.endsWith('_cents'))) return brl(v);

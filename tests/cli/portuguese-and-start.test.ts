@@ -123,6 +123,8 @@ describe('tables: R$ and Brasília time; --json raw', () => {
     expect(cellText('price_cents', 700)).toBe('R$ 7,00');
     expect(cellText('sold', 700)).toBe('700');
     expect(cellText('sku', '2026-01-15')).toBe('2026-01-15');
+    expect(cellText('is_admin', true)).toBe('sim');
+    expect(cellText('is_admin', false)).toBe('não');
   });
 
   test('draws list: Portuguese headers, price in R$, closed_at in Brasília; --json keeps cents and the ISO instant', async () => {
