@@ -59,15 +59,15 @@ export interface Services {
   draws: DrawsService;
   reservations: ReservationsService;
   vouchers: VouchersService;
-  /** The admin console's draws, dashboard and ticket price (issue 9). */
+  /** The admin console's draws, dashboard and ticket price (RULES D3, N7). */
   adminDraws: AdminDrawsService;
   /** The audit log, read-only (entries are written by each module's own service). */
   auditLog: AuditLogService;
-  /** Held raffles and their participants (issue 9). */
+  /** Held raffles and their participants. */
   adminHistory: AdminHistoryService;
-  /** Buyers of the active draw (issue 9). */
+  /** Buyers of the active draw. */
   openBuyers: OpenBuyersService;
-  /** Winners and their prizes (issues 9 and 10). */
+  /** Winners and their prizes (RULES W6). */
   winners: WinnersService;
   catalogue: CatalogueService;
   payments: PaymentsService;
@@ -76,18 +76,18 @@ export interface Services {
   myBoard: MyBoardService;
   ebooks: EbooksService;
   account: AccountService;
-  /** The admin console's e-books and their uploads (issue 9). */
+  /** The admin console's e-books and their uploads. */
   adminInfoproducts: AdminInfoproductsService;
-  /** Payments to review: admin console and `cotaverde payments` (issues 9, 10). */
+  /** Payments to review: admin console and `cotaverde payments` (RULES P5, P6). */
   paymentsReview: PaymentsReviewService;
-  /** Lotomania results and the draws they decide (issue 10). */
+  /** Lotomania results and the draws they decide (RULES W1-W5). */
   results: ResultsService;
   lottery: LotteryClient;
-  /** Operations (issue 10): the /ops dashboard's signed sessions, queue counts and retries. */
+  /** Operations: the /ops dashboard's signed sessions, queue counts and retries. */
   ops: OpsService;
-  /** Captive numbers bought with a saved card in every new main draw (issue 11). */
+  /** Captive numbers bought with a saved card in every new main draw (RULES A2-A4). */
   autopay: AutopayService;
-  /** The admin console's customer registry, number assignment and active balances (issue 9). */
+  /** The admin console's customer registry, number assignment and active balances (RULES N6, C5, U4). */
   adminUsers: AdminUsersService;
   close(): Promise<void>;
 }

@@ -25,7 +25,7 @@ export interface JobPayloads {
   'payment.reconcile': SweepPayload;
   /** Coupons: credit missed payments, reverse refunds, write expiries, push changed balances (one user, or everyone hourly). */
   'coupon.sync': { userId?: number };
-  /** Periodic: fetch the Lotomania result every closed, undecided draw waits for, and decide it (issue 10). */
+  /** Periodic: fetch the Lotomania result every closed, undecided draw waits for, and decide it (RULES W1, W4). */
   'results.fetch': { contest?: number };
   /** Outbox relay: undelivered domain events → their jobs (marks dispatched_at); re-queues draws with autopay runs pending. */
   'outbox.relay': SweepPayload;
