@@ -35,6 +35,7 @@ import { createLotteryClient, type LotteryClient } from './draws/lottery-client'
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
+import { createBooksService, type BooksService } from './audit/books';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -89,6 +90,8 @@ export interface Services {
   autopay: AutopayService;
   /** The admin console's customer registry, number assignment and active balances (RULES N6, C5, U4). */
   adminUsers: AdminUsersService;
+  /** The books: every module's invariants checked on the live database (RULES B1). */
+  books: BooksService;
   close(): Promise<void>;
 }
 
@@ -171,6 +174,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
+  const books = createBooksService({ db, logger });
   const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
 
   return {
@@ -207,6 +211,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     ops,
     autopay,
     adminUsers,
+    books,
     async close() {
       await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});
