@@ -112,8 +112,9 @@ async function voucherConsumptionsHaveLots(conn: Conn): Promise<BooksCheck> {
   const lots = await rowsOf<{ table_name: string }>(
     conn,
     `SELECT table_name FROM information_schema.tables
-      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name ~ '^voucher_.*lots?$'
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name ~ ?
       ORDER BY table_name`,
+    ['^voucher_.*lots?$'],
   );
   if (!lots.length) return booksCheck(name, [], 'sem lotes de voucher no esquema ainda: verificação em espera (RULES V4)');
   const fks = await rowsOf<{ table_name: string; column_name: string; ref_table: string }>(
