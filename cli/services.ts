@@ -214,6 +214,7 @@ export function createCliServices(config: Config): Services {
         sandbox: provider === sandbox ? sandbox : null,
       });
     },
+    books: () => (require('../src/audit/books') as typeof import('../src/audit/books')).createBooksService({ db: s.db, logger: s.logger }),
     adminUsers: () =>
       (require('../src/auth/admin-users') as typeof import('../src/auth/admin-users')).createAdminUsersService({
         db: s.db,

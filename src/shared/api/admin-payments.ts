@@ -2,8 +2,9 @@
 export const PAYMENT_STATUSES = ['pending', 'approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'] as const;
 
 /**
- * The admin console's payments to review (issue 9, `/api/admin/payments`), declared once: the
- * server (src/payments/review.ts) returns them, the console and the CLI show them. Types only.
+ * The admin console's payments to review (account spec, `/api/admin/payments`), declared once: the
+ * server (src/payments/review.ts) returns them, the console and the CLI show them. Types only,
+ * besides the status list above.
  */
 
 export interface AdminPayment {
