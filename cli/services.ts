@@ -35,6 +35,9 @@ export function createCliServices(config: Config): Services {
     redis: () => require('../src/platform/redis') as typeof import('../src/platform/redis'),
   };
 
+  /** The read-cache bus's invalidation listener, once the bus exists (see readCache and cacheBus below). */
+  let busListener: ((m: import('../src/platform/read-cache').Invalidation) => void) | undefined;
+
   // The payment provider and the sandbox, as createServices chooses them.
   let providers: { provider: PaymentProvider; sandbox: ReturnType<typeof import('../src/payments/providers/sandbox').createSandboxProvider> | null } | null = null;
   const paymentProviders = () => {
@@ -93,14 +96,25 @@ export function createCliServices(config: Config): Services {
     readCache: () => {
       const { ReadCache } = require('../src/platform/read-cache') as typeof import('../src/platform/read-cache');
       const cache = new ReadCache();
-      // As in createServices: this process's invalidations reach the web processes through the bus
-      // (created lazily, on the first invalidation; the bus's own listener then publishes it).
-      cache.onInvalidate(() => void s.cacheBus);
+      // As in createServices, this process's invalidations reach the web processes through the bus;
+      // the bus (and its Redis connection) is built on the first invalidation, then handed each one.
+      cache.onInvalidate((m) => {
+        void s.cacheBus;
+        busListener?.(m);
+      });
       return cache;
     },
     cacheBus: () =>
       (require('../src/platform/cache-bus') as typeof import('../src/platform/cache-bus')).createCacheBus({
-        cache: s.readCache,
+        // The bus registers its listener on the cache it is given: here it is kept in busListener
+        // and called by the cache's own listener above (also for the invalidation that built it).
+        cache: new Proxy(s.readCache, {
+          get(target, prop) {
+            if (prop === 'onInvalidate') return (l: typeof busListener) => void (busListener = l);
+            const v = Reflect.get(target, prop, target);
+            return typeof v === 'function' ? v.bind(target) : v;
+          },
+        }),
         publisher: s.fastRedis,
         redisUrl: config.redisUrl,
         channel: `${config.queuePrefix}:read-cache`,
