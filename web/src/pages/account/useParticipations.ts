@@ -55,6 +55,7 @@ export function useParticipations(): ParticipationsState {
         const open = (await accountApi.openDraws(signal)).slice(0, MAX_OPEN_DRAWS);
         draws = open.map((d) => ({
           id: d.id,
+          infoproductId: d.infoproduct_id,
           title: d.title || d.product_title || '',
           status: d.status,
           result: d.status,
