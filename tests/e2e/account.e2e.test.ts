@@ -84,7 +84,8 @@ describeBrowser('customer area in the browser', () => {
     // --- the coupon card shows the credit of the paid purchase (100% cashback of R$ 20,00) ---
     const coupon = page.locator('.coupon-card');
     await expect(eventually(async () => /R\$\s20,00/.test(await coupon.innerText()), 'coupon credit shown')).resolves.toBe(true);
-    await expect(coupon.getByText(/^Válido até \d{2}\/\d{2}\/\d{4}$/).isVisible()).resolves.toBe(true);
+    await expect(coupon.locator('.coupon-valid').innerText()).resolves.toMatch(/^Até \d{2}\/\d{2}\/\d{4} \(180 dias após a sua última compra paga\)\.$/);
+    await expect(coupon.getByText('Na loja parceira', { exact: false }).isVisible()).resolves.toBe(true);
     const couponCode = await coupon.locator('.coupon-code').innerText();
     expect(couponCode).toMatch(/\S{6,}/);
     await coupon.getByRole('button', { name: 'Copiar código do cupom' }).click();

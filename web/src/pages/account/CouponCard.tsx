@@ -125,13 +125,27 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
               Copiar
             </Button>
           </div>
-          <p className="muted coupon-valid">
-            {coupon.cents > 0 && validUntil
-              ? `Válido até ${validUntil}`
-              : coupon.cents > 0
-                ? 'Válido por 180 dias após a sua última compra paga.'
-                : 'Suas compras pagas viram saldo aqui.'}
-          </p>
+          {/* What the balance is, where it is spent and until when (DESIGN §6). */}
+          <dl className="coupon-facts">
+            <div>
+              <dt>O que é</dt>
+              <dd>Crédito (cashback) das suas compras pagas nesta loja.</dd>
+            </div>
+            <div>
+              <dt>Onde usar</dt>
+              <dd>Na loja parceira: informe o código acima no pagamento e o saldo é descontado da compra.</dd>
+            </div>
+            <div>
+              <dt>Validade</dt>
+              <dd className="coupon-valid">
+                {coupon.cents > 0 && validUntil
+                  ? `Até ${validUntil} (180 dias após a sua última compra paga).`
+                  : coupon.cents > 0
+                    ? 'Até 180 dias após a sua última compra paga.'
+                    : 'Sem saldo agora: cada compra paga vira saldo aqui, válido por 180 dias.'}
+              </dd>
+            </div>
+          </dl>
           {error != null && (
             <Alert type="warning" showIcon title={errorMessage(error, 'Não foi possível atualizar o saldo agora.')} />
           )}

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, type MutableRefObject } from 'react';
+import { useEffect, type MutableRefObject } from 'react';
+import type { PixAnswer } from './PixDialog';
 import { statusLabel } from './purchaseApi';
 
 /** How often an open PIX dialog asks for its payment's status (storefront spec §4). */
@@ -48,52 +49,31 @@ export function usePixStatusPoll(o: {
 /** Answer of a check that could not reach the server. */
 export const STATUS_FAILED = 'Não foi possível consultar o status agora.';
 
-type StatusAlert = MutableRefObject<{ destroy(): void } | null>;
-
 /**
- * The 'Status: …' alert of the last 'Já paguei': it belongs to the PIX dialog, so the dialog
- * closes it when it closes or its payment settles (else it stays on top of what comes next),
- * and it never outlives the page.
- */
-export function useStatusAlert(): { alert: StatusAlert; closeAlert: () => void } {
-  const alert = useRef<{ destroy(): void } | null>(null);
-  const closeAlert = useCallback(() => {
-    alert.current?.destroy();
-    alert.current = null;
-  }, []);
-  useEffect(() => closeAlert, [closeAlert]);
-  return { alert, closeAlert };
-}
-
-/**
- * 'Já paguei': one status check now. When `onStatus` does not settle the payment, the answer
- * (or the failure) shows in the dialog's status alert and `afterUnsettled` runs.
+ * 'Já paguei': one status check now. When `onStatus` does not settle the payment, its answer (or
+ * the failure) is handed to `setAnswer`, which the PIX dialog shows inside itself.
  */
 export async function checkPixNow(o: {
   paymentId: number;
   session: MutableRefObject<number>;
   fetchStatus: (paymentId: number) => Promise<{ status: string }>;
   onStatus: (status: string) => boolean;
-  modal: { info(c: { title: string; centered: boolean }): { destroy(): void }; warning(c: { title: string; centered: boolean }): { destroy(): void } };
-  alert: StatusAlert;
-  closeAlert: () => void;
   setChecking: (checking: boolean) => void;
-  afterUnsettled?: () => void;
+  setAnswer: (answer: PixAnswer | null) => void;
+  /** Said under 'Status: pendente' (what happens next). */
+  pendingDetail?: string;
 }) {
   const mine = o.session.current;
   o.setChecking(true);
+  o.setAnswer(null);
   try {
     const s = await o.fetchStatus(o.paymentId);
     if (o.session.current !== mine) return;
     if (o.onStatus(s.status)) return;
-    o.closeAlert();
-    o.alert.current = o.modal.info({ title: `Status: ${statusLabel(s.status)}`, centered: true });
-    o.afterUnsettled?.();
+    o.setAnswer({ tone: 'info', title: `Status: ${statusLabel(s.status)}`, detail: o.pendingDetail });
   } catch {
     if (o.session.current !== mine) return;
-    o.closeAlert();
-    o.alert.current = o.modal.warning({ title: STATUS_FAILED, centered: true });
-    o.afterUnsettled?.();
+    o.setAnswer({ tone: 'warning', title: STATUS_FAILED, detail: 'Tente de novo em instantes; seguimos consultando sozinhos.' });
   } finally {
     if (o.session.current === mine) o.setChecking(false);
   }

@@ -7,8 +7,8 @@ import { useAuth } from '../../auth/AuthContext';
 import { formatBRL, unitPriceCents } from '../../components/product/format';
 import { ApprovedDialog } from './ApprovedDialog';
 import { clearPendingBuy, isPendingBuy, savePendingBuy, takeStoredPendingBuy, type PendingBuy } from './pendingBuy';
-import { PixDialog } from './PixDialog';
-import { checkPixNow, usePixStatusPoll, useStatusAlert } from './usePixStatusPoll';
+import { PixDialog, type PixAnswer } from './PixDialog';
+import { checkPixNow, usePixStatusPoll } from './usePixStatusPoll';
 import { isApproved, isDead, purchaseApi, statusLabel, type PixPayment } from './purchaseApi';
 import { clampQuantity } from './quantity';
 import { QuantityDialog } from './QuantityDialog';
@@ -61,7 +61,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   dialogs: ReactNode;
   preparingId: number | null;
 } {
-  const { modal, message } = App.useApp();
+  const { modal } = App.useApp();
   const { isAuthenticated, loading: authLoading, logout } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -75,6 +75,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   const [checking, setChecking] = useState(false);
   const [pollFailing, setPollFailing] = useState(false);
   const [deadStatus, setDeadStatus] = useState<string | null>(null);
+  const [answer, setAnswer] = useState<PixAnswer | null>(null);
   const [progress, setProgress] = useState<{ step: number; percent: number } | null>(null);
   const [preparingId, setPreparingId] = useState<number | null>(null);
 
@@ -84,7 +85,6 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   const approvalStarted = useRef(false);
   const mounted = useRef(true);
   const creep = useRef<ReturnType<typeof setInterval> | null>(null);
-  const { alert: statusAlert, closeAlert: closeStatusAlert } = useStatusAlert();
 
   useEffect(() => {
     mounted.current = true;
@@ -144,14 +144,13 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   /** Closing the PIX dialog resets the payment state (storefront spec §4). */
   const closePix = useCallback(() => {
     session.current++;
-    // A 'Status: pendente' alert left open would stay on top of 'Pagamento aprovado' and /numeros.
-    closeStatusAlert();
     setPixOpen(false);
     setPayment(null);
     setChecking(false);
     setPollFailing(false);
     setDeadStatus(null);
-  }, [closeStatusAlert]);
+    setAnswer(null);
+  }, []);
 
   /** Step 5 and 6: confirm the purchase, make sure a draw is open, then go pick the numbers. */
   const startApproved = useCallback(
@@ -159,7 +158,6 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       if (approvalStarted.current) return;
       approvalStarted.current = true;
       closePix();
-      message.destroy(); // the 'Já paguei' note is outdated now
       setProgress({ step: 0, percent: 10 });
       creep.current = setInterval(
         () => setProgress((pr) => (pr && pr.percent < CREEP_MAX ? { ...pr, percent: Math.min(CREEP_MAX, pr.percent + CREEP_STEP) } : pr)),
@@ -195,7 +193,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       const state: NumbersNavigationState = { drawId, paymentId, product: productForState(t.product) };
       navigate('/numeros', { state });
     },
-    [closePix, navigate, message],
+    [closePix, navigate],
   );
 
   /** Step 3: create the PIX charge for quantity × unit price. */
@@ -210,6 +208,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
     setPayment(null);
     setDeadStatus(null);
     setPollFailing(false);
+    setAnswer(null);
     setPaidQuantity(q);
     setPixOpen(true);
     try {
@@ -292,13 +291,11 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       session,
       fetchStatus: purchaseApi.status,
       onStatus: (status) => onStatus(payment, status),
-      modal,
-      alert: statusAlert,
-      closeAlert: closeStatusAlert,
       setChecking,
-      afterUnsettled: () => message.info(PAID_INFO, 6),
+      setAnswer,
+      pendingDetail: PAID_INFO,
     });
-  }, [payment, onStatus, modal, message, statusAlert, closeStatusAlert]);
+  }, [payment, onStatus]);
 
   /** Resume a purchase interrupted by the sign-in (navigation state from /login, or sessionStorage). */
   const resumedFor = useRef<string | null>(null);
@@ -358,7 +355,9 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         checking={checking}
         pollFailing={pollFailing}
         deadStatus={deadStatus}
+        answer={answer}
         onPaid={() => void paid()}
+        onRenew={() => void pay()}
         onCancel={closePix}
       />
       <ApprovedDialog open={!!progress} step={progress?.step ?? 0} percent={progress?.percent ?? 0} />
