@@ -175,7 +175,7 @@ describeBrowser('storefront and purchase flow in the browser', () => {
       .getByText('Assim que o pagamento for confirmado, você recebe os e-books e o direito de escolher seus números na tabela.')
       .waitFor();
     await expect(page.getByRole('dialog').count()).resolves.toBe(1);
-    await expect(page.locator('.ant-message-notice').count()).resolves.toBe(0);
+    await expect(page.locator('.ant-message-notice').filter({ hasText: /Status|Assim que o pagamento/ }).count()).resolves.toBe(0);
     await expect(page.getByText('ficam bloqueados como indisponíveis', { exact: false }).count()).resolves.toBe(0);
     await saveScreenshot(page, 'purchase-pix-paid-answer');
 
