@@ -216,6 +216,7 @@ describeBrowser('what the buyer sees after paying; the board by keyboard and on 
     await tabTo('the quantity field', (f) => f.label === 'Quantidade de e-books');
     await page.keyboard.press('ArrowUp');
     await expect(qty.getByRole('spinbutton', { name: 'Quantidade de e-books' }).inputValue()).resolves.toBe('2');
+    // Enter in the field pays (and does not leak into the PIX dialog that opens).
     await page.keyboard.press('Enter');
     const pix = dialog('Pagamento via PIX');
     await pix.getByRole('img', { name: 'QR Code do PIX' }).waitFor();

@@ -91,7 +91,12 @@ export function QuantityDialog({ open, title, unitPriceCents, quantity, onChange
               step((typed.quantity ?? MIN_QUANTITY) + (e.key === 'ArrowUp' ? 1 : -1));
             }
           }}
-          onPressEnter={confirm}
+          onPressEnter={(e) => {
+            // Cancelled here, the key's keypress never reaches the PIX dialog's first button,
+            // which takes the focus as it opens (it would press 'Cancelar').
+            e.preventDefault();
+            confirm();
+          }}
         />
         <Button
           size="large"
