@@ -108,7 +108,6 @@ export function usePixPay(onChange: () => void): {
   usePixStatusPoll({
     active: !!payment && !deadStatus,
     paymentId: payment ? (payment.paymentId ?? payment.id) : null,
-    session,
     fetchStatus: accountApi.paymentStatus,
     onStatus,
     setPollFailing,

@@ -1,4 +1,5 @@
-import { useEffect, type MutableRefObject } from 'react';
+import { useEffect, useRef, type MutableRefObject } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { PixAnswer } from './PixDialog';
 import { statusLabel } from './purchaseApi';
 
@@ -6,44 +7,38 @@ import { statusLabel } from './purchaseApi';
 export const STATUS_POLL_MS = 3000;
 
 /**
- * Asks for a PIX payment's status every STATUS_POLL_MS while `active` (its dialog is open and
- * the payment has not lapsed), until `onStatus` says the payment settled (returns true). A failed
- * check sets `pollFailing` until one succeeds. `session` names the dialog that asked: an answer
- * arriving after it changed (closed, another payment) is dropped. Used by the purchase flow and
- * the customer area's 'Gerar PIX'.
+ * Asks for a PIX payment's status every STATUS_POLL_MS while `active` (its dialog is open and the
+ * payment has not lapsed): a react-query query per payment, polled by its refetchInterval, so an
+ * answer for another payment never reaches this dialog and a closed dialog stops asking. Each new
+ * answer goes to `onStatus`; a failed check sets `pollFailing` until one succeeds. Used by the
+ * purchase flow and the customer area's 'Gerar PIX'.
  */
 export function usePixStatusPoll(o: {
   active: boolean;
   paymentId: number | null;
-  session: MutableRefObject<number>;
   fetchStatus: (paymentId: number, signal: AbortSignal) => Promise<{ status: string }>;
   onStatus: (status: string) => boolean;
   setPollFailing: (failing: boolean) => void;
 }) {
-  const { active, paymentId, session, fetchStatus, onStatus, setPollFailing } = o;
+  const { active, paymentId, fetchStatus, onStatus, setPollFailing } = o;
+  const q = useQuery({
+    queryKey: ['payment-status', paymentId],
+    queryFn: ({ signal }) => fetchStatus(paymentId as number, signal),
+    enabled: active && paymentId != null,
+    refetchInterval: STATUS_POLL_MS,
+    refetchIntervalInBackground: true,
+    retry: false,
+    gcTime: 0,
+  });
+  const onStatusRef = useRef(onStatus);
+  onStatusRef.current = onStatus;
+  const { data, dataUpdatedAt, errorUpdatedAt, isError } = q;
   useEffect(() => {
-    if (!active || paymentId == null) return;
-    const mine = session.current;
-    const ctrl = new AbortController();
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const s = await fetchStatus(paymentId, ctrl.signal);
-        if (ctrl.signal.aborted || session.current !== mine) return;
-        setPollFailing(false);
-        if (onStatus(s.status)) return;
-      } catch {
-        if (ctrl.signal.aborted || session.current !== mine) return;
-        setPollFailing(true);
-      }
-      timer = setTimeout(tick, STATUS_POLL_MS);
-    };
-    timer = setTimeout(tick, STATUS_POLL_MS);
-    return () => {
-      ctrl.abort();
-      clearTimeout(timer);
-    };
-  }, [active, paymentId, session, fetchStatus, onStatus, setPollFailing]);
+    if (active && data) onStatusRef.current(data.status);
+  }, [active, data, dataUpdatedAt]);
+  useEffect(() => {
+    if (active) setPollFailing(isError);
+  }, [active, isError, errorUpdatedAt, setPollFailing]);
 }
 
 /** Answer of a check that could not reach the server. */

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { App } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { qk } from '../../query';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { api, ApiError, errorMessage } from '../../api/client';
 import type { Product, PublicConfig } from '../../api/types';
@@ -62,6 +64,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   preparingId: number | null;
 } {
   const { modal } = App.useApp();
+  const queryClient = useQueryClient();
   const { isAuthenticated, loading: authLoading, logout } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -158,6 +161,8 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       if (approvalStarted.current) return;
       approvalStarted.current = true;
       closePix();
+      // What the approval changed, wherever it is shown: vouchers left, /conta's rows and balance.
+      for (const queryKey of [['allowance'], qk.participations, qk.coupon]) void queryClient.invalidateQueries({ queryKey });
       setProgress({ step: 0, percent: 10 });
       creep.current = setInterval(
         () => setProgress((pr) => (pr && pr.percent < CREEP_MAX ? { ...pr, percent: Math.min(CREEP_MAX, pr.percent + CREEP_STEP) } : pr)),
@@ -193,7 +198,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       const state: NumbersNavigationState = { drawId, paymentId, product: productForState(t.product) };
       navigate('/numeros', { state });
     },
-    [closePix, navigate],
+    [closePix, navigate, queryClient],
   );
 
   /** Step 3: create the PIX charge for quantity × unit price. */
@@ -277,7 +282,6 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   usePixStatusPoll({
     active: pixOpen && !!payment && !deadStatus,
     paymentId: payment ? (payment.paymentId ?? payment.id) : null,
-    session,
     fetchStatus: purchaseApi.status,
     onStatus: onPolledStatus,
     setPollFailing,
