@@ -196,7 +196,7 @@ describeBrowser('customer area in the browser', () => {
     await dialog('Falha ao gerar PIX: sua reserva não está ativa. Volte ao sorteio para reservar novamente.').waitFor();
   }, 90_000);
 
-  it('vouchers left in an open draw: a pending empty row whose Escolher opens /numeros on that draw', async () => {
+  it('vouchers left in an open draw (granted, so paid): a PAGO row with its e-book, whose Escolher opens /numeros on that draw', async () => {
     const u = await createUser(t);
     await t.services.payments.grantVouchers({ user: u.email, product: DEMO_PRODUCTS[2].sku, quantity: '2' }, { via: 'cli' });
     await signInWithToken(context, u.token);
@@ -204,8 +204,10 @@ describeBrowser('customer area in the browser', () => {
 
     await page.goto(`${t.url}/conta`);
     const row = card(drawId);
-    await row.getByText('2 vouchers para escolher').waitFor();
-    await expect(row.getByText('PENDENTE', { exact: true }).isVisible()).resolves.toBe(true);
+    await row.getByText('2 números para escolher').waitFor();
+    await expect(row.getByText('PAGO', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(row.getByText('PENDENTE', { exact: true }).count()).resolves.toBe(0);
+    await row.getByRole('button', { name: 'Baixar e-book' }).waitFor();
     await row.getByRole('button', { name: 'Escolher' }).click();
     await page.waitForURL(`${t.url}/numeros`);
     await expect(page.evaluate<{ drawId: number }>('window.history.state.usr')).resolves.toMatchObject({ drawId });

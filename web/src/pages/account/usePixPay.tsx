@@ -115,9 +115,10 @@ export function usePixPay(onChange: () => void): {
 
   const paid = useCallback(async () => {
     if (!payment) return;
+    const mine = session.current;
     await checkPixNow({
       paymentId: payment.paymentId ?? payment.id,
-      session,
+      isCurrent: () => session.current === mine,
       fetchStatus: accountApi.paymentStatus,
       onStatus,
       setChecking,

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type MutableRefObject } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PixAnswer } from './PixDialog';
 import { statusLabel } from './purchaseApi';
@@ -50,7 +50,8 @@ export const STATUS_FAILED = 'Não foi possível consultar o status agora.';
  */
 export async function checkPixNow(o: {
   paymentId: number;
-  session: MutableRefObject<number>;
+  /** False once the dialog that asked is gone (closed, or a new code): its answer is dropped. */
+  isCurrent: () => boolean;
   fetchStatus: (paymentId: number) => Promise<{ status: string }>;
   onStatus: (status: string) => boolean;
   setChecking: (checking: boolean) => void;
@@ -58,18 +59,17 @@ export async function checkPixNow(o: {
   /** Said under 'Status: pendente' (what happens next). */
   pendingDetail?: string;
 }) {
-  const mine = o.session.current;
   o.setChecking(true);
   o.setAnswer(null);
   try {
     const s = await o.fetchStatus(o.paymentId);
-    if (o.session.current !== mine) return;
+    if (!o.isCurrent()) return;
     if (o.onStatus(s.status)) return;
     o.setAnswer({ tone: 'info', title: `Status: ${statusLabel(s.status)}`, detail: o.pendingDetail });
   } catch {
-    if (o.session.current !== mine) return;
+    if (!o.isCurrent()) return;
     o.setAnswer({ tone: 'warning', title: STATUS_FAILED, detail: 'Tente de novo em instantes; seguimos consultando sozinhos.' });
   } finally {
-    if (o.session.current === mine) o.setChecking(false);
+    if (o.isCurrent()) o.setChecking(false);
   }
 }
