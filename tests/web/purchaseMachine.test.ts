@@ -1,6 +1,6 @@
 import { initialPurchase, purchaseReducer, type PurchaseEvent, type PurchaseState } from '../../web/src/pages/purchase/purchaseMachine';
 import type { Product } from '../../web/src/api/types';
-import type { PixPayment } from '../../web/src/pages/purchase/purchaseApi';
+import type { PixPayment } from '../../src/shared/api/payments';
 
 const product = { id: 3, title: 'Guia', sku: 'EBOOK-A' } as unknown as Product;
 const target = { product, unitPriceCents: 1000 };

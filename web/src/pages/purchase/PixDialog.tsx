@@ -6,6 +6,7 @@ import { formatBRL } from '../../components/product/format';
 import type { PixPayment } from './purchaseApi';
 import { PurchaseModal } from './PurchaseModal';
 import { formatCountdown, useTimeLeft } from './countdown';
+import type { PixAnswer } from './purchaseMachine';
 
 export interface PixDialogProps {
   open: boolean;
@@ -27,11 +28,7 @@ export interface PixDialogProps {
   onCancel(): void;
 }
 
-export interface PixAnswer {
-  tone: 'info' | 'warning';
-  title: string;
-  detail?: string;
-}
+export type { PixAnswer };
 
 /** Copies with the Clipboard API, or through a selected text area where that API is missing. */
 async function copyText(text: string, fallbackArea: HTMLTextAreaElement | null): Promise<boolean> {

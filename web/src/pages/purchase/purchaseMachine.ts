@@ -6,9 +6,18 @@
  * a dialog closed since (or a payment replaced by a new code) is ignored.
  */
 import type { Product } from '../../api/types';
-import type { PixAnswer } from './PixDialog';
-import type { PixPayment } from './purchaseApi';
+import type { PixPayment as ApiPixPayment } from '../../../../src/shared/api/payments';
+
+/** What the PIX dialog reads of a charge (the same type as purchaseApi's). */
+type PixPayment = Omit<ApiPixPayment, 'txid' | 'copy_paste' | 'draw_id' | 'numbers'>;
 import { clampQuantity } from './quantity';
+
+/** The answer of a 'Já paguei', shown inside the PIX dialog. */
+export interface PixAnswer {
+  tone: 'info' | 'warning';
+  title: string;
+  detail?: string;
+}
 
 export interface Target {
   product: Product;
