@@ -71,7 +71,7 @@ export async function fulfilPayment(
   }
   await creditPaymentCashback(trx, payment); // store credit, once per payment (DESIGN §6)
   await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
-  // The receipt rides on the one fulfilment row: a repeated approval never writes a second mail.
+  // RULES P4: the receipt rides on the one fulfilment row, so a repeated approval never writes a second mail.
   const receiptOutboxId = deps.receipts ? await deps.receipts.enqueue(trx, payment) : null;
   return { fulfilled: true, result, touchedDrawId, receiptOutboxId };
 }

@@ -5,7 +5,7 @@ import { describePurchase, RECEIPT_SUBJECT, receiptMailText, type ReceiptView } 
 import type { PaymentRow } from './fulfilment';
 
 /**
- * The purchase receipt (DESIGN §5: an approved payment delivers exactly once). A payment with
+ * The purchase receipt (RULES P4: an approved payment is fulfilled exactly once). A payment with
  * money in it (PIX or card, amount > 0) gets a receipt; an admin grant does not. The e-mail is
  * written to the outbox in the fulfilment's own transaction, right after payment_fulfilments
  * admitted the payment's one row: a repeated approval (webhook, poll, status check, confirm)

@@ -215,7 +215,7 @@ export interface BuildInput {
 export const drawLabel = (id: number) => `Sorteio #${String(id).padStart(3, '0')}`;
 
 /**
- * The products the person holds the e-book of (the server's rule, catalogue/ebooks isBuyer): an
+ * The products the person holds the e-book of (RULES RF5, as catalogue/ebooks isBuyer reads it): an
  * approved payment of the product (an e-book bought or granted) or an approved entry with numbers
  * of one of its draws.
  */
