@@ -215,6 +215,7 @@ describeBrowser('autopay in the browser', () => {
 
     await openDialog();
     const d = autopayDialog();
+    await d.getByRole('switch', { name: 'Compra automática ativa' }).click();
     for (const n of picks) await cell(n).click();
     await fillCard(testCard('0002'), 'RUI RECUSADO', '11.222.333/0001-81');
     await d.getByRole('button', { name: 'Salvar' }).click();
@@ -253,6 +254,7 @@ describeBrowser('autopay in the browser', () => {
     await signInWithToken(session.context, token);
     await openDialog();
     const d = autopayDialog();
+    await d.getByRole('switch', { name: 'Compra automática ativa' }).click();
     const free: number[] = [];
     for (let n = 80; n <= 99 && free.length < 21; n++) free.push(n);
     for (let n = 20; free.length < 21; n++) free.push(n);
@@ -260,7 +262,7 @@ describeBrowser('autopay in the browser', () => {
     await d.getByText('20 de 20').waitFor();
     await cell(free[20]).click();
     await d.getByText(/no máximo 20 números cativos/).waitFor();
-    await expect(cell(free[20]).getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect(cell(free[20]).getAttribute('aria-selected')).resolves.toBe('false');
     for (const n of free.slice(3, 20)) await cell(n).click();
     await fillCard(testCard('4242'), 'ANA', makeCpf(111222333));
     await d.getByRole('button', { name: 'Salvar' }).click();
