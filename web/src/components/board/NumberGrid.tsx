@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { BoardNumber, NumberStatus } from '../../api/types';
 import { moveFocus, BOARD_COLUMNS } from './keys';
+import { useRovingGrid } from './useRovingGrid';
 import './number-grid.css';
 
 export { moveFocus, BOARD_COLUMNS };
@@ -54,25 +54,7 @@ export function NumberGrid({
   const byN = new Map(numbers.map((c) => [c.n, c]));
   const cells = Array.from({ length: totalNumbers }, (_, n) => byN.get(n) ?? { n, status: 'available' as const, initials: null });
   const grid = `number-grid${compact ? ' number-grid--compact' : ''}${onToggle ? ' number-grid--interactive' : ''}`;
-  const [active, setActive] = useState(0);
-  const focusNext = useRef(false);
-  const root = useRef<HTMLDivElement>(null);
-  const current = Math.min(active, Math.max(0, totalNumbers - 1));
-
-  useEffect(() => {
-    if (!focusNext.current) return;
-    focusNext.current = false;
-    root.current?.querySelector<HTMLElement>(`[data-n="${current}"]`)?.focus();
-  }, [current]);
-
-  const onKeyDown = (e: KeyboardEvent<HTMLElement>, n: number) => {
-    const to = moveFocus(n, e.key, totalNumbers, e.ctrlKey || e.metaKey);
-    if (to === null) return;
-    e.preventDefault();
-    if (to === n) return;
-    focusNext.current = true;
-    setActive(to);
-  };
+  const { root, cellProps } = useRovingGrid<HTMLDivElement>(totalNumbers);
 
   const rows: Array<typeof cells> = [];
   for (let i = 0; i < cells.length; i += BOARD_COLUMNS) rows.push(cells.slice(i, i + BOARD_COLUMNS));
@@ -116,14 +98,11 @@ export function NumberGrid({
                 key={c.n}
                 type="button"
                 role="gridcell"
-                data-n={c.n}
                 className={cls}
                 aria-label={label}
                 aria-selected={isSelected}
                 aria-disabled={pickable ? undefined : true}
-                tabIndex={c.n === current ? 0 : -1}
-                onFocus={() => setActive(c.n)}
-                onKeyDown={(e) => onKeyDown(e, c.n)}
+                {...cellProps(c.n)}
                 onClick={() => {
                   if (pickable) onToggle(c.n);
                 }}
