@@ -10,7 +10,8 @@ import type { PaymentProvider } from '../src/payments/providers/types';
  * loads the database and the draws modules, not BullMQ, the mailer or the payment providers, and
  * `--help` loads none. Keep the wiring in step with createServices: the `makers` type makes a
  * service missing or extra here a compile error, the factories' types check required arguments, and
- * tests/cli/services.test.ts compares the keys at run time; optional dependencies are on you.
+ * tests/cli/services.test.ts compares the services at run time and, in the sources, the
+ * dependencies each factory gets here and in createServices (optional ones included).
  */
 export function createCliServices(config: Config): Services {
   const s = {} as Services;
@@ -155,6 +156,11 @@ export function createCliServices(config: Config): Services {
         reservations: s.reservations,
         provider,
         sandbox,
+        receipts: (require('../src/payments/receipt') as typeof import('../src/payments/receipt')).createReceipts({
+          mailer: s.mailer,
+          publicUrl: config.publicUrl,
+          onDispatchError: (outboxId, err) => s.logger.warn({ outboxId, err: err.message }, 'receipt mail: dispatch failed; the sweep sends it'),
+        }),
       });
     },
     coupons: () => {
