@@ -163,30 +163,33 @@ describeBrowser('autopay in the browser', () => {
     }
 
     // --- /conta at 1280 px: the draw's title in the participations table, whole (wrapped, never clipped) ---
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${t.url}/conta`);
-    // The title the page is given (the draw's, else its e-book's), as the API answers it.
+    // A long title (an administrator renames the draw), so that it has to wrap.
     const open = await t.api('GET', '/api/draws?status=open&limit=50');
     const draw = open.body.items.find((d: { sku: string }) => d.sku === DEMO_PRODUCTS[0].sku);
-    const drawTitle = { title: (draw.title || draw.product_title) as string };
-    expect(drawTitle.title.length).toBeGreaterThan(20);
+    const admin = await createUser(t, { admin: true });
+    const drawTitle = { title: 'Guia Prático da Lotomania - Edição Especial de Fim de Ano com Bônus' };
+    const renamed = await t.api('PUT', `/api/admin/draws/${draw.id}`, { token: admin.token, body: { title: drawTitle.title } });
+    expect(renamed.status).toBe(200);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${t.url}/conta`);
     const title = page.locator('.participations-table .participation-draw-title').first();
     await title.waitFor();
     await expect(title.innerText()).resolves.toBe(drawTitle.title);
     // Screen readers get the same text: the cell's accessible text holds the whole title.
     const esc = drawTitle.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     await expect(page.getByRole('table').getByRole('cell', { name: new RegExp(`${esc}$`) }).count()).resolves.toBe(1);
-    const fit = await page.evaluate<{ title: { sw: number; cw: number; sh: number; ch: number; overflow: string }; table: { sw: number; cw: number } }>(`(() => {
+    const fit = await page.evaluate<{ title: { sw: number; cw: number; sh: number; ch: number; overflow: string; lines: number }; table: { sw: number; cw: number } }>(`(() => {
       const e = document.querySelector('.participations-table .participation-draw-title');
       const t = document.querySelector('.participations-table .ant-table-content');
       return {
-        title: { sw: e.scrollWidth, cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight, overflow: getComputedStyle(e).textOverflow },
+        title: { sw: e.scrollWidth, cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight, overflow: getComputedStyle(e).textOverflow, lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) },
         table: { sw: t.scrollWidth, cw: t.clientWidth },
       };
     })()`);
     expect(fit.title.sw).toBeLessThanOrEqual(fit.title.cw);
     expect(fit.title.sh).toBeLessThanOrEqual(fit.title.ch);
     expect(fit.title.overflow).not.toBe('ellipsis');
+    expect(fit.title.lines).toBeGreaterThanOrEqual(2);
     // The table itself fits the card: no header or cell cut by a sideways scroll at 1280 px.
     expect(fit.table.sw).toBeLessThanOrEqual(fit.table.cw);
     await page.evaluate('window.scrollTo(0, 0)');
