@@ -293,33 +293,38 @@ export function createResultsService(deps: {
     return out;
   }
 
+  /**
+   * Contests are numbered in date order (DESIGN §8): a typed contest whose number is lower than a
+   * stored contest's while its date is later (or higher with an earlier date) is a typo of the
+   * number or of the date: 409 with both, unless the operator insists (force).
+   */
+  async function assertContestOrder(conn: Db | Trx, contest: number, heldAt: Date) {
+    const clash: { contest_number: number; held_at: Date } | undefined = await conn('lottery_results')
+      .where({ game: GAME })
+      .where((w) =>
+        w
+          .where((a) => a.where('contest_number', '>', contest).where('held_at', '<', heldAt))
+          .orWhere((b) => b.where('contest_number', '<', contest).where('held_at', '>', heldAt)),
+      )
+      .orderByRaw('abs(contest_number - ?)', [contest])
+      .first('contest_number', 'held_at');
+    if (!clash) return;
+    const day = (d: Date) => d.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
+    throw errors.conflict(
+      'contest_out_of_order',
+      `O concurso ${contest} (${day(heldAt)}) está fora de ordem: o concurso ${clash.contest_number} já foi registrado com a data ${day(clash.held_at)}. ` +
+        'Confira o número e a data do concurso; para registrar mesmo assim, use --force.',
+      { conflicting_contest: clash.contest_number, conflicting_drawn_at: iso(clash.held_at) },
+    );
+  }
+
   /** Stores the result once; the stored row (same numbers) or a 409 (other numbers). */
   async function store(cmd: { contest_number: number; numbers: number[]; drawn_at?: Date; force?: boolean }, by: Actor & { source: Source }): Promise<{ row: ResultRow; created: boolean }> {
     const heldAt = cmd.drawn_at ?? new Date();
     if (heldAt.getTime() > Date.now() + 5 * 60_000) throw errors.validation('drawn_at_in_future', 'A data do concurso não pode estar no futuro.');
     return db.transaction(async (trx) => {
-      // Contests are numbered in date order: a number lower than a stored contest's with a later
-      // date (or higher with an earlier one) is a typo of the number or of the date (DESIGN §8).
-      if (!cmd.force && !(await findResult(trx, cmd.contest_number))) {
-        const clash: { contest_number: number; held_at: Date } | undefined = await trx('lottery_results')
-          .where({ game: GAME })
-          .where((w) =>
-            w
-              .where((a) => a.where('contest_number', '>', cmd.contest_number).where('held_at', '<', heldAt))
-              .orWhere((b) => b.where('contest_number', '<', cmd.contest_number).where('held_at', '>', heldAt)),
-          )
-          .orderByRaw('abs(contest_number - ?)', [cmd.contest_number])
-          .first('contest_number', 'held_at');
-        if (clash) {
-          const day = (d: Date) => d.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
-          throw errors.conflict(
-            'contest_out_of_order',
-            `O concurso ${cmd.contest_number} (${day(heldAt)}) está fora de ordem: o concurso ${clash.contest_number} já foi registrado com a data ${day(clash.held_at)}. ` +
-              'Confira o número e a data do concurso; para registrar mesmo assim, use --force.',
-            { conflicting_contest: clash.contest_number, conflicting_drawn_at: iso(clash.held_at) },
-          );
-        }
-      }
+      // Typed results only: the results service's own numbers and dates are the reference.
+      if (by.source !== 'service' && !cmd.force && !(await findResult(trx, cmd.contest_number))) await assertContestOrder(trx, cmd.contest_number, heldAt);
       const inserted: ResultRow[] = await trx('lottery_results')
         .insert({ game: GAME, contest_number: cmd.contest_number, held_at: heldAt, numbers: cmd.numbers, source: by.source, recorded_by: by.actorUserId })
         .onConflict(['game', 'contest_number'])
@@ -617,6 +622,7 @@ export function createResultsService(deps: {
       // Typed numbers come with the contest's real date (a fetched result brings the official one).
       if (!stored && !cmd.drawn_at) throw errors.validation('drawn_at_required', 'Informe a data e a hora do concurso.');
       const heldAt = stored?.held_at ?? cmd.drawn_at!;
+      if (!stored && !cmd.force) await assertContestOrder(db, cmd.contest_number, heldAt);
       const from = await windowStart(db, cmd.contest_number, heldAt);
       if (!d.closed_at || d.closed_at >= heldAt || d.closed_at < from)
         throw errors.conflict(

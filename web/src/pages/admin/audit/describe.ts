@@ -34,6 +34,8 @@ const ACTION_LABELS: Record<string, string> = {
   'lottery_result.recorded': 'Resultado da Lotomania registrado',
   'lottery_result.corrected': 'Resultado da Lotomania corrigido',
   'winner.prize_updated': 'Prêmio do vencedor alterado',
+  'winner.retracted': 'Vencedor anterior avisado da correção',
+  'winner.announced': 'Novo vencedor avisado (correção)',
   'user.created': 'Cliente cadastrado pelo painel',
   'user.updated': 'Cliente editado',
   'user.deleted': 'Cliente excluído',
