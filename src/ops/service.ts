@@ -94,7 +94,7 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
   }
 
   async function loadUser(id: number): Promise<OpsUser | null> {
-    const row = await deps.db('users').where({ id }).first('id', 'email', 'name', 'role', 'is_admin');
+    const row = await deps.db('users').where({ id }).first('id', 'email', 'name', 'role', 'is_admin', 'admin_email_proved');
     if (!row) return null;
     return { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, deps.config.adminEmails) };
   }

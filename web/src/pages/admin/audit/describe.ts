@@ -36,6 +36,8 @@ const ACTION_LABELS: Record<string, string> = {
   'winner.prize_updated': 'Prêmio do vencedor alterado',
   'winner.retracted': 'Vencedor anterior avisado da correção',
   'winner.announced': 'Novo vencedor avisado (correção)',
+  'user.admin_email_proof_sent': 'Link de confirmação do e-mail de administração enviado',
+  'user.admin_email_proved': 'E-mail de administração confirmado',
   'user.created': 'Cliente cadastrado pelo painel',
   'user.updated': 'Cliente editado',
   'user.deleted': 'Cliente excluído',
