@@ -75,7 +75,16 @@ function createServicesFromEnv(): Services {
   const { loadConfig } = require('../src/platform/config') as typeof import('../src/platform/config');
   const { withLocalStackDefaults } = require('../src/platform/local-stack') as typeof import('../src/platform/local-stack');
   const { createCliServices } = require('./services') as typeof import('./services');
-  return createCliServices(loadConfig(withLocalStackDefaults(process.env)));
+  const config = loadConfig(withLocalStackDefaults(process.env));
+  return createCliServices(config, {
+    // stdout is the command's answer (one JSON document with --json); logs go to stderr, written
+    // synchronously so that none is lost when the CLI exits.
+    logger: () => {
+      const { createLogger } = require('../src/platform/logger') as typeof import('../src/platform/logger');
+      const { destination } = require('pino') as typeof import('pino');
+      return createLogger({ level: config.logLevel, name: 'cotaverde-cli', destination: destination({ dest: 2, sync: true }) });
+    },
+  });
 }
 
 // `npm run cli -- …` runs this file with tsx; the `cotaverde` bin (cli/bin.cjs) calls runCli itself.

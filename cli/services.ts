@@ -13,7 +13,8 @@ import type { PaymentProvider } from '../src/payments/providers/types';
  * tests/cli/services.test.ts compares the services at run time and, in the sources, the
  * dependencies each factory gets here and in createServices (optional ones included).
  */
-export function createCliServices(config: Config): Services {
+/** `overrides.logger`: how to make the logger (the CLI's logs go to stderr: stdout is the command's answer). */
+export function createCliServices(config: Config, overrides: { logger?: () => Services['logger'] } = {}): Services {
   const s = {} as Services;
   const built = new Set<keyof Services>();
   const define = <K extends keyof Services>(key: K, make: () => Services[K]) => {
@@ -62,7 +63,7 @@ export function createCliServices(config: Config): Services {
   };
   const makers: { [K in Exclude<keyof Services, 'close'>]: () => Services[K] } = {
     config: () => config,
-    logger: () => (require('../src/platform/logger') as typeof import('../src/platform/logger')).createLogger({ level: config.logLevel }),
+    logger: () => overrides.logger?.() ?? (require('../src/platform/logger') as typeof import('../src/platform/logger')).createLogger({ level: config.logLevel }),
     db: () => platform.db().createDb(config.databaseUrl, config.dbPoolMax),
     redis: () => {
       const redis = platform.redis().createRedis(config.redisUrl);

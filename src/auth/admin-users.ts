@@ -136,10 +136,11 @@ interface UserRecord {
   role: 'customer' | 'admin';
   is_admin: boolean;
   coupon_code: string | null;
+  admin_email_proved: string | null;
   created_at: Date;
   anonymized_at: Date | null;
 }
-const COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'role', 'is_admin', 'coupon_code', 'created_at', 'anonymized_at'];
+const COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'role', 'is_admin', 'coupon_code', 'admin_email_proved', 'created_at', 'anonymized_at'];
 
 /** What an audit entry keeps of an account (no hash, no CPF). */
 function snapshot(u: UserRecord, cents?: number) {

@@ -338,7 +338,7 @@ export function createAdminInfoproductsService(deps: {
     if (open) return open.id;
     // Inherit from the latest draw of the product (as ensureOpenDraw does), else the product's defaults.
     const d = await dq.insertDrawWithNumbers(trx, await dq.nextDrawSettings(trx, p));
-    await emitDrawOpened(trx, d);
+    await emitDrawOpened(trx, d, 'admin');
     return d.id;
   }
 

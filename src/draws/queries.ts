@@ -20,6 +20,9 @@ export interface DrawRow {
   product_name: string | null;
   product_link: string | null;
   redeemed: boolean;
+  /** Why the draw was (last) opened / closed: see the draw-open-close-reasons migration. */
+  opened_by: 'sellout' | 'admin' | 'customer';
+  closed_by: 'sellout' | 'admin' | null;
   created_at: Date;
 }
 

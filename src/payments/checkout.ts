@@ -124,7 +124,8 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
       const product = await db('infoproducts').where({ id: cmd.infoproduct_id }).first();
       if (!product) throw errors.notFound('infoproduct_not_found', 'E-book não encontrado.');
       if (!product.active) throw errors.conflict('infoproduct_inactive', 'Este e-book não está à venda.');
-      const draw = await deps.draws.ensureOpenDraw(product.id);
+      // Paused (admin closed its draw): the e-book still sells; its price is the one the next draw inherits.
+      const draw = (await deps.draws.ensureOpenDraw(product.id)) ?? (await deps.draws.latestDrawOf(product.id));
       const cfg = await readAppConfig(db);
       const unit = effectiveTicketPrice(draw, { productPriceCents: product.price_cents, configTicketPriceCents: cfg.ticket_price_cents });
       const total = unit * cmd.quantity;
@@ -164,7 +165,7 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
             amount_cents: total,
             quantity: cmd.quantity,
             infoproduct_id: product.id,
-            draw_id: draw.id,
+            draw_id: draw?.id ?? null,
             expires_at: trx.raw(`now() + make_interval(mins => ?)`, [expiryMinutes]),
           })
           .returning('*');

@@ -90,9 +90,12 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
       let drawId: number | null = null;
       let remaining: number | null = null;
       if (p.infoproduct_id) {
+        // A paused product (admin closed its draw) has no draw to pick in: the vouchers wait for the next one.
         const d = await deps.draws.ensureOpenDraw(p.infoproduct_id);
-        drawId = d.id;
-        remaining = (await deps.vouchers.allowance(userId, d.id)).remaining;
+        if (d) {
+          drawId = d.id;
+          remaining = (await deps.vouchers.allowance(userId, d.id)).remaining;
+        }
       }
       return { ok: true, payment_id: p.id, status: p.status, vouchers_granted: (f.result.vouchers as number) ?? 0, infoproduct_id: p.infoproduct_id, draw_id: drawId, drawId, remaining };
     },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { announcedWebUrl } from './web-url';
 
 /**
  * Every setting the app reads from the environment, validated once at start.
@@ -218,7 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isProduction,
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    // PUBLIC_URL (required in production); elsewhere the address the web process announced for this database.
+    publicUrl: (e.PUBLIC_URL ?? announcedWebUrl(e.DATABASE_URL) ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     databaseUrl: e.DATABASE_URL!,
     redisUrl: e.REDIS_URL!,
     dbPoolMax: e.DB_POOL_MAX,
