@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Services } from './services';
 import { authRoutes } from './auth/routes';
 import { catalogueReadRoutes, catalogueRoutes } from './catalogue/routes';
-import { drawsReadRoutes, drawsRoutes } from './draws/routes';
+import { drawsLiveRoutes, drawsReadRoutes, drawsRoutes } from './draws/routes';
 import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
@@ -45,7 +45,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   app.use(opsDashboard({ ops: services.ops, auth: services.auth, queue: services.queue, config }));
   // Public reads (the same answer for every caller, from the read cache): before the body
   // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
-  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws)]);
+  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws), drawsLiveRoutes(services)]);
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
   app.use(bearerUser((token) => services.auth.authenticate(token)));

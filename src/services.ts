@@ -35,6 +35,7 @@ import { createLotteryClient, type LotteryClient } from './draws/lottery-client'
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
+import { createLiveBoards, type LiveBoards } from './draws/live';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -89,6 +90,8 @@ export interface Services {
   autopay: AutopayService;
   /** The admin console's customer registry, number assignment and active balances (issue 9). */
   adminUsers: AdminUsersService;
+  /** Live boards: the server-sent event streams of GET /api/draws/{id}/events (draws/live.ts). */
+  live: LiveBoards;
   close(): Promise<void>;
 }
 
@@ -171,6 +174,16 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
+  const live = createLiveBoards({
+    db,
+    redis: fastRedis,
+    readCache,
+    prefix: config.queuePrefix,
+    logger,
+    maxStreams: config.live.maxStreams,
+    heartbeatMs: config.live.heartbeatMs,
+    streamMaxLen: config.live.streamMaxLen,
+  });
   const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
 
   return {
@@ -207,7 +220,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     ops,
     autopay,
     adminUsers,
+    live,
     async close() {
+      live.closeAll();
       await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});

@@ -9,6 +9,8 @@ import type { ReservationsService } from './reservations';
 import type { VouchersService } from './vouchers';
 import { reservationNumbers } from './serializers';
 import type { MyReservations } from '../shared/api/draws';
+import type { LiveBoards } from './live';
+import { DomainError } from '../platform/errors';
 
 const DrawId = Id('Sorteio inválido.');
 const NumbersQuery = z.object({ draw_id: DrawId });
@@ -45,6 +47,45 @@ export function drawsReadRoutes(draws: DrawsService) {
   r.get('/numbers', async (ctx) => {
     const { draw_id } = NumbersQuery.parse(ctx.query);
     sendCachedJson(ctx, await draws.boardJson(draw_id));
+  });
+
+  return r;
+}
+
+/**
+ * GET /api/draws/{id}/events: the draw's live board (server-sent events, draws/live.ts). Public
+ * like the board itself; mounted with the public reads. `Last-Event-ID` (the header EventSource
+ * sends when it reconnects, or the `last_event_id` query parameter) resumes.
+ */
+export function drawsLiveRoutes(s: { draws: DrawsService; live: LiveBoards }) {
+  const r = new Router<AppState>({ prefix: '/api' });
+  const LiveQuery = z.object({ last_event_id: z.string().max(40).optional() });
+
+  r.get('/draws/:id/events', async (ctx) => {
+    const drawId = DrawId.parse(ctx.params.id);
+    const { last_event_id } = LiveQuery.parse(ctx.query);
+    await s.draws.boardJson(drawId); // 404 for a draw that does not exist (from the read cache)
+    const header = ctx.get('last-event-id');
+    const outcome = await s.live.open(drawId, ctx.req, ctx.res, header || last_event_id || undefined);
+    if (outcome === 'full') {
+      ctx.set('Retry-After', '30');
+      throw new DomainError(
+        'unavailable',
+        'too_many_streams',
+        'Muitas conexões ao vivo neste servidor agora. O quadro continua se atualizando a cada 15 segundos.',
+      );
+    }
+    if (outcome === 'unavailable') {
+      ctx.set('Retry-After', '5');
+      throw new DomainError(
+        'unavailable',
+        'live_unavailable',
+        'As atualizações ao vivo estão indisponíveis agora. O quadro continua se atualizando a cada 15 segundos.',
+      );
+    }
+    // The stream is written straight to the socket (draws/live.ts): Koa must not answer.
+    ctx.status = 200;
+    ctx.respond = false;
   });
 
   return r;
