@@ -45,7 +45,8 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   app.use(opsDashboard({ ops: services.ops, auth: services.auth, queue: services.queue, config }));
   // Public reads (the same answer for every caller, from the read cache): before the body
   // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
-  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws), drawsLiveRoutes(services)]);
+  // The live routes first: /api/draws/events is not a draw id.
+  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsLiveRoutes(services), drawsReadRoutes(services.draws)]);
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
   app.use(bearerUser((token) => services.auth.authenticate(token)));

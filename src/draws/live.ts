@@ -7,6 +7,7 @@ import type { Invalidation, ReadCache } from '../platform/read-cache';
 import * as q from './queries';
 import { drawStatusWord, serializeNumber } from './serializers';
 import type { BoardNumber, DrawStatus } from '../shared/api/draws';
+import type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
 
 /**
  * Live boards: GET /api/draws/{id}/events (server-sent events).
@@ -52,32 +53,7 @@ interface Snapshot {
   cells: Record<string, string>;
 }
 
-export interface LiveCounts {
-  available: number;
-  reserved: number;
-  sold: number;
-  taken: number;
-}
-
-/** Payloads (the `data:` of each event name). */
-export interface LiveBoardEvent {
-  draw_id: number;
-  status: DrawStatus;
-  successor_id: number | null;
-  total_numbers: number;
-  numbers: BoardNumber[];
-  counts: LiveCounts;
-}
-export interface LiveNumbersEvent {
-  draw_id: number;
-  numbers: BoardNumber[];
-  counts: LiveCounts;
-}
-export interface LiveDrawEvent {
-  draw_id: number;
-  status: DrawStatus;
-  successor_id: number | null;
-}
+export type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
 
 interface Conn {
   res: ServerResponse;
@@ -85,6 +61,8 @@ interface Conn {
   cursor: string | null;
   /** While the stream starts: what the channel delivered meanwhile, sent once it has its start. */
   pending: Array<{ id: string; bytes: Buffer }> | null;
+  /** Single-draw streams carry event ids (Last-Event-ID resumes); a several-draw stream does not. */
+  withIds: boolean;
 }
 
 interface Channel {
@@ -101,7 +79,7 @@ export interface LiveBoards {
    * Answers a stream request (the route validated the id and that the draw exists). Returns false
    * with nothing written when the cap is reached or Redis is away (the route answers 503).
    */
-  open(drawId: number, req: IncomingMessage, res: ServerResponse, lastEventId: string | undefined): Promise<'ok' | 'full' | 'unavailable'>;
+  open(drawIds: number[], req: IncomingMessage, res: ServerResponse, lastEventId: string | undefined): Promise<'ok' | 'full' | 'unavailable'>;
   /** Open streams in this process. */
   readonly openStreams: number;
   /** Ends every stream (shutdown). */
@@ -161,7 +139,8 @@ export function createLiveBoards(deps: {
 }): LiveBoards {
   const { db, redis, logger } = deps;
   const channels = new Map<number, Channel>();
-  let open = 0;
+  /** Every open stream of this process (counted against the cap; heartbeats go to each once). */
+  const streams = new Set<ServerResponse>();
   let timers: NodeJS.Timeout[] = [];
   const streamKey = (drawId: number) => `${deps.prefix}:live:${drawId}:events`;
   const snapKey = (drawId: number) => `${deps.prefix}:live:${drawId}:snap`;
@@ -217,8 +196,10 @@ export function createLiveBoards(deps: {
     });
   }
 
-  function write(conn: Conn, bytes: Buffer) {
+  function write(conn: Conn, framed: Buffer) {
     if (conn.res.destroyed) return;
+    // A frame starts with its "id: …" line when it has one; a several-draw stream drops it.
+    const bytes = !conn.withIds && framed[0] === 0x69 && framed[1] === 0x64 ? framed.subarray(framed.indexOf(0x0a) + 1) : framed;
     if (conn.res.writableLength > MAX_BUFFERED_BYTES) {
       conn.res.destroy(); // a client that stopped reading: it resumes with Last-Event-ID
       return;
@@ -320,7 +301,7 @@ export function createLiveBoards(deps: {
 
   function heartbeat() {
     const beat = Buffer.from(': heartbeat\n\n');
-    for (const ch of channels.values()) for (const conn of ch.conns) if (!conn.pending) write(conn, beat);
+    for (const res of streams) if (!res.destroyed) res.write(beat);
   }
 
   function safetyPass() {
@@ -333,54 +314,79 @@ export function createLiveBoards(deps: {
     for (const t of timers) t.unref();
   }
 
-  function stopTimersIfIdle() {
-    if (open > 0) return;
-    for (const t of timers) clearInterval(t);
-    timers = [];
-  }
-
   function detach(ch: Channel, conn: Conn) {
     if (!ch.conns.delete(conn)) return;
-    open--;
     if (!ch.conns.size && channels.get(ch.drawId) === ch) channels.delete(ch.drawId);
-    stopTimersIfIdle();
+  }
+
+  /** One draw of a stream: registered (events held back) until its start is sent. */
+  function attach(drawId: number, res: ServerResponse, withIds: boolean) {
+    let ch = channels.get(drawId);
+    if (!ch) {
+      ch = { drawId, conns: new Set(), cursor: null, running: null, dirty: false };
+      channels.set(drawId, ch);
+    }
+    const conn: Conn = { res, cursor: null, pending: [], withIds };
+    ch.conns.add(conn);
+    return { ch, conn };
+  }
+
+  /** Where a draw's stream starts: the events after `resume` when the stream still holds them, else the board. */
+  async function start(drawId: number, conn: Conn, lastEventId: string | undefined) {
+    const key = streamKey(drawId);
+    const resume = lastEventId !== undefined && LastEventId.safeParse(lastEventId).success ? lastEventId : null;
+    const [[, snapRaw], [, first], [, after]] = (await redis
+      .multi()
+      .get(snapKey(drawId))
+      .xrange(key, '-', '+', 'COUNT', 1)
+      .xrange(key, resume ? `(${resume}` : '+', '+')
+      .exec()) as [[Error | null, string | null], [Error | null, Array<[string, string[]]>], [Error | null, Array<[string, string[]]>]];
+    if (!snapRaw) throw new Error('live board: no snapshot after recording');
+    const snap = JSON.parse(snapRaw) as Snapshot;
+    return () => {
+      // Resumable: the stream still holds the client's id (its first entry is at or before it) and the id is not in the future.
+      const resumable =
+        resume !== null && first.length > 0 && compareIds(first[0][0], resume) <= 0 && compareIds(resume, snap.id) <= 0 && !after.some(([, f]) => isInit(f));
+      if (resumable) {
+        conn.cursor = resume;
+        for (const [id, fields] of after) {
+          conn.cursor = id;
+          write(conn, frame(id, fields[1], JSON.parse(fields[3])));
+        }
+      } else startFresh(conn, drawId, snap, lastEventId !== undefined ? 'gap' : 'initial');
+      const pending = conn.pending ?? [];
+      conn.pending = null;
+      for (const p of pending) send(conn, p.id, p.bytes);
+    };
   }
 
   return {
     get openStreams() {
-      return open;
+      return streams.size;
     },
 
-    async open(drawId, req, res, lastEventId) {
-      if (open >= deps.maxStreams) return 'full';
-      let ch = channels.get(drawId);
-      if (!ch) {
-        ch = { drawId, conns: new Set(), cursor: null, running: null, dirty: false };
-        channels.set(drawId, ch);
-      }
-      const conn: Conn = { res, cursor: null, pending: [] };
-      ch.conns.add(conn);
-      open++;
-      const channel = ch;
+    async open(drawIds, req, res, lastEventId) {
+      if (streams.size >= deps.maxStreams) return 'full';
+      // Several draws on one stream (the home page's cards): no ids, so no resume; a reconnection gets the boards again.
+      const withIds = drawIds.length === 1;
+      const parts = drawIds.map((drawId) => attach(drawId, res, withIds));
+      streams.add(res);
       let closed = false;
-      req.on('close', () => {
+      const release = () => {
+        if (closed) return;
         closed = true;
-        detach(channel, conn);
-      });
+        streams.delete(res);
+        for (const { ch, conn } of parts) detach(ch, conn);
+        if (!streams.size) {
+          for (const t of timers) clearInterval(t);
+          timers = [];
+        }
+      };
+      req.on('close', release);
       try {
-        await pump(channel);
-        const key = streamKey(drawId);
-        const resume = lastEventId !== undefined && LastEventId.safeParse(lastEventId).success ? lastEventId : null;
-        const [[, snapRaw], [, first], [, after]] = (await redis
-          .multi()
-          .get(snapKey(drawId))
-          .xrange(key, '-', '+', 'COUNT', 1)
-          .xrange(key, resume ? `(${resume}` : '+', '+')
-          .exec()) as [[Error | null, string | null], [Error | null, Array<[string, string[]]>], [Error | null, Array<[string, string[]]>]];
-        if (!snapRaw) throw new Error('live board: no snapshot after recording');
-        const snap = JSON.parse(snapRaw) as Snapshot;
+        await Promise.all(parts.map(({ ch }) => pump(ch)));
+        const starts = await Promise.all(parts.map(({ ch, conn }) => start(ch.drawId, conn, withIds ? lastEventId : undefined)));
         if (closed) return 'ok';
-
         res.writeHead(200, {
           'Content-Type': 'text/event-stream; charset=utf-8',
           'Cache-Control': 'no-cache, no-transform',
@@ -388,24 +394,12 @@ export function createLiveBoards(deps: {
           'X-Accel-Buffering': 'no',
         });
         res.write('retry: 3000\n\n');
-        // Resumable: the stream still holds the client's id (its first entry is at or before it) and the id is not in the future.
-        const resumable =
-          resume !== null && first.length > 0 && compareIds(first[0][0], resume) <= 0 && compareIds(resume, snap.id) <= 0 && !after.some(([, f]) => isInit(f));
-        if (resumable) {
-          conn.cursor = resume;
-          for (const [id, fields] of after) {
-            conn.cursor = id;
-            write(conn, frame(id, fields[1], JSON.parse(fields[3])));
-          }
-        } else startFresh(conn, drawId, snap, lastEventId !== undefined ? 'gap' : 'initial');
-        const pending = conn.pending ?? [];
-        conn.pending = null;
-        for (const p of pending) send(conn, p.id, p.bytes);
+        for (const go of starts) go();
         startTimers();
         return 'ok';
       } catch (err) {
-        logger.warn({ err: (err as Error).message, drawId }, 'live board: stream not started (Redis or database away)');
-        detach(channel, conn);
+        logger.warn({ err: (err as Error).message, drawIds }, 'live board: stream not started (Redis or database away)');
+        release();
         if (res.headersSent) {
           res.destroy();
           return 'ok';
@@ -415,7 +409,7 @@ export function createLiveBoards(deps: {
     },
 
     closeAll() {
-      for (const ch of channels.values()) for (const conn of ch.conns) conn.res.end();
+      for (const res of streams) res.end();
       for (const t of timers) clearInterval(t);
       timers = [];
     },

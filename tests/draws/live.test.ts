@@ -167,3 +167,27 @@ test('bad ids answer 400 and unknown draws 404, as {error, message}, never a str
   expect(longId.status).toBe(400);
   expect(t.services.live.openStreams).toBe(0);
 });
+
+test('several draws on one stream (the home cards): a board per draw, then their changes, without ids; bad lists 400', async () => {
+  const a = await makeProductWithDraw(t, { price_cents: 500 });
+  const b = await makeProductWithDraw(t, { price_cents: 500 });
+  const u = await createUser(t);
+  await grant(t, u.user.id, b.product.id, 1);
+  const s = await openSse(`${t.url}/api/draws/events?ids=${a.draw.id},${b.draw.id}`);
+  open.push(s);
+  expect(s.status).toBe(200);
+  await s.waitFor((e) => e.event === 'board' && e.data.draw_id === a.draw.id, 'board A');
+  await s.waitFor((e) => e.event === 'board' && e.data.draw_id === b.draw.id, 'board B');
+  expect(t.services.live.openStreams).toBe(1);
+  await reserve(t, u.token, b.draw.id, [5]);
+  const ev = await s.waitFor((e) => e.event === 'numbers' && e.data.draw_id === b.draw.id, 'the change on B');
+  expect(ev.data.numbers).toEqual([{ n: 5, status: 'reserved', initials: null }]);
+  expect(s.events.every((e) => e.id === null)).toBe(true);
+  for (const q of ['', '?ids=', '?ids=a,b', `?ids=${Array.from({ length: 13 }, (_, i) => i + 1).join(',')}`]) {
+    const bad = await openSse(`${t.url}/api/draws/events${q}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+  }
+  const missing = await openSse(`${t.url}/api/draws/events?ids=${a.draw.id},987655`);
+  expect(missing.status).toBe(404);
+});

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../api/client';
 import type { Draw, OpenDrawAnswer, PublicConfig } from '../../api/types';
+import { useLiveDraws, type LiveEvent } from '../../live/useLiveDraws';
 import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from './board';
 
 const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
@@ -126,9 +127,28 @@ export interface BoardState {
   loading: boolean;
   /** Loads the board now and resolves with it (the pre-confirmation check uses the fresh copy). */
   refresh(): Promise<Board>;
+  /** Whether changes arrive live (server-sent events); otherwise the 15 s poll keeps the board. */
+  live: boolean;
 }
 
-/** GET /api/draws/{id}/numbers, polled every 15 s while the tab is visible (spec §4, §9). */
+/** A pushed change applied to the board on screen (cells carry absolute states). */
+export function applyLiveEvent(board: Board | null, e: LiveEvent): Board | null {
+  if (e.type === 'board') return { draw_id: e.data.draw_id, status: e.data.status, total_numbers: e.data.total_numbers, numbers: e.data.numbers };
+  if (!board || board.draw_id !== e.data.draw_id) return board;
+  if (e.type === 'numbers') {
+    const changed = new Map(e.data.numbers.map((c) => [c.n, c]));
+    const numbers = board.numbers.map((c) => changed.get(c.n) ?? c);
+    for (const c of e.data.numbers) if (!board.numbers.some((x) => x.n === c.n)) numbers.push(c);
+    return { ...board, numbers };
+  }
+  if (e.type === 'draw') return { ...board, status: e.data.status };
+  return board;
+}
+
+/**
+ * GET /api/draws/{id}/numbers, then every change pushed live (useLiveDraws); while the stream is
+ * down, polled every 15 s while the tab is visible (spec §4, §9).
+ */
 export function useBoard(drawId: number | null): BoardState {
   const [state, setState] = useState<{ drawId: number | null; board: Board | null; error: unknown; loading: boolean }>({
     drawId,
@@ -163,15 +183,27 @@ export function useBoard(drawId: number | null): BoardState {
     }
   }, [drawId]);
 
+  const live = useLiveDraws(drawId ? [drawId] : [], (e) => {
+    if (currentDraw.current !== e.data.draw_id) return;
+    // A pushed change is newer than any answer still in flight: those are dropped.
+    applied.current = issued.current;
+    setState((s) => {
+      const board = applyLiveEvent(s.drawId === e.data.draw_id ? s.board : null, e);
+      return board ? { drawId: e.data.draw_id, board, error: null, loading: false } : s;
+    });
+  });
+  const liveRef = useRef(live);
+  liveRef.current = live;
+
   useEffect(() => {
     if (!drawId) return;
     setState({ drawId, board: null, error: null, loading: true });
     refresh().catch(() => undefined);
     const timer = window.setInterval(() => {
-      if (!document.hidden) refresh().catch(() => undefined);
+      if (!document.hidden && !liveRef.current) refresh().catch(() => undefined);
     }, BOARD_POLL_MS);
     const onVisible = () => {
-      if (!document.hidden && Date.now() - lastLoad.current >= BOARD_POLL_MS) refresh().catch(() => undefined);
+      if (!document.hidden && !liveRef.current && Date.now() - lastLoad.current >= BOARD_POLL_MS) refresh().catch(() => undefined);
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => {
@@ -186,6 +218,7 @@ export function useBoard(drawId: number | null): BoardState {
     error: current ? state.error : null,
     loading: !!drawId && (!current || state.loading),
     refresh,
+    live,
   };
 }
 
