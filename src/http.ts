@@ -23,6 +23,8 @@ import { apiPathsStopHere, bearerUser, corsPolicy, CotaVerdeApp, mountRouters, r
 import { spa } from './platform/http/static';
 import { opsDashboard } from './ops/dashboard';
 import { opsAdminRoutes } from './ops/admin-routes';
+import { httpMetrics, metricsRoute } from './platform/metrics';
+import { registerAppMetrics } from './ops/metrics';
 
 /**
  * The Koa app of the web process, beside services.ts (the composition root): platform
@@ -36,9 +38,13 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   // are the client's own text (a forged one must not buy fresh rate limits).
   const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
 
+  registerAppMetrics(services, 'web');
   app.use(requestContext(app, logger));
+  app.use(httpMetrics());
   app.use(errorMiddleware);
   app.use(securityHeaders(config));
+  // GET /metrics (Prometheus): open in development, bearer METRICS_TOKEN in production, else 404.
+  app.use(metricsRoute(config));
   app.use(corsPolicy(config));
   // Everything under /ops (the admins' queue dashboard, its own cookie): answered there, never
   // by the SPA or the /api 404 (ops/dashboard.ts).

@@ -12,6 +12,7 @@ import { reservationNumbers } from './serializers';
 import type { MyReservations } from '../shared/api/draws';
 import type { LiveBoards } from './live';
 import { DomainError } from '../platform/errors';
+import { reservationsTotal } from '../platform/metrics';
 
 const DrawId = Id('Sorteio inválido.');
 const NumbersQuery = z.object({ draw_id: DrawId });
@@ -114,8 +115,14 @@ export function drawsRoutes(s: { draws: DrawsService; reservations: Reservations
 
   r.post('/reservations', async (ctx) => {
     const user = requireUser(ctx);
+    try {
+      ctx.body = await s.reservations.reserve(user.id, body(ctx));
+    } catch (e) {
+      if (e instanceof DomainError || e instanceof z.ZodError) reservationsTotal.inc({ outcome: e instanceof DomainError && e.kind === 'conflict' ? 'conflict' : 'refused' });
+      throw e;
+    }
     ctx.status = 201;
-    ctx.body = await s.reservations.reserve(user.id, body(ctx));
+    reservationsTotal.inc({ outcome: 'created' });
   });
 
   r.get('/me/reservations', async (ctx) => {
