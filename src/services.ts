@@ -36,6 +36,7 @@ import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
 import { createLiveBoards, type LiveBoards } from './draws/live';
+import { createFiguresService, type FiguresService } from './ops/figures';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -92,6 +93,8 @@ export interface Services {
   adminUsers: AdminUsersService;
   /** Live boards: the server-sent event streams of GET /api/draws/{id}/events (draws/live.ts). */
   live: LiveBoards;
+  /** The console dashboard's charts: sales, revenue, boards, PIX conversion (ops/figures.ts). */
+  figures: FiguresService;
   close(): Promise<void>;
 }
 
@@ -221,6 +224,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     autopay,
     adminUsers,
     live,
+    figures: createFiguresService({ db }),
     async close() {
       live.closeAll();
       await cacheBus.close().catch(() => {});
