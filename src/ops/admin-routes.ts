@@ -2,7 +2,7 @@ import { requireAdmin, adminRouter } from '../platform/http/context';
 import type { OpsService } from './service';
 import type { FiguresService } from './figures';
 
-/** The operations API of the admin console (issue 10). */
+/** The operations API of the admin console. */
 export const OPS_ADMIN_ROUTES = [
   { method: 'POST', path: '/api/admin/ops/link' },
   { method: 'GET', path: '/api/admin/dashboard/figures' },
