@@ -39,6 +39,12 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
 
   registerAppMetrics(services, 'web');
+  // Errors Koa reports outside the middleware chain (a socket failing under a written answer).
+  // A client that goes away mid-stream (a closed tab under a live board) is not an error.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED' || err.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    logger.error({ err: err.message, code: err.code }, 'koa error outside the middleware chain');
+  });
   app.use(requestContext(app, logger));
   app.use(httpMetrics());
   app.use(errorMiddleware);
