@@ -301,7 +301,7 @@ export function createLiveBoards(deps: {
 
   function heartbeat() {
     const beat = Buffer.from(': heartbeat\n\n');
-    for (const res of streams) if (!res.destroyed) res.write(beat);
+    for (const res of streams) if (res.headersSent && !res.destroyed) res.write(beat); // not on a stream still starting
   }
 
   function safetyPass() {

@@ -77,8 +77,12 @@ test('development: the request latency histogram by route and status, reservatio
     expect(value(m.text, 'cotaverde_process_resident_memory_bytes', { role: 'web' })).toBeGreaterThan(0);
     // Never the raw URL as a label (one series per draw id would grow without end).
     expect(m.text).not.toContain(`/api/draws/${draw.id}/`);
-    recordBooksCheck(true);
+    // The nightly books audit sets it: these books balance.
+    const report = await t.services.books.runNightly();
+    expect(report.ok).toBe(true);
     expect(value((await scrape()).text, 'cotaverde_books_check_ok')).toBe(1);
+    recordBooksCheck(false);
+    expect(value((await scrape()).text, 'cotaverde_books_check_ok')).toBe(0);
   } finally {
     stream.close();
   }
