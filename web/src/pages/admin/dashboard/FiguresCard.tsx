@@ -137,19 +137,28 @@ export function FiguresCard() {
           </BarChart>
         </ChartFigure>
 
-        <ChartFigure
-          id="figures-sellout"
-          title="Tempo até esgotar (horas)"
-          summary={soldOut.length ? soldOut.map((d) => `Sorteio ${d.label}: ${d.sellout_hours} h`).join('; ') : 'Nenhum sorteio esgotado entre os mostrados.'}
-        >
-          <BarChart data={soldOut} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke={GRID} vertical={false} />
-            <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} />
-            <YAxis tick={{ fill: AXIS, fontSize: 12 }} width={40} />
-            <Tooltip {...TOOLTIP} formatter={(v) => `${Number(v).toLocaleString('pt-BR')} h`} />
-            <Bar dataKey="sellout_hours" name="Horas até esgotar" fill={AMBER} radius={[3, 3, 0, 0]} isAnimationActive={false} maxBarSize={48} />
-          </BarChart>
-        </ChartFigure>
+        {soldOut.length ? (
+          <ChartFigure
+            id="figures-sellout"
+            title="Tempo até esgotar (horas)"
+            summary={soldOut.map((d) => `Sorteio ${d.label}: ${d.sellout_hours} h`).join('; ')}
+          >
+            <BarChart data={soldOut} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+              <CartesianGrid stroke={GRID} vertical={false} />
+              <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} />
+              <YAxis tick={{ fill: AXIS, fontSize: 12 }} width={40} />
+              <Tooltip {...TOOLTIP} formatter={(v) => `${Number(v).toLocaleString('pt-BR')} h`} />
+              <Bar dataKey="sellout_hours" name="Horas até esgotar" fill={AMBER} radius={[3, 3, 0, 0]} isAnimationActive={false} maxBarSize={48} />
+            </BarChart>
+          </ChartFigure>
+        ) : (
+          <figure className="figures-chart" aria-labelledby="figures-sellout-title">
+            <figcaption id="figures-sellout-title" className="figures-chart-title">
+              Tempo até esgotar (horas)
+            </figcaption>
+            <p className="figures-empty">Nenhum dos sorteios mostrados esgotou ainda.</p>
+          </figure>
+        )}
 
         <ChartFigure
           id="figures-pix"
