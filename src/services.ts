@@ -36,6 +36,8 @@ import { createLotteryClient, type LotteryClient } from './draws/lottery-client'
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
+import { createLiveBoards, type LiveBoards } from './draws/live';
+import { createFiguresService, type FiguresService } from './ops/figures';
 import { createBooksService, type BooksService } from './audit/books';
 
 /**
@@ -91,6 +93,10 @@ export interface Services {
   autopay: AutopayService;
   /** The admin console's customer registry, number assignment and active balances (RULES N6, C5, U4). */
   adminUsers: AdminUsersService;
+  /** Live boards: the server-sent event streams of GET /api/draws/{id}/events (draws/live.ts). */
+  live: LiveBoards;
+  /** The console dashboard's charts: sales, revenue, boards, PIX conversion (ops/figures.ts). */
+  figures: FiguresService;
   /** The books: every module's invariants checked on the live database (RULES B1). */
   books: BooksService;
   close(): Promise<void>;
@@ -180,6 +186,16 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
+  const live = createLiveBoards({
+    db,
+    redis: fastRedis,
+    readCache,
+    prefix: config.queuePrefix,
+    logger,
+    maxStreams: config.live.maxStreams,
+    heartbeatMs: config.live.heartbeatMs,
+    streamMaxLen: config.live.streamMaxLen,
+  });
   const books = createBooksService({ db, logger });
   const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
 
@@ -217,8 +233,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     ops,
     autopay,
     adminUsers,
+    live,
+    figures: createFiguresService({ db }),
     books,
     async close() {
+      live.closeAll();
       await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});

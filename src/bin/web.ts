@@ -25,6 +25,7 @@ async function main() {
     closing = true;
     services.logger.info({ sig }, 'web shutting down');
     server.close(() => void services.close().then(() => process.exit(0)));
+    services.live.closeAll(); // open event streams would hold server.close (clients reconnect elsewhere)
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   };

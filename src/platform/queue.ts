@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from './logger';
 import { HEARTBEAT_EVERY_MS, schedulerSetKey, startHeartbeat } from './heartbeat';
 
+import { jobDuration, jobFailures, jobWait } from './metrics';
+
 export { UnrecoverableError };
 
 /**
@@ -326,7 +328,18 @@ export async function startWorker(opts: {
     async (job: Job, token?: string) => {
       const handler = handlers[job.name as JobName];
       if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
-      return handler(job.data, job, token);
+      const labels = { queue: QUEUE_NAME, job: job.name };
+      // Due at its timestamp plus its delay; the wait is how long it stood in line after that.
+      jobWait.observe(labels, Math.max(0, Date.now() - job.timestamp - (job.delay ?? 0)) / 1000);
+      const end = jobDuration.startTimer(labels);
+      try {
+        const out = await handler(job.data, job, token);
+        end({ outcome: 'completed' });
+        return out;
+      } catch (e) {
+        end({ outcome: 'failed' });
+        throw e;
+      }
     },
     {
       connection,
@@ -336,9 +349,10 @@ export async function startWorker(opts: {
       ...(opts.stalledInterval ? { stalledInterval: opts.stalledInterval } : {}),
     },
   );
-  worker.on('failed', (job, err) =>
-    logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'),
-  );
+  worker.on('failed', (job, err) => {
+    jobFailures.inc({ queue: QUEUE_NAME, job: job?.name ?? 'unknown' });
+    logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed');
+  });
   worker.on('error', (err) => (wasDown ? logger.debug : logger.error).call(logger, { err: err.message }, 'worker error'));
   await worker.waitUntilReady();
   await warnUnlessNoEviction(opts.connection, logger);

@@ -8,6 +8,7 @@ import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
 import type { Draw, OpenDrawAnswer, PublicConfig } from '../../api/types';
+import { useLiveDraws, type LiveEvent } from '../../live/useLiveDraws';
 import { qk } from '../../query';
 import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from './board';
 
@@ -109,21 +110,44 @@ export interface BoardState {
   loading: boolean;
   /** Loads the board now and resolves with it (the pre-confirmation check uses the fresh copy). */
   refresh(): Promise<Board>;
+  /** Whether changes arrive live (server-sent events); otherwise the 15 s poll keeps the board. */
+  live: boolean;
+}
+
+/** A pushed change applied to the board on screen (cells carry absolute states). */
+export function applyLiveEvent(board: Board | null, e: LiveEvent): Board | null {
+  if (e.type === 'board') return { draw_id: e.data.draw_id, status: e.data.status, total_numbers: e.data.total_numbers, numbers: e.data.numbers };
+  if (!board || board.draw_id !== e.data.draw_id) return board;
+  if (e.type === 'numbers') {
+    const changed = new Map(e.data.numbers.map((c) => [c.n, c]));
+    const numbers = board.numbers.map((c) => changed.get(c.n) ?? c);
+    for (const c of e.data.numbers) if (!board.numbers.some((x) => x.n === c.n)) numbers.push(c);
+    return { ...board, numbers };
+  }
+  if (e.type === 'draw') return { ...board, status: e.data.status };
+  return board;
 }
 
 /**
- * GET /api/draws/{id}/numbers, polled every 15 s while the tab is visible and again when it comes
- * back after that long (spec §4, §9); the board on screen stays while a reload fails (with the error).
+ * GET /api/draws/{id}/numbers, then every change pushed live (useLiveDraws) written into the same
+ * query; while the stream is down, polled every 15 s while the tab is visible and again when it
+ * comes back after that long (spec §4, §9); the board on screen stays while a reload fails.
  */
 export function useBoard(drawId: number | null): BoardState {
   const client = useQueryClient();
+  // Each pushed change patches the board in the query cache (cells carry absolute states).
+  const live = useLiveDraws(drawId ? [drawId] : [], (e) => {
+    if (!drawId || e.data.draw_id !== drawId) return;
+    client.setQueryData<Board>(qk.board(drawId), (old) => applyLiveEvent(old ?? null, e) ?? old);
+  });
   const q = useQuery({
     queryKey: drawId ? qk.board(drawId) : ['board', 'none'],
     queryFn: ({ signal }) => api.get<Board>(`/draws/${drawId}/numbers`, { signal }),
     enabled: !!drawId,
-    refetchInterval: BOARD_POLL_MS,
+    // The poll is the fallback: only while the live stream is down.
+    refetchInterval: live ? false : BOARD_POLL_MS,
     refetchIntervalInBackground: false,
-    refetchOnWindowFocus: true,
+    refetchOnWindowFocus: !live,
     staleTime: BOARD_POLL_MS,
   });
   /** A fresh read now (a poll in flight is replaced, not reused): the pre-confirmation check. */
@@ -139,6 +163,7 @@ export function useBoard(drawId: number | null): BoardState {
     error: drawId ? (q.error ?? null) : null,
     loading: !!drawId && q.isPending,
     refresh,
+    live,
   };
 }
 

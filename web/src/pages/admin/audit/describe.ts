@@ -38,6 +38,7 @@ const ACTION_LABELS: Record<string, string> = {
   'winner.announced': 'Novo vencedor avisado (correção)',
   'user.admin_email_proof_sent': 'Link de confirmação do e-mail de administração enviado',
   'user.admin_email_proved': 'E-mail de administração confirmado',
+  'books.failed': 'Conferência dos livros encontrou divergências',
   'user.created': 'Cliente cadastrado pelo painel',
   'user.updated': 'Cliente editado',
   'user.deleted': 'Cliente excluído',
