@@ -235,6 +235,19 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         sandbox: provider === sandbox ? sandbox : null,
       });
     },
+    // Pumps only the streams this process serves: none in the CLI (web processes pump theirs on the bus).
+    live: () =>
+      (require('../src/draws/live') as typeof import('../src/draws/live')).createLiveBoards({
+        db: s.db,
+        redis: s.fastRedis,
+        readCache: s.readCache,
+        prefix: config.queuePrefix,
+        logger: s.logger,
+        maxStreams: config.live.maxStreams,
+        heartbeatMs: config.live.heartbeatMs,
+        streamMaxLen: config.live.streamMaxLen,
+      }),
+    figures: () => (require('../src/ops/figures') as typeof import('../src/ops/figures')).createFiguresService({ db: s.db }),
     books: () => (require('../src/audit/books') as typeof import('../src/audit/books')).createBooksService({ db: s.db, logger: s.logger }),
     adminUsers: () =>
       (require('../src/auth/admin-users') as typeof import('../src/auth/admin-users')).createAdminUsersService({
@@ -252,6 +265,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
 
   s.close = async () => {
     // Only what a command built: closing touches nothing new.
+    if (built.has('live')) s.live.closeAll();
     if (built.has('cacheBus')) await s.cacheBus.close().catch(() => {});
     if (built.has('queue')) await s.queue.close().catch(() => {});
     if (built.has('db')) await s.db.destroy().catch(() => {});
