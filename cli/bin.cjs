@@ -6,6 +6,8 @@
 // migrations and the demo seed are TypeScript files loaded at run time.
 'use strict';
 const argv = process.argv.slice(2);
+// `cotaverde … | head`: the reader leaving early ends the command quietly, not with an EPIPE trace.
+process.stdout.on('error', (e) => (e && e.code === 'EPIPE' ? process.exit(0) : Promise.reject(e)));
 const wantsHelp = argv.includes('-h') || argv.includes('--help');
 
 function runSources() {
