@@ -12,6 +12,7 @@ import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
+import { cancelPendingPaymentsOfReservation } from './payments/queries';
 import { createVouchersService, type VouchersService } from './draws/vouchers';
 import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
 import { createAuditLogService, type AuditLogService } from './audit/service';
@@ -126,8 +127,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const readCache = overrides.readCache ?? new ReadCache();
   const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
   const draws = createDrawsService({ db, logger, readCache });
-  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
-  const vouchers = createVouchersService({ db, logger, draws });
+  // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
+  // payments cancels it, here and at the provider. Wired here so draws never imports payments.
+  const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);
+  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws, onReservationEnded });
+  const vouchers = createVouchersService({ db, logger, draws, onReservationEnded });
   const auditLog = createAuditLogService({ db });
   const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
   const adminHistory = createAdminHistoryService({ db });

@@ -13,6 +13,7 @@ import type { AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, Admi
 import type { CouponBalance } from '../shared/api/account';
 import { iso } from '../shared/iso';
 import * as dq from '../draws/queries';
+import { releaseReservation, sellNumbers } from '../draws/sales';
 import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { CouponsService } from '../coupons/service';
@@ -225,9 +226,8 @@ export function createAdminUsersService(deps: {
     const active: Array<{ id: number }> = await trx('reservations').where({ user_id: userId, status: 'active' }).orderBy('id').forUpdate().select('id');
     const touched: number[] = [];
     for (const r of active) {
-      const drawId = await dq.releaseHeldCells(trx, r.id);
+      const drawId = await releaseReservation(trx, r.id, 'cancelled');
       if (drawId != null) touched.push(drawId);
-      await trx('reservations').where({ id: r.id }).update({ status: 'cancelled', updated_at: trx.fn.now() });
     }
     return touched;
   }
@@ -448,7 +448,7 @@ export function createAdminUsersService(deps: {
           .returning(['id']);
         // Delivered here and now, once: the fulfilment row says so (nothing is left to fulfil later).
         await trx('payment_fulfilments').insert({ payment_id: payment.id, result: JSON.stringify({ draw_id: draw.id, sold: numbers, assigned_by: actor.userId }) });
-        await dq.sellNumbers(trx, { drawId: draw.id, numbers, userId, paymentId: payment.id, source: 'admin' });
+        await sellNumbers(trx, { drawId: draw.id, numbers, userId, paymentId: payment.id, source: 'admin' });
         const sellOut = await draws.closeIfSoldOut(trx, draw.id);
         await audit(trx, {
           actorUserId: actor.userId,

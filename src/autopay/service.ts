@@ -9,7 +9,7 @@ import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import { readAppConfig } from '../platform/app-config';
 import type { DrawsService } from '../draws/service';
-import { releaseHeldCells } from '../draws/queries';
+import { releaseReservation } from '../draws/sales';
 import { effectiveTicketPrice } from '../draws/serializers';
 import type { PaymentsService } from '../payments/service';
 import type { CardCharge, PaymentProvider, ProviderPayment } from '../payments/providers/types';
@@ -140,9 +140,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
   async function releaseRun(trx: Trx, run: RunRow, reason: string): Promise<number | null> {
     let drawId: number | null = null;
     if (run.reservation_id) {
-      await trx('reservations').where({ id: run.reservation_id }).forUpdate().first('id');
-      drawId = await releaseHeldCells(trx, run.reservation_id);
-      await trx('reservations').where({ id: run.reservation_id, status: 'active' }).update({ status: 'cancelled', updated_at: trx.fn.now() });
+      drawId = await releaseReservation(trx, run.reservation_id, 'cancelled');
     }
     if (run.payment_id) {
       await trx('payments')
@@ -247,10 +245,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
       // Anything the reservation still holds (a decline answered before our payment row had a provider id).
       const touched = await db.transaction(async (trx) => {
         if (!run.reservation_id) return null;
-        await trx('reservations').where({ id: run.reservation_id }).forUpdate().first('id');
-        const d = await releaseHeldCells(trx, run.reservation_id);
-        await trx('reservations').where({ id: run.reservation_id, status: 'active' }).update({ status: 'expired', updated_at: trx.fn.now() });
-        return d;
+        return releaseReservation(trx, run.reservation_id, 'expired');
       });
       if (touched) deps.draws.invalidateBoard(touched);
     }

@@ -14,7 +14,7 @@ export interface RecordResultDraw {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro' } as const;
+const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro', voided: 'anulado (pagamento estornado)' } as const;
 
 /**
  * 'Registrar resultado' (issue 10): on a closed draw, the operator types the contest number and
