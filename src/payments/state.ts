@@ -90,6 +90,8 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           provider_cancel_pending: approving ? false : p.provider_cancel_pending,
           flagged_for_review: reviewReason ? true : p.flagged_for_review,
           review_reason: reviewReason ?? p.review_reason,
+          // A new reason to look at it: an earlier review no longer covers it.
+          ...(reviewReason ? { reviewed_at: null, reviewed_by: null } : {}),
           updated_at: trx.fn.now(),
         })
         .returning('*');
