@@ -10,6 +10,7 @@ import { ReadCache } from './platform/read-cache';
 import { createCacheBus, type CacheBus } from './platform/cache-bus';
 import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
+import { holdCaptiveNumbers } from './autopay/holds';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
 import { cancelPendingPaymentsOfReservation } from './payments/queries';
@@ -126,7 +127,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
   const readCache = overrides.readCache ?? new ReadCache();
   const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
-  const draws = createDrawsService({ db, logger, readCache });
+  // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
+  // main series' new draw (DESIGN §7). Wired here so draws never imports autopay.
+  const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [holdCaptiveNumbers] });
   // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
   // payments cancels it, here and at the provider. Wired here so draws never imports payments.
   const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);
@@ -169,6 +172,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     coverStorageDir: config.uploads.coverStorageDir,
     ebookMaxBytes: config.uploads.ebookMaxBytes,
     coverMaxBytes: config.uploads.coverMaxBytes,
+    draws,
   });
   const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
   const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
