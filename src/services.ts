@@ -36,6 +36,8 @@ import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './cou
 import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
+import { createNumberAssignmentsService } from './draws/assign';
+import { recordAdminAssignment } from './payments/records';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
 
 /**
@@ -179,7 +181,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
-  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
+  const assignments = createNumberAssignmentsService({ db, draws, reservations, recordAdminPayment: recordAdminAssignment });
+  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache, assignments });
 
   return {
     config,

@@ -14,6 +14,7 @@ import { effectiveTicketPrice } from '../draws/serializers';
 import type { PaymentsService } from '../payments/service';
 import type { CardCharge, PaymentProvider, ProviderPayment } from '../payments/providers/types';
 import { ProviderError } from '../payments/providers/types';
+import { attachProviderPaymentId, cancelUnsentPayment, insertPayment } from '../payments/records';
 import type { SandboxProvider } from '../payments/providers/sandbox';
 import { AUTOPAY_MESSAGES as M, cardBrand, isValidDoc, maskDoc } from '../shared/autopay';
 import { onlyDigits } from '../shared/validation';
@@ -143,10 +144,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
       drawId = await releaseReservation(trx, run.reservation_id, 'cancelled');
     }
     if (run.payment_id) {
-      await trx('payments')
-        .where({ id: run.payment_id, status: 'pending' })
-        .whereNull('provider_payment_id')
-        .update({ status: 'cancelled', lapsed_at: trx.fn.now(), review_reason: `compra automática: ${reason}`, updated_at: trx.fn.now() });
+      await cancelUnsentPayment(trx, run.payment_id, `compra automática: ${reason}`);
     }
     await trx('autopay_runs')
       .where({ id: run.id })
@@ -194,20 +192,18 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
           draw?.infoproduct_id ? trx('infoproducts').where({ id: draw.infoproduct_id }).first('price_cents') : null,
         ]);
         amount = effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }) * run.numbers.length;
-        const [p] = await trx('payments')
-          .insert({
-            user_id: profile!.user_id,
-            kind: 'autopay',
-            method: 'card',
-            provider: provider.name,
-            status: 'pending',
-            amount_cents: amount,
-            draw_id: run.draw_id,
-            reservation_id: run.reservation_id,
-            numbers: run.numbers,
-            expires_at: run.hold_until,
-          })
-          .returning('id');
+        const p = await insertPayment(trx, {
+          user_id: profile!.user_id,
+          kind: 'autopay',
+          method: 'card',
+          provider: provider.name,
+          status: 'pending',
+          amount_cents: amount,
+          draw_id: run.draw_id,
+          reservation_id: run.reservation_id,
+          numbers: run.numbers,
+          expires_at: run.hold_until,
+        });
         paymentId = p.id;
       }
       const [claimed]: RunRow[] = await trx('autopay_runs')
@@ -308,7 +304,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
           })
           .returning('*');
         if (charge.providerPaymentId) {
-          await trx('payments').where({ id: run.payment_id }).whereNull('provider_payment_id').update({ provider_payment_id: charge.providerPaymentId, updated_at: trx.fn.now() });
+          await attachProviderPaymentId(trx, run.payment_id!, charge.providerPaymentId);
         }
         outcome = { charge };
       } catch (e) {
