@@ -18,7 +18,6 @@ import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { CouponsService } from '../coupons/service';
 import { newCouponCode } from '../coupons/schema';
-import { CARD_CLEARED } from '../autopay/schema';
 import { AdjustmentCents, AdjustmentReason, activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
 import { hashPassword, RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './service';
 import { isAdminRow } from './serializers';
@@ -168,6 +167,8 @@ export function createAdminUsersService(deps: {
   coupons: CouponsService;
   readCache: ReadCache;
   assignments: NumberAssignmentsService;
+  /** The modules' forgetUser, called when an account is anonymized (wired in services.ts). */
+  forgetUser: Array<(trx: Trx, user: { id: number; email: string; anonymizedEmail: string }) => Promise<void>>;
 }): AdminUsersService {
   const { db, draws } = deps;
 
@@ -371,19 +372,9 @@ export function createAdminUsersService(deps: {
           });
           await revokeAllSessions(trx, id);
           await trx('password_resets').where({ user_id: id }).del();
-          // The saved card's holder and document, and the captive numbers, go too.
-          const profile = await trx('autopay_profiles').where({ user_id: id }).first('id');
-          if (profile) {
-            await trx('autopay_profiles').where({ id: profile.id }).update({
-              active: false,
-              provider_customer_id: null,
-              ...CARD_CLEARED,
-              updated_at: trx.fn.now(),
-            });
-            await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });
-          }
-          // Mails kept in the outbox no longer name the address.
-          await trx('mail_outbox').whereRaw('lower(to_address) = lower(?)', [before.email]).update({ to_address: email });
+          // Every module forgets what it keeps about the person (autopay: the saved card and the
+          // captive numbers; the mail outbox: the address), each writing only its own tables.
+          for (const forget of deps.forgetUser) await forget(trx, { id, email: before.email, anonymizedEmail: email });
           // Money records (payments, sales, coupon and voucher ledgers) stay, now about no one.
           await audit(trx, {
             actorUserId: actor.userId,

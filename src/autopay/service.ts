@@ -45,6 +45,8 @@ export interface ChargeSummary {
 }
 
 export interface AutopayService {
+  /** An account was anonymized: its saved card's holder and document and its captive numbers go. */
+  forgetUser(trx: Trx, user: { id: number }): Promise<void>;
   cardConfig(): AutopayCardConfig;
   tokenize(userId: number, input: unknown): Promise<SandboxCardToken>;
   get(userId: number): Promise<AutopayProfile>;
@@ -364,6 +366,13 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
   }
 
   const service: AutopayService = {
+    async forgetUser(trx, user) {
+      const profile = await trx('autopay_profiles').where({ user_id: user.id }).first('id');
+      if (!profile) return;
+      await trx('autopay_profiles').where({ id: profile.id }).update({ active: false, provider_customer_id: null, ...CARD_CLEARED, updated_at: trx.fn.now() });
+      await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });
+    },
+
     cardConfig() {
       return { provider: provider.name, public_key: provider.name === 'mercadopago' ? (deps.config.payments.mercadopago.publicKey ?? null) : null };
     },
