@@ -43,7 +43,7 @@ export interface PaymentProvider {
    * retryable when the provider could not be reached, code 'refund_refused' when it refused.
    */
   refund?(providerPaymentId: string, o: { idempotencyKey: string }): Promise<ProviderPayment | null>;
-  /** Autopay (issue 11): saves a tokenized card on the provider's customer of this user. */
+  /** Autopay (RULES A5): saves a tokenized card on the provider's customer of this user. */
   saveCard?(input: SaveCardInput): Promise<SavedCard>;
   /**
    * Autopay: charges a saved card once per idempotency key (a repeated key answers the same
