@@ -82,7 +82,7 @@ export function createEbooksService(deps: { db: Db; appSecret: string; storageDi
   }
 
   /**
-   * The e-book right (the rule "a refund ends the e-book right"): a paid purchase of that product
+   * The e-book right (RULES RF5): a paid purchase of that product
    * that is still approved (refunded and charged-back ones no longer count, nor one held for
    * review), or a number of one of its draws whose sale still counts (not voided by a refund).
    */

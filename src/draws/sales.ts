@@ -4,8 +4,8 @@ import type { DrawRow } from './queries';
 /**
  * The one owner of selling, releasing and voiding numbers. Every path that moves a number
  * (voucher consumption, a paid reservation, an admin's assignment, autopay, expiry, a refund)
- * goes through these functions, and they all take their locks in one order, the rule
- * "one lock order for number writes":
+ * goes through these functions, and they all take their locks in one order (RULES N4, one lock
+ * order for selling and releasing; voucher balance and lots come last):
  *
  *   reservation row → draw row → the draw's cells in number order → (draw, user) advisory lock
  *   → the user's voucher balance → the user's voucher lots.
@@ -99,8 +99,8 @@ export interface VoidOutcome {
 }
 
 /**
- * Voids live sales (a refund or chargeback took back the money that bought them), the rule
- * "a refund reaches everything its payment bought": in a draw still open the numbers go back to
+ * Voids live sales (a refund or chargeback took back the money that bought them; RULES RF3, N5):
+ * in a draw still open the numbers go back to
  * the board; in a closed or drawn draw they stay sold on the board (history) but their sale is
  * voided, so the winner walk-back passes over them. The sale rows are kept either way.
  * The caller has locked the draw rows (draw ids ascending) before anything of the buyer's vouchers.

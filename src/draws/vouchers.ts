@@ -208,8 +208,7 @@ export class RetryUndo extends Error {
 }
 
 /**
- * Spends a user's vouchers of a product oldest lot first (the rule "each consumption records the
- * lots it spent"): locks their unused lots, takes `numbers.length` from them, records each lot's
+ * Spends a user's vouchers of a product oldest lot first (RULES V4, grants are lots): locks their unused lots, takes `numbers.length` from them, records each lot's
  * share against the ledger entry, and answers which lot paid each number (numbers ascending,
  * in lot order). The caller holds the user's balance row lock.
  */
@@ -237,8 +236,7 @@ async function spendLots(trx: Trx, o: { userId: number; infoproductId: number; l
 }
 
 /**
- * Undoes what a refunded or charged-back payment bought (the rule "a refund reaches everything a
- * payment bought"). Lock order as every sale: the draws involved (the open draws of the lot's
+ * Undoes what a refunded or charged-back payment bought (RULES RF1 – RF3). Lock order (RULES N4) as every sale: the draws involved (the open draws of the lot's
  * product, where its vouchers can still be spent, and every draw with a live sale of the payment),
  * then the buyer's balance and lot, then the cells (voidSales). A sale that appears in a draw
  * outside that set (a sell-out opened a successor meanwhile) makes the caller retry.

@@ -34,7 +34,7 @@ export interface PaymentsService {
   /** `cotaverde payments approve`: sandbox approval when sandbox, then a forced check with any provider. */
   approve(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<{ payment: PaymentRow; approvedAtBank: boolean }>;
   /**
-   * The operator's refund: asks the provider to refund (once per payment: the idempotency key is
+   * The operator's refund (RULES RF6, RF7): asks the provider to refund (once per payment: the idempotency key is
    * the payment's), then applies the same transition as a refund notification, audited with the
    * reason. Refunding a refunded (or charged-back) payment changes nothing; one not approved is a 409.
    */

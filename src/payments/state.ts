@@ -103,7 +103,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         return { p: (await trx('payments').where({ id: paymentId }).first()) as PaymentRow, f, touched };
       }
       if (p.status === 'approved' && (target === 'refunded' || target === 'charged_back')) {
-        // The rule "a refund reaches everything a payment bought": its unused vouchers, the
+        // RULES RF1 – RF5, a refund reaches everything the payment bought: its unused vouchers, the
         // numbers it bought directly or with its vouchers, its coupon cashback, its e-book right
         // (which follows the payment's status and the sales that still count).
         const undone = await deps.vouchers.undoPayment(trx, row);
