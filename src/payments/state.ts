@@ -58,7 +58,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       if (target === p.status || !TRANSITIONS[p.status]?.includes(target)) {
         // Nothing to change, but an approved payment is always fulfilled (repairs a crash between).
         if (p.status === 'approved') {
-          const f = await fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws });
+          const f = await fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
           if (f.touchedDrawId) touched.add(f.touchedDrawId);
           return { p, f, touched };
         }
@@ -98,7 +98,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       const auditData: Record<string, unknown> = { from: p.status, provider: p.provider, ...(underpaid ? { amount_cents: remote.amountCents } : {}), ...(by?.reason ? { reason: by.reason } : {}) };
       if (approving && !underpaid) {
         await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: auditData });
-        const f = await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws });
+        const f = await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
         if (f.touchedDrawId) touched.add(f.touchedDrawId);
         return { p: (await trx('payments').where({ id: paymentId }).first()) as PaymentRow, f, touched };
       }
@@ -138,6 +138,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       return { p: row, f: null, touched };
     });
     for (const drawId of result.touched) deps.draws.invalidateBoard(drawId);
+    if (result.f?.receiptOutboxId) await deps.receipts?.dispatch([result.f.receiptOutboxId]);
     if (result.f?.fulfilled) deps.logger.info({ paymentId, result: result.f.result }, 'payment fulfilled');
     return result.p;
   }
