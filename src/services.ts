@@ -10,8 +10,10 @@ import { ReadCache } from './platform/read-cache';
 import { createCacheBus, type CacheBus } from './platform/cache-bus';
 import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
+import { holdCaptiveNumbers } from './autopay/holds';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
+import { cancelPendingPaymentsOfReservation } from './payments/queries';
 import { createVouchersService, type VouchersService } from './draws/vouchers';
 import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
 import { createAuditLogService, type AuditLogService } from './audit/service';
@@ -35,6 +37,8 @@ import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './cou
 import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
+import { createNumberAssignmentsService } from './draws/assign';
+import { recordAdminAssignment } from './payments/records';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
 import { createLiveBoards, type LiveBoards } from './draws/live';
 import { createFiguresService, type FiguresService } from './ops/figures';
@@ -135,9 +139,16 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
   const readCache = overrides.readCache ?? new ReadCache();
   const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
-  const draws = createDrawsService({ db, logger, readCache });
-  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
-  const vouchers = createVouchersService({ db, logger, draws });
+  // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
+  // main series' new draw (DESIGN §7). Wired here so draws never imports autopay.
+  // RULES A3: autopay holds (and so charges) captive numbers only in a draw opened by sell-out
+  // succession or by an admin, never in one a customer's ensure-open-draw opened.
+  const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [(trx, draw, by) => (by === 'sellout' || by === 'admin' ? holdCaptiveNumbers(trx, draw) : Promise.resolve(null))] });
+  // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
+  // payments cancels it, here and at the provider. Wired here so draws never imports payments.
+  const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);
+  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws, onReservationEnded });
+  const vouchers = createVouchersService({ db, logger, draws, onReservationEnded });
   const auditLog = createAuditLogService({ db });
   const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
   const adminHistory = createAdminHistoryService({ db });
@@ -180,6 +191,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     coverStorageDir: config.uploads.coverStorageDir,
     ebookMaxBytes: config.uploads.ebookMaxBytes,
     coverMaxBytes: config.uploads.coverMaxBytes,
+    draws,
   });
   const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
   const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
@@ -197,7 +209,19 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     streamMaxLen: config.live.streamMaxLen,
   });
   const books = createBooksService({ db, logger });
-  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
+  const assignments = createNumberAssignmentsService({ db, draws, reservations, recordAdminPayment: recordAdminAssignment });
+  const adminUsers = createAdminUsersService({
+    db,
+    logger,
+    mailer,
+    adminEmails: config.adminEmails,
+    draws,
+    reservations,
+    coupons,
+    readCache,
+    assignments,
+    forgetUser: [(trx, u) => autopay.forgetUser(trx, u), (trx, u) => mailer.forgetUser(trx, u)],
+  });
 
   return {
     config,
