@@ -32,6 +32,8 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   const { config, logger } = services;
   // Every web process applies the other processes' read-cache invalidations (platform/cache-bus.ts).
   void services.cacheBus.subscribe();
+  // Cached sessions are served only while that subscription is live (session changes arrive).
+  services.sessions.trustWhile(() => services.cacheBus.subscribed);
   // Client IP = the X-Forwarded-For entry appended by the last trusted hop; entries further left
   // are the client's own text (a forged one must not buy fresh rate limits).
   const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
@@ -48,7 +50,9 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws)]);
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
-  app.use(bearerUser((token) => services.auth.authenticate(token)));
+  // Admin routes and /ops read the session from the database every time (DESIGN §9); the rest
+  // through the session cache.
+  app.use(bearerUser((token, ctx) => services.auth.authenticate(token, { fresh: /^\/api\/admin(\/|$)/i.test(ctx.path) })));
 
   mountRouters(app, moduleRouters(services));
   app.use(apiPathsStopHere);

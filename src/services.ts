@@ -8,6 +8,8 @@ import { createRateLimits, type RateLimits } from './platform/rate-limit';
 import { createMailer, type Mailer } from './platform/mail';
 import { ReadCache } from './platform/read-cache';
 import { createCacheBus, type CacheBus } from './platform/cache-bus';
+import { SessionCache } from './platform/session-cache';
+import type { SessionUser } from './platform/http/context';
 import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
 import { createDrawsService, type DrawsService } from './draws/service';
@@ -55,6 +57,8 @@ export interface Services {
   readCache: ReadCache;
   /** Publishes this process's read-cache invalidations through Redis; web processes also subscribe (createApp). */
   cacheBus: CacheBus;
+  /** Signed-in sessions (platform/session-cache.ts): trusted only in web processes, while the bus is live. */
+  sessions: SessionCache<SessionUser>;
   auth: AuthService;
   draws: DrawsService;
   reservations: ReservationsService;
@@ -122,9 +126,10 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const queue = createJobQueue(fastRedis, config.queuePrefix);
   const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
-  const auth = createAuthService({ db, config, rateLimits, mailer, logger });
+  const sessions = new SessionCache<SessionUser>();
+  const auth = createAuthService({ db, config, rateLimits, mailer, logger, sessions });
   const readCache = overrides.readCache ?? new ReadCache();
-  const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
+  const cacheBus = createCacheBus({ cache: readCache, sessions: sessions as SessionCache<unknown>, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
   const draws = createDrawsService({ db, logger, readCache });
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
   const vouchers = createVouchersService({ db, logger, draws });
@@ -171,7 +176,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
-  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
+  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache, sessions });
 
   return {
     config,
@@ -184,6 +189,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     mailer,
     readCache,
     cacheBus,
+    sessions,
     auth,
     draws,
     reservations,
