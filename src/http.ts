@@ -53,6 +53,17 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   // Admin routes and /ops read the session from the database every time (DESIGN §9); the rest
   // through the session cache.
   app.use(bearerUser((token, ctx) => services.auth.authenticate(token, { fresh: /^\/api\/admin(\/|$)/i.test(ctx.path) })));
+  // A signed-in user's write (any method but GET/HEAD/OPTIONS), once answered by the routes:
+  // their cached sessions and reads go on every web process before the answer leaves, so their
+  // next read shows it (platform/user-read-cache.ts).
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      const user = ctx.state.user;
+      if (user && ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS') await services.sessions.userChanged(user.id);
+    }
+  });
 
   mountRouters(app, moduleRouters(services));
   app.use(apiPathsStopHere);
@@ -69,10 +80,10 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
 export function moduleRouters(services: Services) {
   return [
     healthRoutes({ db: services.db, redis: services.fastRedis, queuePrefix: services.config.queuePrefix }),
-    authRoutes(services.auth, services.config),
+    authRoutes(services.auth, services.config, services.userReads),
     catalogueRoutes(services.catalogue),
     drawsRoutes(services),
-    paymentsRoutes(services.payments, services.participations),
+    paymentsRoutes(services.payments, services.participations, services.userReads),
     couponsRoutes(services.coupons),
     accountRoutes(services),
     // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.

@@ -9,6 +9,7 @@ import { createMailer, type Mailer } from './platform/mail';
 import { ReadCache } from './platform/read-cache';
 import { createCacheBus, type CacheBus } from './platform/cache-bus';
 import { SessionCache } from './platform/session-cache';
+import { UserReadCache } from './platform/user-read-cache';
 import type { SessionUser } from './platform/http/context';
 import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
@@ -59,6 +60,8 @@ export interface Services {
   cacheBus: CacheBus;
   /** Signed-in sessions (platform/session-cache.ts): trusted only in web processes, while the bus is live. */
   sessions: SessionCache<SessionUser>;
+  /** A signed-in user's repeated reads (platform/user-read-cache.ts), dropped with their sessions. */
+  userReads: UserReadCache;
   auth: AuthService;
   draws: DrawsService;
   reservations: ReservationsService;
@@ -127,6 +130,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
   const sessions = new SessionCache<SessionUser>();
+  const userReads = new UserReadCache();
+  sessions.alsoDrop((userId) => userReads.dropUser(userId));
   const auth = createAuthService({ db, config, rateLimits, mailer, logger, sessions });
   const readCache = overrides.readCache ?? new ReadCache();
   const cacheBus = createCacheBus({ cache: readCache, sessions: sessions as SessionCache<unknown>, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
@@ -190,6 +195,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     readCache,
     cacheBus,
     sessions,
+    userReads,
     auth,
     draws,
     reservations,

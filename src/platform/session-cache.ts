@@ -47,6 +47,7 @@ export class SessionCache<T> {
   private generation = 0;
   private trusted: () => boolean = () => false;
   private readonly listeners: Array<(c: SessionChange) => Promise<void> | void> = [];
+  private readonly droppers: Array<(userId: number) => void> = [];
   readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -97,8 +98,14 @@ export class SessionCache<T> {
     this.listeners.push(listener);
   }
 
+  /** Also drops `userId`'s entries in another per-user cache (user-read-cache.ts), here and on remote changes. */
+  alsoDrop(drop: (userId: number) => void) {
+    this.droppers.push(drop);
+  }
+
   /** A change made by another process: applied here, not passed on. */
   applyRemote(c: SessionChange) {
+    for (const d of this.droppers) d(c.userId);
     this.generation++;
     const keys = this.byUser.get(c.userId);
     if (keys) for (const k of [...keys]) this.delete(k);
