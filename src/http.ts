@@ -21,6 +21,7 @@ import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
 import { apiPathsStopHere, bearerUser, corsPolicy, CotaVerdeApp, mountRouters, requestContext, securityHeaders } from './platform/http/middleware';
 import { spa } from './platform/http/static';
+import { PROJECT_ROOT } from './platform/paths';
 import { opsDashboard } from './ops/dashboard';
 import { opsAdminRoutes } from './ops/admin-routes';
 
@@ -68,7 +69,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   mountRouters(app, moduleRouters(services));
   app.use(apiPathsStopHere);
 
-  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.resolve(__dirname, '../public')));
+  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.join(PROJECT_ROOT, 'public')));
   return app;
 }
 

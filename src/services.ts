@@ -156,7 +156,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       accessToken: config.payments.mercadopago.accessToken as string,
       notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
     });
-  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox });
+  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, userData: sessions });
   const couponAdapter =
     overrides.couponAdapter ??
     (config.coupons.adapter === 'webhook'

@@ -26,6 +26,8 @@ interface Message {
   o: string;
   m?: Invalidation;
   u?: number;
+  /** With `u`: only the user's data changed, not their sessions. */
+  d?: boolean;
 }
 
 /** How long a session change's publish may take before the request that made it answers anyway. */
@@ -52,9 +54,9 @@ export function createCacheBus(o: {
     live = v;
   };
 
-  o.sessions?.onChange(async ({ userId }) => {
+  o.sessions?.onChange(async ({ userId, sessions }) => {
     if (closed) return;
-    const payload = JSON.stringify({ o: origin, u: userId } satisfies Message);
+    const payload = JSON.stringify({ o: origin, u: userId, ...(sessions === false ? { d: true } : {}) } satisfies Message);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       o.publisher.publish(o.channel, payload),
@@ -79,7 +81,7 @@ export function createCacheBus(o: {
     }
     if (!msg || msg.o === origin) return;
     if (Number.isSafeInteger(msg.u)) {
-      o.sessions?.applyRemote({ userId: msg.u as number });
+      o.sessions?.applyRemote({ userId: msg.u as number, ...(msg.d === true ? { sessions: false } : {}) });
       return;
     }
     if (!msg.m) return;

@@ -24,6 +24,8 @@ export const SESSION_CACHE_TTL_MS = 5000;
 
 export interface SessionChange {
   userId: number;
+  /** False: only the user's data changed (a payment, a hold): their cached reads go, their sessions stay. */
+  sessions?: boolean;
 }
 
 interface Entry<T> {
@@ -89,8 +91,20 @@ export class SessionCache<T> {
    * the other processes' subscription state bound what they serve).
    */
   async userChanged(userId: number): Promise<void> {
-    this.applyRemote({ userId });
-    await Promise.all(this.listeners.map((l) => Promise.resolve().then(() => l({ userId })).catch(() => {})));
+    await this.tell({ userId });
+  }
+
+  /**
+   * Only a user's data changed (committed: a payment's status, a hold, vouchers), not their
+   * account: their cached reads (user-read-cache.ts) go here and on every web process.
+   */
+  async userDataChanged(userId: number): Promise<void> {
+    await this.tell({ userId, sessions: false });
+  }
+
+  private async tell(c: SessionChange) {
+    this.applyRemote(c);
+    await Promise.all(this.listeners.map((l) => Promise.resolve().then(() => l(c)).catch(() => {})));
   }
 
   /** Called with every change made in this process (cache-bus.ts publishes it). */
@@ -106,6 +120,7 @@ export class SessionCache<T> {
   /** A change made by another process: applied here, not passed on. */
   applyRemote(c: SessionChange) {
     for (const d of this.droppers) d(c.userId);
+    if (c.sessions === false) return;
     this.generation++;
     const keys = this.byUser.get(c.userId);
     if (keys) for (const k of [...keys]) this.delete(k);
