@@ -355,14 +355,14 @@ test('a scheduler runs once per tick with two workers on the queue', async () =>
   const w2 = await startTestWorker(t2, { schedules, handlers, concurrency: 4 });
   const started = Date.now();
   try {
-    await new Promise((r) => setTimeout(r, 3000));
+    // Until a few ticks have run, however slowly a busy machine runs them (no count per elapsed time).
+    await eventually(async () => runs.length >= 5, 'five scheduler runs', 120_000, 50);
   } finally {
     await w1.close();
     await w2.close();
   }
   const elapsed = Date.now() - started;
-  // One run per 250 ms tick: at most elapsed/250 + 1 (+ the first), never two for one tick.
-  expect(runs.length).toBeGreaterThanOrEqual(5);
+  // Never two runs for one tick: fewer runs than ticks is fine (a loaded machine), more never.
   expect(runs.length).toBeLessThanOrEqual(Math.floor(elapsed / 250) + 2);
   // Each run is a different tick (the job id names the tick's time), spaced by the interval:
   // two workers never make two chains (however late a run starts on a busy machine).
