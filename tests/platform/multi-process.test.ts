@@ -353,7 +353,6 @@ test('a scheduler runs once per tick with two workers on the queue', async () =>
   const schedules = [{ id: 'tick-test', name: 'mail.sweep' as const, everyMs: 250 }];
   const w1 = await startTestWorker(t2, { schedules, handlers, concurrency: 4 });
   const w2 = await startTestWorker(t2, { schedules, handlers, concurrency: 4 });
-  const started = Date.now();
   try {
     // Until a few ticks have run, however slowly a busy machine runs them (no count per elapsed time).
     await eventually(async () => runs.length >= 5, 'five scheduler runs', 120_000, 50);
@@ -361,9 +360,8 @@ test('a scheduler runs once per tick with two workers on the queue', async () =>
     await w1.close();
     await w2.close();
   }
-  const elapsed = Date.now() - started;
-  // Never two runs for one tick: fewer runs than ticks is fine (a loaded machine), more never.
-  expect(runs.length).toBeLessThanOrEqual(Math.floor(elapsed / 250) + 2);
+  // No count of runs per wall-clock time (a loaded machine runs late ticks in a burst): never two
+  // runs for one tick is what the tick ids below prove.
   // Each run is a different tick (the job id names the tick's time), spaced by the interval:
   // two workers never make two chains (however late a run starts on a busy machine).
   expect(new Set(ticks).size).toBe(ticks.length);
