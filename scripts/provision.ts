@@ -83,6 +83,15 @@ const sameDir = (a: string | null, b: string) => {
   return real(a) === real(b);
 };
 
+/** Whether a listener can be opened on 127.0.0.1:`port` now. */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 /** How many ports past the configured one the test profile tries before giving up. */
 const PORT_TRIES = 10;
 
@@ -107,6 +116,13 @@ export async function choosePort(o: {
   const tries = o.profile === 'test' ? PORT_TRIES : 1;
   for (let port = o.port; port < o.port + tries; port++) {
     if (!(await portOpen(port))) {
+      // Nothing listens, but the port may still be taken (e.g. the local end of another program's
+      // connection): the server could not bind it.
+      if (!(await canBind(port))) {
+        if (o.profile === 'app') throw new Error(`A porta ${port} está ocupada (não é possível escutar nela). Defina ${variable} com uma porta livre (ex.: ${variable}=${port + 1} npm start).`);
+        log(`${o.kind}: a porta ${port} está ocupada (não é possível escutar nela); tentando a próxima.`);
+        continue;
+      }
       if (port !== o.port) log(`${o.kind}: a porta ${o.port} está ocupada por outro servidor; usando a porta ${port} (defina ${variable} para escolher outra).`);
       return { port, running: false };
     }

@@ -84,3 +84,25 @@ test('npm test: a foreign server on the port → the next free port, said in the
 test('a port this checkout’s server was last seen on (its pid / port file) is tried first', async () => {
   expect(await choosePort({ kind: 'Redis', profile: 'test', port: strangerPort, dir: ourRedis, dirOn: redisDirOn, known: redisPort })).toEqual({ port: redisPort, running: true });
 });
+
+test('a port nothing listens on but that cannot be bound (e.g. the local end of another connection) is skipped too', async () => {
+  // What this machine's busy run met: the port was the local end of another program's connection.
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const target = (server.address() as net.AddressInfo).port;
+  const sock = net.connect({ port: target, host: '127.0.0.1' });
+  await new Promise((r) => sock.once('connect', r));
+  const taken = sock.localPort as number; // an established connection's local port: no listener, not bindable
+  try {
+    expect(await listening(taken)).toBe(false);
+    const chosen = await choosePort({ kind: 'Redis', profile: 'test', port: taken, dir: ourRedis, dirOn: redisDirOn });
+    expect(chosen.port).toBeGreaterThan(taken);
+    expect(logs.join('')).toContain(`Redis: a porta ${taken} está ocupada (não é possível escutar nela); tentando a próxima.`);
+    const e = await choosePort({ kind: 'PostgreSQL', profile: 'app', port: taken, dir: ourPg, dirOn: pgDataDirOn }).catch((x: Error) => x);
+    expect((e as Error).message).toContain(`A porta ${taken} está ocupada`);
+    expect((e as Error).message).toContain('EMBEDDED_PG_PORT');
+  } finally {
+    sock.destroy();
+    await new Promise((r) => server.close(r));
+  }
+});
