@@ -29,6 +29,7 @@ import { createSandboxProvider } from './payments/providers/sandbox';
 import { createMercadoPagoProvider } from './payments/providers/mercadopago';
 import type { PaymentProvider } from './payments/providers/types';
 import { createParticipationsService, type ParticipationsService } from './payments/participations';
+import { createReceipts } from './payments/receipt';
 import { createMyBoardService, type MyBoardService } from './draws/my-board';
 import { createEbooksService, type EbooksService } from './catalogue/ebooks';
 import { createAccountService, type AccountService } from './account/service';
@@ -159,7 +160,12 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       accessToken: config.payments.mercadopago.accessToken as string,
       notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
     });
-  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, userData: sessions });
+  const receipts = createReceipts({
+    mailer,
+    publicUrl: config.publicUrl,
+    onDispatchError: (outboxId, err) => logger.warn({ outboxId, err: err.message }, 'receipt mail: dispatch failed; the sweep sends it'),
+  });
+  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, receipts, userData: sessions });
   const couponAdapter =
     overrides.couponAdapter ??
     (config.coupons.adapter === 'webhook'

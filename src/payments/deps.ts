@@ -7,6 +7,7 @@ import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { PaymentProvider } from './providers/types';
+import type { Receipts } from './receipt';
 
 /** What the payments module is built from (one factory: createPaymentsService). */
 export interface PaymentsDeps {
@@ -22,4 +23,6 @@ export interface PaymentsDeps {
   sandbox?: { approve(providerPaymentId: string): Promise<boolean> } | null;
   /** Told when a payment's state changed (committed): the buyer's cached reads go on every web process (platform/user-read-cache.ts). */
   userData?: { userDataChanged(userId: number): Promise<void> };
+  /** The purchase receipt mail written on fulfilment. */
+  receipts?: Receipts;
 }

@@ -3,6 +3,7 @@ import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
 import { lockUserInDraw, ownedCount, releaseHeldCells, sellNumbers } from '../draws/queries';
 import { creditPaymentCashback } from '../coupons/service';
+import type { Receipts } from './receipt';
 
 export interface PaymentRow {
   id: number;
@@ -35,6 +36,8 @@ export interface PaymentRow {
 export interface FulfilmentDeps {
   vouchers: VouchersService;
   draws?: DrawsService;
+  /** Writes the purchase receipt mail (once: only when this call fulfilled the payment). */
+  receipts?: Receipts;
 }
 
 /**
@@ -42,7 +45,11 @@ export interface FulfilmentDeps {
  * once: payment_fulfilments' primary key admits one row per payment, inserted in
  * the same transaction as the grant. Returns fulfilled=false when it was already done.
  */
-export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: FulfilmentDeps): Promise<{ fulfilled: boolean; result: Record<string, unknown>; touchedDrawId?: number }> {
+export async function fulfilPayment(
+  trx: Trx,
+  payment: PaymentRow,
+  deps: FulfilmentDeps,
+): Promise<{ fulfilled: boolean; result: Record<string, unknown>; touchedDrawId?: number; receiptOutboxId?: number | null }> {
   if (payment.status !== 'approved') throw new Error(`payment ${payment.id} is ${payment.status}, not approved`);
   // Approved for less than charged: a person decides (DESIGN §5), nothing is delivered automatically.
   if (payment.fulfilment_on_hold) return { fulfilled: false, result: { on_hold: true } };
@@ -64,7 +71,9 @@ export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: Fulfilm
   }
   await creditPaymentCashback(trx, payment); // store credit, once per payment (DESIGN §6)
   await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
-  return { fulfilled: true, result, touchedDrawId };
+  // RULES P4: the receipt rides on the one fulfilment row, so a repeated approval never writes a second mail.
+  const receiptOutboxId = deps.receipts ? await deps.receipts.enqueue(trx, payment) : null;
+  return { fulfilled: true, result, touchedDrawId, receiptOutboxId };
 }
 
 /**

@@ -84,8 +84,9 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
       if (p.status !== 'approved') throw errors.conflict('payment_not_approved', 'O pagamento ainda não foi aprovado.', { status: p.status });
       if (p.fulfilment_on_hold) throw errors.conflict('payment_under_review', 'O pagamento está em análise. Fale com o suporte.', { status: p.status });
       // Normally already fulfilled on approval; this only makes sure (idempotent).
-      const f = await db.transaction((trx) => fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws }));
+      const f = await db.transaction((trx) => fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts }));
       if (f.touchedDrawId) deps.draws.invalidateBoard(f.touchedDrawId);
+      if (f.receiptOutboxId) await deps.receipts?.dispatch([f.receiptOutboxId]);
       let drawId: number | null = null;
       let remaining: number | null = null;
       if (p.infoproduct_id) {

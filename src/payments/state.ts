@@ -45,7 +45,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       if (target === p.status || !TRANSITIONS[p.status]?.includes(target)) {
         // Nothing to change, but an approved payment is always fulfilled (repairs a crash between).
         if (p.status === 'approved') {
-          const f = await fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws });
+          const f = await fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
           if (f.touchedDrawId) touched.add(f.touchedDrawId);
           return { p, f, touched };
         }
@@ -82,7 +82,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         .returning('*');
       await audit(trx, { actor: 'system', action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: { from: p.status, provider: p.provider, ...(underpaid ? { amount_cents: remote.amountCents } : {}) } });
       if (approving && !underpaid) {
-        const f = await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws });
+        const f = await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
         if (f.touchedDrawId) touched.add(f.touchedDrawId);
         return { p: (await trx('payments').where({ id: paymentId }).first()) as PaymentRow, f, touched };
       }
@@ -120,6 +120,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
     for (const drawId of result.touched) deps.draws.invalidateBoard(drawId);
     // The buyer's PIX status, payments and vouchers changed: their cached reads go everywhere.
     if (result.p?.user_id) await deps.userData?.userDataChanged(result.p.user_id);
+    if (result.f?.receiptOutboxId) await deps.receipts?.dispatch([result.f.receiptOutboxId]);
     if (result.f?.fulfilled) deps.logger.info({ paymentId, result: result.f.result }, 'payment fulfilled');
     return result.p;
   };

@@ -132,8 +132,12 @@ describeBrowser('autopay in the browser', () => {
     const taken = await paintedColours(cell(17));
     const surface = await paintedColours(page.locator('.autopay-modal .ant-modal-container'));
     expect(contrastRatio(taken.color, flatten(taken.background, surface.background))).toBeGreaterThanOrEqual(4.5);
-    // Nothing changed yet: 'Salvar' is disabled.
+    // Nothing changed yet: 'Salvar' is disabled; never set up, so 'Compra automática ativa' is off.
     await expect(d.getByRole('button', { name: 'Salvar' }).isDisabled()).resolves.toBe(true);
+    const toggle = d.getByRole('switch', { name: 'Compra automática ativa' });
+    await expect(toggle.getAttribute('aria-checked')).resolves.toBe('false');
+    await toggle.click();
+    await expect(toggle.getAttribute('aria-checked')).resolves.toBe('true');
     for (const n of picks) await cell(n).click();
     for (const n of picks) await expect(cell(n).getAttribute('aria-label')).resolves.toBe(`${pad2(n)}: Seu número cativo`);
     await d.getByText('3 de 20').waitFor();
@@ -141,9 +145,9 @@ describeBrowser('autopay in the browser', () => {
     await d.getByRole('button', { name: 'Salvar' }).click();
     await d.getByText('Dados do cartão incompletos.').waitFor();
 
-    // Cells of at least 36 px on the phone; the customer's own cells readable (AA).
+    // Cells of at least 32 px on the phone (WCAG 2.2 target size, with a gap); the customer's own cells readable (AA).
     const box = await cell(42).boundingBox();
-    expect(box!.width).toBeGreaterThanOrEqual(36);
+    expect(box!.width).toBeGreaterThanOrEqual(32);
     const mine = await paintedColours(cell(42));
     expect(contrastRatio(mine.color, mine.background)).toBeGreaterThanOrEqual(4.5);
 
@@ -211,6 +215,7 @@ describeBrowser('autopay in the browser', () => {
 
     await openDialog();
     const d = autopayDialog();
+    await d.getByRole('switch', { name: 'Compra automática ativa' }).click();
     for (const n of picks) await cell(n).click();
     await fillCard(testCard('0002'), 'RUI RECUSADO', '11.222.333/0001-81');
     await d.getByRole('button', { name: 'Salvar' }).click();
@@ -249,6 +254,7 @@ describeBrowser('autopay in the browser', () => {
     await signInWithToken(session.context, token);
     await openDialog();
     const d = autopayDialog();
+    await d.getByRole('switch', { name: 'Compra automática ativa' }).click();
     const free: number[] = [];
     for (let n = 80; n <= 99 && free.length < 21; n++) free.push(n);
     for (let n = 20; free.length < 21; n++) free.push(n);
@@ -256,7 +262,7 @@ describeBrowser('autopay in the browser', () => {
     await d.getByText('20 de 20').waitFor();
     await cell(free[20]).click();
     await d.getByText(/no máximo 20 números cativos/).waitFor();
-    await expect(cell(free[20]).getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect(cell(free[20]).getAttribute('aria-selected')).resolves.toBe('false');
     for (const n of free.slice(3, 20)) await cell(n).click();
     await fillCard(testCard('4242'), 'ANA', makeCpf(111222333));
     await d.getByRole('button', { name: 'Salvar' }).click();
