@@ -125,7 +125,7 @@ function drawTitle(row: ParticipationRow) {
         <strong>{drawLabel(row.drawId)}</strong>
       )}
       {row.draw?.title && (
-        <span className="muted participation-draw-title" title={row.draw.title}>
+        <span className="muted participation-draw-title">
           {row.draw.title}
         </span>
       )}
