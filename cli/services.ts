@@ -39,6 +39,8 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
 
   /** The read-cache bus's invalidation listener, once the bus exists (see readCache and cacheBus below). */
   let busListener: ((m: import('../src/platform/read-cache').Invalidation) => void) | undefined;
+  /** The bus's session-change listener, once the bus exists (see sessions and cacheBus below). */
+  let busSessionListener: ((c: import('../src/platform/session-cache').SessionChange) => Promise<void> | void) | undefined;
 
   // The payment provider and the sandbox, as createServices chooses them.
   let providers: { provider: PaymentProvider; sandbox: ReturnType<typeof import('../src/payments/providers/sandbox').createSandboxProvider> | null } | null = null;
@@ -61,6 +63,9 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
       });
     return (providers = { provider, sandbox });
   };
+  // As createServices: a reservation that ended leaves its PIX unpayable; payments cancels it.
+  const onReservationEnded = (reservationId: number, reason: string) =>
+    (require('../src/payments/queries') as typeof import('../src/payments/queries')).cancelPendingPaymentsOfReservation(s.db, reservationId, reason);
   const makers: { [K in Exclude<keyof Services, 'close'>]: () => Services[K] } = {
     config: () => config,
     logger: () => overrides.logger?.() ?? (require('../src/platform/logger') as typeof import('../src/platform/logger')).createLogger({ level: config.logLevel }),
@@ -117,14 +122,53 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
             return typeof v === 'function' ? v.bind(target) : v;
           },
         }),
+        // Likewise the session cache: its changes are published by the bus, awaited by the writer.
+        sessions: new Proxy(s.sessions as import('../src/platform/session-cache').SessionCache<unknown>, {
+          get(target, prop) {
+            if (prop === 'onChange') return (l: typeof busSessionListener) => void (busSessionListener = l);
+            const v = Reflect.get(target, prop, target);
+            return typeof v === 'function' ? v.bind(target) : v;
+          },
+        }),
         publisher: s.fastRedis,
         redisUrl: config.redisUrl,
         channel: `${config.queuePrefix}:read-cache`,
         logger: s.logger,
       }),
+    sessions: () => {
+      const { SessionCache } = require('../src/platform/session-cache') as typeof import('../src/platform/session-cache');
+      const sessions = new SessionCache<import('../src/platform/http/context').SessionUser>();
+      sessions.alsoDrop((userId) => s.userReads.dropUser(userId));
+      // A session change made here (CLI admin, demotion, removal) reaches every web process before
+      // the command ends: the bus is built on the first change and its publish awaited.
+      sessions.onChange(async (c) => {
+        void s.cacheBus;
+        await busSessionListener?.(c);
+      });
+      return sessions;
+    },
+    userReads: () => new (require('../src/platform/user-read-cache') as typeof import('../src/platform/user-read-cache')).UserReadCache(),
     auth: () =>
-      (require('../src/auth/service') as typeof import('../src/auth/service')).createAuthService({ db: s.db, config, rateLimits: s.rateLimits, mailer: s.mailer, logger: s.logger }),
-    draws: () => (require('../src/draws/service') as typeof import('../src/draws/service')).createDrawsService({ db: s.db, logger: s.logger, readCache: s.readCache }),
+      (require('../src/auth/service') as typeof import('../src/auth/service')).createAuthService({
+        db: s.db,
+        config,
+        rateLimits: s.rateLimits,
+        mailer: s.mailer,
+        logger: s.logger,
+        sessions: s.sessions,
+      }),
+    // As createServices: autopay holds the main series' captive numbers when a draw is opened by
+    // sell-out succession or by an admin, never by a customer's ensure-open-draw (RULES A3).
+    draws: () =>
+      (require('../src/draws/service') as typeof import('../src/draws/service')).createDrawsService({
+        db: s.db,
+        logger: s.logger,
+        readCache: s.readCache,
+        onDrawOpened: [
+          (trx, draw, by) =>
+            by === 'sellout' || by === 'admin' ? (require('../src/autopay/holds') as typeof import('../src/autopay/holds')).holdCaptiveNumbers(trx, draw) : Promise.resolve(null),
+        ],
+      }),
     reservations: () =>
       (require('../src/draws/reservations') as typeof import('../src/draws/reservations')).createReservationsService({
         db: s.db,
@@ -132,8 +176,10 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         logger: s.logger,
         rateLimits: s.rateLimits,
         draws: s.draws,
+        onReservationEnded,
       }),
-    vouchers: () => (require('../src/draws/vouchers') as typeof import('../src/draws/vouchers')).createVouchersService({ db: s.db, logger: s.logger, draws: s.draws }),
+    vouchers: () =>
+      (require('../src/draws/vouchers') as typeof import('../src/draws/vouchers')).createVouchersService({ db: s.db, logger: s.logger, draws: s.draws, onReservationEnded }),
     auditLog: () => (require('../src/audit/service') as typeof import('../src/audit/service')).createAuditLogService({ db: s.db }),
     adminDraws: () =>
       (require('../src/draws/admin') as typeof import('../src/draws/admin')).createAdminDrawsService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),
@@ -157,6 +203,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         reservations: s.reservations,
         provider,
         sandbox,
+        userData: s.sessions,
         receipts: (require('../src/payments/receipt') as typeof import('../src/payments/receipt')).createReceipts({
           mailer: s.mailer,
           publicUrl: config.publicUrl,
@@ -193,6 +240,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         coverStorageDir: config.uploads.coverStorageDir,
         ebookMaxBytes: config.uploads.ebookMaxBytes,
         coverMaxBytes: config.uploads.coverMaxBytes,
+        draws: s.draws,
       }),
     paymentsReview: () => {
       const { provider, sandbox } = paymentProviders();
@@ -259,6 +307,14 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         reservations: s.reservations,
         coupons: s.coupons,
         readCache: s.readCache,
+        assignments: (require('../src/draws/assign') as typeof import('../src/draws/assign')).createNumberAssignmentsService({
+          db: s.db,
+          draws: s.draws,
+          reservations: s.reservations,
+          recordAdminPayment: (require('../src/payments/records') as typeof import('../src/payments/records')).recordAdminAssignment,
+        }),
+        sessions: s.sessions,
+        forgetUser: [(trx, u) => s.autopay.forgetUser(trx, u), (trx, u) => s.mailer.forgetUser(trx, u)],
       }),
   };
   for (const key of Object.keys(makers) as Array<keyof typeof makers>) define(key, makers[key]);

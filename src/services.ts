@@ -8,10 +8,15 @@ import { createRateLimits, type RateLimits } from './platform/rate-limit';
 import { createMailer, type Mailer } from './platform/mail';
 import { ReadCache } from './platform/read-cache';
 import { createCacheBus, type CacheBus } from './platform/cache-bus';
+import { SessionCache } from './platform/session-cache';
+import { UserReadCache } from './platform/user-read-cache';
+import type { SessionUser } from './platform/http/context';
 import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
+import { holdCaptiveNumbers } from './autopay/holds';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
+import { cancelPendingPaymentsOfReservation } from './payments/queries';
 import { createVouchersService, type VouchersService } from './draws/vouchers';
 import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
 import { createAuditLogService, type AuditLogService } from './audit/service';
@@ -35,6 +40,8 @@ import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './cou
 import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
+import { createNumberAssignmentsService } from './draws/assign';
+import { recordAdminAssignment } from './payments/records';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
 import { createLiveBoards, type LiveBoards } from './draws/live';
 import { createFiguresService, type FiguresService } from './ops/figures';
@@ -59,6 +66,10 @@ export interface Services {
   readCache: ReadCache;
   /** Publishes this process's read-cache invalidations through Redis; web processes also subscribe (createApp). */
   cacheBus: CacheBus;
+  /** Signed-in sessions (platform/session-cache.ts): trusted only in web processes, while the bus is live. */
+  sessions: SessionCache<SessionUser>;
+  /** A signed-in user's repeated reads (platform/user-read-cache.ts), dropped with their sessions. */
+  userReads: UserReadCache;
   auth: AuthService;
   draws: DrawsService;
   reservations: ReservationsService;
@@ -132,12 +143,21 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const queue = createJobQueue(fastRedis, config.queuePrefix);
   const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
-  const auth = createAuthService({ db, config, rateLimits, mailer, logger });
+  const sessions = new SessionCache<SessionUser>();
+  const userReads = new UserReadCache();
+  sessions.alsoDrop((userId) => userReads.dropUser(userId));
+  const auth = createAuthService({ db, config, rateLimits, mailer, logger, sessions });
   const readCache = overrides.readCache ?? new ReadCache();
-  const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
-  const draws = createDrawsService({ db, logger, readCache });
-  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
-  const vouchers = createVouchersService({ db, logger, draws });
+  const cacheBus = createCacheBus({ cache: readCache, sessions: sessions as SessionCache<unknown>, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
+  // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
+  // main series' new draw (DESIGN §7), only when opened by sell-out succession or by an admin,
+  // never by a customer's ensure-open-draw (RULES A3). Wired here so draws never imports autopay.
+  const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [(trx, draw, by) => (by === 'sellout' || by === 'admin' ? holdCaptiveNumbers(trx, draw) : Promise.resolve(null))] });
+  // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
+  // payments cancels it, here and at the provider. Wired here so draws never imports payments.
+  const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);
+  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws, onReservationEnded });
+  const vouchers = createVouchersService({ db, logger, draws, onReservationEnded });
   const auditLog = createAuditLogService({ db });
   const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
   const adminHistory = createAdminHistoryService({ db });
@@ -161,7 +181,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     publicUrl: config.publicUrl,
     onDispatchError: (outboxId, err) => logger.warn({ outboxId, err: err.message }, 'receipt mail: dispatch failed; the sweep sends it'),
   });
-  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, receipts });
+  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, receipts, userData: sessions });
   const couponAdapter =
     overrides.couponAdapter ??
     (config.coupons.adapter === 'webhook'
@@ -180,6 +200,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     coverStorageDir: config.uploads.coverStorageDir,
     ebookMaxBytes: config.uploads.ebookMaxBytes,
     coverMaxBytes: config.uploads.coverMaxBytes,
+    draws,
   });
   const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
   const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
@@ -197,7 +218,20 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     streamMaxLen: config.live.streamMaxLen,
   });
   const books = createBooksService({ db, logger });
-  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
+  const assignments = createNumberAssignmentsService({ db, draws, reservations, recordAdminPayment: recordAdminAssignment });
+  const adminUsers = createAdminUsersService({
+    db,
+    logger,
+    mailer,
+    adminEmails: config.adminEmails,
+    draws,
+    reservations,
+    coupons,
+    readCache,
+    assignments,
+    sessions,
+    forgetUser: [(trx, u) => autopay.forgetUser(trx, u), (trx, u) => mailer.forgetUser(trx, u)],
+  });
 
   return {
     config,
@@ -210,6 +244,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     mailer,
     readCache,
     cacheBus,
+    sessions,
+    userReads,
     auth,
     draws,
     reservations,

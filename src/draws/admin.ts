@@ -9,7 +9,7 @@ import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
-import { emitDrawOpened, type DrawsService } from './service';
+import type { DrawsService } from './service';
 import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
 import type { DrawStatus } from '../shared/api/draws';
 import type { AdminDraw, AdminDrawChange, DashboardSummary, NewSeriesResult } from '../shared/api/admin-draws';
@@ -204,7 +204,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     const left = await trx('draw_numbers').where({ draw_id: d.id }).whereNot({ status: 'sold' }).count<{ c: number }[]>({ c: '*' });
     if (Number(left[0].c) === 0) throw errors.conflict('draw_sold_out', 'Todos os números deste sorteio já foram vendidos: ele não pode ser reaberto.');
     const [after] = await trx('draws').where({ id: d.id }).update({ status: 'open', closed_at: null, updated_at: trx.fn.now() }).returning('*');
-    await emitDrawOpened(trx, after, 'admin');
+    await deps.draws.opened(trx, after, 'admin');
     return after;
   }
 
@@ -239,7 +239,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     if (await q.findOpenDrawOfProduct(trx, productId)) throw secondOpen();
     const full = await trx('infoproducts').where({ id: productId }).first('id', 'title', 'default_total_numbers', 'default_prize_cents');
     const opened = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, full));
-    await emitDrawOpened(trx, opened, 'admin');
+    await deps.draws.opened(trx, opened, 'admin');
     await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.new_series', entity: 'draw', entityId: opened.id, data: { before: null, after: { closed: null, opened: snapshot(opened) }, sold: 0 } });
     deps.readCache.invalidateAllAfterCommit(trx);
     deps.logger.info({ drawId: opened.id, adminId }, 'admin: main series had no open draw; opened one');
@@ -388,7 +388,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
             status,
           });
           if (status === 'closed') await trx('draws').where({ id: d.id }).update({ closed_at: trx.fn.now(), closed_by: 'admin' });
-          else await emitDrawOpened(trx, d, 'admin');
+          else await deps.draws.opened(trx, d, 'admin');
           await audit(trx, { actorUserId: adminId, actor: adminId === null ? 'cli' : 'admin', action: 'draw.created', entity: 'draw', entityId: d.id, data: { before: null, after: snapshot(await q.findDraw(trx, d.id)) } });
           deps.readCache.invalidateAllAfterCommit(trx);
           return d.id;

@@ -115,9 +115,9 @@ export function previousScheduledContest(d: Date): Date {
 }
 
 /** The walk of a stored decision: the numbers drawn after the winning one (last first), or all twenty. */
-export function walkOf(numbers: readonly number[], winningNumber: number | null, totalNumbers: number): WalkStep[] {
+export function walkOf(numbers: readonly number[], winningNumber: number | null, totalNumbers: number, voided: readonly number[] = []): WalkStep[] {
   const after = winningNumber === null ? [...numbers] : numbers.slice(numbers.indexOf(winningNumber) + 1);
-  return after.reverse().map((n) => ({ n, reason: n >= totalNumbers ? 'out_of_range' : 'not_sold' }));
+  return after.reverse().map((n) => ({ n, reason: n >= totalNumbers ? 'out_of_range' : voided.includes(n) ? 'voided' : 'not_sold' }));
 }
 
 export interface FetchReport {
@@ -224,8 +224,8 @@ export function createResultsService(deps: {
   async function decideLocked(trx: Trx, drawId: number, r: { contest_number: number; held_at: Date; numbers: number[] }, by: Actor) {
     const d = await q.lockDraw(trx, drawId, 'update');
     if (!d || d.status !== 'closed') return null;
-    const sold = await q.soldNumbersThatCount(trx, drawId);
-    const decision = decideWinner({ numbers: r.numbers, totalNumbers: d.total_numbers, sold });
+    const [sold, voided] = [await q.soldNumbersThatCount(trx, drawId), await q.voidedNumbers(trx, drawId)];
+    const decision = decideWinner({ numbers: r.numbers, totalNumbers: d.total_numbers, sold, voided });
     const [after] = await trx('draws')
       .where({ id: drawId })
       .update({
@@ -369,8 +369,8 @@ export function createResultsService(deps: {
 
   async function previewFor(d: q.DrawRow, cmd: { contest_number: number; numbers: number[] }, drawnAt: Date | null): Promise<ResultPreview> {
     if (d.status === 'open') throw errors.conflict('draw_not_closed', 'Feche o sorteio antes de registrar o resultado.');
-    const [sold, stored] = await Promise.all([q.soldNumbersThatCount(db, d.id), findResult(db, cmd.contest_number)]);
-    const decision = decideWinner({ numbers: cmd.numbers, totalNumbers: d.total_numbers, sold });
+    const [sold, stored, voided] = await Promise.all([q.soldNumbersThatCount(db, d.id), findResult(db, cmd.contest_number), q.voidedNumbers(db, d.id)]);
+    const decision = decideWinner({ numbers: cmd.numbers, totalNumbers: d.total_numbers, sold, voided });
     const user = decision.winner_user_id ? await db('users').where({ id: decision.winner_user_id }).first('name', 'email') : undefined;
     return {
       draw_id: d.id,
@@ -426,8 +426,8 @@ export function createResultsService(deps: {
         const decidedIds: Array<{ id: number }> = await trx('draws').where({ contest_number: cmd.contest_number, status: 'drawn' }).orderBy('id').select('id');
         for (const { id } of decidedIds) {
           const d = (await q.lockDraw(trx, Number(id), 'update'))!;
-          const sold = await q.soldNumbersThatCount(trx, d.id);
-          const decision = decideWinner({ numbers: after.numbers, totalNumbers: d.total_numbers, sold });
+          const [sold, voided] = [await q.soldNumbersThatCount(trx, d.id), await q.voidedNumbers(trx, d.id)];
+          const decision = decideWinner({ numbers: after.numbers, totalNumbers: d.total_numbers, sold, voided });
           await trx('draws').where({ id: d.id }).update({
             winner_user_id: decision.winner_user_id,
             winner_number: decision.winning_number,
@@ -599,7 +599,7 @@ export function createResultsService(deps: {
         drawn_at: iso(r.held_at),
         realized_at: iso(d.realized_at),
         numbers: r.numbers,
-        walk: walkOf(r.numbers, d.winner_number, d.total_numbers),
+        walk: walkOf(r.numbers, d.winner_number, d.total_numbers, await q.voidedNumbers(db, d.id)),
         winning_number: d.winner_number,
         winner_initials: winner ? initialsOf(winner.name) : null,
         no_winner: d.no_winner,

@@ -10,7 +10,6 @@ import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, effectiveTicketPrice, se
 import { initialsOf } from '../shared/initials';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
-import { holdCaptiveNumbers } from '../autopay/holds';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
@@ -82,9 +81,23 @@ export interface DrawsService {
    * drops every cached public read showing it (board, draw, lists, open-draw, config).
    */
   invalidateBoard(drawId: number): void;
+  /**
+   * In the transaction that opened `draw`: records the "draw opened" event and runs the
+   * draw-opened hooks wired in services.ts (autopay holds the captive numbers, DESIGN §7).
+   */
+  opened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason): Promise<void>;
+  /**
+   * In the caller's transaction (the product row locked by the caller): the product's open draw,
+   * opening one with the inherited settings (nextDrawSettings) when none is open. The one
+   * "open a product's draw" other modules call (the e-book admin).
+   */
+  openDrawOfProduct(trx: Trx, product: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }): Promise<number>;
 }
 
-export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: ReadCache }): DrawsService {
+export type DrawOpenedHook = (trx: Trx, draw: q.DrawRow, by: DrawOpenReason) => Promise<unknown>;
+
+export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: ReadCache; onDrawOpened?: DrawOpenedHook[] }): DrawsService {
+  const emitDrawOpened = (trx: Trx, draw: q.DrawRow, by: DrawOpenReason) => recordDrawOpened(trx, draw, by, deps.onDrawOpened ?? []);
   const { db } = deps;
   const cache = deps.readCache ?? new ReadCache();
 
@@ -256,6 +269,16 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     invalidateBoard(drawId) {
       cache.invalidateDraw(drawId);
     },
+
+    opened: (trx, draw, by) => emitDrawOpened(trx, draw, by),
+
+    async openDrawOfProduct(trx, product) {
+      const open = await q.findOpenDrawOfProduct(trx, product.id);
+      if (open) return open.id;
+      const d = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, product));
+      await emitDrawOpened(trx, d, 'admin');
+      return d.id;
+    },
   };
   return service;
 }
@@ -266,13 +289,12 @@ export type DrawOpenReason = DrawChangeReason | 'customer';
 
 /**
  * "draw opened" event, written in the opening transaction, with the reason recorded on the draw
- * (opened_by). In the same transaction, a draw of the main series opened by sell-out succession or
- * by an admin holds the active autopay profiles' captive numbers (DESIGN §7: autopay never charges
- * for a draw a customer's ensure-open-draw opened). The worker's outbox relay turns the event into
- * the autopay.charge job, which charges only the runs held here.
+ * (opened_by); in the same transaction the hooks run with that reason (wired in services.ts:
+ * autopay holds the captive numbers only of a draw opened by sell-out succession or by an admin,
+ * RULES A3 / DESIGN §7). The worker's outbox relay turns the event into the autopay.charge job.
  */
-export async function emitDrawOpened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason) {
+async function recordDrawOpened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason, hooks: DrawOpenedHook[]) {
   await trx('draws').where({ id: draw.id }).update({ opened_by: by, closed_by: null });
   await trx('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id, by }) });
-  if (by === 'sellout' || by === 'admin') await holdCaptiveNumbers(trx, draw);
+  for (const hook of hooks) await hook(trx, draw, by);
 }

@@ -1,7 +1,8 @@
 import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
-import { lockUserInDraw, ownedCount, releaseHeldCells, sellNumbers } from '../draws/queries';
+import { lockUserInDraw, ownedCount } from '../draws/queries';
+import { lockCells, lockDrawForSale, releaseReservation, sellNumbers } from '../draws/sales';
 import { creditPaymentCashback } from '../coupons/service';
 import type { Receipts } from './receipt';
 
@@ -61,7 +62,13 @@ export async function fulfilPayment(
   let result: Record<string, unknown>;
   let touchedDrawId: number | undefined;
   if ((payment.kind === 'infoproduct' || payment.kind === 'admin') && payment.infoproduct_id && payment.quantity) {
-    await deps.vouchers.grantForPayment(trx, { paymentId: payment.id, userId: payment.user_id, infoproductId: payment.infoproduct_id, quantity: payment.quantity });
+    await deps.vouchers.grantForPayment(trx, {
+      paymentId: payment.id,
+      userId: payment.user_id,
+      infoproductId: payment.infoproduct_id,
+      quantity: payment.quantity,
+      source: payment.kind === 'admin' ? 'admin' : 'purchase',
+    });
     result = { vouchers: payment.quantity, infoproduct_id: payment.infoproduct_id };
   } else if ((payment.kind === 'reservation' || payment.kind === 'autopay') && payment.draw_id && payment.numbers?.length) {
     result = await sellPaidNumbers(trx, payment, deps);
@@ -86,15 +93,10 @@ export async function fulfilPayment(
 async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   const drawId = p.draw_id as number;
   const numbers = [...(p.numbers as number[])].sort((a, b) => a - b);
-  // Same lock order as voucher consumption: reservation, then draw, then cells, then (draw, user).
+  // The one lock order of number writes (draws/sales.ts): reservation, draw, cells, (draw, user).
   if (p.reservation_id) await trx('reservations').where({ id: p.reservation_id }).forUpdate().first();
-  const draw = await trx('draws').where({ id: drawId }).forUpdate().first();
-  const cells: Array<{ n: number; status: string; reservation_id: number | null }> = await trx('draw_numbers')
-    .where({ draw_id: drawId })
-    .whereIn('n', numbers)
-    .orderBy('n')
-    .forUpdate()
-    .select('n', 'status', 'reservation_id');
+  const draw = await lockDrawForSale(trx, drawId);
+  const cells = await lockCells(trx, drawId, numbers);
   const drawOpen = draw?.status === 'open';
   // Still held by this reservation first (the normal case), then numbers that are free again.
   const held = cells.filter((c) => c.status === 'reserved' && c.reservation_id === p.reservation_id).map((c) => c.n);
@@ -117,8 +119,7 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   }
   if (p.reservation_id) {
     // Anything else the reservation still holds goes back to the board.
-    await releaseHeldCells(trx, p.reservation_id);
-    await trx('reservations').where({ id: p.reservation_id }).update({ status: 'paid', updated_at: trx.fn.now() });
+    await releaseReservation(trx, p.reservation_id, 'paid');
   }
   const result: Record<string, unknown> = { draw_id: drawId, sold: sellable };
   if (lost.length) {

@@ -18,7 +18,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const localToIso = (v: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00-03:00` : null);
 const isoToLocal = (iso: string) => new Date(new Date(iso).getTime() - 3 * 3600_000).toISOString().slice(0, 16);
 
-const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro' } as const;
+const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro', voided: 'anulado (pagamento estornado)' } as const;
 
 /**
  * 'Registrar resultado' (issue 10): on a closed draw, the operator types the contest number and
