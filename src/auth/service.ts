@@ -268,7 +268,7 @@ export function createAuthService(deps: {
     async confirmAdminEmail(token) {
       const invalid = () => errors.validation('invalid_token', 'Link de confirmação inválido ou expirado. Entre na sua conta para receber outro.');
       if (typeof token !== 'string' || token.length < 10 || token.length > 200) throw invalid();
-      return db.transaction(async (trx) => {
+      const proved = await db.transaction(async (trx) => {
         const c = await trx('admin_email_confirmations').where({ token_hash: sha256(token) }).whereNull('used_at').where('expires_at', '>', trx.fn.now()).forUpdate().first();
         if (!c) throw invalid();
         await trx('admin_email_confirmations').where({ id: c.id }).update({ used_at: trx.fn.now() });
@@ -280,6 +280,9 @@ export function createAuthService(deps: {
         deps.logger.info({ userId: user.id }, 'ADMIN_EMAILS address proved: the account is admin');
         return { user_id: Number(user.id), email: c.email };
       });
+      // The account is admin now: its cached sessions are re-read on every web process.
+      await sessions.userChanged(proved.user_id);
+      return proved;
     },
 
     async createAdmin({ name, email, password }) {

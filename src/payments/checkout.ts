@@ -76,7 +76,7 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
   return {
     async grantVouchers(input: unknown, actor: { userId?: number | null; via: 'cli' | 'admin' }) {
       const cmd = AdminGrantCommand.parse(input);
-      return db.transaction(async (trx) => {
+      const granted = await db.transaction(async (trx) => {
         // A digit string is an id only when it can be one (a longer one is out of
         // bigint range: PostgreSQL would fail instead of finding nothing).
         const asId = (v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : null);
@@ -115,6 +115,9 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         const bal = await trx('voucher_balances').where({ user_id: user.id, infoproduct_id: product.id }).first('balance');
         return { paymentId: payment.id, userId: user.id, infoproductId: product.id, quantity: cmd.quantity, balance: bal?.balance ?? 0 };
       });
+      // The buyer's cached reads (vouchers left, payments) drop on every web process.
+      await deps.userData?.userDataChanged(granted.userId);
+      return granted;
     },
 
     async createInfoproductPayment(userId: number, input: unknown) {

@@ -71,6 +71,8 @@ test('every command with --json writes one JSON document to stdout; its logs go 
   const { product } = await makeProductWithDraw(t, { price_cents: 500 }, { total_numbers: 100, max_per_user: 0 });
   const pix = await buyEbooks(t, buyer.token, product.id, 1, 500);
   const pix2 = await buyEbooks(t, other.token, product.id, 2, 500);
+  // Approved by 'payments approve' below, then refunded by 'payments refund'.
+  const pix3 = await buyEbooks(t, other.token, product.id, 1, 500);
   await t.services.db('payments').where({ id: pix2.paymentId }).update({ flagged_for_review: true, review_reason: 'teste do --json' });
   // A decided draw with a winner (for winners show/set-prize/redeem and results correct).
   const contest = 2650;
@@ -93,7 +95,8 @@ test('every command with --json writes one JSON document to stdout; its logs go 
     'users promote': [['users', 'promote', other.email, '--json']],
     'users demote': [['users', 'demote', other.email, '--json']],
     'vouchers grant': [['vouchers', 'grant', '--user', buyer.email, '--product', String(product.id), '--quantity', '1', '--json']],
-    'payments approve': [['payments', 'approve', String(pix.paymentId), '--json']],
+    'payments approve': [['payments', 'approve', String(pix.paymentId), '--json'], ['payments', 'approve', String(pix3.paymentId), '--json']],
+    'payments refund': [['payments', 'refund', String(pix3.paymentId), '--reason', 'teste do --json', '--json']],
     'payments list': [['payments', 'list', '--limit', '5', '--json']],
     'payments show': [['payments', 'show', String(pix.paymentId), '--json']],
     'payments review': [['payments', 'review', String(pix2.paymentId), '--note', 'conferido', '--json']],

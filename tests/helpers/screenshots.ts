@@ -25,9 +25,24 @@ export async function paintedColours(el: Locator): Promise<{ color: string; back
   });
 }
 
-/** Contrast of an element's text on its own (opaque) background, as painted. */
+/** Alpha of a computed `rgb()` / `rgba()` colour (1 when opaque). */
+const alphaOf = (c: string) => {
+  const m = /^rgba\([^,]+,[^,]+,[^,]+,\s*([\d.]+)\)$/.exec(c.trim());
+  return m ? Number(m[1]) : 1;
+};
+
+/**
+ * Contrast of an element's text on its own (opaque) background, as painted. A dialog fading in
+ * or a colour transition paints translucent colours for a moment: wait (up to 10 s) until both
+ * are opaque before measuring.
+ */
 export async function paintedContrast(el: Locator): Promise<number> {
-  const c = await paintedColours(el);
+  const deadline = Date.now() + 10_000;
+  let c = await paintedColours(el);
+  while ((alphaOf(c.color) < 1 || alphaOf(c.background) < 1) && Date.now() < deadline) {
+    await el.page().waitForTimeout(50);
+    c = await paintedColours(el);
+  }
   return contrastRatio(c.color, c.background);
 }
 

@@ -152,8 +152,8 @@ describe('autopay grid (/conta, dialog "Compra automática - número cativo")', 
     expect(mine['background-color']).not.toBe(rule(AUTOPAY, '.captive-cell--free')['background-color']);
   });
 
-  test('phones: a cell is a tenth of the screen (>= 36 px at 360 px): the grid spans the dialog edge to edge', () => {
-    expect(rule(AUTOPAY, '.captive-cell')['min-height']).toBe('36px');
-    expect(rule(AUTOPAY, '.autopay-modal .captive-grid')['margin-inline']).toBe('calc(-1 * var(--autopay-pad))');
+  test('phones: a cell is at least 32 px (WCAG 2.2 target size) and the grid keeps the dialog margins (measured in the browser test)', () => {
+    expect(rule(AUTOPAY, '.captive-cell')['min-height']).toBe('32px');
+    expect(rule(AUTOPAY, '.captive-grid')['margin-inline'] ?? '').not.toMatch(/-/);
   });
 });
