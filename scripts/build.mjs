@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist');
@@ -52,6 +53,9 @@ export async function buildServer() {
   });
   const migrations = fs.readdirSync(path.join(root, 'migrations')).filter((f) => f.endsWith('.ts')).map((f) => `migrations/${f}`);
   await build({ ...common, entryPoints: migrations, bundle: false, outdir: path.join(out, 'migrations') });
+  // The `cotaverde` bin's own bundle (dist/cli/index.cjs, cli/build.cjs): built here too, so the
+  // bin finds it fresh after a build and needs no esbuild at run time.
+  createRequire(import.meta.url)('../cli/build.cjs').buildCli();
   fs.writeFileSync(stamp, new Date().toISOString() + '\n');
   return Date.now() - started;
 }
