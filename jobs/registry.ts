@@ -1,6 +1,6 @@
 import type { Services } from '../src/services';
 import { CouponSyncJob } from '../src/coupons/schema';
-import { buildRegistry, type JobHandlers, type SweepPayload } from '../src/platform/queue';
+import { buildRegistry, retryJobAt, type JobHandlers, type SweepPayload } from '../src/platform/queue';
 
 /**
  * Every job name → its handler, in one place. buildRegistry throws at boot when
@@ -13,7 +13,15 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['mail.sweep', async (data: SweepPayload) => s.mailer.sweep({ recovery: !!data?.recovery })],
     ['reservation.expire', async (data: { reservationId: number }) => s.reservations.expire(data.reservationId)],
     ['reservation.sweep', async (data: SweepPayload) => s.reservations.sweep({ recovery: !!data?.recovery })],
-    ['payment.poll', async (data: { paymentId: number }, job, token) => s.payments.poll(data.paymentId, job, token)],
+    // Polls while the payment is pending or lapsed recently; the service says when to come back.
+    [
+      'payment.poll',
+      async (data: { paymentId: number; attempt?: number }, job, token) => {
+        const out = await s.payments.pollPass(data.paymentId, Number(data.attempt ?? 0));
+        if (out.retryAt == null) return out.status;
+        return retryJobAt(job, token, out.retryAt, out.status, { attempt: out.attempt });
+      },
+    ],
     // Rebuilds the polling of every pending payment on each run, recovery or not.
     ['payment.reconcile', async () => s.payments.reconcile()],
     ['coupon.sync', async (data: { userId?: number }) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))],
@@ -22,7 +30,15 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['outbox.relay', async () => s.autopay.relay()],
     // Logs an error and writes an audit entry when a check fails (RULES B1).
     ['books.audit', async () => s.books.runNightly()],
-    ['autopay.charge', async (data: { drawId: number }, job, token) => s.autopay.chargeDraw(Number(data.drawId), job, token)],
+    // Charges the draw's due runs; while retries wait, comes back at the earliest one.
+    [
+      'autopay.charge',
+      async (data: { drawId: number }, job, token) => {
+        const { retryAt, ...summary } = await s.autopay.chargeDraw(Number(data.drawId));
+        if (retryAt == null) return summary;
+        return retryJobAt(job, token, retryAt, summary);
+      },
+    ],
   ]);
 }
 

@@ -1,5 +1,3 @@
-import type { Job } from 'bullmq';
-import { DelayedError } from 'bullmq';
 import type { Config } from '../platform/config';
 import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
@@ -44,6 +42,11 @@ export interface ChargeSummary {
   byStatus: Record<string, number>;
 }
 
+/** One autopay.charge pass: its summary, and when to come back (epoch ms) or null when nothing waits. */
+export interface ChargePass extends ChargeSummary {
+  retryAt: number | null;
+}
+
 export interface AutopayService {
   /** An account was anonymized: its saved card's holder and document and its captive numbers go. */
   forgetUser(trx: Trx, user: { id: number }): Promise<void>;
@@ -53,8 +56,11 @@ export interface AutopayService {
   save(userId: number, input: unknown): Promise<AutopaySaveResult>;
   cancel(userId: number): Promise<AutopaySaveResult>;
   claims(userId: number): Promise<AutopayClaims>;
-  /** Job autopay.charge: charges every due run of the draw; re-delays itself while retries wait. */
-  chargeDraw(drawId: number, job?: Job, token?: string): Promise<ChargeSummary>;
+  /**
+   * Job autopay.charge: charges every due run of the draw. While retries wait (transient
+   * failures), `retryAt` says when to come back; the job handler re-delays the job.
+   */
+  chargeDraw(drawId: number): Promise<ChargePass>;
   /** Job outbox.relay: domain events → jobs (dispatched_at), plus draws with runs still pending. */
   relay(): Promise<number>;
   listRuns(query: unknown): Promise<AutopayRunsPage>;
@@ -518,16 +524,12 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
       };
     },
 
-    async chargeDraw(drawId, job, token) {
+    async chargeDraw(drawId) {
       const s = await chargeDue(drawId);
-      if (s.pending && job && token) {
-        // Retries wait (transient failures): come back at the earliest one, same job id.
-        const at = Math.max(Date.now() + 250, s.nextAttemptAt?.getTime() ?? Date.now() + 1_000);
-        await job.moveToDelayed(at, token);
-        throw new DelayedError();
-      }
+      // Retries wait (transient failures): come back at the earliest one.
+      const retryAt = s.pending ? Math.max(Date.now() + 250, s.nextAttemptAt?.getTime() ?? Date.now() + 1_000) : null;
       if (s.processed || s.pending) logger.info({ ...s }, 'autopay charge pass');
-      return s;
+      return { ...s, retryAt };
     },
 
     async runDraw(raw) {

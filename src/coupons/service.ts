@@ -66,6 +66,24 @@ export async function creditPaymentCashback(trx: Trx, p: PaymentForCoupon): Prom
 }
 
 /**
+ * Coupon credit of a late approval (payments: the numbers a late-approved payment could not get),
+ * once per payment (coupon_ledger_one_credit_per_payment), inside the caller's transaction.
+ */
+export async function creditLateApproval(trx: Trx, c: { userId: number; paymentId: number; cents: number; note: string }) {
+  if (c.cents <= 0) return;
+  const ins = await trx('coupon_ledger')
+    .insert({ user_id: c.userId, kind: 'late_approval', amount_cents: c.cents, payment_id: c.paymentId, note: c.note })
+    .onConflict(trx.raw(`(payment_id, kind) WHERE kind IN ('credit', 'late_approval')`))
+    .ignore()
+    .returning('id');
+  if (!ins.length) return;
+  await trx('coupon_accounts')
+    .insert({ user_id: c.userId, balance_cents: c.cents })
+    .onConflict('user_id')
+    .merge({ balance_cents: trx.raw('coupon_accounts.balance_cents + excluded.balance_cents'), updated_at: trx.fn.now() });
+}
+
+/**
  * A refunded or charged-back payment gives back what it credited (cashback and
  * late-approval credit), once. The balance never goes below zero: whatever was
  * already spent stays as a debt on the account, flagged for review.

@@ -62,6 +62,11 @@ export interface ReservationsService {
   sweep(opts?: { recovery?: boolean }): Promise<number>;
   listMine(userId: number, activeOnly: boolean): Promise<ReservationView[]>;
   scheduleExpiry(reservationId: number, expiresAt: Date): Promise<void>;
+  /**
+   * Sets a hold's end inside the caller's transaction: payments extends the hold to its PIX's
+   * expiry (RULES R4). The caller holds the reservation's row lock and schedules the expiry job.
+   */
+  extendHoldInTransaction(trx: Trx, reservationId: number, expiresAt: Date | string): Promise<void>;
 }
 
 export function createReservationsService(deps: {
@@ -76,6 +81,10 @@ export function createReservationsService(deps: {
   const { db } = deps;
 
   const service: ReservationsService = {
+    async extendHoldInTransaction(trx, reservationId, expiresAt) {
+      await trx('reservations').where({ id: reservationId }).update({ expires_at: expiresAt, updated_at: trx.fn.now() });
+    },
+
     async holdInTransaction(trx, o) {
       const draw = await q.lockDraw(trx, o.drawId, 'share');
       if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');

@@ -229,7 +229,7 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
           expires_at: trx.raw(`now() + make_interval(mins => ?)`, [expiryMinutes]),
         });
         // A payable code never outlives its numbers: the hold lasts as long as the PIX.
-        await trx('reservations').where({ id: r.id }).update({ expires_at: row.expires_at, updated_at: trx.fn.now() });
+        await deps.reservations.extendHoldInTransaction(trx, r.id, row.expires_at as Date);
         return { created: row };
       });
       if ('reuse' in outcome) return pixView(await waitForPixData(outcome.reuse.id));

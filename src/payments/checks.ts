@@ -1,5 +1,3 @@
-import type { Job } from 'bullmq';
-import { DelayedError } from 'bullmq';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
@@ -17,6 +15,15 @@ import type { PaymentsDeps } from './deps';
 /** Poll delays of a pending payment: quick at first, then every minute, until it expires. */
 export function pollDelayMs(attempt: number): number {
   return Math.min(60_000, 5_000 * 2 ** Math.min(attempt, 4));
+}
+
+/** What one polling pass found and when the next one is due. */
+export interface PollOutcome {
+  status: string;
+  /** Passes made so far, this one included (kept in the job's data between passes). */
+  attempt: number;
+  /** When to check again (epoch ms), or null: polling is over. */
+  retryAt: number | null;
 }
 
 export interface RefreshOptions {
@@ -121,22 +128,28 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
       return apply(paymentId, remote);
     },
 
-    /** The payment.poll job: checks, then comes back later while the payment is pending or lapsed recently. */
-    async poll(paymentId: number, job?: Job, token?: string): Promise<string> {
+    /**
+     * One pass of the payment.poll job: checks, then says when to come back (`retryAt`, epoch ms)
+     * while the payment is pending or lapsed recently; null when polling is over. `attempt` is the
+     * number of passes already made; the job handler keeps it in the job's data and re-delays the
+     * job itself (the service knows nothing of the queue).
+     */
+    async pollPass(paymentId: number, attempt = 0): Promise<PollOutcome> {
       const p = await checks.refresh(paymentId, { force: true });
-      if (!p) return 'missing';
-      const attempt = Number((job?.data as { attempt?: number } | undefined)?.attempt ?? 0) + 1;
+      if (!p) return { status: 'missing', attempt, retryAt: null };
+      const next = attempt + 1;
       let delay: number | null = null;
-      if (p.status === 'pending') delay = pollDelayMs(attempt);
+      if (p.status === 'pending') delay = pollDelayMs(next);
       else if (isLapsed(p.status) && p.provider_payment_id && p.lapsed_at) {
         const since = Date.now() - new Date(p.lapsed_at).getTime();
         if (since < WINDOW_MS) delay = Math.min(lateCheckDelayMs(since), WINDOW_MS - since + 1_000);
       }
-      if (delay == null || !job || !token) return p.status;
-      // Come back later under the same job id (BullMQ's manual delay).
-      await job.updateData({ ...(job.data as object), attempt });
-      await job.moveToDelayed(Date.now() + delay, token);
-      throw new DelayedError();
+      return { status: p.status, attempt: next, retryAt: delay == null ? null : Date.now() + delay };
+    },
+
+    /** One check now (tests, CLI): the payment's status after it. */
+    async poll(paymentId: number): Promise<string> {
+      return (await checks.pollPass(paymentId)).status;
     },
 
     async schedulePoll(paymentId: number, delayMs = 5_000): Promise<void> {

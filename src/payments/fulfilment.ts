@@ -3,7 +3,7 @@ import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
 import { lockUserInDraw, ownedCount } from '../draws/queries';
 import { lockCells, lockDrawForSale, releaseReservation, sellNumbers } from '../draws/sales';
-import { creditPaymentCashback } from '../coupons/service';
+import { creditLateApproval, creditPaymentCashback } from '../coupons/service';
 import type { Receipts } from './receipt';
 
 export interface PaymentRow {
@@ -128,7 +128,7 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
       result.vouchers = lost.length;
     } else {
       const credit = lostNumbersCreditCents(p.amount_cents, numbers.length, sellable.length);
-      await creditCoupon(trx, { userId: p.user_id, paymentId: p.id, cents: credit, note: `números ${lost.join(', ')} não entregues` });
+      await creditLateApproval(trx, { userId: p.user_id, paymentId: p.id, cents: credit, note: `números ${lost.join(', ')} não entregues` });
       result.coupon_cents = credit;
     }
     result.lost = lost;
@@ -158,17 +158,3 @@ export function lostNumbersCreditCents(amountCents: number, paidNumbers: number,
   return amountCents - Math.floor((amountCents * deliveredNumbers) / paidNumbers);
 }
 
-/** Coupon credit of a late approval, once per payment (coupon_ledger_one_credit_per_payment). */
-async function creditCoupon(trx: Trx, c: { userId: number; paymentId: number; cents: number; note: string }) {
-  if (c.cents <= 0) return;
-  const ins = await trx('coupon_ledger')
-    .insert({ user_id: c.userId, kind: 'late_approval', amount_cents: c.cents, payment_id: c.paymentId, note: c.note })
-    .onConflict(trx.raw(`(payment_id, kind) WHERE kind IN ('credit', 'late_approval')`))
-    .ignore()
-    .returning('id');
-  if (!ins.length) return;
-  await trx('coupon_accounts')
-    .insert({ user_id: c.userId, balance_cents: c.cents })
-    .onConflict('user_id')
-    .merge({ balance_cents: trx.raw('coupon_accounts.balance_cents + excluded.balance_cents'), updated_at: trx.fn.now() });
-}

@@ -1,4 +1,3 @@
-import type { Job } from 'bullmq';
 import { DomainError, errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
@@ -7,7 +6,7 @@ import { verifyWebhookSignature } from './providers/mercadopago';
 import { ConfirmPurchaseCommand, PaymentId, RefundCommand } from './schema';
 import { pixView } from './serializers';
 import { createApplyProviderState } from './state';
-import { createChecks, type RefreshOptions } from './checks';
+import { createChecks, type PollOutcome, type RefreshOptions } from './checks';
 import { createCheckout } from './checkout';
 import type { PaymentsDeps } from './deps';
 
@@ -15,7 +14,7 @@ import type { PaymentsDeps } from './deps';
 export { RefundCommand } from './schema';
 export { AdminGrantCommand, ConfirmPurchaseCommand, InfoproductPaymentCommand, MAX_EBOOKS_PER_PURCHASE, PaymentId, ReservationPixCommand } from './schema';
 export { pixView } from './serializers';
-export { pollDelayMs } from './checks';
+export { pollDelayMs, type PollOutcome } from './checks';
 export { TRANSITIONS } from './state';
 
 export interface PaymentsService {
@@ -39,7 +38,10 @@ export interface PaymentsService {
    * reason. Refunding a refunded (or charged-back) payment changes nothing; one not approved is a 409.
    */
   refund(paymentId: number, input: unknown, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<RefundOutcome>;
-  poll(paymentId: number, job?: Job, token?: string): Promise<string>;
+  /** One check now; the payment's status after it. */
+  poll(paymentId: number): Promise<string>;
+  /** One pass of the payment.poll job: the status and when to come back (the handler re-delays the job). */
+  pollPass(paymentId: number, attempt?: number): Promise<PollOutcome>;
   reconcile(): Promise<number>;
   schedulePoll(paymentId: number, delayMs?: number): Promise<void>;
 }
@@ -81,6 +83,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     createReservationPix: checkout.createReservationPix,
     refresh: checks.refresh,
     poll: checks.poll,
+    pollPass: checks.pollPass,
     reconcile: checks.reconcile,
     schedulePoll: checks.schedulePoll,
     approve: checks.approve,

@@ -1,4 +1,4 @@
-import { Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
+import { DelayedError, Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from './logger';
 import { HEARTBEAT_EVERY_MS, schedulerSetKey, startHeartbeat } from './heartbeat';
@@ -180,6 +180,20 @@ export function createJobQueue(connection: Redis, prefix: string, opts: { deadli
     },
     close: () => queue.close(),
   };
+}
+
+/**
+ * A job handler's "come back later under the same job id" (BullMQ's manual delay): saves `data`
+ * when given (e.g. an attempt counter), moves the job to delayed until `at` (epoch ms) and throws
+ * BullMQ's DelayedError so the worker neither completes nor fails it. Services only return when
+ * to come back; this is the one place that re-delays a job. Without a token (a job not taken by a
+ * worker) nothing is moved and `fallback` is returned.
+ */
+export async function retryJobAt<T>(job: Job, token: string | undefined, at: number, fallback: T, data?: object): Promise<T> {
+  if (!token) return fallback;
+  if (data) await job.updateData({ ...(job.data as object), ...data });
+  await job.moveToDelayed(at, token);
+  throw new DelayedError();
 }
 
 /**
