@@ -86,7 +86,7 @@ describeBrowser('the result of a draw in the browser', () => {
     await sellDirectly(t, draw.id, a.user.id, [numbers[19]]);
     await sellDirectly(t, draw.id, b.user.id, [numbers[0]]);
     await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(drawnAt.getTime() - 3600_000) });
-    await t.services.results.record({ contest_number: 2960, numbers, drawn_at: drawnAt }, { actorUserId: null, actor: 'cli', source: 'cli' });
+    await t.services.results.record({ contest_number: 2940, numbers, drawn_at: drawnAt }, { actorUserId: null, actor: 'cli', source: 'cli' });
     await signInWithToken(context, b.token);
     await page.goto(`${t.url}/me/draw/${draw.id}`);
     await page.getByText('NÃO CONTEMPLADO', { exact: true }).waitFor();

@@ -60,6 +60,7 @@ const ACTION_LABELS: Record<string, string> = {
   'payment.expired': 'Pagamento expirado',
   'payment.cancelled': 'Pagamento cancelado',
   'payment.refunded': 'Pagamento estornado',
+  'payment.refund_requested': 'Reembolso pedido ao provedor',
   'payment.charged_back': 'Chargeback do pagamento',
   'payment.pending': 'Pagamento pendente',
 };
