@@ -1,6 +1,7 @@
 import type { Conn, Trx } from '../platform/db';
 import { readAppConfig } from '../platform/app-config';
 import type { DrawRow } from '../draws/queries';
+import { holdCells, lockCells } from '../draws/sales';
 
 /** How long autopay holds a new draw's captive numbers for the charge (app_config `autopay_hold_minutes`). */
 export const AUTOPAY_HOLD_MINUTES_DEFAULT = 30;
@@ -55,10 +56,8 @@ export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow): Promise<HoldO
   const holdUntil = new Date(Date.now() + holdMinutes * 60_000);
   const wanted = [...new Set(claims.flatMap((c) => c.numbers))].filter((n) => n < draw.total_numbers).sort((a, b) => a - b);
   // Cells in number order, as every path that locks cells (a reopened draw may have sales).
-  const freeRows: Array<{ n: number }> = wanted.length
-    ? await trx('draw_numbers').where({ draw_id: draw.id, status: 'available' }).whereIn('n', wanted).orderBy('n').forUpdate().select('n')
-    : [];
-  const free = new Set(freeRows.map((r) => r.n));
+  const cells = wanted.length ? await lockCells(trx, draw.id, wanted) : [];
+  const free = new Set(cells.filter((c) => c.status === 'available').map((c) => c.n));
   // What each user already has in the draw (0 in a new draw; a reopened one may have some).
   const have = new Map<number, number>();
   if (draw.max_per_user > 0) {
@@ -94,22 +93,8 @@ export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow): Promise<HoldO
   });
 
   const holding = plans.filter((p) => p.take.length);
-  const reservationOf = new Map<number, number>();
-  if (holding.length) {
-    const inserted: Array<{ id: number; user_id: number }> = await trx('reservations')
-      .insert(holding.map((p) => ({ user_id: p.user_id, draw_id: draw.id, numbers: p.take, status: 'active', source: 'autopay', expires_at: holdUntil })))
-      .returning(['id', 'user_id']);
-    for (const r of inserted) reservationOf.set(Number(r.user_id), Number(r.id));
-    const ns: number[] = [];
-    const rids: number[] = [];
-    for (const p of holding) for (const n of p.take) (ns.push(n), rids.push(reservationOf.get(p.user_id)!));
-    await trx.raw(
-      `UPDATE draw_numbers dn SET status = 'reserved', reservation_id = v.rid, updated_at = now()
-         FROM (SELECT unnest(?::int[]) AS n, unnest(?::bigint[]) AS rid) v
-        WHERE dn.draw_id = ? AND dn.n = v.n AND dn.status = 'available'`,
-      [ns, rids, draw.id],
-    );
-  }
+  // The draws module owns the cells and reservations: it writes the holds.
+  const reservationOf = await holdCells(trx, { drawId: draw.id, holds: holding.map((p) => ({ userId: p.user_id, numbers: p.take })), source: 'autopay', expiresAt: holdUntil });
   await trx('autopay_runs')
     .insert(
       plans.map((p) => ({

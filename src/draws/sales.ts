@@ -38,6 +38,35 @@ export function lockCells(trx: Conn, drawId: number, numbers: number[]): Promise
 }
 
 /**
+ * Holds cells the caller has already locked (draw row, then cells in number order) for several
+ * users at once: one active reservation per user (with its source and end) and each of its cells
+ * marked reserved by it, only where still available. Answers each user's reservation id. Autopay
+ * holds a new draw's captive numbers so (RULES A2), and releasing goes through releaseReservation.
+ */
+export async function holdCells(
+  trx: Conn,
+  h: { drawId: number; holds: Array<{ userId: number; numbers: number[] }>; source: 'autopay'; expiresAt: Date },
+): Promise<Map<number, number>> {
+  const reservationOf = new Map<number, number>();
+  const holds = h.holds.filter((x) => x.numbers.length);
+  if (!holds.length) return reservationOf;
+  const inserted: Array<{ id: number; user_id: number }> = await trx('reservations')
+    .insert(holds.map((x) => ({ user_id: x.userId, draw_id: h.drawId, numbers: x.numbers, status: 'active', source: h.source, expires_at: h.expiresAt })))
+    .returning(['id', 'user_id']);
+  for (const r of inserted) reservationOf.set(Number(r.user_id), Number(r.id));
+  const ns: number[] = [];
+  const rids: number[] = [];
+  for (const x of holds) for (const n of x.numbers) (ns.push(n), rids.push(reservationOf.get(x.userId)!));
+  await trx.raw(
+    `UPDATE draw_numbers dn SET status = 'reserved', reservation_id = v.rid, updated_at = now()
+       FROM (SELECT unnest(?::int[]) AS n, unnest(?::bigint[]) AS rid) v
+      WHERE dn.draw_id = ? AND dn.n = v.n AND dn.status = 'available'`,
+    [ns, rids, h.drawId],
+  );
+  return reservationOf;
+}
+
+/**
  * Sells cells the caller has already locked and checked: marks them sold to the buyer and
  * appends them to number_sales (at most one live sale per number, in the database). Throws if
  * any cell was not in a sellable state, so a caller's mistake can never sell silently.
