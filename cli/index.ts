@@ -15,6 +15,8 @@ import { registerDrawsCommands } from './commands/draws';
 import { registerResultsCommands } from './commands/results';
 import { registerQueuesCommands } from './commands/queues';
 import { registerAutopayCommands } from './commands/autopay';
+import { registerAuditCommands } from './commands/audit';
+import { ExitStatus } from './commands/usage';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -36,6 +38,7 @@ export function buildCli(getServices: () => Services) {
   registerResultsCommands(program, getServices);
   registerQueuesCommands(program, getServices);
   registerAutopayCommands(program, getServices);
+  registerAuditCommands(program, getServices);
 
   return program;
 }
@@ -49,6 +52,7 @@ export async function runCli(argv: string[], getServices?: () => Services): Prom
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
+    if (e instanceof ExitStatus) return e.code;
     // Commander's own errors (unknown command or option, missing or invalid argument) are usage errors: 2.
     if (e instanceof CommanderError) return e.exitCode === 1 ? 2 : e.exitCode;
     if (e instanceof ConfigError) process.stderr.write(`${e.message}\n`);

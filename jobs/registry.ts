@@ -20,6 +20,8 @@ export function registerJobHandlers(s: Services): JobHandlers {
     // Fetches the contest every closed, undecided draw waits for and decides it (never twice).
     ['results.fetch', async (data: { contest?: number }) => s.results.fetch(data?.contest !== undefined ? { contest: data.contest } : {})],
     ['outbox.relay', async () => s.autopay.relay()],
+    // Logs an error and writes an audit entry when a check fails (RULES B1).
+    ['books.audit', async () => s.books.runNightly()],
     ['autopay.charge', async (data: { drawId: number }, job, token) => s.autopay.chargeDraw(Number(data.drawId), job, token)],
   ]);
 }

@@ -35,6 +35,7 @@ import { createLotteryClient, type LotteryClient } from './draws/lottery-client'
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
+import { createBooksService, type BooksService } from './audit/books';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -59,15 +60,15 @@ export interface Services {
   draws: DrawsService;
   reservations: ReservationsService;
   vouchers: VouchersService;
-  /** The admin console's draws, dashboard and ticket price (issue 9). */
+  /** The admin console's draws, dashboard and ticket price (RULES D3, N7). */
   adminDraws: AdminDrawsService;
   /** The audit log, read-only (entries are written by each module's own service). */
   auditLog: AuditLogService;
-  /** Held raffles and their participants (issue 9). */
+  /** Held raffles and their participants. */
   adminHistory: AdminHistoryService;
-  /** Buyers of the active draw (issue 9). */
+  /** Buyers of the active draw. */
   openBuyers: OpenBuyersService;
-  /** Winners and their prizes (issues 9 and 10). */
+  /** Winners and their prizes (RULES W6). */
   winners: WinnersService;
   catalogue: CatalogueService;
   payments: PaymentsService;
@@ -76,19 +77,21 @@ export interface Services {
   myBoard: MyBoardService;
   ebooks: EbooksService;
   account: AccountService;
-  /** The admin console's e-books and their uploads (issue 9). */
+  /** The admin console's e-books and their uploads. */
   adminInfoproducts: AdminInfoproductsService;
-  /** Payments to review: admin console and `cotaverde payments` (issues 9, 10). */
+  /** Payments to review: admin console and `cotaverde payments` (RULES P5, P6). */
   paymentsReview: PaymentsReviewService;
-  /** Lotomania results and the draws they decide (issue 10). */
+  /** Lotomania results and the draws they decide (RULES W1-W5). */
   results: ResultsService;
   lottery: LotteryClient;
-  /** Operations (issue 10): the /ops dashboard's signed sessions, queue counts and retries. */
+  /** Operations: the /ops dashboard's signed sessions, queue counts and retries. */
   ops: OpsService;
-  /** Captive numbers bought with a saved card in every new main draw (issue 11). */
+  /** Captive numbers bought with a saved card in every new main draw (RULES A2-A4). */
   autopay: AutopayService;
-  /** The admin console's customer registry, number assignment and active balances (issue 9). */
+  /** The admin console's customer registry, number assignment and active balances (RULES N6, C5, U4). */
   adminUsers: AdminUsersService;
+  /** The books: every module's invariants checked on the live database (RULES B1). */
+  books: BooksService;
   close(): Promise<void>;
 }
 
@@ -171,6 +174,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
+  const books = createBooksService({ db, logger });
   const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
 
   return {
@@ -207,6 +211,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     ops,
     autopay,
     adminUsers,
+    books,
     async close() {
       await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});

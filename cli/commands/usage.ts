@@ -22,3 +22,14 @@ export function positiveInt(label: string, v: string): number {
   if (!/^\d{1,15}$/.test(v.trim()) || Number(v) < 1) usageError(`${label} deve ser um número inteiro positivo (recebido: ${JSON.stringify(v)})`);
   return Number(v);
 }
+
+/**
+ * A command that ran fine but must end with another exit code (e.g. `audit books` exits 1 when a
+ * check fails, after writing its report): runCli returns `code` and prints nothing more.
+ */
+export class ExitStatus extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+    this.name = 'ExitStatus';
+  }
+}

@@ -10,7 +10,7 @@ import { cookieSessionUser } from '../auth/session-cookie';
 
 const DrawId = Id('Sorteio inválido.');
 
-/** Customer area (issue 8): draw detail board, e-book delivery, data export, admin draw settings. */
+/** Customer area: draw detail board, e-book delivery, data export, admin draw settings. */
 export function accountRoutes(s: { account: AccountService; myBoard: MyBoardService; ebooks: EbooksService; auth: Pick<AuthService, 'authenticate'> }) {
   const r = new Router<AppState>({ prefix: '/api' });
 

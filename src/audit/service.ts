@@ -4,7 +4,7 @@ import type { Db } from '../platform/db';
 import type { AuditEntryView, AuditPage } from '../shared/api/audit';
 
 /**
- * Reading the audit log (issue 9, admin console '/admin/auditoria'). Entries are written by every
+ * Reading the audit log (admin console '/admin/auditoria'; RULES U5). Entries are written by every
  * module through platform/audit.ts in the transaction of their change; this reads them, newest
  * first, filtered by entity and entity id, a page at a time.
  */

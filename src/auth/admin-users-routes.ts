@@ -3,7 +3,7 @@ import { AdminUserId, type AdminUsersService } from './admin-users';
 
 /**
  * The admin console's customer registry, number assignment and customers with active balance
- * (issue 9). Mounted through src/http.ts moduleRouters, so the route-table test calls each one
+ * (RULES N6, U4, U5). Mounted through src/http.ts moduleRouters, so the route-table test calls each one
  * anonymously (401) and as a customer (403).
  */
 export const ADMIN_USERS_ROUTES = [

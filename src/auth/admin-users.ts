@@ -24,7 +24,7 @@ import { isAdminRow } from './serializers';
 import { revokeAllSessions } from './queries';
 
 /**
- * The admin console's customer registry (issue 9, 'Cadastro de Clientes') and the operator CLI's
+ * The admin console's customer registry ('Cadastro de Clientes'; RULES N6, C5, U4, U5) and the operator CLI's
  * `users` / `coupons` commands: one service for both. Every write runs in one transaction with an
  * audit entry (actor, action, entity, before/after). Rules:
  * - a new account never gets a shared default password: a random temporary one is returned once

@@ -4,7 +4,7 @@ import { body, requireUser, adminRouter } from '../platform/http/context';
 import type { AutopayService } from './service';
 
 /**
- * Autopay (issue 11): the customer's captive numbers and saved card, the claims grid, the card
+ * Autopay (RULES A1-A5): the customer's captive numbers and saved card, the claims grid, the card
  * tokenization config and the sandbox tokenizer. Everything answers no-store (per-user data).
  */
 export function autopayRoutes(s: { autopay: AutopayService }) {

@@ -6,7 +6,7 @@ import type { AppState } from '../platform/http/context';
 import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { AdminInfoproductId, type AdminInfoproductsService, type UploadedFile } from './admin';
 
-/** The admin console's e-books API (issue 9). Listed for the route-guard table test. */
+/** The admin console's e-books API. Listed for the route-guard table test. */
 export const ADMIN_INFOPRODUCTS_ROUTES = [
   { method: 'GET', path: '/api/admin/infoproducts' },
   { method: 'POST', path: '/api/admin/infoproducts' },

@@ -17,7 +17,7 @@ import type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../s
 import type { InfoproductFields } from '../shared/api/catalogue';
 
 /**
- * The admin console's e-books, 'Cadastro de Infoprodutos' (issue 9, account spec §2/§5/§7).
+ * The admin console's e-books, 'Cadastro de Infoprodutos' (account spec §2/§5/§7).
  * - Prices are typed in reais (`price`, `prize`: "19,90", "19.90", 19.9, "R$ 1.234,56") or sent in
  *   cents (`price_cents`, `prize_cents` / `default_prize_cents`) and stored in cents.
  * - DELETE archives (active = false): the product leaves the store's lists, its draws, sales and

@@ -11,7 +11,7 @@ import type { EbookLink } from '../shared/api/account';
 import { isAdminRow } from '../auth/serializers';
 
 /**
- * E-book delivery (issue 8). A buyer (an approved e-book payment or admin grant of the
+ * E-book delivery (RULES RF5). A buyer (an approved e-book payment or admin grant of the
  * product, or numbers owned in one of its draws) gets the PDF; admins too. Files live
  * in EBOOK_STORAGE_DIR; the name comes from infoproducts.file_url (never from the
  * request) and the bytes must match file_sha256. The link handed to the browser is

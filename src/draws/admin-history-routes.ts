@@ -4,7 +4,7 @@ import type { OpenBuyersService } from './open-buyers';
 import { WinnerDrawId, type WinnersService } from './winners';
 
 /**
- * The admin console's held raffles, active raffle buyers and winners (issue 9). Mounted in
+ * The admin console's held raffles, active raffle buyers and winners. Mounted in
  * src/http.ts moduleRouters BEFORE adminDrawsRoutes: its `GET /draws/:id` would otherwise take
  * `/draws/history` (and answer 400 'Sorteio inválido.').
  */

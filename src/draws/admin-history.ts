@@ -8,7 +8,7 @@ import * as q from './queries';
 import { drawStatusWord, wholeDays } from './serializers';
 
 /**
- * The admin console's held raffles (issue 9, account spec §2 'Held raffles'): closed and drawn
+ * The admin console's held raffles (account spec §2 'Held raffles'): closed and drawn
  * draws, newest first, searchable by title, draw number or Lotomania contest, and each draw's
  * participants grouped by user. Reads only.
  */

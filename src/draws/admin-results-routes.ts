@@ -3,7 +3,7 @@ import { AdminDrawId } from './admin';
 import type { ResultsService } from './results';
 
 /**
- * The admin console's 'Registrar resultado' (issue 10): preview a result for a closed draw,
+ * The admin console's 'Registrar resultado' (RULES W4): preview a result for a closed draw,
  * record it (the same service as the CLI and the job: the server computes the winner), or fetch
  * it from the results service and preview it. The route table test walks these too.
  */

@@ -2,7 +2,7 @@ import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { AdminDrawId, type AdminDrawsService } from './admin';
 
 /**
- * The admin console's draws API (issue 9). Every route is listed in ADMIN_DRAWS_ROUTES: the route
+ * The admin console's draws API. Every route is listed in ADMIN_DRAWS_ROUTES: the route
  * table test calls each one anonymously (401), as a customer (403) and as an admin, and fails when
  * the router holds a route the list does not name (or the reverse).
  */

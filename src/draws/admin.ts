@@ -15,7 +15,7 @@ import type { DrawStatus } from '../shared/api/draws';
 import type { AdminDraw, DashboardSummary, NewSeriesResult } from '../shared/api/admin-draws';
 
 /**
- * The admin console's draws (issue 9): dashboard summary, 'NOVO SORTEIO', ticket price and the
+ * The admin console's draws (RULES D3, D6, N7): dashboard summary, 'NOVO SORTEIO', ticket price and the
  * draws table. Every write runs in one transaction, locks the draw row before the product row
  * (the order of the sale paths, so no deadlock), writes an audit entry with before/after and
  * drops the cached public reads once it commits.

@@ -4,7 +4,7 @@ import type { Logger } from '../platform/logger';
 import { lotomaniaNumbersProblem } from './winner-rule';
 
 /**
- * The adapter for the public Lotomania results service (issue 10): the Caixa lottery portal's API,
+ * The adapter for the public Lotomania results service (RULES W1, W7): the Caixa lottery portal's API,
  * `GET {LOTTERY_API_URL}/lotomania/{contest}` and `GET {LOTTERY_API_URL}/lotomania` (the latest),
  * answering JSON with `numero`, `dataApuracao` (DD/MM/YYYY) and `dezenasSorteadasOrdemSorteio`
  * (20 two-digit strings in draw order). Each request has a timeout; timeouts, network errors,

@@ -7,7 +7,7 @@ import * as q from './queries';
 import type { DrawsService } from './service';
 
 /**
- * The admin console's 'Sorteio Ativo — Compradores' (issue 9, account spec §2 and §3
+ * The admin console's 'Sorteio Ativo — Compradores' (account spec §2 and §3
  * 'Open-buyers response'): the buyers of the main series' open draw (or of `draw_id`) and every
  * number with its buyer. Only sold numbers count as bought (spec §4: only approved payments
  * count in buyer views); holds show as reserved numbers without a buyer.

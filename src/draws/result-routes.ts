@@ -5,7 +5,7 @@ import type { ResultsService } from './results';
 
 const DrawId = Id('Sorteio inválido.');
 
-/** GET /api/draws/{id}/result (public, issue 10): the contest, its 20 numbers, the walk and the winner's initials. */
+/** GET /api/draws/{id}/result (public, RULES W2-W3): the contest, its 20 numbers, the walk and the winner's initials. */
 export function drawResultRoutes(s: { results: ResultsService }) {
   const r = new Router<AppState>({ prefix: '/api' });
   r.get('/draws/:id/result', async (ctx) => {

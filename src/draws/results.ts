@@ -15,7 +15,7 @@ import type { FetchOutcome, LotteryClient } from './lottery-client';
 import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
 
 /**
- * Lotomania results and the draws they decide (DESIGN §8, issue 10). One service for the CLI,
+ * Lotomania results and the draws they decide (RULES W1-W5). One service for the CLI,
  * the admin API and the `results.fetch` job:
  * - a contest's result is stored once (`lottery_results`, unique per game and contest);
  *   recording it again with the same numbers changes nothing, with other numbers is refused

@@ -74,7 +74,7 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
         const res = await trx('reservations').where({ id: cmd.reservationId }).forUpdate().first();
         // Another user's reservation is reported exactly like a missing one.
         if (!res || res.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
-        // An autopay hold is paid by the saved card (issue 11), not with vouchers.
+        // An autopay hold is paid by the saved card (RULES R6), not with vouchers.
         if (res.source === 'autopay') throw errors.conflict('reservation_autopay', 'Estes números são da compra automática: o cartão salvo será cobrado.');
         if (cmd.drawId && cmd.drawId !== res.draw_id) throw errors.validation('draw_mismatch', 'A reserva é de outro sorteio.');
         // Sales in one draw are serialized on the draw row: exactly one sale sees the board sold out.

@@ -11,7 +11,7 @@ import { likeTerm, Offset, Search, wholeDays } from './admin-history';
 import type { DrawsService } from './service';
 
 /**
- * Winners and their prizes (issue 9 '/admin/vencedores', issue 10 `winners` CLI): the drawn draws
+ * Winners and their prizes (console '/admin/vencedores', `winners` CLI; RULES W2, W6): the drawn draws
  * that have a winner, and the prize the admin records for each (product name, product link,
  * redeemed). The winner itself is decided elsewhere (from the Lotomania result, DESIGN §8); this
  * service only lists winners and edits the prize, in one transaction with an audit entry.

@@ -1,7 +1,7 @@
 import { requireAdmin, adminRouter } from '../platform/http/context';
 import type { OpsService } from './service';
 
-/** The operations API of the admin console (issue 10). */
+/** The operations API of the admin console. */
 export const OPS_ADMIN_ROUTES = [{ method: 'POST', path: '/api/admin/ops/link' }] as const;
 
 export function opsAdminRoutes(s: { ops: OpsService }) {

@@ -11,7 +11,7 @@ import { OPS_COOKIE, type OpsService } from './service';
 import { readCookie, setCookieHeader } from '../platform/http/cookies';
 
 /**
- * Everything under /ops (issue 10): the BullMQ dashboard (@bull-board) at /ops/queues, for admins
+ * Everything under /ops: the BullMQ dashboard (@bull-board) at /ops/queues, for admins
  * only, outside the SPA's /admin/* routes and outside /api.
  *
  * - GET /ops/login?token=… redeems the one-time link from POST /api/admin/ops/link: it sets the

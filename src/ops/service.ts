@@ -10,7 +10,7 @@ import { isAdminRow } from '../auth/serializers';
 import type { OpsLink, QueueFailedJob, QueueJobTypeCounts, QueueStatus } from '../shared/api/ops';
 
 /**
- * Operations (issue 10): the signed, short-lived way into the queue dashboard (/ops), and the
+ * Operations: the signed, short-lived way into the queue dashboard (/ops), and the
  * queue counts and retries the CLI shows. The dashboard itself is @bull-board (ops/dashboard.ts).
  *
  * Tokens: `v1.<payload>.<HMAC-SHA256>` (base64url), keyed by a key derived from APP_SECRET, with a

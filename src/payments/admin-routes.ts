@@ -1,7 +1,7 @@
 import { body, requireAdmin, adminRouter } from '../platform/http/context';
 import { ReviewPaymentId, type PaymentsReviewService } from './review';
 
-/** The admin console's payments to review (issue 9). Listed for the route-guard table test. */
+/** The admin console's payments to review. Listed for the route-guard table test. */
 export const ADMIN_PAYMENTS_ROUTES = [
   { method: 'GET', path: '/api/admin/payments' },
   { method: 'GET', path: '/api/admin/payments/:id' },

@@ -193,7 +193,7 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
       const outcome = await db.transaction(async (trx: Trx): Promise<{ reuse: PaymentRow } | { created: PaymentRow }> => {
         const r = await trx('reservations').where({ id: reservationId }).forUpdate().first();
         if (!r || r.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
-        // An autopay hold is paid by the saved card (issue 11): never a second charge by PIX.
+        // An autopay hold is paid by the saved card (RULES R6): never a second charge by PIX.
         if (r.source === 'autopay') throw errors.conflict('reservation_autopay', 'Estes números são da compra automática: o cartão salvo será cobrado.');
         if (r.status !== 'active' || new Date(r.expires_at).getTime() <= Date.now()) throw inactive();
         const draw = await trx('draws').where({ id: r.draw_id }).first();

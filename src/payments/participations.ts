@@ -5,14 +5,14 @@ import { iso } from '../shared/iso';
 import { drawResultFor, drawStatusWord } from '../draws/serializers';
 
 /**
- * GET /api/payments/me (issue 8): every way the user got numbers or vouchers, newest
+ * GET /api/payments/me: every way the user got numbers or vouchers, newest
  * first: e-book and reservation PIX payments, numbers chosen with vouchers (one entry
  * per confirmation), admin assignments and autopay charges. A client that builds its
  * rows from this list alone sees every number the user owns: owned numbers that no
  * entry explains (e.g. an assignment made without a payment) get an entry of their own.
  */
 export interface ParticipationRow extends ParticipationItem {
-  /** Fields the list answered before issue 8 (the purchase flow reads them). */
+  /** Fields the list answered before it became the participation list (the purchase flow reads them). */
   paymentId: number | null;
   method: string | null;
   txid: string | null;

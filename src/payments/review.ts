@@ -7,7 +7,7 @@ import type { AdminPayment, AdminPaymentList } from '../shared/api/admin-payment
 import type { PaymentsService } from './service';
 
 /**
- * Payments to review (issue 9 console `/admin/pagamentos`, issue 10 CLI `payments …`): the
+ * Payments to review (console `/admin/pagamentos`, CLI `payments …`; RULES P5, P6, RF1): the
  * payments the money rules flagged (late approvals, refunds, chargebacks, amount mismatches) with
  * their reason, marking one reviewed with a note, and the sandbox approval. One service for the
  * admin API and the CLI; the flags themselves are raised by the payments state machine.

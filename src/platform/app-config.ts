@@ -46,7 +46,7 @@ export async function writeAppConfig(conn: Conn, patch: Partial<AppConfig>): Pro
 }
 
 /**
- * POST /api/config (admins, issue 8): the draw settings of the customer area. Accepts the
+ * POST /api/config (admins only, RULES U1): the draw settings of the customer area. Accepts the
  * spec's aliases of max_numbers_per_selection (max_select, max_per_selection); at least
  * one setting must be sent.
  */

@@ -74,13 +74,13 @@ const EnvSchema = z.object({
   TRUSTED_PROXY_HOPS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(10).optional()),
 });
 
-// ---- Customer area (issue 8): coupon partner push and e-book files. ----
+// ---- Customer area: coupon partner push and e-book files. ----
 const AccountEnvSchema = z.object({
   COUPON_ADAPTER: z.enum(['none', 'webhook']).default('none'),
   COUPON_WEBHOOK_URL: z.string().url().optional(),
   COUPON_WEBHOOK_SECRET: z.string().optional(),
   EBOOK_STORAGE_DIR: z.string().min(1).default('storage/ebooks'),
-  // Admin uploads (issue 9): e-book PDFs (private, in EBOOK_STORAGE_DIR) and covers (public).
+  // Admin uploads: e-book PDFs (private, in EBOOK_STORAGE_DIR) and covers (public).
   COVER_STORAGE_DIR: z.string().min(1).default('storage/covers'),
   EBOOK_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(500 * 1024 * 1024).default(50 * 1024 * 1024),
   COVER_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
@@ -105,7 +105,7 @@ function loadAccountConfig(env: NodeJS.ProcessEnv, problems: string[]) {
 }
 // ---- end of the customer-area block ----
 
-// ---- results block (issue 10): the public Lotomania results service ----
+// ---- results block: the public Lotomania results service ----
 const LotteryEnvSchema = z.object({
   LOTTERY_API_URL: z.string().url().default('https://servicebus2.caixa.gov.br/portaldeloterias/api'),
   LOTTERY_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -162,13 +162,13 @@ export type Config = {
    * sent itself and may have forged. 0: the header is ignored, the socket address is the client.
    */
   trustedProxyHops: number;
-  /** Partner-store push of coupon balances (issue 8). */
+  /** Partner-store push of coupon balances (RULES C1, C3). */
   coupons: { adapter: 'none' | 'webhook'; webhookUrl?: string; webhookSecret?: string };
   /** Where the e-book PDFs live (absolute). */
   ebookStorageDir: string;
-  /** Admin uploads (issue 9): where covers are kept (served publicly) and the size limits. */
+  /** Admin uploads: where covers are kept (served publicly) and the size limits. */
   uploads: { coverStorageDir: string; ebookMaxBytes: number; coverMaxBytes: number };
-  /** The public Lotomania results service (issue 10): base URL, per-request timeout, retries. */
+  /** The public Lotomania results service (RULES W1): base URL, per-request timeout, retries. */
   lottery: { apiUrl: string; timeoutMs: number; retries: number; retryBaseMs: number };
 };
 

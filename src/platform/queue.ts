@@ -25,12 +25,14 @@ export interface JobPayloads {
   'payment.reconcile': SweepPayload;
   /** Coupons: credit missed payments, reverse refunds, write expiries, push changed balances (one user, or everyone hourly). */
   'coupon.sync': { userId?: number };
-  /** Periodic: fetch the Lotomania result every closed, undecided draw waits for, and decide it (issue 10). */
+  /** Periodic: fetch the Lotomania result every closed, undecided draw waits for, and decide it (RULES W1, W4). */
   'results.fetch': { contest?: number };
   /** Outbox relay: undelivered domain events → their jobs (marks dispatched_at); re-queues draws with autopay runs pending. */
   'outbox.relay': SweepPayload;
   /** Charges the autopay runs of one draw, once each; re-delays itself while transient failures wait for a retry. */
   'autopay.charge': { drawId: number };
+  /** Nightly: check the books (RULES B1); a failure is logged as an error and audited. */
+  'books.audit': Record<string, never>;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface SweepPayload {
 export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile', 'outbox.relay'] as const satisfies readonly JobName[];
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge', 'books.audit'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -81,6 +83,8 @@ export const SCHEDULES: Schedule[] = [
   { id: 'coupon-sync', name: 'coupon.sync', everyMs: 3_600_000 },
   ...RESULTS_SCHEDULES,
   { id: 'outbox-relay', name: 'outbox.relay', everyMs: 2_000 },
+  // The books, every night at 03:30 Brasília (a quiet hour, after the draw nights' results).
+  { id: 'books-audit-nightly', name: 'books.audit', pattern: '30 3 * * *', tz: BRASILIA },
 ];
 
 export const QUEUE_NAME = 'main';

@@ -17,7 +17,7 @@ export interface SandboxTokenInput {
   docNumber: string;
 }
 
-/** Test cards (issue 11): …0002 is declined, …0003 fails transiently twice then approves, any other approves. */
+/** Test cards (autopay, RULES A4): …0002 is declined, …0003 fails transiently twice then approves, any other approves. */
 export function sandboxCardOutcome(cardDigits: string): 'approve' | 'decline' | 'transient' {
   if (cardDigits.endsWith('0002')) return 'decline';
   if (cardDigits.endsWith('0003')) return 'transient';

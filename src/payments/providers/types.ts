@@ -37,7 +37,7 @@ export interface PaymentProvider {
    * retryable ProviderError when the provider could not be reached.
    */
   cancel?(providerPaymentId: string): Promise<boolean>;
-  /** Autopay (issue 11): saves a tokenized card on the provider's customer of this user. */
+  /** Autopay (RULES A5): saves a tokenized card on the provider's customer of this user. */
   saveCard?(input: SaveCardInput): Promise<SavedCard>;
   /**
    * Autopay: charges a saved card once per idempotency key (a repeated key answers the same

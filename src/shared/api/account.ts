@@ -1,5 +1,5 @@
 /**
- * Issue 8 (customer area) API types shared by the server serializers and the web screens.
+ * Customer area API types shared by the server serializers and the web screens.
  * Types and tiny pure functions only: no runtime imports, so the web bundle can import it.
  * Contract: /work/wt/contract/account-api.md.
  */

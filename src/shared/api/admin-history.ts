@@ -1,5 +1,5 @@
 /**
- * Shapes of the admin console's held raffles, active raffle buyers and winners (issue 9, account
+ * Shapes of the admin console's held raffles, active raffle buyers and winners (account
  * spec §2, §3, §7), declared once: src/draws/admin-history.ts, open-buyers.ts and winners.ts
  * return them, the web re-exports them (web/src/api/types.ts). Types only. Money in cents; times
  * are ISO-8601 strings; numbers are plain integers (the web pads them).

@@ -1,5 +1,5 @@
 /**
- * The admin console's e-books (issue 9, `/api/admin/infoproducts`), declared once: the server's
+ * The admin console's e-books (account spec, `/api/admin/infoproducts`), declared once: the server's
  * serializer (src/catalogue/admin.ts) returns them and the console imports them through
  * web/src/api/types.ts. Types only. Money in cents.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin console's payments to review (issue 9, `/api/admin/payments`), declared once: the
+ * The admin console's payments to review (account spec, `/api/admin/payments`), declared once: the
  * server (src/payments/review.ts) returns them, the console and the CLI show them. Types only.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Admin console shapes of the customer registry, the number assignment and the customers with
- * active balance (issue 9), declared once: the server (src/auth/admin-users.ts,
+ * active balance (account spec), declared once: the server (src/auth/admin-users.ts,
  * src/coupons/admin.ts) returns them and the web client re-exports them. Types only.
  * Money in cents; times are ISO-8601 strings.
  */

@@ -1,5 +1,5 @@
 /**
- * Autopay API shapes (issue 11), declared once: src/autopay serializes them, the web imports
+ * Autopay API shapes (RULES A1-A5), declared once: src/autopay serializes them, the web imports
  * them through web/src/api/types.ts. Types only.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Operations shapes (issue 10), declared once: the server returns them and the web imports them.
+ * Operations shapes, declared once: the server returns them and the web imports them.
  * Types only: no runtime imports.
  */
 

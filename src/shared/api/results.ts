@@ -1,5 +1,5 @@
 /**
- * Result shapes (issue 10), declared once: the server (src/draws/results.ts) returns them and the
+ * Result shapes (RULES W2-W4), declared once: the server (src/draws/results.ts) returns them and the
  * web re-exports them (web/src/api/types.ts). Types only. Times are ISO-8601 strings.
  */
 import type { DrawStatus } from './draws';
