@@ -47,6 +47,11 @@ export const appTheme: ThemeConfig = {
     Card: { colorBorderSecondary: COLORS.border },
     // A focused field shows it plainly: antd's default (the primary green) barely differs from its resting border.
     Input: { activeBorderColor: COLORS.greenBright },
+    // A switch's 'off' track is painted with the tertiary/quaternary text colours, which the
+    // tokens above lighten for text: kept dark here so its white label stays above 4.5:1.
+    // A 'processing' tag writes in colorInfo, the dark primary green (2.9:1): the bright green instead.
+    Tag: { colorInfo: COLORS.greenBright },
+    Switch: { colorTextQuaternary: 'rgba(255, 255, 255, 0.25)', colorTextTertiary: 'rgba(255, 255, 255, 0.3)' },
     InputNumber: { activeBorderColor: COLORS.greenBright },
   },
 };
