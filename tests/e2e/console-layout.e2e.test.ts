@@ -47,6 +47,11 @@ function measure(page: Page) {
       const cut = cell.scrollWidth > cell.clientWidth + 1 || cell.classList.contains('ant-table-cell-ellipsis');
       if (cut) clipped.push(`${cell.tagName}: ${(cell.textContent || '').trim().slice(0, 60)} (${cell.scrollWidth} > ${cell.clientWidth})`);
     }
+    // Tables that need a sideways scroll to show all their columns (at 1280 none should).
+    const scrolling: string[] = [];
+    for (const box of doc.querySelectorAll('.admin-console-content .ant-table-content')) {
+      if (visible(box) && box.scrollWidth > box.clientWidth + 1) scrolling.push(`${(box.querySelector('thead')?.textContent || '').slice(0, 60)} (${box.scrollWidth} > ${box.clientWidth})`);
+    }
     // Icon-only buttons: their accessible name and their title (a tooltip of the browser's) if any.
     const iconOnly: Array<{ index: number; name: string; title: string | null }> = [];
     [...doc.querySelectorAll('.admin-console-content button.ant-btn-icon-only')].forEach((b: any, index: number) => {
@@ -57,6 +62,7 @@ function measure(page: Page) {
       mains: doc.querySelectorAll('main, [role="main"]').length as number,
       h1s: [...doc.querySelectorAll('h1')].filter(visible).map((h: any) => h.textContent.trim()) as string[],
       clipped,
+      scrolling,
       iconOnly,
     };
   });
@@ -94,7 +100,7 @@ describeBrowser('admin console layout and accessibility', () => {
         report[`${label} ${p.path}`] = m;
         expect({ page: p.path, label, mains: m.mains, h1s: m.h1s }).toEqual({ page: p.path, label, mains: 1, h1s: [p.heading] });
         if (label === 'phone') expect({ page: p.path, width: m.scrollWidth }).toEqual({ page: p.path, width: PHONE_VIEWPORT.width });
-        else expect({ page: p.path, clipped: m.clipped }).toEqual({ page: p.path, clipped: [] });
+        else expect({ page: p.path, clipped: m.clipped, scrolling: m.scrolling }).toEqual({ page: p.path, clipped: [], scrolling: [] });
         // Icon-only buttons: the name is the tooltip's text (antd's Tooltip, shown on hover, or the title).
         for (const b of m.iconOnly.slice(0, 8)) {
           let tip = b.title;

@@ -43,7 +43,16 @@ export const appTheme: ThemeConfig = {
   },
   components: {
     // Filled danger buttons: dark text on the bright red (6.5:1); white on it would be 3:1.
-    Button: { fontWeight: 600, dangerColor: '#1f0505' },
+    // Hovered/pressed default buttons write in antd's colorPrimaryHover (#2e804e, 3.7:1 on the
+    // surface): the bright green instead.
+    Button: {
+      fontWeight: 600,
+      dangerColor: '#1f0505',
+      defaultHoverColor: COLORS.greenBright,
+      defaultActiveColor: COLORS.greenBright,
+      defaultHoverBorderColor: COLORS.greenBright,
+      defaultActiveBorderColor: COLORS.greenBright,
+    },
     Card: { colorBorderSecondary: COLORS.border },
     // A focused field shows it plainly: antd's default (the primary green) barely differs from its resting border.
     Input: { activeBorderColor: COLORS.greenBright },

@@ -131,18 +131,18 @@ export default function AdminUsersPage() {
   };
 
   const columns: ColumnsType<AdminUser> = [
-    { title: 'ID', dataIndex: 'id', width: 56 },
-    { title: 'NOME', dataIndex: 'name', width: 170, className: 'cell-wrap' },
+    { title: 'ID', dataIndex: 'id', width: 52 },
+    { title: 'NOME', dataIndex: 'name', width: 140, className: 'cell-wrap' },
     { title: 'EMAIL', dataIndex: 'email', className: 'cell-wrap' },
-    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 136 },
-    { title: 'CUPOM', dataIndex: 'coupon_code', width: 136, render: (c: string | null) => c ?? '—' },
-    { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 100, align: 'right' },
-    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 76 },
-    { title: 'CRIADO EM', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 108 },
+    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 128 },
+    { title: 'CUPOM', dataIndex: 'coupon_code', width: 120, className: 'cell-wrap', render: (c: string | null) => c ?? '—' },
+    { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 96, align: 'right' },
+    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 68 },
+    { title: 'CRIADO EM', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 104 },
     {
       title: 'AÇÕES',
       key: 'actions',
-      width: 116,
+      width: 112,
       fixed: 'right',
       render: (_: unknown, u) => (
         <Space size={4} onClick={(e) => e.stopPropagation()}>
@@ -232,7 +232,8 @@ export default function AdminUsersPage() {
           columns={columns}
           dataSource={items}
           loading={loading}
-          scroll={{ x: 1000 }}
+          // Fits the console beside its menu at 1280 (about 910 px): e-mails wrap in what is left.
+          scroll={{ x: 900 }}
           pagination={{ pageSize: 25, showSizeChanger: false, hideOnSinglePage: true }}
           locale={{ emptyText: 'Nenhum usuário encontrado.' }}
           rowClassName={(u) => (u.id === selected?.id ? 'admin-users__row--selected' : '')}

@@ -178,12 +178,12 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
 
   const columns: TableColumnsType<AdminDraw> = [
     { title: 'ID', dataIndex: 'id', width: 64, render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
-    { title: 'Título', dataIndex: 'title', width: 170, className: 'cell-wrap' },
+    { title: 'Título', dataIndex: 'title', width: 150, className: 'cell-wrap' },
     { title: 'Status', dataIndex: 'status', width: 108, render: (_: unknown, d) => chip(d) },
     { title: 'Preço', dataIndex: 'price_cents', width: 100, render: (_: unknown, d) => priceOf(d) },
     { title: 'Números', dataIndex: 'numbers_total', width: 92, render: (_: unknown, d) => numbersOf(d) },
     { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 84, render: (_: unknown, d) => limitOf(d) },
-    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 150, className: 'cell-wrap', render: (_: unknown, d) => productOf(d) },
+    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 130, className: 'cell-wrap', render: (_: unknown, d) => productOf(d) },
     { title: 'Ações', key: 'actions', width: 112, render: (_: unknown, d) => actions(d, true) },
   ];
   const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 48);
