@@ -132,12 +132,12 @@ export default function AdminUsersPage() {
 
   const columns: ColumnsType<AdminUser> = [
     { title: 'ID', dataIndex: 'id', width: 52 },
-    { title: 'NOME', dataIndex: 'name', width: 140, className: 'cell-wrap' },
+    { title: 'NOME', dataIndex: 'name', width: 124, className: 'cell-wrap' },
     { title: 'EMAIL', dataIndex: 'email', className: 'cell-wrap' },
-    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 128 },
-    { title: 'CUPOM', dataIndex: 'coupon_code', width: 120, className: 'cell-wrap', render: (c: string | null) => c ?? '—' },
+    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 140 },
+    { title: 'CUPOM', dataIndex: 'coupon_code', width: 96, className: 'cell-wrap', render: (c: string | null) => c ?? '—' },
     { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 96, align: 'right' },
-    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 68 },
+    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 80 },
     { title: 'CRIADO EM', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 104 },
     {
       title: 'AÇÕES',
