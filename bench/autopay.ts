@@ -127,7 +127,7 @@ async function main() {
       const t0 = performance.now();
       const opened = await s.db.transaction(async (trx) => {
         await trx('draws').where({ id: current.id }).forUpdate().first();
-        return s.draws.closeAndOpenSuccessor(trx, current.id);
+        return s.draws.closeAndOpenSuccessor(trx, current.id, 'admin');
       });
       const t1 = performance.now();
       const drawId = opened.successorId!;

@@ -17,6 +17,8 @@ import { registerQueuesCommands } from './commands/queues';
 import { registerAutopayCommands } from './commands/autopay';
 import { registerAuditCommands } from './commands/audit';
 import { ExitStatus } from './commands/usage';
+import pino from 'pino';
+import { createLogger } from '../src/platform/logger';
 
 /**
  * `cotaverde` — the operators' CLI. Every command calls the same module
@@ -46,7 +48,16 @@ export function buildCli(getServices: () => Services) {
 /** Runs the CLI; returns the exit code (used by tests too). */
 export async function runCli(argv: string[], getServices?: () => Services): Promise<number> {
   let services: Services | null = null;
-  const lazy = getServices ?? (() => (services ??= createServices({ config: loadConfig(withLocalStackDefaults(process.env)) })));
+  const lazy =
+    getServices ??
+    (() => {
+      if (services) return services;
+      const config = loadConfig(withLocalStackDefaults(process.env));
+      // stdout is the command's answer (one JSON document with --json); logs go to stderr, written
+      // synchronously so that none is lost when the CLI exits.
+      const logger = createLogger({ level: config.logLevel, name: 'cotaverde-cli', destination: pino.destination({ dest: 2, sync: true }) });
+      return (services = createServices({ config, logger }));
+    });
   const program = buildCli(lazy);
   try {
     await program.parseAsync(argv, { from: 'user' });

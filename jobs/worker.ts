@@ -2,6 +2,8 @@ import { createServices } from '../src/services';
 import { startWorker } from '../src/platform/queue';
 import { ConfigError } from '../src/platform/config';
 import { offlineWork, registerJobHandlers } from './registry';
+import { startMetricsServer } from '../src/platform/metrics';
+import { registerAppMetrics } from '../src/ops/metrics';
 
 /** The worker process (Procfile `worker`): BullMQ worker + schedulers, graceful on SIGTERM. */
 async function main() {
@@ -16,12 +18,19 @@ async function main() {
     whileRedisDown: { everyMs: 30_000, run: offlineWork(services) },
   });
   services.logger.info('worker started');
+  // The worker's own /metrics (job latency and failures are counted here, not in the web processes).
+  registerAppMetrics(services, 'worker');
+  const metricsServer =
+    services.config.metrics.workerPort !== undefined
+      ? await startMetricsServer(services.config, services.config.metrics.workerPort, services.config.host, services.logger)
+      : null;
   let closing = false;
   const shutdown = async (sig: string) => {
     if (closing) return;
     closing = true;
     services.logger.info({ sig }, 'worker shutting down (finishing active jobs)');
     await running.close();
+    metricsServer?.close();
     await services.close();
     process.exit(0);
   };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Services } from './services';
 import { authRoutes } from './auth/routes';
 import { catalogueReadRoutes, catalogueRoutes } from './catalogue/routes';
-import { drawsReadRoutes, drawsRoutes } from './draws/routes';
+import { drawsLiveRoutes, drawsReadRoutes, drawsRoutes } from './draws/routes';
 import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
@@ -23,6 +23,8 @@ import { apiPathsStopHere, bearerUser, corsPolicy, CotaVerdeApp, mountRouters, r
 import { spa } from './platform/http/static';
 import { opsDashboard } from './ops/dashboard';
 import { opsAdminRoutes } from './ops/admin-routes';
+import { httpMetrics, metricsRoute } from './platform/metrics';
+import { registerAppMetrics } from './ops/metrics';
 
 /**
  * The Koa app of the web process, beside services.ts (the composition root): platform
@@ -36,16 +38,27 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   // are the client's own text (a forged one must not buy fresh rate limits).
   const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
 
+  registerAppMetrics(services, 'web');
+  // Errors Koa reports outside the middleware chain (a socket failing under a written answer).
+  // A client that goes away mid-stream (a closed tab under a live board) is not an error.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED' || err.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    logger.error({ err: err.message, code: err.code }, 'koa error outside the middleware chain');
+  });
   app.use(requestContext(app, logger));
+  app.use(httpMetrics());
   app.use(errorMiddleware);
   app.use(securityHeaders(config));
+  // GET /metrics (Prometheus): open in development, bearer METRICS_TOKEN in production, else 404.
+  app.use(metricsRoute(config));
   app.use(corsPolicy(config));
   // Everything under /ops (the admins' queue dashboard, its own cookie): answered there, never
   // by the SPA or the /api 404 (ops/dashboard.ts).
   app.use(opsDashboard({ ops: services.ops, auth: services.auth, queue: services.queue, config }));
   // Public reads (the same answer for every caller, from the read cache): before the body
   // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
-  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsReadRoutes(services.draws)]);
+  // The live routes first: /api/draws/events is not a draw id.
+  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsLiveRoutes(services), drawsReadRoutes(services.draws)]);
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
   app.use(bearerUser((token) => services.auth.authenticate(token)));

@@ -10,8 +10,10 @@ import { ReadCache } from './platform/read-cache';
 import { createCacheBus, type CacheBus } from './platform/cache-bus';
 import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
+import { holdCaptiveNumbers } from './autopay/holds';
 import { createDrawsService, type DrawsService } from './draws/service';
 import { createReservationsService, type ReservationsService } from './draws/reservations';
+import { cancelPendingPaymentsOfReservation } from './payments/queries';
 import { createVouchersService, type VouchersService } from './draws/vouchers';
 import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
 import { createAuditLogService, type AuditLogService } from './audit/service';
@@ -26,6 +28,7 @@ import { createSandboxProvider } from './payments/providers/sandbox';
 import { createMercadoPagoProvider } from './payments/providers/mercadopago';
 import type { PaymentProvider } from './payments/providers/types';
 import { createParticipationsService, type ParticipationsService } from './payments/participations';
+import { createReceipts } from './payments/receipt';
 import { createMyBoardService, type MyBoardService } from './draws/my-board';
 import { createEbooksService, type EbooksService } from './catalogue/ebooks';
 import { createAccountService, type AccountService } from './account/service';
@@ -34,7 +37,11 @@ import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './cou
 import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
 import { createResultsService, type ResultsService } from './draws/results';
 import { createAutopayService, type AutopayService } from './autopay/service';
+import { createNumberAssignmentsService } from './draws/assign';
+import { recordAdminAssignment } from './payments/records';
 import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
+import { createLiveBoards, type LiveBoards } from './draws/live';
+import { createFiguresService, type FiguresService } from './ops/figures';
 import { createBooksService, type BooksService } from './audit/books';
 
 /**
@@ -90,6 +97,10 @@ export interface Services {
   autopay: AutopayService;
   /** The admin console's customer registry, number assignment and active balances (RULES N6, C5, U4). */
   adminUsers: AdminUsersService;
+  /** Live boards: the server-sent event streams of GET /api/draws/{id}/events (draws/live.ts). */
+  live: LiveBoards;
+  /** The console dashboard's charts: sales, revenue, boards, PIX conversion (ops/figures.ts). */
+  figures: FiguresService;
   /** The books: every module's invariants checked on the live database (RULES B1). */
   books: BooksService;
   close(): Promise<void>;
@@ -128,9 +139,16 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const auth = createAuthService({ db, config, rateLimits, mailer, logger });
   const readCache = overrides.readCache ?? new ReadCache();
   const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
-  const draws = createDrawsService({ db, logger, readCache });
-  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws });
-  const vouchers = createVouchersService({ db, logger, draws });
+  // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
+  // main series' new draw (DESIGN §7). Wired here so draws never imports autopay.
+  // RULES A3: autopay holds (and so charges) captive numbers only in a draw opened by sell-out
+  // succession or by an admin, never in one a customer's ensure-open-draw opened.
+  const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [(trx, draw, by) => (by === 'sellout' || by === 'admin' ? holdCaptiveNumbers(trx, draw) : Promise.resolve(null))] });
+  // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
+  // payments cancels it, here and at the provider. Wired here so draws never imports payments.
+  const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);
+  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws, onReservationEnded });
+  const vouchers = createVouchersService({ db, logger, draws, onReservationEnded });
   const auditLog = createAuditLogService({ db });
   const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
   const adminHistory = createAdminHistoryService({ db });
@@ -149,7 +167,12 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       accessToken: config.payments.mercadopago.accessToken as string,
       notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
     });
-  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox });
+  const receipts = createReceipts({
+    mailer,
+    publicUrl: config.publicUrl,
+    onDispatchError: (outboxId, err) => logger.warn({ outboxId, err: err.message }, 'receipt mail: dispatch failed; the sweep sends it'),
+  });
+  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, receipts });
   const couponAdapter =
     overrides.couponAdapter ??
     (config.coupons.adapter === 'webhook'
@@ -168,14 +191,37 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     coverStorageDir: config.uploads.coverStorageDir,
     ebookMaxBytes: config.uploads.ebookMaxBytes,
     coverMaxBytes: config.uploads.coverMaxBytes,
+    draws,
   });
   const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
   const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
+  const live = createLiveBoards({
+    db,
+    redis: fastRedis,
+    readCache,
+    prefix: config.queuePrefix,
+    logger,
+    maxStreams: config.live.maxStreams,
+    heartbeatMs: config.live.heartbeatMs,
+    streamMaxLen: config.live.streamMaxLen,
+  });
   const books = createBooksService({ db, logger });
-  const adminUsers = createAdminUsersService({ db, logger, mailer, adminEmails: config.adminEmails, draws, reservations, coupons, readCache });
+  const assignments = createNumberAssignmentsService({ db, draws, reservations, recordAdminPayment: recordAdminAssignment });
+  const adminUsers = createAdminUsersService({
+    db,
+    logger,
+    mailer,
+    adminEmails: config.adminEmails,
+    draws,
+    reservations,
+    coupons,
+    readCache,
+    assignments,
+    forgetUser: [(trx, u) => autopay.forgetUser(trx, u), (trx, u) => mailer.forgetUser(trx, u)],
+  });
 
   return {
     config,
@@ -211,8 +257,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     ops,
     autopay,
     adminUsers,
+    live,
+    figures: createFiguresService({ db }),
     books,
     async close() {
+      live.closeAll();
       await cacheBus.close().catch(() => {});
       await queue.close().catch(() => {});
       await db.destroy().catch(() => {});

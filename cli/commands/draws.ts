@@ -102,6 +102,7 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
         if (o.json) process.stdout.write(JSON.stringify(d, null, 2) + '\n');
         else if (before.status === status) process.stdout.write(`sorteio #${d.id} já estava ${status === 'open' ? 'aberto' : 'fechado'}: nada mudou\n`);
         else process.stdout.write(`sorteio #${d.id} ${verb} (status: ${d.status})\n`);
+        if (!o.json && d.notice) process.stdout.write(`atenção: ${d.notice}\n`);
       });
   }
 }

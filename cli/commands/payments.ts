@@ -129,4 +129,29 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
     if (o.json) process.stdout.write(JSON.stringify(p, null, 2) + '\n');
     else process.stdout.write(`pagamento #${p.id} marcado como revisado: ${p.review_note}\n`);
   });
+
+  usageExit2(
+    payments
+      .command('refund')
+      .description(
+        'reembolsa um pagamento aprovado pelo provedor (Mercado Pago: estorno total; sandbox: na hora) e desfaz o que ele comprou: vouchers não usados, números, cashback, acesso ao e-book',
+      )
+      .argument('<id>', 'id do pagamento')
+      .option('--reason <text>', 'motivo do reembolso (obrigatório; fica no histórico)')
+      .option('--json', 'saída em JSON (um documento em stdout)'),
+  ).action(async function (this: Command, id: string, o: { reason?: string; json?: boolean }) {
+    const paymentId = paymentIdOrUsage(this, id);
+    if (!o.reason || !o.reason.trim()) this.error('erro: informe --reason <texto> com o motivo do reembolso', { exitCode: 2, code: 'cotaverde.missingReason' });
+    const p = await getServices().paymentsReview.refund({ via: 'cli' }, paymentId, { reason: o.reason });
+    if (o.json) {
+      process.stdout.write(JSON.stringify(p, null, 2) + '\n');
+      return;
+    }
+    const what = p.refund.already
+      ? `já estava ${p.status === 'refunded' ? 'reembolsado' : 'contestado (chargeback)'}: nada mudou`
+      : p.refund.pending
+        ? 'reembolso pedido ao provedor; o pagamento muda quando ele confirmar'
+        : 'reembolsado';
+    process.stdout.write(`pagamento #${p.id}: ${what}${p.review_reason ? ` (${p.review_reason})` : ''}\n`);
+  });
 }

@@ -51,11 +51,12 @@ export function registerResultsCommands(program: Command, getServices: () => Ser
     .description('registra o resultado de um concurso e decide os sorteios fechados antes dele')
     .requiredOption('--contest <n>', 'número do concurso')
     .requiredOption('--numbers <lista>', 'os 20 números na ordem do sorteio, ex.: "00 64 02 …"')
-    .option('--drawn-at <data-hora>', 'quando o concurso foi realizado (ISO 8601; padrão: agora)')
+    .requiredOption('--drawn-at <data-hora>', 'quando o concurso foi realizado (ISO 8601, ex.: 2026-11-23T23:00:00Z; `results fetch` traz a data oficial)')
+    .option('--force', 'registra mesmo fora da ordem dos concursos já registrados (número menor com data posterior)')
     .option('--json', 'saída em JSON')
-    .action(async (o: { contest: string; numbers: string; drawnAt?: string; json?: boolean }) => {
+    .action(async (o: { contest: string; numbers: string; drawnAt: string; force?: boolean; json?: boolean }) => {
       const contest = positiveInt('--contest', o.contest);
-      const r = await getServices().results.record({ contest_number: contest, numbers: o.numbers, drawn_at: drawnAtOption(o.drawnAt) }, { ...CLI, source: 'cli' });
+      const r = await getServices().results.record({ contest_number: contest, numbers: o.numbers, drawn_at: drawnAtOption(o.drawnAt), force: !!o.force }, { ...CLI, source: 'cli' });
       printOutcome(r, !!o.json);
     });
 

@@ -37,12 +37,23 @@ export function registerWinnersCommands(program: Command, getServices: () => Ser
     .option('--search <texto>', 'nome ou e-mail do vencedor, título, número do sorteio ou do concurso')
     .option('--redeemed', 'só os prêmios resgatados')
     .option('--not-redeemed', 'só os prêmios não resgatados')
+    .option('--no-winner', 'lista os sorteios realizados sem vencedor (nenhum número sorteado foi vendido)')
     .option('--limit <n>', 'quantidade (1-200)', '50')
     .option('--offset <n>', 'deslocamento', '0')
     .option('--json', 'saída em JSON')
-    .action(async (o: { search?: string; redeemed?: boolean; notRedeemed?: boolean; limit: string; offset: string; json?: boolean }, cmd: Command) => {
+    .action(async (o: { search?: string; redeemed?: boolean; notRedeemed?: boolean; winner?: boolean; limit: string; offset: string; json?: boolean }, cmd: Command) => {
       if (o.redeemed && o.notRedeemed) usage(cmd, 'use --redeemed ou --not-redeemed, não os dois');
       if (!/^\d+$/.test(o.limit) || !/^\d+$/.test(o.offset)) usage(cmd, '--limit e --offset devem ser números inteiros');
+      if (o.winner === false) {
+        if (o.redeemed || o.notRedeemed || o.search) usage(cmd, '--no-winner não combina com --redeemed, --not-redeemed ou --search');
+        const page = await getServices().winners.listNoWinner({ limit: o.limit, offset: o.offset });
+        if (o.json) process.stdout.write(JSON.stringify(page, null, 2) + '\n');
+        else {
+          printRows(page.items as unknown as Array<Record<string, unknown>>, false, ['draw_id', 'title', 'contest_number', 'realized_at', 'status']);
+          if (page.hasMore) process.stdout.write(`(há mais: use --offset ${page.offset + page.limit})\n`);
+        }
+        return;
+      }
       const page = await getServices().winners.list({
         search: o.search,
         limit: o.limit,
@@ -69,7 +80,18 @@ export function registerWinnersCommands(program: Command, getServices: () => Ser
     .argument('<drawId>', 'id do sorteio')
     .option('--json', 'saída em JSON')
     .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
-      const w = await getServices().winners.get(drawIdOf(cmd, id));
+      const drawId = drawIdOf(cmd, id);
+      // A draw decided with no winner reads so (DESIGN §8), never as "not yet decided".
+      const none = await getServices().winners.noWinner(drawId);
+      if (none) {
+        process.stdout.write(
+          o.json
+            ? JSON.stringify(none, null, 2) + '\n'
+            : `sorteio #${none.draw_id} (${none.title}) concurso ${none.contest_number ?? '-'}: SEM VENCEDOR — nenhum número sorteado foi vendido\nrealizado em: ${none.realized_at}\n`,
+        );
+        return;
+      }
+      const w = await getServices().winners.get(drawId);
       process.stdout.write(o.json ? JSON.stringify(w, null, 2) + '\n' : details(w));
     });
 

@@ -1,6 +1,7 @@
 import type { Conn, Db } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import { audit } from '../platform/audit';
+import { recordBooksCheck } from '../platform/metrics';
 import type { BooksCheck, BooksCheckFn } from '../platform/books';
 import { paymentsBooks } from '../payments/books';
 import { drawsBooks } from '../draws/books';
@@ -42,6 +43,7 @@ export function createBooksService(deps: { db: Db; logger: Logger }): BooksServi
     },
     async runNightly() {
       const report = await service.check();
+      recordBooksCheck(report.ok); // the BooksCheckFailing alert reads this gauge (docs/DEPLOY.md)
       const failed = report.checks.filter((c) => !c.ok);
       if (!failed.length) {
         logger.info({ checks: report.checks.length }, 'books balance');

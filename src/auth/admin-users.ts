@@ -12,12 +12,12 @@ import { MESSAGES, isValidEmail, onlyDigits } from '../shared/validation';
 import type { AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult, ActiveClientList } from '../shared/api/admin-users';
 import type { CouponBalance } from '../shared/api/account';
 import { iso } from '../shared/iso';
-import * as dq from '../draws/queries';
+import { releaseReservation } from '../draws/sales';
+import type { NumberAssignmentsService } from '../draws/assign';
 import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { CouponsService } from '../coupons/service';
 import { newCouponCode } from '../coupons/schema';
-import { CARD_CLEARED } from '../autopay/schema';
 import { AdjustmentCents, AdjustmentReason, activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
 import { hashPassword, RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './service';
 import { isAdminRow } from './serializers';
@@ -109,21 +109,6 @@ export const UserListQuery = z.object({
   offset: PageOffset(),
 });
 
-export const AssignNumbersCommand = z.object(
-  {
-    user_id: AdminUserId.optional(),
-    draw_id: Id('Informe um sorteio e pelo menos um número.'),
-    numbers: z
-      .array(z.number({ error: 'Informe um sorteio e pelo menos um número.' }).int('Os números devem ser inteiros.').min(0, 'Os números não podem ser negativos.').max(999, 'Número fora da tabela.'), {
-        error: 'Informe um sorteio e pelo menos um número.',
-      })
-      .min(1, 'Informe um sorteio e pelo menos um número.')
-      .max(1000, 'Informe no máximo 1000 números.')
-      .refine((a) => new Set(a).size === a.length, 'Números repetidos na lista.'),
-    override_max_per_user: z.boolean({ error: 'Ignorar o limite deve ser verdadeiro ou falso.' }).optional(),
-  },
-  BODY,
-);
 
 export const CouponAdjustCommand = z.object({ cents: AdjustmentCents, reason: AdjustmentReason }, BODY);
 
@@ -136,10 +121,11 @@ interface UserRecord {
   role: 'customer' | 'admin';
   is_admin: boolean;
   coupon_code: string | null;
+  admin_email_proved: string | null;
   created_at: Date;
   anonymized_at: Date | null;
 }
-const COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'role', 'is_admin', 'coupon_code', 'created_at', 'anonymized_at'];
+const COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'role', 'is_admin', 'coupon_code', 'admin_email_proved', 'created_at', 'anonymized_at'];
 
 /** What an audit entry keeps of an account (no hash, no CPF). */
 function snapshot(u: UserRecord, cents?: number) {
@@ -181,6 +167,9 @@ export function createAdminUsersService(deps: {
   reservations: ReservationsService;
   coupons: CouponsService;
   readCache: ReadCache;
+  assignments: NumberAssignmentsService;
+  /** The modules' forgetUser, called when an account is anonymized (wired in services.ts). */
+  forgetUser: Array<(trx: Trx, user: { id: number; email: string; anonymizedEmail: string }) => Promise<void>>;
 }): AdminUsersService {
   const { db, draws } = deps;
 
@@ -225,9 +214,8 @@ export function createAdminUsersService(deps: {
     const active: Array<{ id: number }> = await trx('reservations').where({ user_id: userId, status: 'active' }).orderBy('id').forUpdate().select('id');
     const touched: number[] = [];
     for (const r of active) {
-      const drawId = await dq.releaseHeldCells(trx, r.id);
+      const drawId = await releaseReservation(trx, r.id, 'cancelled');
       if (drawId != null) touched.push(drawId);
-      await trx('reservations').where({ id: r.id }).update({ status: 'cancelled', updated_at: trx.fn.now() });
     }
     return touched;
   }
@@ -385,19 +373,9 @@ export function createAdminUsersService(deps: {
           });
           await revokeAllSessions(trx, id);
           await trx('password_resets').where({ user_id: id }).del();
-          // The saved card's holder and document, and the captive numbers, go too.
-          const profile = await trx('autopay_profiles').where({ user_id: id }).first('id');
-          if (profile) {
-            await trx('autopay_profiles').where({ id: profile.id }).update({
-              active: false,
-              provider_customer_id: null,
-              ...CARD_CLEARED,
-              updated_at: trx.fn.now(),
-            });
-            await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });
-          }
-          // Mails kept in the outbox no longer name the address.
-          await trx('mail_outbox').whereRaw('lower(to_address) = lower(?)', [before.email]).update({ to_address: email });
+          // Every module forgets what it keeps about the person (autopay: the saved card and the
+          // captive numbers; the mail outbox: the address), each writing only its own tables.
+          for (const forget of deps.forgetUser) await forget(trx, { id, email: before.email, anonymizedEmail: email });
           // Money records (payments, sales, coupon and voucher ledgers) stay, now about no one.
           await audit(trx, {
             actorUserId: actor.userId,
@@ -415,70 +393,9 @@ export function createAdminUsersService(deps: {
       return { ok: true as const, id, outcome, message: 'Excluído.' };
     },
 
-    async assignNumbers(actor, userId, input) {
-      const cmd = AssignNumbersCommand.parse(input);
-      if (cmd.user_id !== undefined && cmd.user_id !== userId) throw errors.validation('user_mismatch', 'O usuário do corpo não é o do endereço.');
-      const numbers = [...cmd.numbers].sort((a, b) => a - b);
-      // Holds past their time among these numbers are released first, by the expiry path.
-      for (const reservationId of await dq.staleHoldsAmong(db, cmd.draw_id, numbers)) await deps.reservations.expire(reservationId);
-      const result = await db.transaction(async (trx) => {
-        const user = await trx('users').where({ id: userId }).whereNull('anonymized_at').forShare().first('id', 'name');
-        if (!user) throw notFound();
-        // Sales in one draw serialize on the draw row (as voucher consumption and paid reservations).
-        const draw = await dq.lockDraw(trx, cmd.draw_id, 'update');
-        if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-        if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
-        const outOfRange = numbers.filter((n) => n >= draw.total_numbers);
-        if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, { conflicts: outOfRange });
-        const cells: Array<{ n: number; status: string }> = await trx('draw_numbers').where({ draw_id: draw.id }).whereIn('n', numbers).orderBy('n').forUpdate().select('n', 'status');
-        const conflicts = numbers.filter((n) => cells.find((c) => c.n === n)?.status !== 'available');
-        if (conflicts.length)
-          throw errors.conflict('numbers_conflict', `Estes números não estão disponíveis: ${conflicts.map(pad).join(', ')}.`, { conflicts });
-        await dq.lockUserInDraw(trx, draw.id, userId);
-        const owned = await dq.ownedCount(trx, draw.id, userId);
-        if (draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user && !cmd.override_max_per_user) {
-          throw errors.conflict(
-            'limit_exceeded',
-            `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio (o cliente já tem ${owned}). Marque “Ignorar o limite por usuário” para atribuir mesmo assim.`,
-            { max: draw.max_per_user, owned },
-          );
-        }
-        const [payment] = await trx('payments')
-          .insert({ user_id: userId, kind: 'admin', method: 'admin', provider: 'admin', status: 'approved', amount_cents: 0, draw_id: draw.id, numbers, paid_at: trx.fn.now() })
-          .returning(['id']);
-        // Delivered here and now, once: the fulfilment row says so (nothing is left to fulfil later).
-        await trx('payment_fulfilments').insert({ payment_id: payment.id, result: JSON.stringify({ draw_id: draw.id, sold: numbers, assigned_by: actor.userId }) });
-        await dq.sellNumbers(trx, { drawId: draw.id, numbers, userId, paymentId: payment.id, source: 'admin' });
-        const sellOut = await draws.closeIfSoldOut(trx, draw.id);
-        await audit(trx, {
-          actorUserId: actor.userId,
-          actor: actor.via,
-          action: 'user.numbers_assigned',
-          entity: 'user',
-          entityId: userId,
-          data: {
-            draw_id: draw.id,
-            payment_id: payment.id,
-            numbers,
-            override_max_per_user: Boolean(cmd.override_max_per_user),
-            over_limit: draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user,
-            before: { owned_in_draw: owned, draw_status: draw.status },
-            after: { owned_in_draw: owned + numbers.length, draw_status: sellOut.closed ? 'closed' : draw.status, next_draw_id: sellOut.successorId },
-          },
-        });
-        return { drawId: draw.id, paymentId: Number(payment.id), ...sellOut };
-      });
-      draws.invalidateBoard(result.drawId);
-      return {
-        ok: true as const,
-        message: 'Números atribuídos com sucesso.',
-        user_id: userId,
-        draw_id: result.drawId,
-        numbers,
-        payment_id: result.paymentId,
-        sold_out: result.closed,
-        next_draw_id: result.successorId,
-      };
+    assignNumbers(actor, userId, input) {
+      // Selling numbers belongs to draws (the sales module's owner): auth only routes the request.
+      return deps.assignments.assign(actor, userId, input);
     },
 
     activeClients(query) {

@@ -1,7 +1,7 @@
 import type { Conn } from '../platform/db';
 import type { UserRow } from './serializers';
 
-export const USER_COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'birthdate', 'password_hash', 'role', 'is_admin', 'coupon_code', 'created_at'];
+export const USER_COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'birthdate', 'password_hash', 'role', 'is_admin', 'coupon_code', 'admin_email_proved', 'created_at'];
 
 export function findUserByEmail(conn: Conn, email: string): Promise<UserRow | undefined> {
   return conn('users').select(USER_COLUMNS).whereRaw('lower(email) = lower(?)', [email]).first();
@@ -22,7 +22,7 @@ export async function findSession(conn: Conn, tokenHash: string) {
     .where('t.token_hash', tokenHash)
     .whereNull('t.revoked_at')
     .where('t.expires_at', '>', conn.fn.now())
-    .first('t.id as token_id', 'u.id', 'u.name', 'u.email', 'u.role', 'u.is_admin');
+    .first('t.id as token_id', 'u.id', 'u.name', 'u.email', 'u.role', 'u.is_admin', 'u.admin_email_proved');
 }
 
 export async function insertSession(conn: Conn, userId: number, tokenHash: string, ttlDays: number, userAgent?: string) {

@@ -51,5 +51,18 @@ export function authRoutes(auth: AuthService, config: Pick<Config, 'isProduction
     ctx.body = { ok: true };
   });
 
+  // The link mailed to an ADMIN_EMAILS address (DESIGN §9): opened in a browser it lands on the
+  // sign-in page; asked for JSON it answers {ok, user_id, email}. A bad or used link: 400 JSON.
+  r.get('/auth/confirm-admin-email', async (ctx) => {
+    const done = await auth.confirmAdminEmail(ctx.query.token);
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.accepts('json', 'html') === 'html') {
+      ctx.status = 303;
+      ctx.redirect('/login?email_admin_confirmado=1');
+      return;
+    }
+    ctx.body = { ok: true, ...done };
+  });
+
   return r;
 }

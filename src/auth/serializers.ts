@@ -9,12 +9,20 @@ export interface UserRow {
   role: 'customer' | 'admin';
   is_admin: boolean;
   coupon_code: string | null;
+  /** The ADMIN_EMAILS address this account proved (confirmation link), lowercased; null if none. */
+  admin_email_proved: string | null;
   created_at: Date;
 }
 
-/** Admin = is_admin, role admin, or an email listed in ADMIN_EMAILS (DESIGN §9). */
-export function isAdminRow(row: Pick<UserRow, 'is_admin' | 'role' | 'email'>, adminEmails: string[]): boolean {
-  return row.is_admin || row.role === 'admin' || adminEmails.includes(row.email.toLowerCase());
+/**
+ * Admin = is_admin, role admin (both set by `users create-admin` and by admins), or an e-mail
+ * listed in ADMIN_EMAILS that this account proved it owns (a confirmation link mailed to it):
+ * registering a listed address makes no one admin (DESIGN §9).
+ */
+export function isAdminRow(row: Pick<UserRow, 'is_admin' | 'role' | 'email' | 'admin_email_proved'>, adminEmails: string[]): boolean {
+  if (row.is_admin || row.role === 'admin') return true;
+  const email = row.email.toLowerCase();
+  return adminEmails.includes(email) && row.admin_email_proved === email;
 }
 
 /** The account as its owner sees it (GET /api/me, login). Never the hash. */

@@ -30,6 +30,11 @@ export const RESET_SUBJECT = 'Cota Verde: redefinição de senha';
 /** What a reset mail's outbox row says until it is sent (the text and the link are made then). */
 export const RESET_PENDING_TEXT = 'Pedido de redefinição de senha: o texto, com o link de uso único, é gerado no envio e não fica guardado.';
 /** Where the link was, in the text the outbox keeps of a sent reset mail. */
+/** The ADMIN_EMAILS proof (DESIGN §9): a single-use confirmation link, rendered at send time. */
+export const ADMIN_CONFIRM_TEMPLATE = 'admin_email_confirm';
+export const ADMIN_CONFIRM_SUBJECT = 'Cota Verde: confirme o seu e-mail de administração';
+export const ADMIN_CONFIRM_PENDING_TEXT = 'Confirmação do e-mail de administração: o texto, com o link de uso único, é gerado no envio e não fica guardado.';
+const ADMIN_CONFIRM_TTL_HOURS = 24;
 export const RESET_LINK_OMITTED = '[link de uso único omitido: só o destinatário o recebe]';
 export const RESET_ACCEPTED_MESSAGE =
   'Se houver uma conta com este e-mail, enviaremos um link para criar uma nova senha. Verifique sua caixa de entrada.';
@@ -42,6 +47,8 @@ export interface AuthService {
   logout(tokenId: number): Promise<void>;
   requestPasswordReset(input: unknown, ctx: { ip: string }): Promise<void>;
   confirmPasswordReset(input: unknown, ctx: { ip: string }): Promise<void>;
+  /** GET /api/auth/confirm-admin-email?token=…: the account proves its ADMIN_EMAILS address (single use). */
+  confirmAdminEmail(token: unknown): Promise<{ user_id: number; email: string }>;
   createAdmin(input: { name: string; email: string; password: string }): Promise<PublicUser>;
   listUsers(opts: { limit: number; offset: number; search?: string }): Promise<PublicUser[]>;
 }
@@ -79,6 +86,39 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
     return { text: text(`${config.publicUrl}/redefinir-senha?token=${encodeURIComponent(token)}`), storedText: text(RESET_LINK_OMITTED) };
   });
 
+  // The ADMIN_EMAILS proof link is written when sent (as the reset link): only its SHA-256 is kept.
+  // An address no longer listed, already proved, or without an account gets nothing ('dropped').
+  mailer.registerRenderer(ADMIN_CONFIRM_TEMPLATE, async (trx, row) => {
+    const user = await q.findUserByEmail(trx, row.to_address);
+    const email = user?.email.toLowerCase();
+    if (!user || !email || !adminEmails.includes(email) || user.admin_email_proved === email) return null;
+    const token = newToken();
+    await trx('admin_email_confirmations').insert({
+      user_id: user.id,
+      email,
+      token_hash: sha256(token),
+      expires_at: trx.raw(`now() + make_interval(hours => ?)`, [ADMIN_CONFIRM_TTL_HOURS]),
+    });
+    const text = (link: string) =>
+      [
+        `Olá, ${user.name}.`,
+        '',
+        'Este endereço está configurado como e-mail de administração da Cota Verde.',
+        `Para confirmar que ele é seu e ativar o acesso de administrador desta conta, abra o link abaixo (válido por ${ADMIN_CONFIRM_TTL_HOURS} horas e por um único uso):`,
+        '',
+        link,
+        '',
+        'Se você não criou esta conta, ignore esta mensagem: nenhum acesso é concedido sem a confirmação.',
+      ].join('\n');
+    return { text: text(`${config.publicUrl}/api/auth/confirm-admin-email?token=${encodeURIComponent(token)}`), storedText: text(RESET_LINK_OMITTED) };
+  });
+
+  async function mailAdminProof(userId: number, email: string) {
+    const outboxId = await mailer.enqueue(db, { to: email, template: ADMIN_CONFIRM_TEMPLATE, subject: ADMIN_CONFIRM_SUBJECT, text: ADMIN_CONFIRM_PENDING_TEXT });
+    await audit(db, { actorUserId: userId, action: 'user.admin_email_proof_sent', entity: 'user', entityId: userId });
+    await mailer.dispatch(outboxId).catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
+  }
+
   return {
     async register(input, { ip }) {
       await rateLimits.hit('register', ip);
@@ -86,9 +126,6 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
       const accountExists = () => errors.conflict('account_exists', ACCOUNT_EXISTS);
       // Hashed first, whatever the outcome: every answer past validation costs the same.
       const passwordHash = await hashPassword(cmd.password);
-      // An address listed in ADMIN_EMAILS is admin by configuration: anyone registering it first
-      // (there is no e-mail verification) would become admin. Operators create it with the CLI.
-      if (adminEmails.includes(cmd.email)) throw accountExists();
       try {
         const user = await db.transaction(async (trx) => {
           const row = await q.insertUser(trx, {
@@ -103,6 +140,8 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
           await audit(trx, { actorUserId: row.id, action: 'user.registered', entity: 'user', entityId: row.id });
           return row;
         });
+        // A listed ADMIN_EMAILS address is a customer account until it proves the address.
+        if (adminEmails.includes(user.email.toLowerCase())) await mailAdminProof(user.id, user.email);
         return serializeUser(user, adminEmails);
       } catch (e) {
         if (isUniqueViolation(e, 'users_email_unique') || isUniqueViolation(e, 'users_cpf_unique')) throw accountExists();
@@ -132,6 +171,14 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
       await q.insertSession(db, user.id, sha256(token), config.sessionTtlDays, userAgent);
       await rateLimits.refund('login', ipKey);
       await rateLimits.reset('loginAccount', accountKey);
+      // A listed ADMIN_EMAILS address not proved yet (an account older than the list): a proof
+      // link, at most one an hour.
+      const email = user.email.toLowerCase();
+      if (adminEmails.includes(email) && user.admin_email_proved !== email && !user.is_admin && user.role !== 'admin') {
+        const recent = await db('admin_email_confirmations').where({ user_id: user.id }).where('created_at', '>', db.raw(`now() - interval '1 hour'`)).first('id');
+        const pending = await db('mail_outbox').where({ to_address: user.email, template: ADMIN_CONFIRM_TEMPLATE, status: 'pending' }).first('id');
+        if (!recent && !pending) await mailAdminProof(user.id, user.email);
+      }
       return { token, user: serializeUser(user, adminEmails) };
     },
 
@@ -193,6 +240,23 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
         await trx('users').where({ id: reset.user_id }).update({ password_hash: passwordHash, updated_at: trx.fn.now() });
         await q.revokeAllSessions(trx, reset.user_id);
         await audit(trx, { actorUserId: reset.user_id, action: 'password_reset.completed', entity: 'user', entityId: reset.user_id });
+      });
+    },
+
+    async confirmAdminEmail(token) {
+      const invalid = () => errors.validation('invalid_token', 'Link de confirmação inválido ou expirado. Entre na sua conta para receber outro.');
+      if (typeof token !== 'string' || token.length < 10 || token.length > 200) throw invalid();
+      return db.transaction(async (trx) => {
+        const c = await trx('admin_email_confirmations').where({ token_hash: sha256(token) }).whereNull('used_at').where('expires_at', '>', trx.fn.now()).forUpdate().first();
+        if (!c) throw invalid();
+        await trx('admin_email_confirmations').where({ id: c.id }).update({ used_at: trx.fn.now() });
+        const user = await q.findUserById(trx, c.user_id);
+        // The proof is for the address the link was sent to: an account whose e-mail changed since proves nothing.
+        if (!user || user.email.toLowerCase() !== c.email) throw invalid();
+        await trx('users').where({ id: user.id }).update({ admin_email_proved: c.email, updated_at: trx.fn.now() });
+        await audit(trx, { actorUserId: user.id, action: 'user.admin_email_proved', entity: 'user', entityId: user.id, data: { email: c.email } });
+        deps.logger.info({ userId: user.id }, 'ADMIN_EMAILS address proved: the account is admin');
+        return { user_id: Number(user.id), email: c.email };
       });
     },
 

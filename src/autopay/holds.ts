@@ -25,7 +25,7 @@ export interface HoldOutcome {
 }
 
 /**
- * DESIGN §7, in the transaction that opens the draw (called by emitDrawOpened): when the draw
+ * DESIGN §7, in the transaction that opens the draw (a draw-opened hook, wired in services.ts): when the draw
  * belongs to the main series (app config main_infoproduct_id), every active profile with a saved
  * card gets its captive numbers that are free held for it (a reservation with source 'autopay'
  * until the hold's end) and one autopay run (UNIQUE profile, draw): 'held', or 'skipped' when

@@ -9,11 +9,12 @@ import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import { readAppConfig } from '../platform/app-config';
 import type { DrawsService } from '../draws/service';
-import { releaseHeldCells } from '../draws/queries';
+import { releaseReservation } from '../draws/sales';
 import { effectiveTicketPrice } from '../draws/serializers';
 import type { PaymentsService } from '../payments/service';
 import type { CardCharge, PaymentProvider, ProviderPayment } from '../payments/providers/types';
 import { ProviderError } from '../payments/providers/types';
+import { attachProviderPaymentId, cancelUnsentPayment, insertPayment } from '../payments/records';
 import type { SandboxProvider } from '../payments/providers/sandbox';
 import { AUTOPAY_MESSAGES as M, cardBrand, isValidDoc, maskDoc } from '../shared/autopay';
 import { onlyDigits } from '../shared/validation';
@@ -44,6 +45,8 @@ export interface ChargeSummary {
 }
 
 export interface AutopayService {
+  /** An account was anonymized: its saved card's holder and document and its captive numbers go. */
+  forgetUser(trx: Trx, user: { id: number }): Promise<void>;
   cardConfig(): AutopayCardConfig;
   tokenize(userId: number, input: unknown): Promise<SandboxCardToken>;
   get(userId: number): Promise<AutopayProfile>;
@@ -140,15 +143,10 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
   async function releaseRun(trx: Trx, run: RunRow, reason: string): Promise<number | null> {
     let drawId: number | null = null;
     if (run.reservation_id) {
-      await trx('reservations').where({ id: run.reservation_id }).forUpdate().first('id');
-      drawId = await releaseHeldCells(trx, run.reservation_id);
-      await trx('reservations').where({ id: run.reservation_id, status: 'active' }).update({ status: 'cancelled', updated_at: trx.fn.now() });
+      drawId = await releaseReservation(trx, run.reservation_id, 'cancelled');
     }
     if (run.payment_id) {
-      await trx('payments')
-        .where({ id: run.payment_id, status: 'pending' })
-        .whereNull('provider_payment_id')
-        .update({ status: 'cancelled', lapsed_at: trx.fn.now(), review_reason: `compra automática: ${reason}`, updated_at: trx.fn.now() });
+      await cancelUnsentPayment(trx, run.payment_id, `compra automática: ${reason}`);
     }
     await trx('autopay_runs')
       .where({ id: run.id })
@@ -196,20 +194,18 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
           draw?.infoproduct_id ? trx('infoproducts').where({ id: draw.infoproduct_id }).first('price_cents') : null,
         ]);
         amount = effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }) * run.numbers.length;
-        const [p] = await trx('payments')
-          .insert({
-            user_id: profile!.user_id,
-            kind: 'autopay',
-            method: 'card',
-            provider: provider.name,
-            status: 'pending',
-            amount_cents: amount,
-            draw_id: run.draw_id,
-            reservation_id: run.reservation_id,
-            numbers: run.numbers,
-            expires_at: run.hold_until,
-          })
-          .returning('id');
+        const p = await insertPayment(trx, {
+          user_id: profile!.user_id,
+          kind: 'autopay',
+          method: 'card',
+          provider: provider.name,
+          status: 'pending',
+          amount_cents: amount,
+          draw_id: run.draw_id,
+          reservation_id: run.reservation_id,
+          numbers: run.numbers,
+          expires_at: run.hold_until,
+        });
         paymentId = p.id;
       }
       const [claimed]: RunRow[] = await trx('autopay_runs')
@@ -247,10 +243,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
       // Anything the reservation still holds (a decline answered before our payment row had a provider id).
       const touched = await db.transaction(async (trx) => {
         if (!run.reservation_id) return null;
-        await trx('reservations').where({ id: run.reservation_id }).forUpdate().first('id');
-        const d = await releaseHeldCells(trx, run.reservation_id);
-        await trx('reservations').where({ id: run.reservation_id, status: 'active' }).update({ status: 'expired', updated_at: trx.fn.now() });
-        return d;
+        return releaseReservation(trx, run.reservation_id, 'expired');
       });
       if (touched) deps.draws.invalidateBoard(touched);
     }
@@ -313,7 +306,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
           })
           .returning('*');
         if (charge.providerPaymentId) {
-          await trx('payments').where({ id: run.payment_id }).whereNull('provider_payment_id').update({ provider_payment_id: charge.providerPaymentId, updated_at: trx.fn.now() });
+          await attachProviderPaymentId(trx, run.payment_id!, charge.providerPaymentId);
         }
         outcome = { charge };
       } catch (e) {
@@ -373,6 +366,13 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
   }
 
   const service: AutopayService = {
+    async forgetUser(trx, user) {
+      const profile = await trx('autopay_profiles').where({ user_id: user.id }).first('id');
+      if (!profile) return;
+      await trx('autopay_profiles').where({ id: profile.id }).update({ active: false, provider_customer_id: null, ...CARD_CLEARED, updated_at: trx.fn.now() });
+      await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });
+    },
+
     cardConfig() {
       return { provider: provider.name, public_key: provider.name === 'mercadopago' ? (deps.config.payments.mercadopago.publicKey ?? null) : null };
     },

@@ -1,16 +1,23 @@
 import { createServer } from 'node:http';
 import { createServices } from '../services';
 import { createApp } from '../http';
-import { ConfigError } from '../platform/config';
+import { ConfigError, isProductionEnv, loadConfig } from '../platform/config';
+import { announceWebUrl } from '../platform/web-url';
 
 /** The web process (Procfile `web`). */
 async function main() {
-  const services = createServices();
+  // Without PUBLIC_URL (development), this process links to where it serves, never to an address
+  // another web run announced earlier.
+  const announce = !process.env.PUBLIC_URL && !isProductionEnv(process.env.NODE_ENV);
+  const selfUrl = `http://${!process.env.HOST || ['0.0.0.0', '::'].includes(process.env.HOST) ? 'localhost' : process.env.HOST}:${process.env.PORT || 3000}`;
+  const services = createServices(announce ? { config: loadConfig({ ...process.env, PUBLIC_URL: selfUrl }) } : {});
   const app = createApp(services);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.listen(services.config.port, services.config.host, () => {
     services.logger.info({ port: services.config.port }, 'web listening');
+    // Without PUBLIC_URL (development), the CLI and the worker link to where this process serves.
+    if (announce) announceWebUrl(selfUrl, services.config.databaseUrl);
   });
   let closing = false;
   const shutdown = (sig: string) => {
@@ -18,6 +25,7 @@ async function main() {
     closing = true;
     services.logger.info({ sig }, 'web shutting down');
     server.close(() => void services.close().then(() => process.exit(0)));
+    services.live.closeAll(); // open event streams would hold server.close (clients reconnect elsewhere)
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   };

@@ -11,8 +11,7 @@ import { parseId } from '../shared/validation';
 import { readAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
-import * as dq from '../draws/queries';
-import { emitDrawOpened } from '../draws/service';
+import type { DrawsService } from '../draws/service';
 import type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../shared/api/admin-infoproducts';
 import type { InfoproductFields } from '../shared/api/catalogue';
 
@@ -264,6 +263,7 @@ export function createAdminInfoproductsService(deps: {
   coverStorageDir: string;
   ebookMaxBytes: number;
   coverMaxBytes: number;
+  draws: DrawsService;
 }): AdminInfoproductsService {
   const { db, logger } = deps;
   const ebookDir = path.resolve(deps.ebookStorageDir);
@@ -332,15 +332,8 @@ export function createAdminInfoproductsService(deps: {
     return undefined;
   }
 
-  /** Opens the product's draw with its defaults unless one is open (the product row is locked by the caller). */
-  async function openDrawOf(trx: Trx, p: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }): Promise<number> {
-    const open = await dq.findOpenDrawOfProduct(trx, p.id);
-    if (open) return open.id;
-    // Inherit from the latest draw of the product (as ensureOpenDraw does), else the product's defaults.
-    const d = await dq.insertDrawWithNumbers(trx, await dq.nextDrawSettings(trx, p));
-    await emitDrawOpened(trx, d);
-    return d.id;
-  }
+  /** Opens the product's draw unless one is open (the product row is locked by the caller): draws decides how. */
+  const openDrawOf = (trx: Trx, p: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }) => deps.draws.openDrawOfProduct(trx, p);
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
     try {

@@ -81,10 +81,18 @@ export function createEbooksService(deps: { db: Db; appSecret: string; storageDi
     return createHmac('sha256', deps.appSecret).update(`ebook-download\n${userId}\n${sku}\n${exp}`).digest('base64url');
   }
 
+  /**
+   * The e-book right (RULES RF5): a paid purchase of that product
+   * that is still approved (refunded and charged-back ones no longer count, nor one held for
+   * review), or a number of one of its draws whose sale still counts (not voided by a refund).
+   */
   async function isBuyer(userId: number, productId: number): Promise<boolean> {
     const r = await db.raw(
-      `SELECT EXISTS (SELECT 1 FROM payments WHERE user_id = ? AND infoproduct_id = ? AND status = 'approved' AND kind IN ('infoproduct', 'admin'))
-           OR EXISTS (SELECT 1 FROM draw_numbers dn JOIN draws d ON d.id = dn.draw_id WHERE dn.owner_user_id = ? AND d.infoproduct_id = ?) AS ok`,
+      `SELECT EXISTS (SELECT 1 FROM payments WHERE user_id = ? AND infoproduct_id = ? AND status = 'approved' AND NOT fulfilment_on_hold AND kind IN ('infoproduct', 'admin'))
+           OR EXISTS (SELECT 1 FROM number_sales s JOIN draws d ON d.id = s.draw_id
+                       LEFT JOIN payments p ON p.id = s.payment_id
+                       WHERE s.user_id = ? AND d.infoproduct_id = ? AND s.voided_at IS NULL
+                         AND (p.id IS NULL OR p.status NOT IN ('refunded', 'charged_back'))) AS ok`,
       [userId, productId, userId, productId],
     );
     return r.rows[0].ok === true;

@@ -7,7 +7,7 @@ import type { DrawsService } from '../draws/service';
 import { boardNumbersOfDraws, countsByDraw, type BoardNumber, type DrawRow } from '../draws/queries';
 import { effectiveTicketPrice, serializeNumber } from '../draws/serializers';
 import type { CatalogueItem, CatalogueSection, InfoproductFields, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../shared/api/catalogue';
-import type { Draw, PendingDraw } from '../shared/api/draws';
+import type { Draw, PausedDraw, PendingDraw } from '../shared/api/draws';
 
 export const ProductListQuery = z.object({
   category: z.string().trim().max(60).regex(/^[a-z0-9-]+$/i, 'Categoria inválida.').optional(),
@@ -82,7 +82,7 @@ export interface CatalogueService {
   findProduct(idOrSku: string): Promise<ProductRow>;
   detail(idOrSku: string): Promise<ProductDetail>;
   openDraw(idOrSku: string, includeNumbers: boolean): Promise<OpenDrawAnswer>;
-  ensureOpenDraw(idOrSku: string): Promise<Draw>;
+  ensureOpenDraw(idOrSku: string): Promise<Draw | PausedDraw>;
   publicConfig(): Promise<PublicConfig>;
   /** `{items}` of `list`. */
   listJson(query: unknown): Promise<CachedJson>;
@@ -209,6 +209,19 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService; read
     async ensureOpenDraw(idOrSku) {
       const p = await service.findProduct(idOrSku);
       const d = await draws.ensureOpenDraw(p.id);
+      if (!d) {
+        const last = await draws.latestDrawOf(p.id);
+        return {
+          id: null,
+          draw_id: null,
+          status: 'paused',
+          open: false,
+          infoproduct_id: p.id,
+          last_draw_id: last?.id ?? null,
+          total_numbers: null,
+          message: 'O sorteio deste e-book está pausado. Aguarde a abertura de uma nova rodada.',
+        };
+      }
       const [view] = await draws.views([d]);
       return { ...view, draw_id: d.id };
     },

@@ -9,10 +9,10 @@ import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
-import { emitDrawOpened, type DrawsService } from './service';
+import type { DrawsService } from './service';
 import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
 import type { DrawStatus } from '../shared/api/draws';
-import type { AdminDraw, DashboardSummary, NewSeriesResult } from '../shared/api/admin-draws';
+import type { AdminDraw, AdminDrawChange, DashboardSummary, NewSeriesResult } from '../shared/api/admin-draws';
 
 /**
  * The admin console's draws (RULES D3, D6, N7): dashboard summary, 'NOVO SORTEIO', ticket price and the
@@ -120,8 +120,8 @@ export interface AdminDrawsService {
   get(id: number): Promise<AdminDrawView>;
   /** `adminId` null: the operator CLI (audited as actor 'cli'). */
   create(adminId: number | null, input: unknown): Promise<AdminDrawView>;
-  update(adminId: number, id: number, input: unknown): Promise<AdminDrawView>;
-  setStatus(adminId: number | null, id: number, input: unknown): Promise<AdminDrawView>;
+  update(adminId: number, id: number, input: unknown): Promise<AdminDrawChange>;
+  setStatus(adminId: number | null, id: number, input: unknown): Promise<AdminDrawChange>;
   remove(adminId: number, id: number): Promise<{ ok: true; id: number }>;
   board(id: number): Promise<{ draw_id: number; status: DrawStatus; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
 }
@@ -204,13 +204,14 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     const left = await trx('draw_numbers').where({ draw_id: d.id }).whereNot({ status: 'sold' }).count<{ c: number }[]>({ c: '*' });
     if (Number(left[0].c) === 0) throw errors.conflict('draw_sold_out', 'Todos os números deste sorteio já foram vendidos: ele não pode ser reaberto.');
     const [after] = await trx('draws').where({ id: d.id }).update({ status: 'open', closed_at: null, updated_at: trx.fn.now() }).returning('*');
-    await emitDrawOpened(trx, after);
+    await deps.draws.opened(trx, after, 'admin');
     return after;
   }
 
   async function close(trx: Trx, d: q.DrawRow): Promise<q.DrawRow> {
-    const [after] = await trx('draws').where({ id: d.id }).update({ status: 'closed', closed_at: trx.fn.now(), updated_at: trx.fn.now() }).returning('*');
-    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId: d.id }) });
+    // DESIGN §2: an admin's close is a pause (closed_by 'admin'): ensure-open-draw opens no successor.
+    const [after] = await trx('draws').where({ id: d.id }).update({ status: 'closed', closed_by: 'admin', closed_at: trx.fn.now(), updated_at: trx.fn.now() }).returning('*');
+    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId: d.id, by: 'admin' }) });
     return after;
   }
 
@@ -238,11 +239,27 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     if (await q.findOpenDrawOfProduct(trx, productId)) throw secondOpen();
     const full = await trx('infoproducts').where({ id: productId }).first('id', 'title', 'default_total_numbers', 'default_prize_cents');
     const opened = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, full));
-    await emitDrawOpened(trx, opened);
+    await deps.draws.opened(trx, opened, 'admin');
     await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.new_series', entity: 'draw', entityId: opened.id, data: { before: null, after: { closed: null, opened: snapshot(opened) }, sold: 0 } });
     deps.readCache.invalidateAllAfterCommit(trx);
     deps.logger.info({ drawId: opened.id, adminId }, 'admin: main series had no open draw; opened one');
     return { closed_draw_id: null, draw_id: opened.id, sold: 0 };
+  }
+
+  /**
+   * After a change that closed draw `before` (open before, closed now): when it was the main
+   * series' draw, the words saying that the store has no current draw of the main series until
+   * one is opened (DESIGN §2: an admin's close is a pause; nothing reopens it but an admin).
+   */
+  async function closeNotice(before: q.DrawRow, after: AdminDrawView): Promise<AdminDrawChange> {
+    if (before.status !== 'open' || after.status !== 'closed' || !before.infoproduct_id) return after;
+    const cfg = await readAppConfig(db);
+    if (cfg.main_infoproduct_id !== before.infoproduct_id) return after;
+    const current = await draws.currentDrawId(cfg);
+    const notice = current
+      ? `Este era o sorteio atual da série principal: ela fica sem sorteio aberto até que um seja aberto (reabra este ou use NOVO SORTEIO). Enquanto isso, o sorteio exibido como atual é o #${current}.`
+      : 'Este era o sorteio atual: a loja fica sem sorteio atual até que um seja aberto (reabra este ou use NOVO SORTEIO).';
+    return { ...after, notice };
   }
 
   const service: AdminDrawsService = {
@@ -289,7 +306,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           const sold = counts?.sold ?? 0;
           if (cmd.confirm_sold !== undefined && cmd.confirm_sold !== sold)
             throw errors.conflict('draw_changed', `O sorteio atual já tem ${sold} ${sold === 1 ? 'número vendido' : 'números vendidos'}. Confira e confirme de novo.`, { sold });
-          const r = await draws.closeAndOpenSuccessor(trx, locked.id);
+          const r = await draws.closeAndOpenSuccessor(trx, locked.id, 'admin');
           if (!r.successorId) throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira os números e confirme de novo.');
           const after = await q.findDraw(trx, r.successorId);
           await audit(trx, {
@@ -370,8 +387,8 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
             max_per_user: cmd.max_per_user ?? 1,
             status,
           });
-          if (status === 'closed') await trx('draws').where({ id: d.id }).update({ closed_at: trx.fn.now() });
-          else await emitDrawOpened(trx, d);
+          if (status === 'closed') await trx('draws').where({ id: d.id }).update({ closed_at: trx.fn.now(), closed_by: 'admin' });
+          else await deps.draws.opened(trx, d, 'admin');
           await audit(trx, { actorUserId: adminId, actor: adminId === null ? 'cli' : 'admin', action: 'draw.created', entity: 'draw', entityId: d.id, data: { before: null, after: snapshot(await q.findDraw(trx, d.id)) } });
           deps.readCache.invalidateAllAfterCommit(trx);
           return d.id;
@@ -382,9 +399,11 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
 
     async update(adminId, id, input) {
       const cmd: DrawFields = UpdateDrawCommand.parse(input);
+      let was: q.DrawRow | undefined;
       await guarded(() =>
         db.transaction(async (trx) => {
           const before = await lockedDraw(trx, id);
+          was = before;
           // Closing applies first, opening last: "close it and move it to another e-book" works in one call.
           if (cmd.status === 'closed') await changeStatus(trx, before, 'closed');
           const patch: Record<string, unknown> = {};
@@ -419,21 +438,23 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           deps.readCache.invalidateAllAfterCommit(trx);
         }),
       );
-      return get(id);
+      return closeNotice(was!, await get(id));
     },
 
     async setStatus(adminId, id, input) {
       const { status } = StatusCommand.parse(input);
+      let was: q.DrawRow | undefined;
       await guarded(() =>
         db.transaction(async (trx) => {
           const before = await lockedDraw(trx, id);
+          was = before;
           const after = await changeStatus(trx, before, status);
           if (after === before) return;
           await audit(trx, { actorUserId: adminId, actor: adminId === null ? 'cli' : 'admin', action: 'draw.status_changed', entity: 'draw', entityId: id, data: { before: snapshot(before), after: snapshot(after) } });
           deps.readCache.invalidateAllAfterCommit(trx);
         }),
       );
-      return get(id);
+      return closeNotice(was!, await get(id));
     },
 
     async remove(adminId, id) {

@@ -3,6 +3,7 @@ import { booksCheck, pairId, rowsOf, type BooksCheck } from '../platform/books';
 import { soldNumbersThatCount } from './queries';
 import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
 import { GAME } from './results';
+import { voucherLotChecks } from './vouchers';
 
 /**
  * The draws' part of the books (RULES B1), read-only: numbers, holds, vouchers, open draws and
@@ -100,53 +101,16 @@ async function voucherBalancesMatchLedger(conn: Conn): Promise<BooksCheck> {
 }
 
 /**
- * RULES V4: every voucher consumption (ledger reason 'consume') records the lot(s) it spent.
- * Guarded on the schema, since voucher lots are being introduced: without a voucher lot table the
- * check passes with a note saying it waits for lots. With one, the link is found from the foreign
- * keys: a column of voucher_ledger referencing the lots, or a table referencing both
- * voucher_ledger and the lots (one row per lot spent). A lot table with neither link is reported
- * as a failure, so the check can never pass silently on a schema it does not understand.
+ * RULES V4: every voucher consumption (ledger reason 'consume') records the lot(s) it spent, and
+ * what it recorded adds up to what it consumed (voucher_lot_spends); a balance also equals the
+ * unused remainder of its lots. The vouchers module owns both checks (voucherLotChecks).
  */
 async function voucherConsumptionsHaveLots(conn: Conn): Promise<BooksCheck> {
-  const name = 'voucher_consumptions_have_lots';
-  const lots = await rowsOf<{ table_name: string }>(
-    conn,
-    `SELECT table_name FROM information_schema.tables
-      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name ~ ?
-      ORDER BY table_name`,
-    ['^voucher_.*lots?$'],
-  );
-  if (!lots.length) return booksCheck(name, [], 'sem lotes de voucher no esquema ainda: verificação em espera (RULES V4)');
-  const fks = await rowsOf<{ table_name: string; column_name: string; ref_table: string }>(
-    conn,
-    `SELECT kcu.table_name, kcu.column_name, ccu.table_name AS ref_table
-       FROM information_schema.table_constraints tc
-       JOIN information_schema.key_column_usage kcu ON kcu.constraint_name = tc.constraint_name AND kcu.table_schema = tc.table_schema
-       JOIN information_schema.constraint_column_usage ccu ON ccu.constraint_name = tc.constraint_name AND ccu.table_schema = tc.table_schema
-      WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = current_schema()`,
-  );
-  const lotTables = new Set(lots.map((l) => l.table_name));
-  const direct = fks.find((f) => f.table_name === 'voucher_ledger' && lotTables.has(f.ref_table));
-  if (direct) {
-    const rows = await rowsOf<{ id: number }>(conn, `SELECT id FROM voucher_ledger WHERE reason = 'consume' AND ?? IS NULL ORDER BY id`, [direct.column_name]);
-    return booksCheck(
-      name,
-      rows.map((r) => r.id),
-    );
-  }
-  for (const link of fks.filter((f) => f.ref_table === 'voucher_ledger' && f.table_name !== 'voucher_ledger')) {
-    if (!fks.some((f) => f.table_name === link.table_name && lotTables.has(f.ref_table))) continue;
-    const rows = await rowsOf<{ id: number }>(
-      conn,
-      `SELECT v.id FROM voucher_ledger v WHERE v.reason = 'consume' AND NOT EXISTS (SELECT 1 FROM ?? x WHERE x.?? = v.id) ORDER BY v.id`,
-      [link.table_name, link.column_name],
-    );
-    return booksCheck(
-      name,
-      rows.map((r) => r.id),
-    );
-  }
-  return { name, ok: false, count: 0, ids: [], note: `tabela de lotes (${[...lotTables].join(', ')}) sem ligação reconhecível com voucher_ledger` };
+  const checks = await voucherLotChecks(conn);
+  const consumption = checks.find((c) => c.name === 'voucher_consumption_has_lot')!;
+  const lots = checks.find((c) => c.name === 'voucher_balance_matches_ledger')!;
+  const ids = [...consumption.ids, ...lots.ids.map((id) => `lots:${id}`)];
+  return booksCheck('voucher_consumptions_have_lots', ids);
 }
 
 /**

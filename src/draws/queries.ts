@@ -20,6 +20,9 @@ export interface DrawRow {
   product_name: string | null;
   product_link: string | null;
   redeemed: boolean;
+  /** Why the draw was (last) opened / closed: see the draw-open-close-reasons migration. */
+  opened_by: 'sellout' | 'admin' | 'customer';
+  closed_by: 'sellout' | 'admin' | null;
   created_at: Date;
 }
 
@@ -193,6 +196,16 @@ export async function soldNumbersThatCount(conn: Conn, drawId: number): Promise<
     .select('s.n', 's.user_id', 's.payment_id');
 }
 
+/** Numbers of a draw whose sale was voided and kept (a refund after the draw closed): they never win. */
+export async function voidedNumbers(conn: Conn, drawId: number): Promise<number[]> {
+  const rows: Array<{ n: number }> = await conn('number_sales')
+    .where({ draw_id: drawId, void_kind: 'kept' })
+    .whereNotExists((w) => w.select(1).from('number_sales as live').whereRaw('live.draw_id = number_sales.draw_id AND live.n = number_sales.n AND live.voided_at IS NULL'))
+    .distinct('n')
+    .orderBy('n');
+  return rows.map((r) => r.n);
+}
+
 /** Numbers a user owns in a draw. */
 export async function ownedCount(conn: Conn, drawId: number, userId: number): Promise<number> {
   const r = await conn('draw_numbers').where({ draw_id: drawId, owner_user_id: userId }).count<{ c: number }[]>({ c: '*' });
@@ -222,42 +235,4 @@ export async function voucherBalance(conn: Conn, userId: number, infoproductId: 
  */
 export async function lockUserInDraw(trx: Conn, drawId: number, userId: number) {
   await trx.raw('SELECT pg_advisory_xact_lock(?::int, ?::int)', [drawId, userId]);
-}
-
-/**
- * Puts back on the board every cell a reservation still holds. The cells are
- * locked in number order first, like every other path that locks cells: a bare
- * UPDATE takes them in storage order and can deadlock with a reservation in flight.
- * Returns the draw id when something was released.
- */
-export async function releaseHeldCells(trx: Conn, reservationId: number): Promise<number | null> {
-  const held: Array<{ draw_id: number }> = await trx('draw_numbers')
-    .where({ reservation_id: reservationId, status: 'reserved' })
-    .orderBy(['draw_id', 'n'])
-    .forUpdate()
-    .select('draw_id', 'n');
-  if (!held.length) return null;
-  await trx('draw_numbers')
-    .where({ reservation_id: reservationId, status: 'reserved' })
-    .update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
-  return held[0].draw_id;
-}
-
-/**
- * Sells cells the caller has already locked and checked: marks them sold to the
- * buyer and appends them to number_sales (UNIQUE draw_id, n). Throws if any cell
- * was not in a sellable state, so a caller's mistake can never sell silently.
- */
-export async function sellNumbers(
-  trx: Conn,
-  s: { drawId: number; numbers: number[]; userId: number; paymentId?: number | null; source: 'voucher' | 'pix' | 'autopay' | 'admin' },
-): Promise<void> {
-  if (!s.numbers.length) return;
-  const changed = await trx('draw_numbers')
-    .where({ draw_id: s.drawId })
-    .whereIn('n', s.numbers)
-    .whereNot({ status: 'sold' })
-    .update({ status: 'sold', owner_user_id: s.userId, reservation_id: null, payment_id: s.paymentId ?? null, sold_at: trx.fn.now(), updated_at: trx.fn.now() });
-  if (changed !== s.numbers.length) throw new Error(`sellNumbers: ${s.numbers.length - changed} of draw ${s.drawId} not sellable`);
-  await trx('number_sales').insert(s.numbers.map((n) => ({ draw_id: s.drawId, n, user_id: s.userId, payment_id: s.paymentId ?? null, source: s.source })));
 }

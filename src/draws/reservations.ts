@@ -9,8 +9,8 @@ import { readAppConfig } from '../platform/app-config';
 import * as q from './queries';
 import type { Reservation, ReservationStatus } from '../shared/api/draws';
 import { iso } from '../shared/iso';
-import { cancelPendingPaymentsOfReservation } from '../payments/queries';
 import type { DrawsService } from './service';
+import { releaseReservation } from './sales';
 
 const numbersField = z
   .array(z.number({ error: 'Os números devem ser inteiros.' }).int('Os números devem ser inteiros.').min(0, 'Número fora da tabela.'), {
@@ -64,14 +64,16 @@ export interface ReservationsService {
   scheduleExpiry(reservationId: number, expiresAt: Date): Promise<void>;
 }
 
-export function createReservationsService(deps: { db: Db; queue: JobQueue; logger: Logger; rateLimits: RateLimits; draws: DrawsService }): ReservationsService {
+export function createReservationsService(deps: {
+  db: Db;
+  queue: JobQueue;
+  logger: Logger;
+  rateLimits: RateLimits;
+  draws: DrawsService;
+  /** A reservation ended without its PIX (wired in services.ts: payments cancels that PIX). */
+  onReservationEnded?: (reservationId: number, reason: string) => Promise<unknown>;
+}): ReservationsService {
   const { db } = deps;
-
-  async function release(trx: Trx, reservationId: number, status: 'expired' | 'cancelled') {
-    const drawId = await q.releaseHeldCells(trx, reservationId);
-    await trx('reservations').where({ id: reservationId }).update({ status, updated_at: trx.fn.now() });
-    return drawId;
-  }
 
   const service: ReservationsService = {
     async holdInTransaction(trx, o) {
@@ -181,12 +183,12 @@ export function createReservationsService(deps: { db: Db; queue: JobQueue; logge
       const drawId = await db.transaction(async (trx) => {
         const r = await trx('reservations').where({ id: reservationId }).forUpdate().first();
         if (!r || r.status !== 'active' || new Date(r.expires_at).getTime() > Date.now()) return null;
-        return (await release(trx, reservationId, 'expired')) ?? r.draw_id;
+        return (await releaseReservation(trx, reservationId, 'expired')) ?? r.draw_id;
       });
       if (drawId == null) return false;
       deps.draws.invalidateBoard(drawId);
       // Its pending PIX is never shown again and is cancelled at the provider.
-      await cancelPendingPaymentsOfReservation(db, reservationId, 'reserva expirada antes do pagamento');
+      await deps.onReservationEnded?.(reservationId, 'reserva expirada antes do pagamento');
       return true;
     },
 

@@ -68,9 +68,19 @@ export const DrawnNumbers = z.unknown().transform((v, ctx): number[] => {
 const DrawnAt = z.coerce.date({ error: 'Data do concurso inválida (use ISO 8601, ex.: 2026-11-23T23:00:00Z).' });
 
 export const RecordCommand = z.object(
-  { contest_number: ContestNumber, numbers: DrawnNumbers, drawn_at: DrawnAt.optional() },
+  {
+    contest_number: ContestNumber,
+    numbers: DrawnNumbers,
+    drawn_at: DrawnAt.optional(),
+    /** Records a contest whose number and date disagree with the stored contests' order. */
+    force: z.boolean({ error: 'force deve ser verdadeiro ou falso.' }).optional(),
+  },
   { error: 'Envie um objeto JSON.' },
 );
+/** Numbers typed in (CLI `results record`): the contest's real date is required (DESIGN §8). */
+export const TypedRecordCommand = RecordCommand.extend({
+  drawn_at: z.coerce.date({ error: 'Informe a data do concurso (--drawn-at, ISO 8601, ex.: 2026-11-23T23:00:00Z).' }),
+});
 export const CorrectCommand = RecordCommand.extend({
   reason: z.string({ error: 'Informe o motivo da correção.' }).trim().min(3, 'Informe o motivo da correção.').max(500, 'O motivo pode ter no máximo 500 caracteres.'),
 });
@@ -105,9 +115,9 @@ export function previousScheduledContest(d: Date): Date {
 }
 
 /** The walk of a stored decision: the numbers drawn after the winning one (last first), or all twenty. */
-export function walkOf(numbers: readonly number[], winningNumber: number | null, totalNumbers: number): WalkStep[] {
+export function walkOf(numbers: readonly number[], winningNumber: number | null, totalNumbers: number, voided: readonly number[] = []): WalkStep[] {
   const after = winningNumber === null ? [...numbers] : numbers.slice(numbers.indexOf(winningNumber) + 1);
-  return after.reverse().map((n) => ({ n, reason: n >= totalNumbers ? 'out_of_range' : 'not_sold' }));
+  return after.reverse().map((n) => ({ n, reason: n >= totalNumbers ? 'out_of_range' : voided.includes(n) ? 'voided' : 'not_sold' }));
 }
 
 export interface FetchReport {
@@ -187,6 +197,26 @@ export function createResultsService(deps: {
     };
   }
 
+  function retractionMail(d: q.DrawRow, user: { name: string; email: string }, contest: number, n: number | null) {
+    const first = user.name.split(/\s+/)[0] || user.name;
+    return {
+      to: user.email,
+      template: 'draw_win_retracted',
+      subject: `Correção do resultado do sorteio "${d.title}"`,
+      text: [
+        `Olá, ${first}.`,
+        '',
+        `O resultado do concurso ${contest} da Lotomania, que decidiu o sorteio "${d.title}", foi corrigido.` +
+          (n !== null ? ` Com os números corretos, o seu número ${pad(n)} não é o contemplado: o aviso anterior de prêmio fica sem efeito.` : ' O aviso anterior de prêmio fica sem efeito.'),
+        'Pedimos desculpas pelo engano.',
+        '',
+        `Confira o resultado: ${deps.publicUrl}/resultado/${d.id}`,
+        '',
+        'Equipe Cota Verde',
+      ].join('\n'),
+    };
+  }
+
   /**
    * Decides one draw in `trx` (its row locked here): null when it is no longer `closed`
    * (already decided by a parallel run, or reopened). Returns the outbox id of the winner's mail.
@@ -194,8 +224,8 @@ export function createResultsService(deps: {
   async function decideLocked(trx: Trx, drawId: number, r: { contest_number: number; held_at: Date; numbers: number[] }, by: Actor) {
     const d = await q.lockDraw(trx, drawId, 'update');
     if (!d || d.status !== 'closed') return null;
-    const sold = await q.soldNumbersThatCount(trx, drawId);
-    const decision = decideWinner({ numbers: r.numbers, totalNumbers: d.total_numbers, sold });
+    const [sold, voided] = [await q.soldNumbersThatCount(trx, drawId), await q.voidedNumbers(trx, drawId)];
+    const decision = decideWinner({ numbers: r.numbers, totalNumbers: d.total_numbers, sold, voided });
     const [after] = await trx('draws')
       .where({ id: drawId })
       .update({
@@ -263,11 +293,38 @@ export function createResultsService(deps: {
     return out;
   }
 
+  /**
+   * Contests are numbered in date order (DESIGN §8): a typed contest whose number is lower than a
+   * stored contest's while its date is later (or higher with an earlier date) is a typo of the
+   * number or of the date: 409 with both, unless the operator insists (force).
+   */
+  async function assertContestOrder(conn: Db | Trx, contest: number, heldAt: Date) {
+    const clash: { contest_number: number; held_at: Date } | undefined = await conn('lottery_results')
+      .where({ game: GAME })
+      .where((w) =>
+        w
+          .where((a) => a.where('contest_number', '>', contest).where('held_at', '<', heldAt))
+          .orWhere((b) => b.where('contest_number', '<', contest).where('held_at', '>', heldAt)),
+      )
+      .orderByRaw('abs(contest_number - ?)', [contest])
+      .first('contest_number', 'held_at');
+    if (!clash) return;
+    const day = (d: Date) => d.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
+    throw errors.conflict(
+      'contest_out_of_order',
+      `O concurso ${contest} (${day(heldAt)}) está fora de ordem: o concurso ${clash.contest_number} já foi registrado com a data ${day(clash.held_at)}. ` +
+        'Confira o número e a data do concurso; para registrar mesmo assim, use --force.',
+      { conflicting_contest: clash.contest_number, conflicting_drawn_at: iso(clash.held_at) },
+    );
+  }
+
   /** Stores the result once; the stored row (same numbers) or a 409 (other numbers). */
-  async function store(cmd: { contest_number: number; numbers: number[]; drawn_at?: Date }, by: Actor & { source: Source }): Promise<{ row: ResultRow; created: boolean }> {
+  async function store(cmd: { contest_number: number; numbers: number[]; drawn_at?: Date; force?: boolean }, by: Actor & { source: Source }): Promise<{ row: ResultRow; created: boolean }> {
     const heldAt = cmd.drawn_at ?? new Date();
     if (heldAt.getTime() > Date.now() + 5 * 60_000) throw errors.validation('drawn_at_in_future', 'A data do concurso não pode estar no futuro.');
     return db.transaction(async (trx) => {
+      // Typed results only: the results service's own numbers and dates are the reference.
+      if (by.source !== 'service' && !cmd.force && !(await findResult(trx, cmd.contest_number))) await assertContestOrder(trx, cmd.contest_number, heldAt);
       const inserted: ResultRow[] = await trx('lottery_results')
         .insert({ game: GAME, contest_number: cmd.contest_number, held_at: heldAt, numbers: cmd.numbers, source: by.source, recorded_by: by.actorUserId })
         .onConflict(['game', 'contest_number'])
@@ -298,7 +355,7 @@ export function createResultsService(deps: {
     decided,
   });
 
-  async function recordParsed(cmd: { contest_number: number; numbers: number[]; drawn_at?: Date }, by: Actor & { source: Source }) {
+  async function recordParsed(cmd: { contest_number: number; numbers: number[]; drawn_at?: Date; force?: boolean }, by: Actor & { source: Source }) {
     const { row, created } = await store(cmd, by);
     const decided = await decidePending(row, by);
     return outcomeOf(row, created, decided);
@@ -312,8 +369,8 @@ export function createResultsService(deps: {
 
   async function previewFor(d: q.DrawRow, cmd: { contest_number: number; numbers: number[] }, drawnAt: Date | null): Promise<ResultPreview> {
     if (d.status === 'open') throw errors.conflict('draw_not_closed', 'Feche o sorteio antes de registrar o resultado.');
-    const [sold, stored] = await Promise.all([q.soldNumbersThatCount(db, d.id), findResult(db, cmd.contest_number)]);
-    const decision = decideWinner({ numbers: cmd.numbers, totalNumbers: d.total_numbers, sold });
+    const [sold, stored, voided] = await Promise.all([q.soldNumbersThatCount(db, d.id), findResult(db, cmd.contest_number), q.voidedNumbers(db, d.id)]);
+    const decision = decideWinner({ numbers: cmd.numbers, totalNumbers: d.total_numbers, sold, voided });
     const user = decision.winner_user_id ? await db('users').where({ id: decision.winner_user_id }).first('name', 'email') : undefined;
     return {
       draw_id: d.id,
@@ -345,7 +402,7 @@ export function createResultsService(deps: {
 
   const service: ResultsService = {
     record(input, by) {
-      return recordParsed(RecordCommand.parse(input), by);
+      return recordParsed(TypedRecordCommand.parse(input), by);
     },
 
     async correct(input, by) {
@@ -369,8 +426,8 @@ export function createResultsService(deps: {
         const decidedIds: Array<{ id: number }> = await trx('draws').where({ contest_number: cmd.contest_number, status: 'drawn' }).orderBy('id').select('id');
         for (const { id } of decidedIds) {
           const d = (await q.lockDraw(trx, Number(id), 'update'))!;
-          const sold = await q.soldNumbersThatCount(trx, d.id);
-          const decision = decideWinner({ numbers: after.numbers, totalNumbers: d.total_numbers, sold });
+          const [sold, voided] = [await q.soldNumbersThatCount(trx, d.id), await q.voidedNumbers(trx, d.id)];
+          const decision = decideWinner({ numbers: after.numbers, totalNumbers: d.total_numbers, sold, voided });
           await trx('draws').where({ id: d.id }).update({
             winner_user_id: decision.winner_user_id,
             winner_number: decision.winning_number,
@@ -393,9 +450,37 @@ export function createResultsService(deps: {
             },
           });
           const changed = d.winner_user_id !== decision.winner_user_id || d.winner_number !== decision.winning_number;
+          // DESIGN §8 (a correction corrects everything): another winner starts NÃO RESGATADO (the
+          // prize's name and link stay with the draw); the previous winner is told the win is
+          // retracted, the new one gets the announcement; both are audited.
+          if (d.winner_user_id !== decision.winner_user_id && d.redeemed) {
+            await trx('draws').where({ id: d.id }).update({ redeemed: false });
+          }
+          if (changed && d.winner_user_id !== null && d.winner_user_id !== decision.winner_user_id) {
+            const prev = await trx('users').where({ id: d.winner_user_id }).first('name', 'email');
+            const outboxId = prev ? await deps.mailer.enqueue(trx, retractionMail(d, prev, after.contest_number, d.winner_number)) : null;
+            if (outboxId !== null) mails.push(outboxId);
+            await audit(trx, {
+              actorUserId: by.actorUserId,
+              actor: by.actor,
+              action: 'winner.retracted',
+              entity: 'draw',
+              entityId: d.id,
+              data: { reason: cmd.reason, user_id: d.winner_user_id, winner_number: d.winner_number, redeemed_before: d.redeemed, mailed: outboxId !== null },
+            });
+          }
           if (changed && decision.winner_user_id !== null && decision.winning_number !== null) {
             const user = await trx('users').where({ id: decision.winner_user_id }).first('name', 'email');
-            if (user) mails.push(await deps.mailer.enqueue(trx, winnerMail(d, user, after.contest_number, decision.winning_number)));
+            const outboxId = user ? await deps.mailer.enqueue(trx, winnerMail(d, user, after.contest_number, decision.winning_number)) : null;
+            if (outboxId !== null) mails.push(outboxId);
+            await audit(trx, {
+              actorUserId: by.actorUserId,
+              actor: by.actor,
+              action: 'winner.announced',
+              entity: 'draw',
+              entityId: d.id,
+              data: { reason: cmd.reason, user_id: decision.winner_user_id, winner_number: decision.winning_number, mailed: outboxId !== null },
+            });
           }
           drawIds.push(d.id);
           redecided.push({
@@ -514,7 +599,7 @@ export function createResultsService(deps: {
         drawn_at: iso(r.held_at),
         realized_at: iso(d.realized_at),
         numbers: r.numbers,
-        walk: walkOf(r.numbers, d.winner_number, d.total_numbers),
+        walk: walkOf(r.numbers, d.winner_number, d.total_numbers, await q.voidedNumbers(db, d.id)),
         winning_number: d.winner_number,
         winner_initials: winner ? initialsOf(winner.name) : null,
         no_winner: d.no_winner,
@@ -534,7 +619,10 @@ export function createResultsService(deps: {
       if (d.status === 'drawn') throw errors.conflict('draw_drawn', 'Este sorteio já foi realizado. Para corrigir um resultado, use: cotaverde results correct.');
       const stored = await findResult(db, cmd.contest_number);
       if (stored && !sameNumbers(stored.numbers, cmd.numbers)) throw errors.conflict('result_conflict', correctionHint(cmd.contest_number), { stored_numbers: stored.numbers });
-      const heldAt = stored?.held_at ?? cmd.drawn_at ?? new Date();
+      // Typed numbers come with the contest's real date (a fetched result brings the official one).
+      if (!stored && !cmd.drawn_at) throw errors.validation('drawn_at_required', 'Informe a data e a hora do concurso.');
+      const heldAt = stored?.held_at ?? cmd.drawn_at!;
+      if (!stored && !cmd.force) await assertContestOrder(db, cmd.contest_number, heldAt);
       const from = await windowStart(db, cmd.contest_number, heldAt);
       if (!d.closed_at || d.closed_at >= heldAt || d.closed_at < from)
         throw errors.conflict(

@@ -10,7 +10,6 @@ import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, effectiveTicketPrice, se
 import { initialsOf } from '../shared/initials';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
-import { holdCaptiveNumbers } from '../autopay/holds';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
@@ -60,14 +59,21 @@ export interface DrawsService {
   getJson(id: number): Promise<CachedJson>;
   listJson(query: unknown): Promise<CachedJson>;
   numbers(drawId: number): Promise<ReturnType<typeof serializeNumber>[]>;
-  ensureOpenDraw(infoproductId: number): Promise<q.DrawRow>;
+  /**
+   * The product's open draw; opens one only for an active product with no draw yet or whose last
+   * draw closed by selling out (DESIGN §2). After an admin's close (a pause) it opens nothing: null.
+   */
+  ensureOpenDraw(infoproductId: number): Promise<q.DrawRow | null>;
+  /** The product's open draw, else its latest draw (whose settings the next one inherits), else null. */
+  latestDrawOf(infoproductId: number): Promise<q.DrawRow | null>;
   /** In the caller's transaction: if no number is left unsold, close the draw and open its successor. */
   closeIfSoldOut(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
   /**
    * In the caller's transaction (which holds the draw row's lock): closes the open draw whatever is
-   * left and opens its product's successor (sell-out, and the admin's 'NOVO SORTEIO').
+   * left and opens its product's successor (sell-out, and the admin's 'NOVO SORTEIO'); `by` is
+   * recorded as the draw's closed_by and the successor's opened_by.
    */
-  closeAndOpenSuccessor(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }>;
+  closeAndOpenSuccessor(trx: Trx, drawId: number, by: DrawChangeReason): Promise<{ closed: boolean; successorId: number | null }>;
   /** The "current draw" (DESIGN §2): the main series' open draw, else the newest open draw, else null. */
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
   /**
@@ -75,9 +81,23 @@ export interface DrawsService {
    * drops every cached public read showing it (board, draw, lists, open-draw, config).
    */
   invalidateBoard(drawId: number): void;
+  /**
+   * In the transaction that opened `draw`: records the "draw opened" event and runs the
+   * draw-opened hooks wired in services.ts (autopay holds the captive numbers, DESIGN §7).
+   */
+  opened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason): Promise<void>;
+  /**
+   * In the caller's transaction (the product row locked by the caller): the product's open draw,
+   * opening one with the inherited settings (nextDrawSettings) when none is open. The one
+   * "open a product's draw" other modules call (the e-book admin).
+   */
+  openDrawOfProduct(trx: Trx, product: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }): Promise<number>;
 }
 
-export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: ReadCache }): DrawsService {
+export type DrawOpenedHook = (trx: Trx, draw: q.DrawRow, by: DrawOpenReason) => Promise<unknown>;
+
+export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: ReadCache; onDrawOpened?: DrawOpenedHook[] }): DrawsService {
+  const emitDrawOpened = (trx: Trx, draw: q.DrawRow, by: DrawOpenReason) => recordDrawOpened(trx, draw, by, deps.onDrawOpened ?? []);
   const { db } = deps;
   const cache = deps.readCache ?? new ReadCache();
 
@@ -102,7 +122,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
   }
 
   /** Opens a successor with the predecessor's settings (DESIGN §2) and records a draw.opened event. */
-  async function openSuccessor(trx: Trx, prev: q.DrawRow): Promise<number | null> {
+  async function openSuccessor(trx: Trx, prev: q.DrawRow, by: DrawChangeReason): Promise<number | null> {
     if (!prev.infoproduct_id) return null;
     const other = await q.findOpenDrawOfProduct(trx, prev.infoproduct_id);
     if (other) return other.id;
@@ -115,21 +135,21 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
       max_per_user: prev.max_per_user,
       predecessor_id: prev.id,
     });
-    await emitDrawOpened(trx, next);
+    await emitDrawOpened(trx, next, by);
     return next.id;
   }
 
   /** Closes an open draw (draw.closed event) and opens its product's successor, in the caller's transaction. */
-  async function closeAndOpenSuccessor(trx: Trx, drawId: number): Promise<{ closed: boolean; successorId: number | null }> {
+  async function closeAndOpenSuccessor(trx: Trx, drawId: number, by: DrawChangeReason): Promise<{ closed: boolean; successorId: number | null }> {
     const [draw] = await trx('draws')
       .where({ id: drawId, status: 'open' })
-      .update({ status: 'closed', closed_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .update({ status: 'closed', closed_by: by, closed_at: trx.fn.now(), updated_at: trx.fn.now() })
       .returning('*');
     if (!draw) return { closed: false, successorId: null };
-    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId }) });
+    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId, by }) });
     // Lists, sections, detail and config all change (a draw closed, its successor opens).
     cache.invalidateAllAfterCommit(trx);
-    const successorId = await openSuccessor(trx, draw);
+    const successorId = await openSuccessor(trx, draw, by);
     return { closed: true, successorId };
   }
 
@@ -200,15 +220,20 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
           if (!product.active) throw errors.conflict('infoproduct_inactive', 'Este e-book não está à venda.');
           const again = await q.findOpenDrawOfProduct(trx, infoproductId);
           if (again) return again;
+          // DESIGN §2: an admin's close is a pause; only a first draw or a sell-out's successor opens here.
+          const last: q.DrawRow | undefined = await trx('draws').where({ infoproduct_id: infoproductId }).orderBy('id', 'desc').first();
+          // (An open one committed meanwhile by a concurrent call is that call's draw: answer it.)
+          if (last?.status === 'open') return last;
+          if (last && last.closed_by !== 'sellout') return null;
           // Inherit settings from the latest draw of the product, else its defaults.
-          const draw = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, product));
-          await emitDrawOpened(trx, draw);
+          const draw = await q.insertDrawWithNumbers(trx, { ...(await q.nextDrawSettings(trx, product)), predecessor_id: last?.id ?? null });
+          await emitDrawOpened(trx, draw, last ? 'sellout' : 'customer');
           cache.invalidateAllAfterCommit(trx);
           return draw;
         });
       } catch (e) {
-        // A concurrent call opened it first: the partial unique index guarantees one.
-        if (isUniqueViolation(e, 'draws_one_open_per_product')) {
+        // A concurrent call opened it first: the partial unique index (and one successor per draw) guarantee one.
+        if (isUniqueViolation(e, 'draws_one_open_per_product') || isUniqueViolation(e, 'draws_predecessor_id_key')) {
           const winner = await q.findOpenDrawOfProduct(db, infoproductId);
           if (winner) return winner;
         }
@@ -216,10 +241,16 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
       }
     },
 
+    async latestDrawOf(infoproductId) {
+      const open = await q.findOpenDrawOfProduct(db, infoproductId);
+      if (open) return open;
+      return (await db('draws').where({ infoproduct_id: infoproductId }).orderBy('id', 'desc').first()) ?? null;
+    },
+
     async closeIfSoldOut(trx, drawId) {
       const left = await trx('draw_numbers').where({ draw_id: drawId }).whereNot({ status: 'sold' }).count<{ c: number }[]>({ c: '*' });
       if (Number(left[0].c) > 0) return { closed: false, successorId: null };
-      const r = await closeAndOpenSuccessor(trx, drawId);
+      const r = await closeAndOpenSuccessor(trx, drawId, 'sellout');
       if (r.closed) deps.logger.info({ drawId, successorId: r.successorId }, 'draw sold out: closed and successor opened');
       return r;
     },
@@ -238,16 +269,32 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     invalidateBoard(drawId) {
       cache.invalidateDraw(drawId);
     },
+
+    opened: (trx, draw, by) => emitDrawOpened(trx, draw, by),
+
+    async openDrawOfProduct(trx, product) {
+      const open = await q.findOpenDrawOfProduct(trx, product.id);
+      if (open) return open.id;
+      const d = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, product));
+      await emitDrawOpened(trx, d, 'admin');
+      return d.id;
+    },
   };
   return service;
 }
 
+/** Why a draw was opened or closed (draws.opened_by / closed_by). */
+export type DrawChangeReason = 'sellout' | 'admin';
+export type DrawOpenReason = DrawChangeReason | 'customer';
+
 /**
- * "draw opened" event, written in the opening transaction; in the same transaction, a draw of the
- * main series holds the active autopay profiles' captive numbers (DESIGN §7). The worker's outbox
- * relay turns the event into the autopay.charge job.
+ * "draw opened" event, written in the opening transaction, with the reason recorded on the draw
+ * (opened_by); in the same transaction the hooks run with that reason (wired in services.ts:
+ * autopay holds the captive numbers only of a draw opened by sell-out succession or by an admin,
+ * RULES A3 / DESIGN §7). The worker's outbox relay turns the event into the autopay.charge job.
  */
-export async function emitDrawOpened(trx: Trx, draw: q.DrawRow) {
-  await trx('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id }) });
-  await holdCaptiveNumbers(trx, draw);
+async function recordDrawOpened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason, hooks: DrawOpenedHook[]) {
+  await trx('draws').where({ id: draw.id }).update({ opened_by: by, closed_by: null });
+  await trx('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id, by }) });
+  for (const hook of hooks) await hook(trx, draw, by);
 }

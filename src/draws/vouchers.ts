@@ -4,8 +4,8 @@ import { errors } from '../platform/errors';
 import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
-import { cancelPendingPaymentsOfReservation } from '../payments/queries';
 import type { DrawsService } from './service';
+import { liveSalesOf, lockCells, lockDraws, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
 import type { ConsumeResult, VoucherAllowance } from '../shared/api/draws';
 
 export const RemainingQuery = z.object({
@@ -40,13 +40,25 @@ export interface VouchersService {
   allowance(userId: number, drawId: number, conn?: Conn): Promise<Allowance>;
   remaining(userId: number, query: unknown): Promise<VoucherAllowance>;
   consume(userId: number, input: unknown): Promise<ConsumeResult>;
-  /** Grants `quantity` vouchers for a payment, once (unique per payment). Returns false if already granted. */
-  grantForPayment(trx: Trx, p: { paymentId: number; userId: number; infoproductId: number; quantity: number; reason?: 'grant' | 'late_approval' }): Promise<boolean>;
+  /** Grants `quantity` vouchers for a payment as one lot tied to it, once (unique per payment). Returns false if already granted. */
+  grantForPayment(trx: Trx, p: { paymentId: number; userId: number; infoproductId: number; quantity: number; reason?: 'grant' | 'late_approval'; source?: 'purchase' | 'admin' }): Promise<boolean>;
+  /**
+   * A refund or chargeback of a payment (in the caller's transaction, payment row locked):
+   * revokes the unused vouchers of its lot and voids every live sale it bought, directly or
+   * with its vouchers. Throws RetryUndo when a sale appeared in a draw it had not locked.
+   */
+  undoPayment(trx: Trx, payment: { id: number }): Promise<UndoOutcome>;
   /** Voucher balances of a user, per product. */
   balances(userId: number): Promise<Array<{ infoproduct_id: number; balance: number }>>;
 }
 
-export function createVouchersService(deps: { db: Db; logger: Logger; draws: DrawsService }): VouchersService {
+export function createVouchersService(deps: {
+  db: Db;
+  logger: Logger;
+  draws: DrawsService;
+  /** A reservation ended without its PIX (wired in services.ts: payments cancels that PIX). */
+  onReservationEnded?: (reservationId: number, reason: string) => Promise<unknown>;
+}): VouchersService {
   const { db } = deps;
 
   const service: VouchersService = {
@@ -91,12 +103,7 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
         if (cmd.numbers.length !== resNumbers.length) {
           throw errors.validation('reservation_mismatch', 'Confirme exatamente os números da reserva.', { numbers: resNumbers });
         }
-        const cells: Array<{ n: number; status: string; reservation_id: number | null }> = await trx('draw_numbers')
-          .where({ draw_id: draw.id })
-          .whereIn('n', cmd.numbers)
-          .orderBy('n')
-          .forUpdate()
-          .select('n', 'status', 'reservation_id');
+        const cells = await lockCells(trx, draw.id, cmd.numbers);
         const conflicts = cmd.numbers.filter((n) => {
           const c = cells.find((x) => x.n === n);
           return !c || c.status !== 'reserved' || c.reservation_id !== res.id;
@@ -118,19 +125,15 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
             throw errors.conflict('limit_exceeded', `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio.`, { max: draw.max_per_user, owned });
           }
         }
-        await q.sellNumbers(trx, { drawId: draw.id, numbers: cmd.numbers, userId, source: 'voucher' });
+        const [entry] = await trx('voucher_ledger')
+          .insert({ user_id: userId, infoproduct_id: draw.infoproduct_id, delta: -cmd.numbers.length, reason: 'consume', draw_id: draw.id, reservation_id: res.id })
+          .returning('id');
+        const lotOf = await spendLots(trx, { userId, infoproductId: draw.infoproduct_id, ledgerId: entry.id, numbers: cmd.numbers });
+        await sellNumbers(trx, { drawId: draw.id, numbers: cmd.numbers, userId, source: 'voucher', lotOf: (n) => lotOf.get(n) ?? null });
         await trx('voucher_balances')
           .where({ user_id: userId, infoproduct_id: draw.infoproduct_id })
           .update({ balance: trx.raw('balance - ?', [cmd.numbers.length]), updated_at: trx.fn.now() });
-        await trx('voucher_ledger').insert({
-          user_id: userId,
-          infoproduct_id: draw.infoproduct_id,
-          delta: -cmd.numbers.length,
-          reason: 'consume',
-          draw_id: draw.id,
-          reservation_id: res.id,
-        });
-        await trx('reservations').where({ id: res.id }).update({ status: 'consumed', updated_at: trx.fn.now() });
+        await releaseReservation(trx, res.id, 'consumed');
         const sellOut = await deps.draws.closeIfSoldOut(trx, draw.id);
         // Vouchers carry over: after a sell-out, what is left counts in the successor draw.
         const after = await service.allowance(userId, sellOut.successorId ?? draw.id, trx);
@@ -138,7 +141,7 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
       });
       deps.draws.invalidateBoard(result.drawId);
       // A PIX generated for this reservation is no longer payable: cancelled here and at the provider.
-      await cancelPendingPaymentsOfReservation(db, cmd.reservationId as number, 'reserva confirmada com vouchers');
+      await deps.onReservationEnded?.(cmd.reservationId as number, 'reserva confirmada com vouchers');
       return {
         ok: true,
         message: 'Números confirmados com sucesso! Boa sorte',
@@ -151,12 +154,28 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
     },
 
     async grantForPayment(trx, p) {
-      const inserted = await trx('voucher_ledger')
-        .insert({ user_id: p.userId, infoproduct_id: p.infoproductId, delta: p.quantity, reason: p.reason ?? 'grant', payment_id: p.paymentId })
-        .onConflict(trx.raw(`(payment_id) WHERE reason IN ('grant', 'late_approval')`))
+      // Lot first: its unique payment index is the once-per-payment guard (the ledger's is the second).
+      const lot = await trx('voucher_lots')
+        .insert({
+          user_id: p.userId,
+          infoproduct_id: p.infoproductId,
+          source: p.reason === 'late_approval' ? 'late_approval' : (p.source ?? 'purchase'),
+          payment_id: p.paymentId,
+          granted: p.quantity,
+          remaining: p.quantity,
+        })
+        .onConflict(trx.raw(`(payment_id) WHERE payment_id IS NOT NULL`))
         .ignore()
         .returning('id');
-      if (!inserted.length) return false;
+      if (!lot.length) return false;
+      await trx('voucher_ledger').insert({
+        user_id: p.userId,
+        infoproduct_id: p.infoproductId,
+        delta: p.quantity,
+        reason: p.reason ?? 'grant',
+        payment_id: p.paymentId,
+        lot_id: lot[0].id,
+      });
       await trx('voucher_balances')
         .insert({ user_id: p.userId, infoproduct_id: p.infoproductId, balance: p.quantity })
         .onConflict(['user_id', 'infoproduct_id'])
@@ -164,9 +183,136 @@ export function createVouchersService(deps: { db: Db; logger: Logger; draws: Dra
       return true;
     },
 
+    async undoPayment(trx, payment) {
+      return undoPayment(trx, payment.id);
+    },
+
     async balances(userId) {
       return db('voucher_balances').where({ user_id: userId }).select('infoproduct_id', 'balance').orderBy('infoproduct_id');
     },
   };
   return service;
+}
+
+export interface UndoOutcome extends VoidOutcome {
+  /** Unused vouchers taken back, per product. */
+  revoked: Array<{ infoproductId: number; count: number }>;
+}
+
+/** A sale of the payment appeared in a draw the undo had not locked: the whole transaction is retried. */
+export class RetryUndo extends Error {
+  constructor() {
+    super('a sale of the refunded payment appeared in a draw not locked; retry');
+    this.name = 'RetryUndo';
+  }
+}
+
+/**
+ * Spends a user's vouchers of a product oldest lot first (RULES V4, grants are lots): locks their unused lots, takes `numbers.length` from them, records each lot's
+ * share against the ledger entry, and answers which lot paid each number (numbers ascending,
+ * in lot order). The caller holds the user's balance row lock.
+ */
+async function spendLots(trx: Trx, o: { userId: number; infoproductId: number; ledgerId: number; numbers: number[] }): Promise<Map<number, number>> {
+  const lots: Array<{ id: number; remaining: number }> = await trx('voucher_lots')
+    .where({ user_id: o.userId, infoproduct_id: o.infoproductId })
+    .where('remaining', '>', 0)
+    .orderBy('id')
+    .forUpdate()
+    .select('id', 'remaining');
+  const lotOf = new Map<number, number>();
+  const sorted = [...o.numbers].sort((a, b) => a - b);
+  let i = 0;
+  for (const lot of lots) {
+    if (i >= sorted.length) break;
+    const take = Math.min(lot.remaining, sorted.length - i);
+    for (let k = 0; k < take; k++) lotOf.set(sorted[i + k], lot.id);
+    i += take;
+    await trx('voucher_lots').where({ id: lot.id }).update({ remaining: trx.raw('remaining - ?', [take]) });
+    await trx('voucher_lot_spends').insert({ ledger_id: o.ledgerId, lot_id: lot.id, count: take });
+  }
+  // The balance was checked under its lock; lots that do not cover it mean the books disagree.
+  if (i < sorted.length) throw new Error(`voucher lots of user ${o.userId} product ${o.infoproductId} hold less than the balance`);
+  return lotOf;
+}
+
+/**
+ * Undoes what a refunded or charged-back payment bought (RULES RF1 – RF3). Lock order (RULES N4) as every sale: the draws involved (the open draws of the lot's
+ * product, where its vouchers can still be spent, and every draw with a live sale of the payment),
+ * then the buyer's balance and lot, then the cells (voidSales). A sale that appears in a draw
+ * outside that set (a sell-out opened a successor meanwhile) makes the caller retry.
+ */
+async function undoPayment(trx: Trx, paymentId: number): Promise<UndoOutcome> {
+  const lots: Array<{ id: number; user_id: number; infoproduct_id: number }> = await trx('voucher_lots').where({ payment_id: paymentId }).select('id', 'user_id', 'infoproduct_id');
+  const lotIds = lots.map((l) => l.id);
+  const products = [...new Set(lots.map((l) => l.infoproduct_id))];
+  const openDraws: Array<{ id: number }> = products.length ? await trx('draws').whereIn('infoproduct_id', products).where({ status: 'open' }).select('id') : [];
+  const before = await liveSalesOf(trx, { paymentId, lotIds });
+  const locked = new Set([...openDraws.map((d) => d.id), ...before.map((s) => s.draw_id)]);
+  await lockDraws(trx, [...locked]);
+  const revoked: UndoOutcome['revoked'] = [];
+  for (const lot of lots.sort((a, b) => a.id - b.id)) {
+    await trx('voucher_balances').where({ user_id: lot.user_id, infoproduct_id: lot.infoproduct_id }).forUpdate().first('balance');
+    const row: { remaining: number; revoked_at: Date | null } = await trx('voucher_lots').where({ id: lot.id }).forUpdate().first('remaining', 'revoked_at');
+    if (row.revoked_at) continue;
+    await trx('voucher_lots').where({ id: lot.id }).update({ remaining: 0, revoked_at: trx.fn.now() });
+    if (row.remaining > 0) {
+      await trx('voucher_ledger').insert({ user_id: lot.user_id, infoproduct_id: lot.infoproduct_id, delta: -row.remaining, reason: 'revoke', payment_id: paymentId, lot_id: lot.id });
+      await trx('voucher_balances')
+        .where({ user_id: lot.user_id, infoproduct_id: lot.infoproduct_id })
+        .update({ balance: trx.raw('balance - ?', [row.remaining]), updated_at: trx.fn.now() });
+      revoked.push({ infoproductId: lot.infoproduct_id, count: row.remaining });
+    }
+  }
+  // The lot is closed now: no consumption can spend it any more. What it already bought:
+  const sales = await liveSalesOf(trx, { paymentId, lotIds });
+  if (sales.some((s) => !locked.has(s.draw_id))) throw new RetryUndo();
+  const voided = await voidSales(
+    trx,
+    sales.map((s) => s.id),
+  );
+  return { ...voided, revoked };
+}
+
+/**
+ * Read-only checks of the voucher books (for the books audit), each with the offending ids:
+ * - `voucher_balance_matches_ledger`: "user:product" keys whose balance differs from the sum of
+ *   their ledger or from the remaining of their lots;
+ * - `voucher_consumption_has_lot`: consume ledger entries whose recorded lot spends do not add up
+ *   to what they consumed;
+ * - `voided_sale_never_wins`: draws whose winner number's sale is voided (or missing).
+ */
+export async function voucherLotChecks(db: Conn): Promise<Array<{ name: string; ok: boolean; count: number; ids: Array<number | string> }>> {
+  const balances = await db.raw(`
+    SELECT b.user_id || ':' || b.infoproduct_id AS id
+      FROM voucher_balances b
+      LEFT JOIN (SELECT user_id, infoproduct_id, sum(delta)::int AS s FROM voucher_ledger GROUP BY 1, 2) l
+        ON l.user_id = b.user_id AND l.infoproduct_id = b.infoproduct_id
+      LEFT JOIN (SELECT user_id, infoproduct_id, sum(remaining)::int AS r FROM voucher_lots GROUP BY 1, 2) t
+        ON t.user_id = b.user_id AND t.infoproduct_id = b.infoproduct_id
+     WHERE b.balance <> coalesce(l.s, 0) OR b.balance <> coalesce(t.r, 0)
+    UNION
+    SELECT l.user_id || ':' || l.infoproduct_id
+      FROM (SELECT user_id, infoproduct_id, sum(delta)::int AS s FROM voucher_ledger GROUP BY 1, 2) l
+      LEFT JOIN voucher_balances b ON b.user_id = l.user_id AND b.infoproduct_id = l.infoproduct_id
+     WHERE b.user_id IS NULL AND l.s <> 0
+    ORDER BY 1`);
+  const consumptions = await db.raw(`
+    SELECT v.id
+      FROM voucher_ledger v
+      LEFT JOIN (SELECT ledger_id, sum(count)::int AS c FROM voucher_lot_spends GROUP BY 1) sp ON sp.ledger_id = v.id
+     WHERE v.reason = 'consume' AND coalesce(sp.c, 0) <> -v.delta
+     ORDER BY v.id`);
+  const winners = await db.raw(`
+    SELECT d.id
+      FROM draws d
+     WHERE d.winner_number IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM number_sales s
+                        WHERE s.draw_id = d.id AND s.n = d.winner_number AND s.user_id = d.winner_user_id AND s.voided_at IS NULL)
+     ORDER BY d.id`);
+  const check = (name: string, ids: Array<number | string>) => ({ name, ok: ids.length === 0, count: ids.length, ids });
+  return [
+    check('voucher_balance_matches_ledger', balances.rows.map((r: { id: string }) => r.id)),
+    check('voucher_consumption_has_lot', consumptions.rows.map((r: { id: string }) => Number(r.id))),
+    check('voided_sale_never_wins', winners.rows.map((r: { id: string }) => Number(r.id))),
+  ];
 }

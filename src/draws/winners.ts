@@ -81,7 +81,28 @@ export interface WinnersService {
   list(query: unknown): Promise<WinnerList>;
   get(drawId: number): Promise<Winner>;
   updatePrize(actor: PrizeActor, drawId: number, input: unknown): Promise<Winner>;
+  /** Draws decided with no winner (DESIGN §8: no drawn number was sold), newest first. */
+  listNoWinner(query: unknown): Promise<{ items: NoWinnerDraw[]; hasMore: boolean; limit: number; offset: number }>;
+  /** The draw when it was decided with no winner, else null (undecided, unknown, or with a winner). */
+  noWinner(drawId: number): Promise<NoWinnerDraw | null>;
 }
+
+/** A draw decided by its contest with no winner: never "not yet decided". */
+export interface NoWinnerDraw {
+  draw_id: number;
+  title: string;
+  contest_number: number | null;
+  realized_at: string | null;
+  no_winner: true;
+  status: 'SEM VENCEDOR';
+}
+
+const NoWinnerQuery = z.object({ limit: PageLimit(200, 50), offset: Offset });
+
+function serializeNoWinner(r: { id: number; title: string; contest_number: number | null; realized_at: Date | null }): NoWinnerDraw {
+  return { draw_id: r.id, title: r.title, contest_number: r.contest_number, realized_at: iso(r.realized_at), no_winner: true, status: 'SEM VENCEDOR' };
+}
+const noWinnerQuery = (conn: Conn) => conn('draws').where({ status: 'drawn', no_winner: true }).select('id', 'title', 'contest_number', 'realized_at');
 
 interface WinnerRow {
   id: number;
@@ -173,6 +194,17 @@ export function createWinnersService(deps: { db: Db; draws: DrawsService; readCa
     },
 
     get,
+
+    async listNoWinner(query) {
+      const f = NoWinnerQuery.parse(query ?? {});
+      const rows = await noWinnerQuery(db).orderBy([{ column: 'realized_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit + 1).offset(f.offset);
+      return { items: rows.slice(0, f.limit).map(serializeNoWinner), hasMore: rows.length > f.limit, limit: f.limit, offset: f.offset };
+    },
+
+    async noWinner(drawId) {
+      const r = await noWinnerQuery(db).where({ id: drawId }).first();
+      return r ? serializeNoWinner(r) : null;
+    },
 
     async updatePrize(actor, drawId, input) {
       const cmd = PrizeCommand.parse(input);

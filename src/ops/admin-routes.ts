@@ -1,11 +1,20 @@
 import { requireAdmin, adminRouter } from '../platform/http/context';
 import type { OpsService } from './service';
+import type { FiguresService } from './figures';
 
 /** The operations API of the admin console. */
-export const OPS_ADMIN_ROUTES = [{ method: 'POST', path: '/api/admin/ops/link' }] as const;
+export const OPS_ADMIN_ROUTES = [
+  { method: 'POST', path: '/api/admin/ops/link' },
+  { method: 'GET', path: '/api/admin/dashboard/figures' },
+] as const;
 
-export function opsAdminRoutes(s: { ops: OpsService }) {
+export function opsAdminRoutes(s: { ops: OpsService; figures: FiguresService }) {
   const r = adminRouter();
+
+  // The dashboard's charts: ?days= (7–90, default 30), ?draws= (1–50, default 20).
+  r.get('/dashboard/figures', async (ctx) => {
+    ctx.body = await s.figures.figures(ctx.query);
+  });
 
   // A one-time address (valid 60 s) that opens the queue dashboard under /ops (ops/dashboard.ts).
   // No body: anything sent is ignored.

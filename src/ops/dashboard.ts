@@ -45,6 +45,7 @@ const DENIED = {
   invalid: 'Sessão do painel de filas inválida. Abra-o de novo pelo console de administração.',
   expired: 'Sessão do painel de filas expirada. Abra-o de novo pelo console de administração.',
   unknown_user: 'Sessão do painel de filas inválida. Abra-o de novo pelo console de administração.',
+  ended: 'Sessão do painel de filas encerrada. Abra-o de novo pelo console de administração.',
 } as const;
 
 function cookieHeader(value: string, maxAgeS: number, secure: boolean) {
@@ -65,7 +66,9 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
       const adapter = new KoaAdapter();
       adapter.setBasePath(OPS_BASE);
       createBullBoard({
-        queues: [new BullMQAdapter(deps.queue.raw)],
+        // Read-only: jobs are looked at here, never removed, retried or promoted (the rebuild
+        // sweeps and `cotaverde queues retry` own that); bull-board answers 405 to those calls.
+        queues: [new BullMQAdapter(deps.queue.raw, { readOnlyMode: true })],
         serverAdapter: adapter,
         options: { uiConfig: { boardTitle: 'Cota Verde — filas' } },
       });
@@ -119,9 +122,17 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
       return;
     }
     if (ctx.path === '/ops/logout') {
+      // Ended on the server too: the cookie (or a copy of it) stops working now, not in 30 min.
+      await deps.ops.endSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
       ctx.set('Set-Cookie', cookieHeader('', 0, deps.config.isProduction));
       ctx.status = 204;
       return;
+    }
+    // Read-only dashboard: no call that changes a job, a queue or a schedule gets through, whatever
+    // the bull-board version does with readOnlyMode.
+    if (ctx.path.startsWith(`${OPS_BASE}/api/`) && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD');
+      return deny(ctx, 405, 'read_only', 'O painel de filas é somente leitura. Para reenfileirar jobs, use: cotaverde queues retry <tipo>.');
     }
     if (ctx.path === OPS_BASE || ctx.path.startsWith(`${OPS_BASE}/`)) await dashboard()(ctx, async () => {});
     if (ctx.status === 404 && (ctx.body == null || ctx.body === '')) deny(ctx, 404, 'route_not_found', 'Rota não encontrada.');

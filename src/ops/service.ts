@@ -38,7 +38,7 @@ export interface OpsUser {
   isAdmin: boolean;
 }
 
-export type SessionCheck = { ok: true; user: OpsUser } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'unknown_user' } | { ok: false; reason: 'not_admin'; user: OpsUser };
+export type SessionCheck = { ok: true; user: OpsUser } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'unknown_user' | 'ended' } | { ok: false; reason: 'not_admin'; user: OpsUser };
 
 export interface OpsService {
   /** A one-time link to /ops/login for this admin (the route checks the admin first). */
@@ -47,6 +47,8 @@ export interface OpsService {
   redeemLogin(token: string | undefined, now?: number): Promise<{ cookie: string; user: OpsUser; maxAgeS: number }>;
   /** Checks the /ops cookie and reads its user from the database. */
   checkSession(cookie: string | undefined, now?: number): Promise<SessionCheck>;
+  /** Logout: ends the session of this cookie on the server (its nonce is revoked until it would expire). */
+  endSession(cookie: string | undefined, now?: number): Promise<void>;
   /** Counts per job type and the failed jobs with their last error. */
   queueStatus(opts?: { failedLimit?: number }): Promise<QueueStatus>;
   /**
@@ -92,7 +94,7 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
   }
 
   async function loadUser(id: number): Promise<OpsUser | null> {
-    const row = await deps.db('users').where({ id }).first('id', 'email', 'name', 'role', 'is_admin');
+    const row = await deps.db('users').where({ id }).first('id', 'email', 'name', 'role', 'is_admin', 'admin_email_proved');
     if (!row) return null;
     return { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, deps.config.adminEmails) };
   }
@@ -108,6 +110,7 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
   }
 
   const raw = deps.queue.raw;
+  const revokedKey = (nonce: string) => `${deps.prefix}:ops:ended:${nonce}`;
 
   return {
     issueLink(adminId, now = Date.now()) {
@@ -141,10 +144,26 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
     async checkSession(cookie, now = Date.now()) {
       const v = verify(cookie, 'session', now);
       if ('error' in v) return { ok: false, reason: v.error };
+      // Ended by /ops/logout: a copy of the cookie opens nothing any more. Fails closed without Redis.
+      let ended: number;
+      try {
+        ended = await deps.redis.exists(revokedKey(v.claims.n));
+      } catch {
+        throw new DomainError('unavailable', 'unavailable', 'Redis indisponível: o painel de filas não pode ser aberto agora.');
+      }
+      if (ended) return { ok: false, reason: 'ended' };
       const user = await loadUser(v.claims.u);
       if (!user) return { ok: false, reason: 'unknown_user' };
       if (!user.isAdmin) return { ok: false, reason: 'not_admin', user };
       return { ok: true, user };
+    },
+
+    async endSession(cookie, now = Date.now()) {
+      const v = verify(cookie, 'session', now);
+      if ('error' in v) return;
+      const ttl = Math.max(1, Math.ceil(v.claims.e - now / 1000));
+      await deps.redis.set(revokedKey(v.claims.n), '1', 'EX', ttl);
+      deps.logger.info({ userId: v.claims.u }, 'ops dashboard session ended');
     },
 
     async queueStatus(opts = {}) {

@@ -7,6 +7,7 @@ export const ADMIN_PAYMENTS_ROUTES = [
   { method: 'GET', path: '/api/admin/payments/:id' },
   { method: 'POST', path: '/api/admin/payments/:id/review' },
   { method: 'POST', path: '/api/admin/payments/:id/approve' },
+  { method: 'POST', path: '/api/admin/payments/:id/refund' },
 ] as const;
 
 export function adminPaymentsRoutes(s: { paymentsReview: PaymentsReviewService }) {
@@ -26,6 +27,10 @@ export function adminPaymentsRoutes(s: { paymentsReview: PaymentsReviewService }
     const payment = await p.approveSandbox({ userId: requireAdmin(ctx).id, via: 'admin' }, ReviewPaymentId.parse(ctx.params.id));
     // `paymentId`: the alias the earlier version of this route answered.
     ctx.body = { ...payment, paymentId: payment.id };
+  });
+  // The operator's refund (console 'Reembolsar'): the provider refunds, then the refund transition.
+  r.post('/payments/:id/refund', async (ctx) => {
+    ctx.body = await p.refund({ userId: requireAdmin(ctx).id, via: 'admin' }, ReviewPaymentId.parse(ctx.params.id), body(ctx));
   });
   return r;
 }

@@ -6,6 +6,7 @@ import { effectiveTicketPrice } from '../draws/serializers';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
 import { AdminGrantCommand, InfoproductPaymentCommand, ReservationPixCommand } from './schema';
 import { pixView } from './serializers';
+import { insertPayment } from './records';
 import type { PaymentsDeps } from './deps';
 
 /** A reused PIX must still leave the payer this long to pay it. */
@@ -92,19 +93,16 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
             ? await trx('infoproducts').where({ id: productId }).first('id')
             : await trx('infoproducts').where({ sku: cmd.product }).first('id');
         if (!product) throw errors.notFound('infoproduct_not_found', `E-book não encontrado: ${cmd.product}`);
-        const [payment]: PaymentRow[] = await trx('payments')
-          .insert({
-            user_id: user.id,
-            kind: 'admin',
-            method: 'admin',
-            provider: 'admin',
-            status: 'approved',
-            amount_cents: 0,
-            quantity: cmd.quantity,
-            infoproduct_id: product.id,
-            paid_at: trx.fn.now(),
-          })
-          .returning('*');
+        const payment = await insertPayment(trx, {
+          user_id: user.id,
+          kind: 'admin',
+          method: 'admin',
+          provider: 'admin',
+          status: 'approved',
+          amount_cents: 0,
+          quantity: cmd.quantity,
+          infoproduct_id: product.id,
+        });
         await fulfilPayment(trx, payment, { vouchers: deps.vouchers });
         await audit(trx, {
           actorUserId: actor.userId ?? null,
@@ -124,7 +122,8 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
       const product = await db('infoproducts').where({ id: cmd.infoproduct_id }).first();
       if (!product) throw errors.notFound('infoproduct_not_found', 'E-book não encontrado.');
       if (!product.active) throw errors.conflict('infoproduct_inactive', 'Este e-book não está à venda.');
-      const draw = await deps.draws.ensureOpenDraw(product.id);
+      // Paused (admin closed its draw): the e-book still sells; its price is the one the next draw inherits.
+      const draw = (await deps.draws.ensureOpenDraw(product.id)) ?? (await deps.draws.latestDrawOf(product.id));
       const cfg = await readAppConfig(db);
       const unit = effectiveTicketPrice(draw, { productPriceCents: product.price_cents, configTicketPriceCents: cfg.ticket_price_cents });
       const total = unit * cmd.quantity;
@@ -154,20 +153,18 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         if (inFlight) return { reuse: inFlight };
         // Only a new charge counts against the per-user limit.
         await deps.rateLimits.hit('pix', `user:${userId}`);
-        const [row]: PaymentRow[] = await trx('payments')
-          .insert({
-            user_id: userId,
-            kind: 'infoproduct',
-            method: 'pix',
-            provider: provider.name,
-            status: 'pending',
-            amount_cents: total,
-            quantity: cmd.quantity,
-            infoproduct_id: product.id,
-            draw_id: draw.id,
-            expires_at: trx.raw(`now() + make_interval(mins => ?)`, [expiryMinutes]),
-          })
-          .returning('*');
+        const row = await insertPayment(trx, {
+          user_id: userId,
+          kind: 'infoproduct',
+          method: 'pix',
+          provider: provider.name,
+          status: 'pending',
+          amount_cents: total,
+          quantity: cmd.quantity,
+          infoproduct_id: product.id,
+          draw_id: draw?.id ?? null,
+          expires_at: trx.raw(`now() + make_interval(mins => ?)`, [expiryMinutes]),
+        });
         return { created: row };
       });
       if ('reuse' in outcome) return pixView(await waitForPixData(outcome.reuse.id));
@@ -215,21 +212,19 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         const product = draw.infoproduct_id ? await trx('infoproducts').where({ id: draw.infoproduct_id }).first('price_cents') : null;
         const cfg = await readAppConfig(trx);
         const unit = effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents });
-        const [row]: PaymentRow[] = await trx('payments')
-          .insert({
-            user_id: userId,
-            kind: 'reservation',
-            method: 'pix',
-            provider: provider.name,
-            status: 'pending',
-            amount_cents: unit * r.numbers.length,
-            draw_id: r.draw_id,
-            reservation_id: r.id,
-            numbers: r.numbers,
-            infoproduct_id: draw.infoproduct_id,
-            expires_at: trx.raw(`now() + make_interval(mins => ?)`, [expiryMinutes]),
-          })
-          .returning('*');
+        const row = await insertPayment(trx, {
+          user_id: userId,
+          kind: 'reservation',
+          method: 'pix',
+          provider: provider.name,
+          status: 'pending',
+          amount_cents: unit * r.numbers.length,
+          draw_id: r.draw_id,
+          reservation_id: r.id,
+          numbers: r.numbers,
+          infoproduct_id: draw.infoproduct_id,
+          expires_at: trx.raw(`now() + make_interval(mins => ?)`, [expiryMinutes]),
+        });
         // A payable code never outlives its numbers: the hold lasts as long as the PIX.
         await trx('reservations').where({ id: r.id }).update({ expires_at: row.expires_at, updated_at: trx.fn.now() });
         return { created: row };

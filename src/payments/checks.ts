@@ -212,8 +212,9 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
         .limit(1000);
       for (const u of unfulfilled) {
         const row: PaymentRow = await db('payments').where({ id: u.id }).first();
-        const f = await db.transaction((trx) => fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws }));
+        const f = await db.transaction((trx) => fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts }));
         if (f.touchedDrawId) deps.draws.invalidateBoard(f.touchedDrawId);
+        if (f.receiptOutboxId) await deps.receipts?.dispatch([f.receiptOutboxId]);
       }
       return watched.length;
     },

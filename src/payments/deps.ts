@@ -7,6 +7,7 @@ import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { PaymentProvider } from './providers/types';
+import type { Receipts } from './receipt';
 
 /** What the payments module is built from (one factory: createPaymentsService). */
 export interface PaymentsDeps {
@@ -20,4 +21,6 @@ export interface PaymentsDeps {
   reservations: ReservationsService;
   provider: PaymentProvider;
   sandbox?: { approve(providerPaymentId: string): Promise<boolean> } | null;
+  /** The purchase receipt mail written on fulfilment. */
+  receipts?: Receipts;
 }

@@ -1,8 +1,10 @@
 import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
-import { lockUserInDraw, ownedCount, releaseHeldCells, sellNumbers } from '../draws/queries';
+import { lockUserInDraw, ownedCount } from '../draws/queries';
+import { lockCells, lockDrawForSale, releaseReservation, sellNumbers } from '../draws/sales';
 import { creditPaymentCashback } from '../coupons/service';
+import type { Receipts } from './receipt';
 
 export interface PaymentRow {
   id: number;
@@ -35,6 +37,8 @@ export interface PaymentRow {
 export interface FulfilmentDeps {
   vouchers: VouchersService;
   draws?: DrawsService;
+  /** Writes the purchase receipt mail (once: only when this call fulfilled the payment). */
+  receipts?: Receipts;
 }
 
 /**
@@ -42,7 +46,11 @@ export interface FulfilmentDeps {
  * once: payment_fulfilments' primary key admits one row per payment, inserted in
  * the same transaction as the grant. Returns fulfilled=false when it was already done.
  */
-export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: FulfilmentDeps): Promise<{ fulfilled: boolean; result: Record<string, unknown>; touchedDrawId?: number }> {
+export async function fulfilPayment(
+  trx: Trx,
+  payment: PaymentRow,
+  deps: FulfilmentDeps,
+): Promise<{ fulfilled: boolean; result: Record<string, unknown>; touchedDrawId?: number; receiptOutboxId?: number | null }> {
   if (payment.status !== 'approved') throw new Error(`payment ${payment.id} is ${payment.status}, not approved`);
   // Approved for less than charged: a person decides (DESIGN §5), nothing is delivered automatically.
   if (payment.fulfilment_on_hold) return { fulfilled: false, result: { on_hold: true } };
@@ -54,7 +62,13 @@ export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: Fulfilm
   let result: Record<string, unknown>;
   let touchedDrawId: number | undefined;
   if ((payment.kind === 'infoproduct' || payment.kind === 'admin') && payment.infoproduct_id && payment.quantity) {
-    await deps.vouchers.grantForPayment(trx, { paymentId: payment.id, userId: payment.user_id, infoproductId: payment.infoproduct_id, quantity: payment.quantity });
+    await deps.vouchers.grantForPayment(trx, {
+      paymentId: payment.id,
+      userId: payment.user_id,
+      infoproductId: payment.infoproduct_id,
+      quantity: payment.quantity,
+      source: payment.kind === 'admin' ? 'admin' : 'purchase',
+    });
     result = { vouchers: payment.quantity, infoproduct_id: payment.infoproduct_id };
   } else if ((payment.kind === 'reservation' || payment.kind === 'autopay') && payment.draw_id && payment.numbers?.length) {
     result = await sellPaidNumbers(trx, payment, deps);
@@ -64,7 +78,9 @@ export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: Fulfilm
   }
   await creditPaymentCashback(trx, payment); // store credit, once per payment (DESIGN §6)
   await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
-  return { fulfilled: true, result, touchedDrawId };
+  // RULES P4: the receipt rides on the one fulfilment row, so a repeated approval never writes a second mail.
+  const receiptOutboxId = deps.receipts ? await deps.receipts.enqueue(trx, payment) : null;
+  return { fulfilled: true, result, touchedDrawId, receiptOutboxId };
 }
 
 /**
@@ -77,15 +93,10 @@ export async function fulfilPayment(trx: Trx, payment: PaymentRow, deps: Fulfilm
 async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   const drawId = p.draw_id as number;
   const numbers = [...(p.numbers as number[])].sort((a, b) => a - b);
-  // Same lock order as voucher consumption: reservation, then draw, then cells, then (draw, user).
+  // The one lock order of number writes (draws/sales.ts): reservation, draw, cells, (draw, user).
   if (p.reservation_id) await trx('reservations').where({ id: p.reservation_id }).forUpdate().first();
-  const draw = await trx('draws').where({ id: drawId }).forUpdate().first();
-  const cells: Array<{ n: number; status: string; reservation_id: number | null }> = await trx('draw_numbers')
-    .where({ draw_id: drawId })
-    .whereIn('n', numbers)
-    .orderBy('n')
-    .forUpdate()
-    .select('n', 'status', 'reservation_id');
+  const draw = await lockDrawForSale(trx, drawId);
+  const cells = await lockCells(trx, drawId, numbers);
   const drawOpen = draw?.status === 'open';
   // Still held by this reservation first (the normal case), then numbers that are free again.
   const held = cells.filter((c) => c.status === 'reserved' && c.reservation_id === p.reservation_id).map((c) => c.n);
@@ -108,8 +119,7 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   }
   if (p.reservation_id) {
     // Anything else the reservation still holds goes back to the board.
-    await releaseHeldCells(trx, p.reservation_id);
-    await trx('reservations').where({ id: p.reservation_id }).update({ status: 'paid', updated_at: trx.fn.now() });
+    await releaseReservation(trx, p.reservation_id, 'paid');
   }
   const result: Record<string, unknown> = { draw_id: drawId, sold: sellable };
   if (lost.length) {

@@ -3,6 +3,7 @@ import type { DrawSummary, ParticipationItem, ParticipationKind, PaymentStatus, 
 import type { PaymentRow } from './fulfilment';
 import { iso } from '../shared/iso';
 import { drawResultFor, drawStatusWord } from '../draws/serializers';
+import { hasReceipt, receiptView } from './receipt';
 
 /**
  * GET /api/payments/me: every way the user got numbers or vouchers, newest
@@ -82,6 +83,9 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
         .select('payment_id', db.raw('sum(delta)::int as granted'))
     : [];
   const grantedBy = new Map(grants.map((g) => [g.payment_id, g.granted]));
+  const productIds = [...new Set(payments.filter(hasReceipt).map((p) => p.infoproduct_id).filter((x): x is number => x != null))];
+  const titles: Array<{ id: number; title: string }> = productIds.length ? await db('infoproducts').whereIn('id', productIds).select('id', 'title') : [];
+  const titleOf = new Map(titles.map((t) => [t.id, t.title]));
   const soldBy = new Map<number, number[]>();
   for (const s of sales) if (s.payment_id != null) soldBy.set(s.payment_id, [...(soldBy.get(s.payment_id) ?? []), s.n]);
 
@@ -100,6 +104,7 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
     reservation_id: null,
     expires_at: null,
     result: 'open' as const,
+    receipt: null,
   };
 
   for (const p of payments) {
@@ -130,6 +135,7 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
       qr_code_base64: pending ? p.qr_code_base64 : null,
       copy_paste_code: pending ? p.qr_code : null,
       flagged_for_review: p.flagged_for_review,
+      receipt: hasReceipt(p) ? receiptView(p, p.infoproduct_id != null ? (titleOf.get(p.infoproduct_id) ?? null) : null) : null,
     });
   }
 

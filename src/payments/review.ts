@@ -55,6 +55,8 @@ export interface PaymentsReviewService {
   show(id: number): Promise<AdminPayment & { audit: Array<{ id: number; action: string; actor: string; actor_user_id: number | null; created_at: string; data: unknown }> }>;
   markReviewed(actor: Actor, id: number, input: unknown): Promise<AdminPayment>;
   approveSandbox(actor: Actor, id: number): Promise<AdminPayment>;
+  /** The operator's refund (payments service), answered as the console shows a payment. */
+  refund(actor: Actor, id: number, input: unknown): Promise<AdminPayment & { refund: { refunded: boolean; already: boolean; pending: boolean } }>;
 }
 
 const iso = (d: Date | string | null) => (d == null ? null : new Date(d).toISOString());
@@ -160,6 +162,11 @@ export function createPaymentsReviewService(deps: { db: Db; payments: PaymentsSe
         await audit(trx, { actorUserId: actor.userId ?? null, actor: actor.via, action: 'payment.reviewed', entity: 'payment', entityId: id, data: { before, after, note } });
       });
       return one(id);
+    },
+
+    async refund(actor, id, input) {
+      const r = await deps.payments.refund(id, input, actor);
+      return { ...(await one(id)), refund: { refunded: r.refunded, already: r.already, pending: r.pending } };
     },
 
     async approveSandbox(actor, id) {

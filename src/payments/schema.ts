@@ -35,3 +35,15 @@ export const ConfirmPurchaseCommand = z.object({
 });
 
 export const PaymentId = Id('Pagamento inválido.');
+
+/** An operator's refund (`payments refund`, the console's 'Reembolsar'): why, for the audit and the review. */
+export const RefundCommand = z.object(
+  {
+    reason: z
+      .string({ error: 'Informe o motivo do reembolso.' })
+      .trim()
+      .min(3, 'Informe o motivo do reembolso (pelo menos 3 caracteres).')
+      .max(500, 'O motivo pode ter no máximo 500 caracteres.'),
+  },
+  { error: 'Envie um objeto JSON com o motivo (reason).' },
+);

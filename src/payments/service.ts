@@ -1,9 +1,10 @@
 import type { Job } from 'bullmq';
-import { errors } from '../platform/errors';
+import { DomainError, errors } from '../platform/errors';
+import { audit } from '../platform/audit';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
-import type { ProviderPayment } from './providers/types';
+import { ProviderError, type ProviderPayment } from './providers/types';
 import { verifyWebhookSignature } from './providers/mercadopago';
-import { ConfirmPurchaseCommand, PaymentId } from './schema';
+import { ConfirmPurchaseCommand, PaymentId, RefundCommand } from './schema';
 import { pixView } from './serializers';
 import { createApplyProviderState } from './state';
 import { createChecks, type RefreshOptions } from './checks';
@@ -11,6 +12,7 @@ import { createCheckout } from './checkout';
 import type { PaymentsDeps } from './deps';
 
 // The module's public names, from one place.
+export { RefundCommand } from './schema';
 export { AdminGrantCommand, ConfirmPurchaseCommand, InfoproductPaymentCommand, MAX_EBOOKS_PER_PURCHASE, PaymentId, ReservationPixCommand } from './schema';
 export { pixView } from './serializers';
 export { pollDelayMs } from './checks';
@@ -25,15 +27,31 @@ export interface PaymentsService {
   /** Asks the provider and applies what it says (throttled unless force; lapsed payments within their window unless anyAge). */
   refresh(paymentId: number, opts?: RefreshOptions): Promise<PaymentRow>;
   /** The one transition function: moves a payment to the provider's status and fulfils/revokes, idempotently. */
-  applyProviderState(paymentId: number, remote: ProviderPayment): Promise<PaymentRow>;
+  applyProviderState(paymentId: number, remote: ProviderPayment, by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string }): Promise<PaymentRow>;
   handleMercadoPagoWebhook(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Admin console: sandbox only, marks the charge paid and checks. */
   approveSandbox(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<PaymentRow>;
   /** `cotaverde payments approve`: sandbox approval when sandbox, then a forced check with any provider. */
   approve(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<{ payment: PaymentRow; approvedAtBank: boolean }>;
+  /**
+   * The operator's refund (RULES RF6, RF7): asks the provider to refund (once per payment: the idempotency key is
+   * the payment's), then applies the same transition as a refund notification, audited with the
+   * reason. Refunding a refunded (or charged-back) payment changes nothing; one not approved is a 409.
+   */
+  refund(paymentId: number, input: unknown, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<RefundOutcome>;
   poll(paymentId: number, job?: Job, token?: string): Promise<string>;
   reconcile(): Promise<number>;
   schedulePoll(paymentId: number, delayMs?: number): Promise<void>;
+}
+
+export interface RefundOutcome {
+  payment: PaymentRow;
+  /** The payment is refunded now (false: it was already refunded or charged back, or the provider has not finished). */
+  refunded: boolean;
+  /** Already refunded or charged back before this call: nothing changed. */
+  already: boolean;
+  /** The provider accepted the refund but still shows the payment approved: a notification will finish it. */
+  pending: boolean;
 }
 
 /**
@@ -84,14 +102,18 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
       if (p.status !== 'approved') throw errors.conflict('payment_not_approved', 'O pagamento ainda não foi aprovado.', { status: p.status });
       if (p.fulfilment_on_hold) throw errors.conflict('payment_under_review', 'O pagamento está em análise. Fale com o suporte.', { status: p.status });
       // Normally already fulfilled on approval; this only makes sure (idempotent).
-      const f = await db.transaction((trx) => fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws }));
+      const f = await db.transaction((trx) => fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts }));
       if (f.touchedDrawId) deps.draws.invalidateBoard(f.touchedDrawId);
+      if (f.receiptOutboxId) await deps.receipts?.dispatch([f.receiptOutboxId]);
       let drawId: number | null = null;
       let remaining: number | null = null;
       if (p.infoproduct_id) {
+        // A paused product (admin closed its draw) has no draw to pick in: the vouchers wait for the next one.
         const d = await deps.draws.ensureOpenDraw(p.infoproduct_id);
-        drawId = d.id;
-        remaining = (await deps.vouchers.allowance(userId, d.id)).remaining;
+        if (d) {
+          drawId = d.id;
+          remaining = (await deps.vouchers.allowance(userId, d.id)).remaining;
+        }
       }
       return { ok: true, payment_id: p.id, status: p.status, vouchers_granted: (f.result.vouchers as number) ?? 0, infoproduct_id: p.infoproduct_id, draw_id: drawId, drawId, remaining };
     },
@@ -130,6 +152,49 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
       if (!ours) return { status: 200, body: { received: true, ignored: 'unknown_payment' } };
       const p = await applyProviderState(ours.id, remote);
       return { status: 200, body: { received: true, status: p.status } };
+    },
+
+    async refund(paymentId, input, actor) {
+      const { reason } = RefundCommand.parse(input);
+      const p: PaymentRow | undefined = await db('payments').where({ id: paymentId }).first();
+      if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
+      if (p.status === 'refunded' || p.status === 'charged_back') return { payment: p, refunded: false, already: true, pending: false };
+      if (p.status !== 'approved') {
+        throw errors.conflict('payment_not_approved', `Só um pagamento aprovado pode ser reembolsado; este está ${p.status}.`, { status: p.status });
+      }
+      let remote: ProviderPayment | null;
+      if (!p.provider_payment_id) {
+        // Nothing was charged at a provider (an admin's assignment): the refund is ours alone.
+        remote = { providerPaymentId: '', externalReference: String(p.id), status: 'refunded', amountCents: p.amount_cents, paidAt: p.paid_at };
+      } else {
+        if (p.provider !== provider.name || !provider.refund) {
+          throw errors.conflict('provider_mismatch', `Este pagamento é do provedor ${p.provider}, que não está configurado aqui: reembolse por ele.`);
+        }
+        try {
+          remote = await provider.refund(p.provider_payment_id, { idempotencyKey: `cotaverde-refund-${p.id}` });
+        } catch (e) {
+          if (e instanceof ProviderError && !e.retryable) {
+            deps.logger.warn({ paymentId, err: e.message }, 'provider refused the refund');
+            throw errors.conflict('refund_refused', 'O provedor de pagamento recusou o reembolso. Veja o pagamento no painel do provedor.');
+          }
+          deps.logger.warn({ paymentId, err: (e as Error).message }, 'refund: provider unreachable');
+          throw new DomainError('unavailable', 'provider_unavailable', 'O provedor de pagamento está indisponível no momento. Tente de novo em instantes.');
+        }
+        if (!remote) throw errors.conflict('refund_refused', 'O provedor de pagamento não conhece este pagamento.');
+      }
+      await audit(db, {
+        actorUserId: actor.userId ?? null,
+        actor: actor.via,
+        action: 'payment.refund_requested',
+        entity: 'payment',
+        entityId: paymentId,
+        data: { reason, provider: p.provider, provider_status: remote.status },
+      });
+      if (remote.status !== 'refunded' && remote.status !== 'charged_back') {
+        return { payment: p, refunded: false, already: false, pending: true };
+      }
+      const after = await applyProviderState(paymentId, remote, { actor: actor.via, actorUserId: actor.userId ?? null, reason });
+      return { payment: after, refunded: p.status === 'approved' && after.status === 'refunded', already: false, pending: false };
     },
 
     async approveSandbox(paymentId, actor) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { announcedWebUrl } from './web-url';
 
 /**
  * Every setting the app reads from the environment, validated once at start.
@@ -124,6 +125,29 @@ function loadLotteryConfig(env: NodeJS.ProcessEnv, problems: string[]) {
 }
 // ---- end of the results block ----
 
+// ---- live boards and metrics block ----
+const LiveEnvSchema = z.object({
+  LIVE_MAX_STREAMS: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  LIVE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  LIVE_STREAM_MAXLEN: z.coerce.number().int().min(10).max(1_000_000).default(1000),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
+  WORKER_METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+});
+
+function loadLiveConfig(env: NodeJS.ProcessEnv, problems: string[]) {
+  const parsed = LiveEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    return null;
+  }
+  const e = parsed.data;
+  return {
+    live: { maxStreams: e.LIVE_MAX_STREAMS, heartbeatMs: e.LIVE_HEARTBEAT_MS, streamMaxLen: e.LIVE_STREAM_MAXLEN },
+    metrics: { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT },
+  };
+}
+// ---- end of the live boards and metrics block ----
+
 export type Config = {
   env: 'development' | 'test' | 'production';
   isProduction: boolean;
@@ -170,6 +194,10 @@ export type Config = {
   uploads: { coverStorageDir: string; ebookMaxBytes: number; coverMaxBytes: number };
   /** The public Lotomania results service (RULES W1): base URL, per-request timeout, retries. */
   lottery: { apiUrl: string; timeoutMs: number; retries: number; retryBaseMs: number };
+  /** Live boards (server-sent events): open streams allowed per process, heartbeat period, events kept per draw. */
+  live: { maxStreams: number; heartbeatMs: number; streamMaxLen: number };
+  /** GET /metrics: the bearer token required in production (404 without it); the worker's own metrics port. */
+  metrics: { token?: string; workerPort?: number };
 };
 
 export class ConfigError extends Error {
@@ -206,7 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const account = loadAccountConfig(env, problems);
   const lottery = loadLotteryConfig(env, problems);
-  if (problems.length || !account || !lottery) throw new ConfigError(problems);
+  const live = loadLiveConfig(env, problems);
+  if (problems.length || !account || !lottery || !live) throw new ConfigError(problems);
 
   // TRUSTED_PROXY_HOPS wins; else the older TRUST_PROXY switch (true = one hop); else one hop in
   // production (behind the load balancer) and none elsewhere. More hops than there really are
@@ -218,7 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isProduction,
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    // PUBLIC_URL (required in production); elsewhere the address the web process announced for this database.
+    publicUrl: (e.PUBLIC_URL ?? announcedWebUrl(e.DATABASE_URL) ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     databaseUrl: e.DATABASE_URL!,
     redisUrl: e.REDIS_URL!,
     dbPoolMax: e.DB_POOL_MAX,
@@ -256,5 +286,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxyHops: trustedHops,
     ...account,
     ...lottery,
+    ...live,
   };
 }

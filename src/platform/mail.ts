@@ -93,6 +93,8 @@ export interface Mailer {
   registerRenderer(template: string, render: MailRenderer): void;
   /** The outbox, newest first (the `mail list` command); bodies, when asked, with link secrets blanked. */
   list(opts: { status?: OutboxStatus; to?: string; limit: number; withBody?: boolean }): Promise<OutboxListing[]>;
+  /** An account was anonymized: mails kept in the outbox no longer name its address. */
+  forgetUser(trx: Conn, user: { id: number; email: string; anonymizedEmail: string }): Promise<void>;
 }
 
 /**
@@ -121,6 +123,9 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
       : null;
   const renderers = new Map<string, MailRenderer>();
   const mailer: Mailer = {
+    async forgetUser(trx, user) {
+      await trx('mail_outbox').whereRaw('lower(to_address) = lower(?)', [user.email]).update({ to_address: user.anonymizedEmail });
+    },
     registerRenderer(template, render) {
       if (renderers.has(template)) throw new Error(`mail renderer for '${template}' registered twice`);
       renderers.set(template, render);

@@ -1,7 +1,9 @@
 import { Queue, Worker, UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from './logger';
-import { HEARTBEAT_EVERY_MS, startHeartbeat } from './heartbeat';
+import { HEARTBEAT_EVERY_MS, schedulerSetKey, startHeartbeat } from './heartbeat';
+
+import { jobDuration, jobFailures, jobWait } from './metrics';
 
 export { UnrecoverableError };
 
@@ -225,6 +227,12 @@ export async function startWorker(opts: {
   whileRedisDown?: { everyMs: number; run: () => Promise<unknown> };
   /** How often this worker writes its heartbeat (read by /api/ready; heartbeat.ts). Default 10 s. */
   heartbeatMs?: number;
+  /**
+   * How often the worker checks that its schedules are still in Redis (default 20 s): a Redis
+   * that lost its keys while the worker stayed connected (FLUSHALL, a failover to an empty node
+   * behind the same address) gets them back, with one recovery run of each sweep, within a minute.
+   */
+  scheduleCheckMs?: number;
 }): Promise<RunningWorker> {
   const { logger, handlers } = opts;
   const schedules = opts.schedules ?? SCHEDULES;
@@ -269,6 +277,24 @@ export async function startWorker(opts: {
     return recovering;
   };
 
+  // Schedules lost while connected (no reconnection to tell): checked, then recovered.
+  const schedulerSet = schedulerSetKey(opts.prefix, QUEUE_NAME);
+  let checking = false;
+  const checkTimer = setInterval(() => {
+    if (closed || checking || recovering || opts.connection.status !== 'ready' || !schedules.length) return;
+    checking = true;
+    Promise.all(schedules.map((s) => opts.connection.zscore(schedulerSet, s.id)))
+      .then((scores) => {
+        const missing = schedules.filter((_, i) => scores[i] === null).map((s) => s.id);
+        if (!missing.length || closed) return;
+        logger.warn({ missing }, 'job schedules missing from redis (keys lost while connected); restoring them and running the recovery sweeps');
+        return recover('schedules lost');
+      })
+      .catch((err) => logger.debug({ err: (err as Error).message }, 'could not check job schedules'))
+      .finally(() => (checking = false));
+  }, opts.scheduleCheckMs ?? 20_000);
+  checkTimer.unref();
+
   // BullMQ does not close a connection it was given: keep it to close it ourselves.
   const connection = opts.connection.duplicate();
   let wasDown = false;
@@ -302,7 +328,18 @@ export async function startWorker(opts: {
     async (job: Job, token?: string) => {
       const handler = handlers[job.name as JobName];
       if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
-      return handler(job.data, job, token);
+      const labels = { queue: QUEUE_NAME, job: job.name };
+      // Due at its timestamp plus its delay; the wait is how long it stood in line after that.
+      jobWait.observe(labels, Math.max(0, Date.now() - job.timestamp - (job.delay ?? 0)) / 1000);
+      const end = jobDuration.startTimer(labels);
+      try {
+        const out = await handler(job.data, job, token);
+        end({ outcome: 'completed' });
+        return out;
+      } catch (e) {
+        end({ outcome: 'failed' });
+        throw e;
+      }
     },
     {
       connection,
@@ -312,17 +349,20 @@ export async function startWorker(opts: {
       ...(opts.stalledInterval ? { stalledInterval: opts.stalledInterval } : {}),
     },
   );
-  worker.on('failed', (job, err) =>
-    logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'),
-  );
+  worker.on('failed', (job, err) => {
+    jobFailures.inc({ queue: QUEUE_NAME, job: job?.name ?? 'unknown' });
+    logger.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed');
+  });
   worker.on('error', (err) => (wasDown ? logger.debug : logger.error).call(logger, { err: err.message }, 'worker error'));
   await worker.waitUntilReady();
+  await warnUnlessNoEviction(opts.connection, logger);
   await recover('worker started');
   const heartbeat = await startHeartbeat(
     opts.connection,
     opts.prefix,
     (err) => logger.debug({ err: err.message }, 'worker heartbeat not written'),
     opts.heartbeatMs ?? HEARTBEAT_EVERY_MS,
+    schedules.map((s) => s.id),
   );
   return {
     worker,
@@ -330,6 +370,7 @@ export async function startWorker(opts: {
       closed = true;
       await heartbeat.stop();
       clearInterval(scheduleTimer);
+      clearInterval(checkTimer);
       clearInterval(offlineTimer);
       // Graceful (active jobs finish), but never stuck on a Redis that is away: after 15 s
       // the connection is dropped; an unfinished job is re-run after its lock expires.
@@ -338,4 +379,22 @@ export async function startWorker(opts: {
       connection.disconnect();
     },
   };
+}
+
+/**
+ * BullMQ needs every key it writes to stay: with an eviction policy other than noeviction,
+ * Redis under memory pressure drops jobs and schedules silently. Warned at start-up; a Redis
+ * that does not allow CONFIG GET (some managed services) is noted, not refused.
+ */
+export async function warnUnlessNoEviction(redis: Redis, logger: Logger): Promise<string | null> {
+  try {
+    const r = (await redis.config('GET', 'maxmemory-policy')) as unknown as string[];
+    const policy = Array.isArray(r) && r.length >= 2 ? String(r[1]) : null;
+    if (policy && policy !== 'noeviction')
+      logger.warn({ maxmemoryPolicy: policy }, `redis maxmemory-policy is ${policy}: set it to noeviction, or jobs and schedules can be evicted under memory pressure`);
+    return policy;
+  } catch (err) {
+    logger.info({ err: (err as Error).message }, 'could not read redis maxmemory-policy (CONFIG GET refused); it must be noeviction');
+    return null;
+  }
 }

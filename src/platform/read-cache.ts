@@ -85,6 +85,7 @@ export class ReadCache {
   /** Bumped by every invalidation: a rebuild started before one never lands. */
   private generation = 0;
   private readonly listeners: Array<(m: Invalidation) => void> = [];
+  private readonly observers: Array<(m: Invalidation) => void> = [];
 
   constructor(o: ReadCacheOptions = {}) {
     this.ttlMs = Math.max(0, Math.min(READ_CACHE_MAX_TTL_MS, o.ttlMs ?? READ_CACHE_MAX_TTL_MS));
@@ -154,6 +155,16 @@ export class ReadCache {
   applyRemote(m: Invalidation) {
     if (m.kind === 'all') this.dropAll();
     else this.dropDraw(m.drawId);
+    this.notify(this.observers, m);
+  }
+
+  /**
+   * Called with every invalidation this process learns of: its own (after its write committed)
+   * and, in a subscribed web process, every other process's. The live boards (draws/live.ts)
+   * take it as the signal that a draw changed. A listener that throws is ignored.
+   */
+  observe(listener: (m: Invalidation) => void) {
+    this.observers.push(listener);
   }
 
   private dropDraw(drawId: number) {
@@ -168,7 +179,12 @@ export class ReadCache {
   }
 
   private emit(m: Invalidation) {
-    for (const l of this.listeners) {
+    this.notify(this.listeners, m);
+    this.notify(this.observers, m);
+  }
+
+  private notify(listeners: Array<(m: Invalidation) => void>, m: Invalidation) {
+    for (const l of listeners) {
       try {
         l(m);
       } catch {

@@ -114,7 +114,9 @@ describe('POST /api/admin/payments/{id}/review', () => {
     await t.services.payments.applyProviderState(paymentId, { providerPaymentId: row.provider_payment_id, externalReference: String(paymentId), status: 'refunded', amountCents: 500, paidAt: null });
     const again = await api('GET', `/api/admin/payments/${paymentId}`);
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ status: 'refunded', review_reason: 'pagamento estornado', reviewed_at: null, reviewed_by: null });
+    expect(again.body).toMatchObject({ status: 'refunded', reviewed_at: null, reviewed_by: null });
+    // The flag says what the refund undid.
+    expect(again.body.review_reason).toMatch(/^pagamento estornado; 1 voucher\(s\) não usado\(s\) revogado\(s\)/);
     expect(again.body.audit.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['payment.reviewed', 'payment.refunded']));
     expect((await api('GET', '/api/admin/payments?flagged=1&reviewed=0&limit=500')).body.items.map((p: { id: number }) => p.id)).toContain(paymentId);
   });

@@ -212,48 +212,92 @@ describe('admin detection (from the database, on every request)', () => {
   });
 });
 
-describe('ADMIN_EMAILS', () => {
+describe('ADMIN_EMAILS: admin only once the account proved the address (or was made with users create-admin)', () => {
   let t2: TestContext;
+  let smtp2: FakeSmtp;
   beforeAll(async () => {
-    t2 = await createTestContext({ env: { ADMIN_EMAILS: 'boss@x.com, Chefe@Example.com, novo-chefe@example.com' } });
+    smtp2 = await fakeSmtp();
+    t2 = await createTestContext({ env: { ADMIN_EMAILS: 'boss@x.com, Chefe@Example.com, novo-chefe@example.com, antigo@example.com', SMTP_URL: smtp2.url } });
   });
-  afterAll(() => t2.close());
+  afterAll(async () => {
+    await t2.close();
+    await smtp2.close();
+  });
   const registerAt2 = (email: string) => t2.api('POST', '/api/auth/register', { body: registration({ email }), headers: freshIp() });
+  const isAdmin = async (token: string) => (await t2.api('GET', '/api/me', { token })).body.user.is_admin as boolean;
+  /** Delivers the pending proof mail to `email` and returns the link it carried. */
+  async function proofLink(email: string): Promise<string> {
+    const row = await t2.services.db('mail_outbox').where({ to_address: email, template: 'admin_email_confirm', status: 'pending' }).orderBy('id', 'desc').first();
+    expect(row).toBeTruthy();
+    expect(row.body_text).not.toMatch(/token=/);
+    expect(await t2.services.mailer.deliver(row.id)).toBe('sent');
+    const mail = smtp2.mails.filter((m) => m.to.includes(email)).at(-1)!;
+    const m = /http:\/\/cotaverde\.test(\/api\/auth\/confirm-admin-email\?token=[A-Za-z0-9_%-]+)/.exec(mail.text);
+    expect(m).toBeTruthy();
+    // The stored copy keeps the text without the link.
+    expect((await t2.services.db('mail_outbox').where({ id: row.id }).first()).body_text).not.toMatch(/token=/);
+    return m![1];
+  }
 
-  test('an email listed in config is admin on /api/me and login', async () => {
-    const boss = await createUser(t2, { email: 'boss@x.com' });
-    const me = await t2.api('GET', '/api/me', { token: boss.token });
-    expect(me.body.user).toMatchObject({ email: 'boss@x.com', is_admin: true, role: 'admin' });
-    const r = await t2.api('POST', '/api/auth/login', { body: { email: 'BOSS@x.com', password: boss.password }, headers: freshIp() });
-    expect(r.body.user).toMatchObject({ is_admin: true, role: 'admin' });
-    expect((await t2.services.auth.authenticate(boss.token))?.isAdmin).toBe(true);
+  test('registering a listed address gives a customer account and mails a proof link; the link makes it admin, once', async () => {
+    const r = await registerAt2('Novo-Chefe@Example.com');
+    expect(r.status).toBe(201);
+    expect(r.body.user).toMatchObject({ is_admin: false, role: 'customer' });
+    const login = await t2.api('POST', '/api/auth/login', { body: { email: 'novo-chefe@example.com', password: registration({}).password }, headers: freshIp() });
+    expect(login.status).toBe(200);
+    expect(login.body.user).toMatchObject({ is_admin: false });
+    // Not admin anywhere before the proof: the admin API refuses it.
+    expect((await t2.api('GET', '/api/admin/users', { token: login.body.token })).status).toBe(403);
+    const link = await proofLink('novo-chefe@example.com');
+    const bad = await t2.api('GET', '/api/auth/confirm-admin-email?token=nao-e-um-token-valido');
+    expect([bad.status, bad.body.error]).toEqual([400, 'invalid_token']);
+    const ok = await t2.api('GET', link, { headers: { accept: 'application/json' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true, email: 'novo-chefe@example.com' });
+    expect(await isAdmin(login.body.token)).toBe(true);
+    expect((await t2.services.auth.authenticate(login.body.token))?.isAdmin).toBe(true);
+    expect((await t2.api('GET', '/api/admin/users', { token: login.body.token })).status).toBe(200);
+    // Single use.
+    const again = await t2.api('GET', link, { headers: { accept: 'application/json' } });
+    expect([again.status, again.body.error]).toEqual([400, 'invalid_token']);
+    expect(await t2.services.db('audit_log').where({ action: 'user.admin_email_proved', entity_id: String(ok.body.user_id) })).toHaveLength(1);
   });
 
-  test('the config list is case-insensitive; the database row itself is not changed', async () => {
-    const chefe = await createUser(t2, { email: 'chefe@example.com' });
-    const me = await t2.api('GET', '/api/me', { token: chefe.token });
-    expect(me.body.user).toMatchObject({ is_admin: true, role: 'admin' });
-    const row = await t2.services.db('users').where({ id: chefe.user.id }).first();
-    expect(row).toMatchObject({ is_admin: false, role: 'customer' });
+  test('an existing account with a listed address is not admin until it proves it; signing in mails the link (once an hour); a browser lands on /login', async () => {
+    const old = await createUser(t2, { email: 'antigo@example.com' });
+    expect(await isAdmin(old.token)).toBe(false);
+    expect((await t2.services.auth.authenticate(old.token))?.isAdmin).toBe(false);
+    for (let i = 0; i < 2; i++) expect((await t2.api('POST', '/api/auth/login', { body: { email: old.email, password: old.password }, headers: freshIp() })).status).toBe(200);
+    expect(await t2.services.db('mail_outbox').where({ to_address: old.email, template: 'admin_email_confirm' })).toHaveLength(1);
+    const link = await proofLink(old.email);
+    const page = await fetch(t2.url + link, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/login?email_admin_confirmado=1');
+    expect(await isAdmin(old.token)).toBe(true);
   });
 
-  test('a listed email cannot be taken by self-registration (it would grant admin to whoever comes first)', async () => {
-    for (const email of ['novo-chefe@example.com', 'Novo-Chefe@Example.com']) {
-      const r = await registerAt2(email);
-      expect(r.status).toBe(409);
-      // the same answer as any taken e-mail or CPF: a stranger does not learn it is an admin's address
-      expect(r.body).toEqual({ error: 'account_exists', message: ACCOUNT_EXISTS });
-    }
-    expect(await t2.services.db('users').where({ email: 'novo-chefe@example.com' })).toHaveLength(0);
-    // the operator creates it from the CLI instead
-    const admin = await t2.services.auth.createAdmin({ name: 'Novo Chefe', email: 'novo-chefe@example.com', password: 'senha-do-chefe' });
+  test('a proof is for the address it was sent to: an account whose e-mail changed afterwards is not admin by it', async () => {
+    const u = await createUser(t2, { email: 'chefe@example.com' });
+    await t2.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password }, headers: freshIp() });
+    const link = await proofLink('chefe@example.com');
+    await t2.services.db('users').where({ id: u.user.id }).update({ email: 'outro@example.com' });
+    const r = await t2.api('GET', link, { headers: { accept: 'application/json' } });
+    expect([r.status, r.body.error]).toEqual([400, 'invalid_token']);
+    expect(await isAdmin(u.token)).toBe(false);
+    // The row itself never gets is_admin.
+    expect(await t2.services.db('users').where({ id: u.user.id }).first('is_admin', 'role', 'admin_email_proved')).toEqual({ is_admin: false, role: 'customer', admin_email_proved: null });
+  });
+
+  test('users create-admin makes a listed address admin at once', async () => {
+    const admin = await t2.services.auth.createAdmin({ name: 'Boss', email: 'boss@x.com', password: 'senha-do-chefe' });
     expect(admin).toMatchObject({ is_admin: true, role: 'admin' });
   });
 
-  test('other emails are not admin', async () => {
+  test('other emails are not admin and get no proof mail', async () => {
     const u = await createUser(t2, { email: 'boss@x.com.br' });
-    const me = await t2.api('GET', '/api/me', { token: u.token });
-    expect(me.body.user).toMatchObject({ is_admin: false, role: 'customer' });
+    await t2.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password }, headers: freshIp() });
+    expect(await isAdmin(u.token)).toBe(false);
+    expect(await t2.services.db('mail_outbox').where({ to_address: u.email, template: 'admin_email_confirm' })).toHaveLength(0);
   });
 });
 

@@ -2,7 +2,6 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { startTestWorker } from '../helpers/worker';
 import type { RunningWorker } from '../../src/platform/queue';
 import { insertDrawWithNumbers } from '../../src/draws/queries';
-import { emitDrawOpened } from '../../src/draws/service';
 import { eventually } from '../helpers/eventually';
 import { makeProduct, makeDraw } from '../payments/fixtures';
 import { CARDS, VALID_CPF, autopayUser, cellsOf, mainSeries, openNextDraw, runsOf, tokenize } from './fixtures';
@@ -44,7 +43,7 @@ test('the opening transaction holds the captive numbers (nothing before its comm
   try {
   await trx2('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: trx2.fn.now() });
     next = await insertDrawWithNumbers(trx2, { infoproduct_id: product.id, title: 'Z', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 });
-  await emitDrawOpened(trx2, next);
+  await t.services.draws.opened(trx2, next, 'sellout');
   // Inside the transaction: held. Outside: nothing yet.
   expect(await trx2('autopay_runs').where({ draw_id: next.id }).orderBy('id').select('status', 'numbers')).toEqual([
     { status: 'held', numbers: [1, 2, 3] },
@@ -104,7 +103,7 @@ test('max_per_user skips the excess, taken numbers and numbers beyond the board 
   const other = await makeProduct(t);
   const otherDraw = await t.services.db.transaction(async (trx) => {
     const d = await insertDrawWithNumbers(trx, { infoproduct_id: other.id, title: 'Outro', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 });
-    await emitDrawOpened(trx, d);
+    await t.services.draws.opened(trx, d, 'admin');
     return d;
   });
   expect(await t.services.db('autopay_runs').where({ draw_id: otherDraw.id })).toHaveLength(0);

@@ -47,7 +47,7 @@ export async function mainSeries(t: TestContext, o: { price_cents?: number; max_
 export async function openNextDraw(t: TestContext, currentDrawId: number): Promise<number> {
   const r = await t.services.db.transaction(async (trx) => {
     await trx('draws').where({ id: currentDrawId }).forUpdate().first();
-    return t.services.draws.closeAndOpenSuccessor(trx, currentDrawId);
+    return t.services.draws.closeAndOpenSuccessor(trx, currentDrawId, 'admin');
   });
   if (!r.successorId) throw new Error('no successor opened');
   return r.successorId;

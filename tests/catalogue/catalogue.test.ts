@@ -248,10 +248,10 @@ describe('POST /api/infoproducts/{idOrSku}/ensure-open-draw', () => {
     expect(await t.services.db('draw_numbers').where({ draw_id: a.body.draw_id })).toHaveLength(30);
   });
 
-  test('after a closed draw, the new one inherits its settings', async () => {
+  test('after a draw closed by selling out (and no successor), the new one inherits its settings', async () => {
     const u = await createUser(t);
     const { product, draw } = await makeProductWithDraw(t, {}, { total_numbers: 40, prize_cents: 3_300, ticket_price_cents_override: 55, max_per_user: 4, title: 'Rodada especial' });
-    await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date() });
+    await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(), closed_by: 'sellout' });
     t.services.readCache.invalidateAll();
     const r = await t.api('POST', `/api/infoproducts/${product.sku}/ensure-open-draw`, { token: u.token });
     expect(r.status).toBe(200);

@@ -143,7 +143,7 @@ describe('results', () => {
     const missing = await cli(['results', 'correct', '--contest', '4100', '--numbers', real(2621).join(' '), '--reason', 'teste']);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/^erro \(result_not_found\): O concurso 4100 não foi registrado\. Use: cotaverde results record --contest 4100/);
-    const bad = await cli(['results', 'record', '--contest', '4101', '--numbers', '01 02 03']);
+    const bad = await cli(['results', 'record', '--contest', '4101', '--numbers', '01 02 03', '--drawn-at', new Date(Date.now() - 86_400_000).toISOString()]);
     expect(bad).toEqual({ code: 1, out: '', err: 'erro: numbers: Informe exatamente 20 números (recebidos: 3).\n' });
     const future = await cli(['results', 'record', '--contest', '4101', '--numbers', real(2621).join(' '), '--drawn-at', new Date(Date.now() + 86_400_000).toISOString()]);
     expect(future).toEqual({ code: 1, out: '', err: 'erro (drawn_at_in_future): A data do concurso não pode estar no futuro.\n' });
@@ -158,7 +158,8 @@ describe('results', () => {
 
   test.each([
     [['results', 'record', '--contest', '4200'], /required option '--numbers <lista>' not specified/],
-    [['results', 'record', '--contest', 'x', '--numbers', '1'], /--contest deve ser um número inteiro positivo/],
+    [['results', 'record', '--contest', 'x', '--numbers', '1', '--drawn-at', '2026-11-23T23:00:00Z'], /--contest deve ser um número inteiro positivo/],
+    [['results', 'record', '--contest', '4200', '--numbers', '1'], /required option '--drawn-at <data-hora>' not specified/],
     [['results', 'record', '--contest', '4200', '--numbers', '1', '--drawn-at', 'ontem'], /--drawn-at deve ser uma data-hora ISO 8601/],
     [['results', 'correct', '--contest', '4200', '--numbers', '1'], /required option '--reason <texto>' not specified/],
     [['results', 'show'], /missing required argument 'contest'/],

@@ -84,7 +84,8 @@ describeBrowser('customer area in the browser', () => {
     // --- the coupon card shows the credit of the paid purchase (100% cashback of R$ 20,00) ---
     const coupon = page.locator('.coupon-card');
     await expect(eventually(async () => /R\$\s20,00/.test(await coupon.innerText()), 'coupon credit shown')).resolves.toBe(true);
-    await expect(coupon.getByText(/^Válido até \d{2}\/\d{2}\/\d{4}$/).isVisible()).resolves.toBe(true);
+    await expect(coupon.locator('.coupon-valid').innerText()).resolves.toMatch(/^Até \d{2}\/\d{2}\/\d{4} \(180 dias após a sua última compra paga\)\.$/);
+    await expect(coupon.getByText('Na loja parceira', { exact: false }).isVisible()).resolves.toBe(true);
     const couponCode = await coupon.locator('.coupon-code').innerText();
     expect(couponCode).toMatch(/\S{6,}/);
     await coupon.getByRole('button', { name: 'Copiar código do cupom' }).click();
@@ -195,7 +196,7 @@ describeBrowser('customer area in the browser', () => {
     await dialog('Falha ao gerar PIX: sua reserva não está ativa. Volte ao sorteio para reservar novamente.').waitFor();
   }, 90_000);
 
-  it('vouchers left in an open draw: a pending empty row whose Escolher opens /numeros on that draw', async () => {
+  it('vouchers left in an open draw (granted, so paid): a PAGO row with its e-book, whose Escolher opens /numeros on that draw', async () => {
     const u = await createUser(t);
     await t.services.payments.grantVouchers({ user: u.email, product: DEMO_PRODUCTS[2].sku, quantity: '2' }, { via: 'cli' });
     await signInWithToken(context, u.token);
@@ -203,8 +204,10 @@ describeBrowser('customer area in the browser', () => {
 
     await page.goto(`${t.url}/conta`);
     const row = card(drawId);
-    await row.getByText('2 vouchers para escolher').waitFor();
-    await expect(row.getByText('PENDENTE', { exact: true }).isVisible()).resolves.toBe(true);
+    await row.getByText('2 números para escolher').waitFor();
+    await expect(row.getByText('PAGO', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(row.getByText('PENDENTE', { exact: true }).count()).resolves.toBe(0);
+    await row.getByRole('button', { name: 'Baixar e-book' }).waitFor();
     await row.getByRole('button', { name: 'Escolher' }).click();
     await page.waitForURL(`${t.url}/numeros`);
     await expect(page.evaluate<{ drawId: number }>('window.history.state.usr')).resolves.toMatchObject({ drawId });

@@ -219,4 +219,41 @@ describeBrowser('admin dashboard in the browser', () => {
     expect((await t.services.db('draws').where({ id: newest.id }).first()).status).toBe('open');
     expect(opened.predecessor_id).toBeNull();
   });
+
+  it('shows the business at a glance: sales and revenue per day, numbers per draw, sell-out time, PIX conversion (charts drawn, text summaries)', async () => {
+    const { token } = await createUser(t, { admin: true, name: 'Admin Gráficos' });
+    const buyer = await createUser(t, { name: 'Paula Gomes' });
+    const db = t.services.db;
+    // A history: PIX charges over the last days (two of three paid), and a sold-out board of 10.
+    const daysAgo = (d: number, h = 12) => new Date(Date.now() - d * 86_400_000 - h * 3_600_000);
+    for (let d = 1; d <= 20; d += 1) {
+      await db('payments').insert({ user_id: buyer.user.id, kind: 'reservation', method: 'pix', provider: 'sandbox', status: d % 3 ? 'approved' : 'expired', amount_cents: 1000 * (1 + (d % 4)), created_at: daysAgo(d), paid_at: d % 3 ? daysAgo(d, 11) : null });
+    }
+    const board = await t.services.db.transaction((trx) =>
+      import('../../src/draws/queries').then((q) => q.insertDrawWithNumbers(trx, { infoproduct_id: null, title: 'Sorteio relâmpago', total_numbers: 10, prize_cents: 10_000, ticket_price_cents_override: null, max_per_user: 0, status: 'closed' })),
+    );
+    await db('draws').where({ id: board.id }).update({ opened_at: daysAgo(6), closed_at: daysAgo(4) });
+    await sellDirectly(t, board.id, buyer.user.id, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    await db('number_sales').where({ draw_id: board.id }).update({ created_at: daysAgo(5) });
+
+    await page.setViewportSize(DESKTOP);
+    await signInWithToken(context, token);
+    await page.goto(`${t.url}/admin`);
+    const card = page.locator('.figures-card');
+    await card.getByText('Números do negócio').waitFor();
+    await eventually(async () => (await card.locator('figure.figures-chart .recharts-wrapper > svg.recharts-surface').count()) === 4, 'the four charts drawn');
+    await card.getByText('Conversão PIX', { exact: true }).waitFor();
+    // Two of every three charges paid (14 of 20 days with a paid charge).
+    await card.getByText(/Conversão PIX: 14 pagos de 20 gerados \(70%\)/).waitFor();
+    await expect(card.locator('#figures-sellout-title + p').innerText()).resolves.toMatch(new RegExp(`Sorteio #${pad3(board.id)}: 24 h`));
+    await expect(card.locator('figure.figures-chart .recharts-bar-rectangle').count()).resolves.toBeGreaterThan(10);
+    await card.scrollIntoViewIfNeeded();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await card.screenshot({ path: path.join(SHOTS, 'dashboard-figures-desktop.png'), animations: 'disabled' });
+
+    await page.setViewportSize(PHONE);
+    await eventually(async () => (await card.locator('figure.figures-chart .recharts-wrapper > svg.recharts-surface').count()) === 4, 'the charts on the phone');
+    await expectNoSidewaysScroll();
+    await card.screenshot({ path: path.join(SHOTS, 'dashboard-figures-phone.png'), animations: 'disabled' });
+  }, 120_000);
 });

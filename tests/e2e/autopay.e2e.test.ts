@@ -20,7 +20,7 @@ import { startTestWorker } from '../helpers/worker';
 import type { RunningWorker } from '../../src/platform/queue';
 import { readAppConfig } from '../../src/platform/app-config';
 import { luhnValid } from '../../src/shared/autopay';
-import { seedDemo } from '../../seeds/demo';
+import { DEMO_PRODUCTS, seedDemo } from '../../seeds/demo';
 
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/account');
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -106,6 +106,99 @@ describeBrowser('autopay in the browser', () => {
     return { drawId: r.body.draw_id as number, adminToken: admin.token };
   }
 
+  it("phone layout of the captive grid measured from the DOM at 360 and 390 px (dialog margins, cells ≥ 32 px with a gap, no sideways scroll); /conta's desktop table shows the draw's full title", async () => {
+    const { user, token } = await createUser(t, { name: 'Lia Layout' });
+    await t.services.payments.grantVouchers({ user: user.email, product: DEMO_PRODUCTS[0].sku, quantity: '2' }, { via: 'cli' });
+    await signInWithToken(session.context, token);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    for (const width of [360, 390]) {
+      await page.setViewportSize({ width, height: 780 });
+      await openDialog();
+      const m = await page.evaluate<{
+        vw: number;
+        scrollWidth: number;
+        wrapScroll: number;
+        wrapClient: number;
+        grid: { left: number; right: number };
+        intro: { left: number; right: number };
+        title: { right: number };
+        close: { left: number };
+        cells: Array<{ x: number; y: number; w: number; h: number }>;
+      }>(`(() => {
+        const r = (e) => e.getBoundingClientRect();
+        const modal = document.querySelector('.autopay-modal');
+        const grid = modal.querySelector('[role="grid"]');
+        const intro = modal.querySelector('.autopay-intro');
+        const wrap = document.querySelector('.ant-modal-wrap');
+        const cells = [...grid.querySelectorAll('[role="gridcell"]')].map((c) => { const b = r(c); return { x: b.left, y: b.top, w: b.width, h: b.height }; });
+        return {
+          vw: document.documentElement.clientWidth,
+          scrollWidth: document.documentElement.scrollWidth,
+          wrapScroll: wrap.scrollWidth,
+          wrapClient: wrap.clientWidth,
+          grid: { left: r(grid).left, right: r(grid).right },
+          intro: { left: r(intro).left, right: r(intro).right },
+          title: { right: Math.max(...[...modal.querySelectorAll('.ant-modal-title')].flatMap((t) => { const g = document.createRange(); g.selectNodeContents(t); return [...g.getClientRects()].map((b) => b.right); })) },
+          close: { left: r(modal.querySelector('.ant-modal-close')).left },
+          cells,
+        };
+      })()`);
+      // No sideways scroll (page nor dialog); the grid keeps the dialog's side margins, aligned with its text.
+      expect(m.scrollWidth).toBeLessThanOrEqual(m.vw);
+      expect(m.wrapScroll).toBeLessThanOrEqual(m.wrapClient);
+      expect(m.grid.left).toBeGreaterThanOrEqual(10);
+      expect(m.vw - m.grid.right).toBeGreaterThanOrEqual(10);
+      expect(Math.abs(m.grid.left - m.intro.left)).toBeLessThanOrEqual(1);
+      // The dialog's title never runs under its close button.
+      expect(m.title.right).toBeLessThanOrEqual(m.close.left);
+      // Every cell at least 32 × 32 px (WCAG 2.2 target size); neighbours apart on both axes.
+      expect(m.cells).toHaveLength(100);
+      expect(Math.min(...m.cells.map((c) => Math.min(c.w, c.h)))).toBeGreaterThanOrEqual(32);
+      expect(m.cells[1].x - (m.cells[0].x + m.cells[0].w)).toBeGreaterThanOrEqual(2);
+      expect(m.cells[10].y - (m.cells[0].y + m.cells[0].h)).toBeGreaterThanOrEqual(2);
+      expect(m.cells[99].x + m.cells[99].w).toBeLessThanOrEqual(m.grid.right + 0.5);
+      await page.screenshot({ path: path.join(SHOTS, `autopay-grade-${width}.png`), animations: 'disabled' });
+      await page.keyboard.press('Escape');
+      await autopayDialog().waitFor({ state: 'hidden' });
+    }
+
+    // --- /conta at 1280 px: the draw's title in the participations table, whole (wrapped, never clipped) ---
+    // A long title (an administrator renames the draw), so that it has to wrap.
+    const open = await t.api('GET', '/api/draws?status=open&limit=50');
+    const draw = open.body.items.find((d: { sku: string }) => d.sku === DEMO_PRODUCTS[0].sku);
+    const admin = await createUser(t, { admin: true });
+    const drawTitle = { title: 'Guia Prático da Lotomania - Edição Especial de Fim de Ano com Bônus' };
+    const renamed = await t.api('PUT', `/api/admin/draws/${draw.id}`, { token: admin.token, body: { title: drawTitle.title } });
+    expect(renamed.status).toBe(200);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${t.url}/conta`);
+    const title = page.locator('.participations-table .participation-draw-title').first();
+    await title.waitFor();
+    await expect(title.innerText()).resolves.toBe(drawTitle.title);
+    // Screen readers get the same text: the cell's accessible text holds the whole title.
+    const esc = drawTitle.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await expect(page.getByRole('table').getByRole('cell', { name: new RegExp(`${esc}$`) }).count()).resolves.toBe(1);
+    const fit = await page.evaluate<{ title: { sw: number; cw: number; sh: number; ch: number; overflow: string; lines: number }; table: { sw: number; cw: number } }>(`(() => {
+      const e = document.querySelector('.participations-table .participation-draw-title');
+      const t = document.querySelector('.participations-table .ant-table-content');
+      return {
+        title: { sw: e.scrollWidth, cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight, overflow: getComputedStyle(e).textOverflow, lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) },
+        table: { sw: t.scrollWidth, cw: t.clientWidth },
+      };
+    })()`);
+    expect(fit.title.sw).toBeLessThanOrEqual(fit.title.cw);
+    expect(fit.title.sh).toBeLessThanOrEqual(fit.title.ch);
+    expect(fit.title.overflow).not.toBe('ellipsis');
+    expect(fit.title.lines).toBeGreaterThanOrEqual(2);
+    // The table itself fits the card: no header or cell cut by a sideways scroll at 1280 px.
+    expect(fit.table.sw).toBeLessThanOrEqual(fit.table.cw);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: path.join(SHOTS, 'conta-participacoes-1280.png'), fullPage: true, animations: 'disabled' });
+    // The next draws of the series inherit the title: give the demo's back to the other tests.
+    const back = await t.api('PUT', `/api/admin/draws/${draw.id}`, { token: admin.token, body: { title: draw.title || draw.product_title } });
+    expect(back.status).toBe(200);
+  }, 120_000);
+
   it('saves 3 captive numbers with a sandbox card; a new draw opens; the worker charges; /conta shows them paid', async () => {
     const { user, token } = await createUser(t, { name: 'Marina Cativa' });
     await signInWithToken(session.context, token);
@@ -132,8 +225,12 @@ describeBrowser('autopay in the browser', () => {
     const taken = await paintedColours(cell(17));
     const surface = await paintedColours(page.locator('.autopay-modal .ant-modal-container'));
     expect(contrastRatio(taken.color, flatten(taken.background, surface.background))).toBeGreaterThanOrEqual(4.5);
-    // Nothing changed yet: 'Salvar' is disabled.
+    // Nothing changed yet: 'Salvar' is disabled; never set up, so 'Compra automática ativa' is off.
     await expect(d.getByRole('button', { name: 'Salvar' }).isDisabled()).resolves.toBe(true);
+    const toggle = d.getByRole('switch', { name: 'Compra automática ativa' });
+    await expect(toggle.getAttribute('aria-checked')).resolves.toBe('false');
+    await toggle.click();
+    await expect(toggle.getAttribute('aria-checked')).resolves.toBe('true');
     for (const n of picks) await cell(n).click();
     for (const n of picks) await expect(cell(n).getAttribute('aria-label')).resolves.toBe(`${pad2(n)}: Seu número cativo`);
     await d.getByText('3 de 20').waitFor();
@@ -141,9 +238,9 @@ describeBrowser('autopay in the browser', () => {
     await d.getByRole('button', { name: 'Salvar' }).click();
     await d.getByText('Dados do cartão incompletos.').waitFor();
 
-    // Cells of at least 36 px on the phone; the customer's own cells readable (AA).
+    // Cells of at least 32 px on the phone (WCAG 2.2 target size, with a gap); the customer's own cells readable (AA).
     const box = await cell(42).boundingBox();
-    expect(box!.width).toBeGreaterThanOrEqual(36);
+    expect(box!.width).toBeGreaterThanOrEqual(32);
     const mine = await paintedColours(cell(42));
     expect(contrastRatio(mine.color, mine.background)).toBeGreaterThanOrEqual(4.5);
 
@@ -211,6 +308,7 @@ describeBrowser('autopay in the browser', () => {
 
     await openDialog();
     const d = autopayDialog();
+    await d.getByRole('switch', { name: 'Compra automática ativa' }).click();
     for (const n of picks) await cell(n).click();
     await fillCard(testCard('0002'), 'RUI RECUSADO', '11.222.333/0001-81');
     await d.getByRole('button', { name: 'Salvar' }).click();
@@ -249,6 +347,7 @@ describeBrowser('autopay in the browser', () => {
     await signInWithToken(session.context, token);
     await openDialog();
     const d = autopayDialog();
+    await d.getByRole('switch', { name: 'Compra automática ativa' }).click();
     const free: number[] = [];
     for (let n = 80; n <= 99 && free.length < 21; n++) free.push(n);
     for (let n = 20; free.length < 21; n++) free.push(n);
@@ -256,7 +355,7 @@ describeBrowser('autopay in the browser', () => {
     await d.getByText('20 de 20').waitFor();
     await cell(free[20]).click();
     await d.getByText(/no máximo 20 números cativos/).waitFor();
-    await expect(cell(free[20]).getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect(cell(free[20]).getAttribute('aria-selected')).resolves.toBe('false');
     for (const n of free.slice(3, 20)) await cell(n).click();
     await fillCard(testCard('4242'), 'ANA', makeCpf(111222333));
     await d.getByRole('button', { name: 'Salvar' }).click();

@@ -11,6 +11,7 @@ import { createUser, type TestContext } from '../helpers/context';
 import { describeBrowser, settled, signInWithToken, submitLogin, useBrowser } from '../helpers/browser';
 import { paintedContrast, saveScreenshot } from '../helpers/screenshots';
 import { AA_TEXT } from '../helpers/contrast';
+import { eventually } from '../helpers/eventually';
 import { DEMO_PRODUCTS, seedDemo } from '../../seeds/demo';
 
 const NUMBERS_PAGE = path.resolve(__dirname, '../../web/src/pages/numbers/NumbersPage.tsx');
@@ -158,29 +159,35 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     // The primary button's white text on its green, as painted: WCAG AA.
     await expect(paintedContrast(pix.getByRole('button', { name: 'Já paguei' }))).resolves.toBeGreaterThanOrEqual(AA_TEXT);
 
-    // 'Já paguei' before paying: the status alert and the info message (nothing is picked yet:
-    // the payment brings the e-books and the right to choose numbers).
+    // The code's expiry: 'Válido até HH:mm' with a live mm:ss countdown that moves.
+    const countdown = pix.locator('.pix-countdown time');
+    const first = await countdown.innerText();
+    expect(first).toMatch(/^\d\d:\d\d$/);
+    await expect(pix.locator('.pix-expiry').innerText()).resolves.toMatch(/^Válido até \d\d:\d\d · expira em \d\d:\d\d$/);
+    await eventually(async () => (await countdown.innerText()) !== first, 'the countdown moves');
+
+    // 'Já paguei' before paying: the answer shows inside the PIX dialog (no second dialog, no
+    // toast), with what happens next (nothing is picked yet: the payment brings the e-books and
+    // the right to choose numbers).
     await pix.getByRole('button', { name: 'Já paguei' }).click();
-    const statusAlert = await settled(dialog('Status: pendente'));
-    await page
+    await pix.getByText('Status: pendente').waitFor();
+    await pix
       .getByText('Assim que o pagamento for confirmado, você recebe os e-books e o direito de escolher seus números na tabela.')
       .waitFor();
+    await expect(page.getByRole('dialog').count()).resolves.toBe(1);
+    await expect(page.locator('.ant-message-notice').filter({ hasText: /Status|Assim que o pagamento/ }).count()).resolves.toBe(0);
     await expect(page.getByText('ficam bloqueados como indisponíveis', { exact: false }).count()).resolves.toBe(0);
-    await statusAlert.getByRole('button', { name: 'OK' }).click();
-    await statusAlert.waitFor({ state: 'hidden' });
-    await expect(pix.isVisible()).resolves.toBe(true);
+    await saveScreenshot(page, 'purchase-pix-paid-answer');
 
-    // Asked again, and the alert is left open when the payment goes through.
+    // Asked again; then the payment goes through.
     await pix.getByRole('button', { name: 'Já paguei' }).click();
-    const leftOpen = await settled(dialog('Status: pendente'));
+    await pix.getByText('Status: pendente').waitFor();
 
     // --- the payment is approved at the provider; the 3-second poll sees it ---
     await t.services.payments.approveSandbox(payment.id, { via: 'cli' });
     const approved = dialog('Pagamento aprovado');
     await approved.getByText('Pagamento aprovado! Preparando a sua tabela…').waitFor({ timeout: 15_000 });
     await pix.waitFor({ state: 'hidden' });
-    // The status alert closed with the PIX dialog: it does not stay on top of the approval.
-    await leftOpen.waitFor({ state: 'hidden' });
     await expect(page.getByRole('dialog').filter({ hasText: 'Status:' }).count()).resolves.toBe(0);
     await saveScreenshot(page, 'purchase-approved-dialog');
     // Non-closable: no close button.

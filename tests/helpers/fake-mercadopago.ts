@@ -11,6 +11,8 @@ import { jsonOrText } from './http';
  *   POST /v1/payments      (PIX; Bearer token; X-Idempotency-Key → same payment)
  *   GET  /v1/payments/:id  (404 for unknown ids)
  *   PUT  /v1/payments/:id  ({status: 'cancelled'}: cancels a pending payment, 400 otherwise)
+ *   POST /v1/payments/:id/refunds (full refund of an approved payment, at once as the sandbox
+ *        does; X-Idempotency-Key → the same refund; 400 for a payment not approved)
  *   GET  /v1/customers/search?email=     (autopay: the user's customer)
  *   POST /v1/customers                   (400 when the e-mail already has one)
  *   POST /v1/customers/:id/cards {token} (a token from cardToken(): single use)
@@ -129,6 +131,8 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
   const cardTokens = new Map<string, { last4: string; first6: string; brand: string; used: boolean }>();
   const transientTries = new Map<string, number>();
   let seqCustomer = 0;
+  const refundsByKey = new Map<string, { id: number; payment_id: number; amount: number; status: string; date_created: string }>();
+  let nextRefundId = 9_100_000_001;
 
   const send = (res: http.ServerResponse, log: FakeMpRequest, status: number, body: unknown) => {
     log.status = status;
@@ -220,6 +224,22 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       const created = createPayment(body, amount);
       if (typeof key === 'string') byIdempotencyKey.set(key, created);
       return send(res, log, 201, await created);
+    }
+
+    const rm = /^\/v1\/payments\/([^/]+)\/refunds$/.exec(url.pathname);
+    if (req.method === 'POST' && rm) {
+      const p = payments.get(Number(rm[1]));
+      if (!p || !/^\d+$/.test(rm[1])) return send(res, log, 404, { message: 'Payment not found', error: 'not_found', status: 404 });
+      const key = req.headers['x-idempotency-key'];
+      const known = typeof key === 'string' ? refundsByKey.get(key) : undefined;
+      if (known) return send(res, log, 201, known);
+      if (p.status !== 'approved') {
+        return send(res, log, 400, { message: 'Payment not refundable', error: 'bad_request', status: 400, cause: [{ code: 2085, description: 'invalid status' }] });
+      }
+      fake.setStatus(p.id, 'refunded');
+      const refund = { id: nextRefundId++, payment_id: p.id, amount: p.transaction_amount, status: 'approved', date_created: new Date().toISOString() };
+      if (typeof key === 'string') refundsByKey.set(key, refund);
+      return send(res, log, 201, refund);
     }
 
     const m = /^\/v1\/payments\/([^/]+)$/.exec(url.pathname);

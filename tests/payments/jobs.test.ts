@@ -195,19 +195,21 @@ describe('refunds and chargebacks (applyProviderState)', () => {
     expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(a), action: 'payment.refunded' })).toHaveLength(1);
   });
 
-  test('with two purchases, refunding one never takes more than it granted; a chargeback with nothing left revokes nothing', async () => {
+  test('with two purchases, a refund takes back only its own lot: its unused vouchers and the number its vouchers bought', async () => {
     const u = await createUser(t);
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
     const a = await approvedPurchase(u, product.id, 3);
     const b = await approvedPurchase(u, product.id, 2);
-    await consumeOne(u.token, draw.id, 1);
+    await consumeOne(u.token, draw.id, 1); // spent from the oldest lot: a's
     expect(await balanceOf(t, u.user.id, product.id)).toBe(4);
     await t.services.payments.applyProviderState(a, await remote(a, 'refunded'));
-    expect(await balanceOf(t, u.user.id, product.id)).toBe(1);
-    expect((await ledgerOf(t, a)).revoked).toBe(3);
+    // a's two unused vouchers go; b's two stay; number 1 (bought with a's voucher) is released.
+    expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
+    expect((await ledgerOf(t, a)).revoked).toBe(2);
+    expect((await t.services.db('draw_numbers').where({ draw_id: draw.id, n: 1 }).first()).status).toBe('available');
     await t.services.payments.applyProviderState(b, await remote(b, 'charged_back'));
     expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
-    expect((await ledgerOf(t, b)).revoked).toBe(1);
+    expect((await ledgerOf(t, b)).revoked).toBe(2);
     expect(await paymentRow(t, b)).toMatchObject({ status: 'charged_back', flagged_for_review: true });
     expect((await paymentRow(t, b)).review_reason).toMatch(/chargeback/);
 
@@ -215,7 +217,9 @@ describe('refunds and chargebacks (applyProviderState)', () => {
     await consumeOne(u.token, draw.id, 2);
     await t.services.payments.applyProviderState(c, await remote(c, 'charged_back'));
     expect(await paymentRow(t, c)).toMatchObject({ status: 'charged_back', flagged_for_review: true });
+    // Nothing unused to revoke; the number its voucher bought is released.
     expect((await ledgerOf(t, c)).revoked).toBe(0);
+    expect((await t.services.db('draw_numbers').where({ draw_id: draw.id, n: 2 }).first()).status).toBe('available');
     expect(await ledgerSum(t, u.user.id, product.id)).toBe(0);
   });
 

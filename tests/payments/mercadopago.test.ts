@@ -278,8 +278,9 @@ describe('refunds and chargebacks', () => {
     expect(l.granted).toBe(3);
     expect(l.revoked).toBe(2);
     expect(await ledgerSum(t, u.user.id, product.id)).toBe(0);
-    // The number already picked stays the user's (flagged for an operator to decide).
-    expect((await t.services.db('draw_numbers').where({ draw_id: draw.id, n: 42 }).first()).owner_user_id).toBe(u.user.id);
+    // The number picked with one of its vouchers goes back to the board (the draw is open).
+    expect((await t.services.db('draw_numbers').where({ draw_id: draw.id, n: 42 }).first()).owner_user_id).toBeNull();
+    expect(row.review_reason).toMatch(new RegExp(`números 42 do sorteio #${draw.id} liberados`));
     // Refunded is final: a later "approved" does not grant again.
     fake.setStatus(mpId, 'approved');
     expect((await fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET })).body.status).toBe('refunded');

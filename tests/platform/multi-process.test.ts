@@ -13,6 +13,7 @@ import { QUEUE_NAME, SCHEDULES } from '../../src/platform/queue';
 import { Queue } from 'bullmq';
 import { freePort } from '../helpers/ports';
 import { jsonOrText } from '../helpers/http';
+import { openSse } from '../helpers/sse';
 
 /**
  * Past one machine (issue 10): 2 web + 2 worker processes, started here as real child processes
@@ -125,6 +126,40 @@ test('a sale through web A shows on the board served by web B within 1 s', async
     // Once shown, never stale again.
     const first = answers.findIndex((a) => a.status === 'sold');
     expect(answers.slice(first).every((a) => a.status === 'sold')).toBe(true);
+  }
+});
+
+test('live boards: a sale through web A reaches an event stream open on web B, and B resumes a stream A started', async () => {
+  const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
+  const u = await createUser(t, { name: 'Carla Dias' });
+  await grant(t, u.user.id, product.id, 1);
+  const onB = await openSse(`${webB}/api/draws/${draw.id}/events`);
+  const onA = await openSse(`${webA}/api/draws/${draw.id}/events`);
+  try {
+    expect(onB.status).toBe(200);
+    await onB.waitFor((e) => e.event === 'board', 'the board on web B');
+    const boardA = await onA.waitFor((e) => e.event === 'board', 'the board on web A');
+    onA.close();
+    const hold = await call(webA, 'POST', '/api/reservations', { token: u.token, body: { draw_id: draw.id, numbers: [42] } });
+    expect(hold.status).toBe(201);
+    const sale = await call(webA, 'POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: hold.body.id, numbers: [42] } });
+    expect(sale.status).toBe(200);
+    const sold = await onB.waitFor(
+      (e) => e.event === 'numbers' && e.data.numbers.some((x: { n: number; status: string }) => x.n === 42 && x.status === 'sold'),
+      'the sale on web B’s stream',
+    );
+    expect(sold.data.numbers).toContainEqual({ n: 42, status: 'sold', initials: 'CD' });
+    // Event ids are the same in every process: the stream A started resumes on B with what it missed.
+    const resumed = await openSse(`${webB}/api/draws/${draw.id}/events`, { 'last-event-id': boardA.id! });
+    try {
+      await resumed.waitFor((e) => e.id === sold.id, 'the missed sale, resumed on web B');
+      expect(resumed.events.some((e) => e.event === 'board' || e.event === 'reload')).toBe(false);
+    } finally {
+      resumed.close();
+    }
+  } finally {
+    onA.close();
+    onB.close();
   }
 });
 

@@ -138,7 +138,7 @@ test('Redis stopped mid-run: requests answer within 2 s; restarted: every pendin
     status: 'unavailable',
     database: true,
     redis: false,
-    worker: { status: 'unknown', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: 30_000 },
+    worker: { status: 'unknown', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: 30_000, schedules: { status: 'unknown', missing: [] } },
     down: ['redis'],
   });
   const health = await within2s('health', () => t.api('GET', '/api/health'));

@@ -69,16 +69,16 @@ test('sold out → closed → results record: the winner is stored once, audited
   expect(early.status).toBe(404);
   expect(early.body).toEqual({ error: 'result_not_available', message: 'O resultado deste sorteio ainda não saiu.' });
 
-  const r = await cli(['results', 'record', '--contest', '2900', '--numbers', numbers.map(pad).join(' '), '--drawn-at', D.toISOString()]);
+  const r = await cli(['results', 'record', '--contest', '2960', '--numbers', numbers.map(pad).join(' '), '--drawn-at', D.toISOString()]);
   expect(r.err).toBe('');
   expect(r.code).toBe(0);
-  expect(r.out).toContain(`concurso 2900 (${D.toISOString()}): ${numbers.map(pad).join(' ')} — registrado`);
+  expect(r.out).toContain(`concurso 2960 (${D.toISOString()}): ${numbers.map(pad).join(' ')} — registrado`);
   expect(r.out).toContain(`sorteio #${draw.id} ${draw.title}: número ${pad(last)}, usuário #${lastBuyer.user.id}\n`);
 
   const after = await drawRow(draw.id);
-  expect(after).toMatchObject({ status: 'drawn', contest_number: 2900, winner_user_id: lastBuyer.user.id, winner_number: last, no_winner: false });
+  expect(after).toMatchObject({ status: 'drawn', contest_number: 2960, winner_user_id: lastBuyer.user.id, winner_number: last, no_winner: false });
   expect(after.realized_at).toBeInstanceOf(Date);
-  const stored = await t.services.db('lottery_results').where({ contest_number: 2900 });
+  const stored = await t.services.db('lottery_results').where({ contest_number: 2960 });
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({ game: 'lotomania', numbers, source: 'cli', held_at: D });
 
@@ -87,7 +87,7 @@ test('sold out → closed → results record: the winner is stored once, audited
   expect(log).toHaveLength(1);
   expect(log[0]).toMatchObject({ actor: 'cli', data: { winning_number: last, winner_user_id: lastBuyer.user.id, walk: [] } });
   const inputs = log[0].data.inputs;
-  expect(inputs).toMatchObject({ game: 'lotomania', contest_number: 2900, drawn_at: D.toISOString(), numbers, total_numbers: 100 });
+  expect(inputs).toMatchObject({ game: 'lotomania', contest_number: 2960, drawn_at: D.toISOString(), numbers, total_numbers: 100 });
   expect(inputs.sold).toHaveLength(100);
   expect(decideWinner({ numbers: inputs.numbers, totalNumbers: inputs.total_numbers, sold: inputs.sold })).toMatchObject({ winning_number: last, winner_user_id: lastBuyer.user.id });
 
@@ -99,12 +99,12 @@ test('sold out → closed → results record: the winner is stored once, audited
   expect(mails[0].body_text).toContain(`http://cotaverde.test/resultado/${draw.id}`);
 
   // Recording again with the same numbers changes nothing; the job run twice decides nothing twice.
-  const again = await cli(['results', 'record', '--contest', '2900', '--numbers', numbers.join(','), '--drawn-at', D.toISOString()]);
+  const again = await cli(['results', 'record', '--contest', '2960', '--numbers', numbers.join(','), '--drawn-at', D.toISOString()]);
   expect(again.code).toBe(0);
   expect(again.out).toContain('já registrado com os mesmos números, nada mudou');
   expect(again.out).toContain('nenhum sorteio decidido agora');
   const handlers = registerJobHandlers(t.services);
-  fake.add(2900, numbers, D);
+  fake.add(2960, numbers, D);
   for (let i = 0; i < 2; i++) await handlers['results.fetch']({}, {} as never);
   expect(await decisions(draw.id)).toHaveLength(1);
   expect(await winnerMails(lastBuyer.email)).toHaveLength(1);
@@ -117,7 +117,7 @@ test('sold out → closed → results record: the winner is stored once, audited
     draw_id: draw.id,
     title: draw.title,
     total_numbers: 100,
-    contest_number: 2900,
+    contest_number: 2960,
     drawn_at: D.toISOString(),
     realized_at: after.realized_at.toISOString(),
     numbers,
@@ -147,7 +147,7 @@ test('the first contest after closing decides: a draw closed after the contest w
   await closeAt(early.id, new Date(D.getTime() - 2 * 3600_000));
   await closeAt(lateDraw.id, new Date(D.getTime() + 3600_000)); // closed after the contest
 
-  const out = await t.services.results.record({ contest_number: 2910, numbers, drawn_at: D }, { actorUserId: null, actor: 'cli', source: 'cli' });
+  const out = await t.services.results.record({ contest_number: 2950, numbers, drawn_at: D }, { actorUserId: null, actor: 'cli', source: 'cli' });
   expect(out.decided.map((d) => d.draw_id)).toEqual([early.id]);
   // 54 ≥ 60? no: 54 < 60 but unsold; 68 and 66 are ≥ 60; 49 is sold.
   expect(out.decided[0]).toMatchObject({
@@ -165,7 +165,7 @@ test('the first contest after closing decides: a draw closed after the contest w
 
   // The next contest (two days later) decides the late draw.
   const next = new Date(D.getTime() + 2 * 86_400_000);
-  const out2 = await t.services.results.record({ contest_number: 2911, numbers, drawn_at: next }, { actorUserId: null, actor: 'cli', source: 'cli' });
+  const out2 = await t.services.results.record({ contest_number: 2951, numbers, drawn_at: next }, { actorUserId: null, actor: 'cli', source: 'cli' });
   expect(out2.decided.map((d) => [d.draw_id, d.winning_number])).toEqual([[lateDraw.id, 54]]);
   expect(previousScheduledContest(new Date('2026-11-23T23:00:00Z'))).toEqual(new Date('2026-11-20T23:00:00Z')); // Mon → Fri
   expect(previousScheduledContest(new Date('2026-11-25T23:00:00Z'))).toEqual(new Date('2026-11-23T23:00:00Z')); // Wed → Mon
@@ -188,12 +188,12 @@ test('a refunded number does not count; all twenty unsold gives no winner (recor
   await sellDirectly(t, empty.id, b.user.id, range(0, 100).filter((n) => !drawnSet.has(n)));
   for (const d of [refunded, empty]) await closeAt(d.id, new Date(D.getTime() - 3600_000));
 
-  const out = await t.services.results.record({ contest_number: 2920, numbers, drawn_at: D }, { actorUserId: null, actor: 'cli', source: 'cli' });
+  const out = await t.services.results.record({ contest_number: 2940, numbers, drawn_at: D }, { actorUserId: null, actor: 'cli', source: 'cli' });
   const byId = new Map(out.decided.map((d) => [d.draw_id, d]));
   expect(byId.get(refunded.id)).toMatchObject({ winning_number: 82, winner_user_id: b.user.id, walk: [{ n: 15, reason: 'not_sold' }] });
   expect(byId.get(empty.id)).toMatchObject({ winning_number: null, winner_user_id: null, no_winner: true });
   expect(byId.get(empty.id)!.walk.map((w) => w.n)).toEqual([...numbers].reverse());
-  expect(await drawRow(empty.id)).toMatchObject({ status: 'drawn', no_winner: true, winner_user_id: null, winner_number: null, contest_number: 2920 });
+  expect(await drawRow(empty.id)).toMatchObject({ status: 'drawn', no_winner: true, winner_user_id: null, winner_number: null, contest_number: 2940 });
   const pub = await t.api('GET', `/api/draws/${empty.id}/result`);
   expect(pub.body).toMatchObject({ winning_number: null, winner_initials: null, no_winner: true, walk: [...numbers].reverse().map((n) => ({ n, reason: 'not_sold' })) });
   expect(await winnerMails(a.email)).toHaveLength(0);
@@ -213,7 +213,7 @@ test('other numbers for a stored contest are refused (409, pointing to the corre
 
   // The true order had the last two swapped.
   const fixed = [...numbers.slice(0, 18), numbers[19], numbers[18]];
-  const refused = await cli(['results', 'record', '--contest', '2930', '--numbers', fixed.join(' ')]);
+  const refused = await cli(['results', 'record', '--contest', '2930', '--numbers', fixed.join(' '), '--drawn-at', D.toISOString()]);
   expect(refused.code).toBe(1);
   expect(refused.err).toBe(
     'erro (result_conflict): O concurso 2930 já foi registrado com outros números. Para corrigir, use: cotaverde results correct --contest 2930 --numbers "<20 números>" --reason "<motivo>".\n',
@@ -242,7 +242,7 @@ test('parallel decisions: five admins recording the same result at once decide t
   const w = await createUser(t);
   await sellDirectly(t, draw.id, w.user.id, range(0, 100));
   await closeAt(draw.id, new Date(D.getTime() - 3600_000));
-  const body = { contest_number: 2940, numbers, drawn_at: D.toISOString() };
+  const body = { contest_number: 2920, numbers, drawn_at: D.toISOString() };
   const answers = await Promise.all(range(0, 5).map(() => t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: admin.token, body })));
   // The first records and decides; the others either find it drawn (409) or record nothing new.
   expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1);
@@ -250,7 +250,7 @@ test('parallel decisions: five admins recording the same result at once decide t
   for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error).toBe('draw_drawn');
   expect(await decisions(draw.id)).toHaveLength(1);
   expect(await winnerMails(w.email)).toHaveLength(1);
-  expect(await t.services.db('lottery_results').where({ contest_number: 2940 })).toHaveLength(1);
+  expect(await t.services.db('lottery_results').where({ contest_number: 2920 })).toHaveLength(1);
   expect(await drawRow(draw.id)).toMatchObject({ status: 'drawn', winner_number: numbers[19], winner_user_id: w.user.id });
 
   // The service called in parallel directly (job + CLI racing) too.
@@ -259,7 +259,7 @@ test('parallel decisions: five admins recording the same result at once decide t
   await sellDirectly(t, d2.id, w.user.id, range(0, 100));
   await closeAt(d2.id, new Date(D2.getTime() - 3600_000));
   const runs = await Promise.all(
-    range(0, 6).map(() => t.services.results.record({ contest_number: 2950, numbers, drawn_at: D2 }, { actorUserId: null, actor: 'system', source: 'service' })),
+    range(0, 6).map(() => t.services.results.record({ contest_number: 2910, numbers, drawn_at: D2 }, { actorUserId: null, actor: 'system', source: 'service' })),
   );
   expect(runs.flatMap((r) => r.decided.map((d) => d.draw_id))).toEqual([d2.id]);
   expect(runs.filter((r) => r.created)).toHaveLength(1);
@@ -273,16 +273,16 @@ test('the job through a real worker: the results service fails twice, then answe
   const w = await createUser(t);
   await sellDirectly(t, draw.id, w.user.id, range(0, 100));
   await closeAt(draw.id, new Date(D.getTime() - 3600_000));
-  fake.add(2960, numbers, D);
+  fake.add(2970, numbers, D);
   fake.requests.length = 0;
   fake.failNext(2, 500);
   const worker = await startTestWorker(t, { schedules: [] });
   try {
     await t.services.queue.enqueue('results.fetch', {});
     const decided = await eventually(async () => ((await drawRow(draw.id)).status === 'drawn' ? drawRow(draw.id) : null), 'draw decided by the job');
-    expect(decided).toMatchObject({ contest_number: 2960, winner_number: numbers[19], winner_user_id: w.user.id });
+    expect(decided).toMatchObject({ contest_number: 2970, winner_number: numbers[19], winner_user_id: w.user.id });
     expect(fake.requests.slice(0, 3)).toEqual(['/lotomania', '/lotomania', '/lotomania']);
-    expect(await t.services.db('lottery_results').where({ contest_number: 2960 }).first()).toMatchObject({ source: 'service', numbers, held_at: D });
+    expect(await t.services.db('lottery_results').where({ contest_number: 2970 }).first()).toMatchObject({ source: 'service', numbers, held_at: D });
     expect((await decisions(draw.id))[0]).toMatchObject({ actor: 'system' });
     // Queued again: nothing is decided twice.
     await t.services.queue.enqueue('results.fetch', {});

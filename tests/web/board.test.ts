@@ -14,6 +14,7 @@ import {
   type Board,
 } from '../../web/src/pages/numbers/board';
 import type { NumberStatus } from '../../web/src/api/types';
+import { moveFocus } from '../../web/src/components/board/keys';
 import type { ReservationStatus } from '../../src/shared/api/draws';
 
 /** A 100-number board with the given statuses; every other number available. */
@@ -233,5 +234,32 @@ describe('ownNumbers (the signed-in customer’s numbers on /numeros)', () => {
 
   test('no board yet: nothing to mark', () => {
     expect(ownNumbers(null, { reservations: [res({ numbers: [1], status: 'consumed' })], initials: 'MDS' })).toEqual([]);
+  });
+});
+
+describe('board keys (roving tabindex of NumberGrid)', () => {
+
+  it('arrows move by one cell and one row, and stop at the board edges', () => {
+    expect(moveFocus(0, 'ArrowRight', 100)).toBe(1);
+    expect(moveFocus(9, 'ArrowRight', 100)).toBe(10);
+    expect(moveFocus(42, 'ArrowLeft', 100)).toBe(41);
+    expect(moveFocus(42, 'ArrowDown', 100)).toBe(52);
+    expect(moveFocus(42, 'ArrowUp', 100)).toBe(32);
+    expect(moveFocus(0, 'ArrowLeft', 100)).toBe(0);
+    expect(moveFocus(5, 'ArrowUp', 100)).toBe(5);
+    expect(moveFocus(95, 'ArrowDown', 100)).toBe(95);
+    expect(moveFocus(99, 'ArrowRight', 100)).toBe(99);
+  });
+
+  it('Home/End go to the row ends; with Ctrl to the first and last number; other keys are not moves', () => {
+    expect(moveFocus(47, 'Home', 100)).toBe(40);
+    expect(moveFocus(47, 'End', 100)).toBe(49);
+    expect(moveFocus(47, 'Home', 100, true)).toBe(0);
+    expect(moveFocus(47, 'End', 100, true)).toBe(99);
+    expect(moveFocus(47, 'PageUp', 100)).toBe(7);
+    expect(moveFocus(47, 'PageDown', 100)).toBe(97);
+    expect(moveFocus(47, ' ', 100)).toBeNull();
+    expect(moveFocus(47, 'Enter', 100)).toBeNull();
+    expect(moveFocus(47, 'a', 100)).toBeNull();
   });
 });

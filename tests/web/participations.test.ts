@@ -35,6 +35,7 @@ function payment(p: Partial<ParticipationItem> & Pick<ParticipationItem, 'id'>):
     expires_at: inMin(30),
     pix: null,
     result: p.draw?.result ?? 'open',
+    receipt: null,
     ...p,
   };
 }
@@ -160,7 +161,7 @@ describe('buildParticipationRows', () => {
     expect(rows).toEqual([]);
   });
 
-  it('open draws with vouchers left and no entry get a pending empty row, first', () => {
+  it('open draws with vouchers left (bought, so paid) and no entry get an empty PAGO row, first', () => {
     const openDraw: DrawInfo = { id: 9, title: 'Outro', status: 'open', result: 'open', sku: 'EBOOK-B', winner_number: null, won: null };
     const rows = buildParticipationRows({
       payments: [payment({ id: 1, kind: 'voucher', numbers: [3], status: 'approved' })],
@@ -170,10 +171,44 @@ describe('buildParticipationRows', () => {
       now: NOW,
     });
     expect(rows.map((r) => [r.key, r.empty, r.payment, r.remaining])).toEqual([
-      ['empty-9', true, 'PENDENTE', 2],
+      ['empty-9', true, 'PAGO', 2],
       ['draw-7', false, 'PAGO', 1],
     ]);
-    expect(rows[0]).toMatchObject({ numbers: [], draw: openDraw, status: 'pending', badge: 'ABERTO' });
+    expect(rows[0]).toMatchObject({ numbers: [], draw: openDraw, status: 'approved', badge: 'ABERTO' });
+  });
+
+  it('an approved e-book purchase is PAGO with its e-book at once, numbers picked or not; its vouchers are to choose', () => {
+    const receipt = {
+      payment_id: 21,
+      provider_transaction_id: 'sbx_21',
+      txid: 'tx21',
+      amount_cents: 2000,
+      paid_at: at(10),
+      method: 'pix' as const,
+      description: '2 e-books “Guia” (2 números para escolher no Sorteio #007)',
+    };
+    const bought = payment({ id: 21, kind: 'ebook', numbers: [], quantity: 2, vouchers_granted: 2, paid_at: at(10), receipt });
+    const notPicked = buildParticipationRows({ payments: [bought], reservations: [], remaining: { 7: 2 }, now: NOW });
+    expect(notPicked).toHaveLength(1);
+    expect(notPicked[0]).toMatchObject({ key: 'draw-7', numbers: [], status: 'approved', payment: 'PAGO', ebook: true, remaining: 2, empty: true, date: at(10) });
+    expect(notPicked[0].receipts).toEqual([receipt]);
+
+    const onePicked = buildParticipationRows({
+      payments: [payment({ id: 3, kind: 'voucher', numbers: [42], paid_at: at(1), created_at: at(1) }), bought],
+      reservations: [],
+      remaining: { 7: 1 },
+      now: NOW,
+    });
+    expect(onePicked).toHaveLength(1);
+    expect(onePicked[0]).toMatchObject({ numbers: [42], payment: 'PAGO', ebook: true, remaining: 1, empty: false });
+  });
+
+  it('a PIX still waiting is the only PENDENTE; no e-book before the money is paid', () => {
+    const waiting = payment({ id: 30, kind: 'ebook', numbers: [], quantity: 1, status: 'pending', paid_at: null });
+    const hold1 = hold({ id: 12, numbers: [5] });
+    const rows = buildParticipationRows({ payments: [waiting], reservations: [hold1], remaining: {}, now: NOW });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ numbers: [5], payment: 'PENDENTE', ebook: false });
   });
 
   it('no empty row for a draw that is no longer open', () => {

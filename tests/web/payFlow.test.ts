@@ -43,6 +43,7 @@ function pendingPayment(p: Partial<ParticipationItem> & Pick<ParticipationItem, 
     expires_at: inMin(20),
     pix: { qr_code: '000201abc', qr_code_base64: 'iVBOR', copy_paste: '000201abc', txid: 'tx1' },
     result: 'open',
+    receipt: null,
     ...p,
   };
 }

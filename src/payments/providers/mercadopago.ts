@@ -103,7 +103,7 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
     paidAt: p.date_approved ? new Date(p.date_approved) : null,
   });
 
-  return {
+  const provider: PaymentProvider = {
     name: 'mercadopago',
     async createPix(i: CreatePixInput): Promise<CreatedPix> {
       const [first, ...rest] = i.payer.name.trim().split(/\s+/);
@@ -228,5 +228,15 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
       if (status >= 500 || status === 429) throw new ProviderError(`mercadopago cancel failed (${status})`, true);
       return status < 300 && json?.status === 'cancelled';
     },
+
+    async refund(providerPaymentId: string, o: { idempotencyKey: string }) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerPaymentId)) throw new ProviderError('invalid provider payment id', false, 'refund_refused');
+      // A full refund: POST /v1/payments/{id}/refunds with no amount; the key makes a retry the same refund.
+      const { status, json } = await call('POST', `/v1/payments/${encodeURIComponent(providerPaymentId)}/refunds`, {}, { 'X-Idempotency-Key': o.idempotencyKey });
+      if (status >= 500 || status === 429) throw new ProviderError(`mercadopago refund failed (${status})`, true);
+      if (status >= 300) throw new ProviderError(`mercadopago refused the refund (${status}): ${json?.message ?? ''}`, false, 'refund_refused');
+      return provider.fetch(providerPaymentId);
+    },
   };
+  return provider;
 }

@@ -30,6 +30,7 @@ export const SANDBOX_TOKEN_TTL_MINUTES = 10;
 export type SandboxProvider = PaymentProvider & {
   approve(providerPaymentId: string): Promise<boolean>;
   cancel(providerPaymentId: string): Promise<boolean>;
+  refund(providerPaymentId: string, o: { idempotencyKey: string }): Promise<ProviderPayment | null>;
   setStatus(providerPaymentId: string, status: ProviderStatus): Promise<void>;
   tokenizeCard(i: SandboxTokenInput): Promise<{ id: string; brand: string; last4: string }>;
   saveCard(i: SaveCardInput): Promise<SavedCard>;
@@ -96,7 +97,8 @@ export function createSandboxProvider(deps: {
         // A saved-card charge (autopay): decided when it was made.
         const k = await db('sandbox_card_calls').where({ charge_id: providerPaymentId }).whereIn('result', ['approved', 'rejected']).first();
         if (!k) return null;
-        return { providerPaymentId, externalReference: null, status: k.result, amountCents: k.amount_cents, paidAt: k.result === 'approved' ? k.created_at : null };
+        const status: ProviderStatus = k.refunded_at ? 'refunded' : k.result;
+        return { providerPaymentId, externalReference: null, status, amountCents: k.amount_cents, paidAt: k.result === 'approved' ? k.created_at : null };
       }
       const c = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId }).first();
       if (!c) return null;
@@ -124,6 +126,20 @@ export function createSandboxProvider(deps: {
     async cancel(providerPaymentId: string): Promise<boolean> {
       const n = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId, status: 'pending' }).update({ status: 'cancelled' });
       return n > 0;
+    },
+
+    /** The sandbox refunds at once: an approved charge (PIX or saved card) becomes refunded. */
+    async refund(providerPaymentId: string) {
+      if (providerPaymentId.startsWith('sbxchg_')) {
+        const n = await db('sandbox_card_calls').where({ charge_id: providerPaymentId, result: 'approved' }).whereNull('refunded_at').update({ refunded_at: db.fn.now() });
+        if (!n && !(await db('sandbox_card_calls').where({ charge_id: providerPaymentId }).whereNotNull('refunded_at').first('charge_id')))
+          throw new ProviderError('sandbox: only an approved charge can be refunded', false, 'refund_refused');
+      } else {
+        const c = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId }).first('status');
+        if (!c || (c.status !== 'approved' && c.status !== 'refunded')) throw new ProviderError('sandbox: only an approved charge can be refunded', false, 'refund_refused');
+        await db('sandbox_charges').where({ provider_payment_id: providerPaymentId, status: 'approved' }).update({ status: 'refunded' });
+      }
+      return provider.fetch(providerPaymentId);
     },
 
     async setStatus(providerPaymentId: string, status: ProviderStatus) {

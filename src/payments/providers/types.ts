@@ -37,6 +37,12 @@ export interface PaymentProvider {
    * retryable ProviderError when the provider could not be reached.
    */
   cancel?(providerPaymentId: string): Promise<boolean>;
+  /**
+   * Refunds an approved payment in full, once per idempotency key (a repeated key is the same
+   * refund), and answers the payment as the provider shows it afterwards. Throws a ProviderError:
+   * retryable when the provider could not be reached, code 'refund_refused' when it refused.
+   */
+  refund?(providerPaymentId: string, o: { idempotencyKey: string }): Promise<ProviderPayment | null>;
   /** Autopay (RULES A5): saves a tokenized card on the provider's customer of this user. */
   saveCard?(input: SaveCardInput): Promise<SavedCard>;
   /**

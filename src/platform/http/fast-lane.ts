@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
 import type { CachedJson, ReadCache } from '../read-cache';
+import { httpDuration } from '../metrics';
 
 export const REQUEST_ID_RE = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -11,6 +12,8 @@ const PER_RESPONSE = new Set(['x-request-id', 'content-length', 'date', 'connect
 interface Lane {
   cached: CachedJson;
   headers: OutgoingHttpHeaders;
+  /** The router path Koa matched (the metrics' route label). */
+  route: string;
 }
 
 /**
@@ -42,14 +45,14 @@ export class PublicReadLane {
   ) {}
 
   /** Koa side: the answer Koa has just sent for `url`, with the headers of that response. */
-  remember(url: string, cached: CachedJson, headers: Record<string, unknown>) {
+  remember(url: string, cached: CachedJson, headers: Record<string, unknown>, route = 'unmatched') {
     const out: OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(headers)) {
       if (v == null || PER_RESPONSE.has(k.toLowerCase())) continue;
       out[k] = v as string | string[] | number;
     }
     if (!this.byUrl.has(url) && this.byUrl.size >= this.maxUrls) this.byUrl.clear();
-    this.byUrl.set(url, { cached, headers: out });
+    this.byUrl.set(url, { cached, headers: out, route });
   }
 
   /** node:http side: answers and returns true when the lane can; false leaves the request to Koa. */
@@ -62,6 +65,7 @@ export class PublicReadLane {
     const reqId = typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
     res.writeHead(200, { ...lane.headers, 'X-Request-Id': reqId, 'Content-Length': lane.cached.bytes.length });
     res.end(lane.cached.bytes);
+    httpDuration.observe({ method: 'GET', route: lane.route, status: '200' }, Number(process.hrtime.bigint() - started) / 1e9);
     if (this.logger.isLevelEnabled('info')) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       this.logger.info({ reqId, method: 'GET', path: (req.url ?? '').split('?')[0], status: 200, ms: Math.round(ms * 10) / 10, lane: 'read-cache' }, 'request');

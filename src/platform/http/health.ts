@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Db } from '../db';
 import type { Redis } from '../redis';
-import { HEARTBEAT_STALE_MS, readHeartbeat, type WorkerHeartbeat } from '../heartbeat';
+import { HEARTBEAT_STALE_MS, readHeartbeat, readSchedules, type WorkerHeartbeat, type WorkerSchedules } from '../heartbeat';
+import { QUEUE_NAME } from '../queue';
 import type { AppState } from './context';
 
 const READY_CHECK_MS = 1500;
@@ -22,6 +23,9 @@ function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
  * `{ status, database, redis, worker: { status, heartbeat_age_ms, live_workers, stale_after_ms }, down }`.
  *
  * - database or Redis down → 503 `status: 'unavailable'` (this web process cannot serve);
+ * - `worker.schedules`: the job schedules the live workers keep that are gone from Redis (keys
+ *   lost while the worker stayed connected); 'worker_schedules' in `down` until the worker
+ *   restores them (it checks every 20 s);
  * - both up but no worker heartbeat within the threshold → 200 `status: 'degraded'` with
  *   'worker' in `down`: the web process itself can serve (sales, boards), only background work
  *   (payment polling, mail) waits, so a load balancer must not take the web out for it; alert on it.
@@ -33,17 +37,27 @@ export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string }
   });
   router.get('/ready', async (ctx) => {
     const unknown: WorkerHeartbeat = { status: 'missing', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: HEARTBEAT_STALE_MS };
-    const [dbOk, redisOk, worker] = await Promise.all([
+    const [dbOk, redisOk, worker, schedules] = await Promise.all([
       withinMs(deps.db.raw('select 1'), READY_CHECK_MS).then(() => true, () => false),
       withinMs(deps.redis.ping(), READY_CHECK_MS).then((r) => r === 'PONG', () => false),
       withinMs(readHeartbeat(deps.redis, deps.queuePrefix), READY_CHECK_MS).then(
         (h) => h,
         () => null,
       ),
+      withinMs(readSchedules(deps.redis, deps.queuePrefix, QUEUE_NAME), READY_CHECK_MS).then(
+        (x): WorkerSchedules | null => x,
+        () => null,
+      ),
     ]);
     // Redis did not answer: nothing is known about the workers.
-    const workerInfo = worker ?? { ...unknown, status: 'unknown' as const };
-    const down = [...(dbOk ? [] : ['database']), ...(redisOk ? [] : ['redis']), ...(workerInfo.status === 'stale' || workerInfo.status === 'missing' ? ['worker'] : [])];
+    const workerInfo = { ...(worker ?? { ...unknown, status: 'unknown' as const }), schedules: schedules ?? { status: 'unknown' as const, missing: [] } };
+    // A live worker whose schedules are gone from Redis (keys lost while connected) runs no sweep.
+    const down = [
+      ...(dbOk ? [] : ['database']),
+      ...(redisOk ? [] : ['redis']),
+      ...(workerInfo.status === 'stale' || workerInfo.status === 'missing' ? ['worker'] : []),
+      ...(schedules?.status === 'missing' ? ['worker_schedules'] : []),
+    ];
     const serving = dbOk && redisOk;
     ctx.status = serving ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');

@@ -51,7 +51,7 @@ export function requestContext(app: CotaVerdeApp, logger: Logger): Koa.Middlewar
       await next();
       const answer = ctx.state.publicAnswer;
       if (answer && ctx.status === 200 && ctx.method === 'GET' && ctx.body === answer.bytes && !ctx.get('origin')) {
-        app.lane.remember(ctx.originalUrl, answer, ctx.response.headers);
+        app.lane.remember(ctx.originalUrl, answer, ctx.response.headers, (ctx as unknown as { _matchedRoute?: string })._matchedRoute);
       }
     } finally {
       if (isApiPath(ctx.path)) {

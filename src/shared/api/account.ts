@@ -4,6 +4,7 @@
  * Contract: /work/wt/contract/account-api.md.
  */
 import type { DrawResultWord, DrawStatus } from './draws';
+import type { ReceiptView } from '../receipt';
 
 export type PaymentStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'charged_back';
 /** How the user got numbers or vouchers. */
@@ -42,6 +43,8 @@ export interface ParticipationItem {
   pix: PixData | null;            // only while pending
   /** The draw's result for the caller (= draw.result; 'open' without a draw): the row's badge and click. */
   result: DrawResultWord;
+  /** The purchase receipt of an approved payment with money in it (the same as the e-mail 'Comprovante de compra'); null otherwise. */
+  receipt: ReceiptView | null;
 }
 
 /** GET /api/me/reservations?active=1 → {items: ReservationItem[]} (the existing ReservationView shape). */

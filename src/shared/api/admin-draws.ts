@@ -17,6 +17,13 @@ export type AdminDraw = Draw & {
   deletable: boolean;
 };
 
+/**
+ * Answer of PATCH/PUT /api/admin/draws/{id} (and the CLI's draws close): the draw, and when the
+ * change closed the main series' open draw, `notice` says that the store has no current draw of
+ * the main series until one is opened (DESIGN §2: an admin's close is a pause).
+ */
+export type AdminDrawChange = AdminDraw & { notice?: string };
+
 export interface AdminDrawList {
   items: AdminDraw[];
   hasMore: boolean;

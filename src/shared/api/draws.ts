@@ -88,6 +88,23 @@ export interface PendingDraw {
   counts: DrawCounts;
 }
 
+/**
+ * POST /api/infoproducts/{idOrSku}/ensure-open-draw when the product has no open draw and none may
+ * be opened by a customer (DESIGN §2: an admin closed its last draw, a pause). 200: the storefront
+ * reads `draw_id ?? id` and finds none, which it does not show as an error.
+ */
+export interface PausedDraw {
+  id: null;
+  draw_id: null;
+  status: 'paused';
+  open: false;
+  infoproduct_id: number;
+  /** The draw the admin closed. */
+  last_draw_id: number | null;
+  total_numbers: null;
+  message: string;
+}
+
 /** GET /api/draws/{id}/numbers (and /api/numbers?draw_id=…). */
 export interface DrawBoard {
   draw_id: number;

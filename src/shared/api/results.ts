@@ -4,8 +4,11 @@
  */
 import type { DrawStatus } from './draws';
 
-/** Why a drawn number did not win: beyond the board (≥ total_numbers) or not sold in the draw. */
-export type WalkReason = 'out_of_range' | 'not_sold';
+/**
+ * Why a drawn number did not win: beyond the board (≥ total_numbers), not sold in the draw, or
+ * sold but voided (its payment was refunded or charged back).
+ */
+export type WalkReason = 'out_of_range' | 'not_sold' | 'voided';
 
 export interface WalkStep {
   n: number;

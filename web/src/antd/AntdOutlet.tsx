@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { PageSkeleton } from '../components/PageSkeleton';
 import AntdScope from './AntdScope';
+import { QueryScope } from '../query';
 
 /**
  * Layout route of the pages built with antd: one scope (theme, locale, message/modal holders) for
@@ -10,10 +11,12 @@ import AntdScope from './AntdScope';
  */
 export default function AntdOutlet() {
   return (
-    <AntdScope>
-      <Suspense fallback={<PageSkeleton />}>
-        <Outlet />
-      </Suspense>
-    </AntdScope>
+    <QueryScope>
+      <AntdScope>
+        <Suspense fallback={<PageSkeleton />}>
+          <Outlet />
+        </Suspense>
+      </AntdScope>
+    </QueryScope>
   );
 }

@@ -31,5 +31,15 @@ export function useRetryableList<T>(load: (signal: AbortSignal) => Promise<T[]>,
   }, [load, warning, attempt]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
-  return { items, loading, failed, retry };
+  /** Loads again without the skeleton, keeping the list on screen if it fails (live updates). */
+  const refresh = useCallback(() => {
+    load(new AbortController().signal).then(
+      (list) => {
+        setItems(list);
+        setFailed(false);
+      },
+      (err) => console.warn(warning, err),
+    );
+  }, [load, warning]);
+  return { items, loading, failed, retry, refresh };
 }

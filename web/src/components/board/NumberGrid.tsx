@@ -1,5 +1,9 @@
 import type { BoardNumber, NumberStatus } from '../../api/types';
+import { moveFocus, BOARD_COLUMNS } from './keys';
+import { useRovingGrid } from './useRovingGrid';
 import './number-grid.css';
+
+export { moveFocus, BOARD_COLUMNS };
 
 export const pad2 = (n: number) => String(n).padStart(2, '0');
 
@@ -31,8 +35,11 @@ export interface NumberGridProps {
 }
 
 /**
- * The 10-column board (labels 00-99). Read-only on product cards; interactive on /numeros,
- * where only available cells can be picked.
+ * The 10-column board (labels 00-99) as an ARIA grid: rows of ten gridcells. Read-only on product
+ * cards and the draw detail (aria-readonly, no tab stop); interactive on /numeros and in the
+ * console, where the whole board is one Tab stop (roving tabindex): arrows move, Home/End go to
+ * the row's ends, Space or Enter toggles; a cell that cannot be picked stays reachable
+ * (aria-disabled) so the keys never skip over it; aria-selected says what is picked.
  */
 export function NumberGrid({
   numbers,
@@ -47,53 +54,66 @@ export function NumberGrid({
   const byN = new Map(numbers.map((c) => [c.n, c]));
   const cells = Array.from({ length: totalNumbers }, (_, n) => byN.get(n) ?? { n, status: 'available' as const, initials: null });
   const grid = `number-grid${compact ? ' number-grid--compact' : ''}${onToggle ? ' number-grid--interactive' : ''}`;
+  const { root, cellProps } = useRovingGrid<HTMLDivElement>(totalNumbers);
+
+  const rows: Array<typeof cells> = [];
+  for (let i = 0; i < cells.length; i += BOARD_COLUMNS) rows.push(cells.slice(i, i + BOARD_COLUMNS));
+
   return (
-    <div className={grid} role="grid" aria-label={ariaLabel}>
-      {cells.map((c) => {
-        const state = cellState(c.status);
-        const isSelected = selected.includes(c.n);
-        const isMine = state === 'unavailable' && mine.includes(c.n);
-        const isWinner = winner === c.n;
-        const marks = [isMine ? MINE_LABEL : null, isWinner ? 'vencedor' : null].filter(Boolean).join(', ');
-        const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : marks || STATE_LABEL[state]}`;
-        const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}${isMine ? ' number-cell--mine' : ''}${
-          isWinner ? ' number-cell--winner' : ''
-        }`;
-        const content = isMine ? (
-          <>
-            <span className="number-cell__n">{pad2(c.n)}</span>
-            {c.initials && (
-              <span className="number-cell__owner" aria-hidden="true">
-                {c.initials}
-              </span>
-            )}
-          </>
-        ) : (
-          pad2(c.n)
-        );
-        if (!onToggle) {
-          return (
-            <span key={c.n} role="gridcell" className={cls} aria-label={label} title={c.initials ? `${label} (${c.initials})` : label}>
-              {content}
-            </span>
-          );
-        }
-        return (
-          <button
-            key={c.n}
-            type="button"
-            role="gridcell"
-            className={cls}
-            aria-label={label}
-            aria-pressed={isSelected}
-            disabled={state !== 'available' && !isSelected}
-            onClick={() => onToggle(c.n)}
-            title={isMine && c.initials ? `${label} (${c.initials})` : undefined}
-          >
-            {content}
-          </button>
-        );
-      })}
+    <div ref={root} className={grid} role="grid" aria-label={ariaLabel} aria-readonly={onToggle ? undefined : true} aria-multiselectable={onToggle ? true : undefined}>
+      {rows.map((row, r) => (
+        <div role="row" className="number-row" key={r}>
+          {row.map((c) => {
+            const state = cellState(c.status);
+            const isSelected = selected.includes(c.n);
+            const isMine = state === 'unavailable' && mine.includes(c.n);
+            const isWinner = winner === c.n;
+            const marks = [isMine ? MINE_LABEL : null, isWinner ? 'vencedor' : null].filter(Boolean).join(', ');
+            const label = `${pad2(c.n)}: ${isSelected ? 'selecionado' : marks || STATE_LABEL[state]}`;
+            const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}${isMine ? ' number-cell--mine' : ''}${
+              isWinner ? ' number-cell--winner' : ''
+            }`;
+            const content = isMine ? (
+              <>
+                <span className="number-cell__n">{pad2(c.n)}</span>
+                {c.initials && (
+                  <span className="number-cell__owner" aria-hidden="true">
+                    {c.initials}
+                  </span>
+                )}
+              </>
+            ) : (
+              pad2(c.n)
+            );
+            if (!onToggle) {
+              return (
+                <span key={c.n} role="gridcell" className={cls} aria-label={label} title={c.initials ? `${label} (${c.initials})` : label}>
+                  {content}
+                </span>
+              );
+            }
+            const pickable = state === 'available' || isSelected;
+            return (
+              <button
+                key={c.n}
+                type="button"
+                role="gridcell"
+                className={cls}
+                aria-label={label}
+                aria-selected={isSelected}
+                aria-disabled={pickable ? undefined : true}
+                {...cellProps(c.n)}
+                onClick={() => {
+                  if (pickable) onToggle(c.n);
+                }}
+                title={isMine && c.initials ? `${label} (${c.initials})` : undefined}
+              >
+                {content}
+              </button>
+            );
+          })}
+        </div>
+      ))}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { NumberGrid, NumberLegend } from '../board/NumberGrid';
 import { PlainButton } from '../plain/Button';
 import { SkeletonBlock, SkeletonText } from '../plain/Skeleton';
 import { availability, coverSrc, unitPriceCents } from './format';
-import { Availability, PrizeAndPrice } from './ProductOffer';
+import { Availability, PrizeAndPrice, soldOf } from './ProductOffer';
 import './product-card.css';
 
 export const DEFAULT_DESCRIPTION = 'Compre o e-book e escolha 1 número entre os 100.';
@@ -52,7 +52,7 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
 
       <p className="product-card-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
 
-      <Availability available={available} total={total} size="small" className="product-card-availability" />
+      <Availability available={available} total={total} sold={product.numbers?.length ? soldOf(product.numbers) : undefined} size="small" className="product-card-availability" />
 
       <div className="product-card-board">
         <NumberGrid

@@ -22,9 +22,33 @@ export function PrizeAndPrice({ prizeCents, unitCents, classPrefix }: { prizeCen
   );
 }
 
-/** "98 de 100 números disponíveis" with its bar. `className` adds the layout's own class. */
-export function Availability({ available, total, className, size }: { available: number; total: number; className: string; size?: 'small' | 'default' }) {
-  const percent = total > 0 ? Math.round((available / total) * 100) : 0;
+/** Numbers sold (or otherwise taken) on a board: what the progress bars measure. */
+export function soldOf(numbers: ReadonlyArray<{ status: string }> | null | undefined): number {
+  return (numbers ?? []).filter((c) => c.status === 'sold' || c.status === 'taken').length;
+}
+
+/**
+ * "98 de 100 números disponíveis" and a bar. Every progress bar of the store means the same: the
+ * share of the numbers already sold, and says so ("2% vendidos"). `sold` defaults to what is not
+ * available (a board without its cells); `className` adds the layout's own class.
+ */
+export function Availability({
+  available,
+  total,
+  sold,
+  reserved,
+  className,
+  size,
+}: {
+  available: number;
+  total: number;
+  sold?: number;
+  reserved?: number;
+  className: string;
+  size?: 'small' | 'default';
+}) {
+  const soldN = Math.max(0, Math.min(total, sold ?? total - available));
+  const percent = total > 0 ? Math.round((soldN / total) * 100) : 0;
   return (
     <div className={`product-availability ${className}`}>
       <div
@@ -33,12 +57,18 @@ export function Availability({ available, total, className, size }: { available:
         aria-valuenow={percent}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-label={`${available} de ${total} números disponíveis`}
+        aria-valuetext={`${percent}% vendidos`}
+        aria-label={`Números vendidos: ${soldN} de ${total}`}
       >
         <span style={{ width: `${percent}%` }} />
       </div>
       <span>
         <strong>{available}</strong> de {total} números disponíveis
+        <span className="availability-sold">
+          {' · '}
+          {percent}% vendidos
+        </span>
+        {reserved != null && reserved > 0 && ` · ${reserved} reservado(s)`}
       </span>
     </div>
   );

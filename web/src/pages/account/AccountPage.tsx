@@ -7,6 +7,7 @@ import { CouponCard, type CouponCardHandle } from './CouponCard';
 import { DrawSettings } from './DrawSettings';
 import { firstName, formatDate } from './format';
 import { Participations } from './Participations';
+import { Receipts } from './Receipts';
 import { RegistrationData } from './RegistrationData';
 import { useParticipations } from './useParticipations';
 import { usePixPay } from './usePixPay';
@@ -46,6 +47,7 @@ export default function AccountPage() {
         </div>
         <div className="account-slot account-slot--main">
           <Participations data={participations} generating={pix.generating} onPay={pix.pay} />
+          <Receipts payments={participations.payments} />
         </div>
         <div className="account-slot account-slot--side">
           <RegistrationData user={user} />

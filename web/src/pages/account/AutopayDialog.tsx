@@ -44,7 +44,7 @@ const hasSomething = (p: AutopayProfile) => p.active || p.numbers.length > 0 || 
 export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onClose: () => void; onChanged: () => void }) {
   const { message, modal } = App.useApp();
   const { data, error, loading, reload } = useAutopayData(open);
-  const [active, setActive] = useState(true);
+  const [active, setActive] = useState(false);
   const [picks, setPicks] = useState<number[]>([]);
   const [card, setCard] = useState<CardFields>(EMPTY_CARD);
   const [changingCard, setChangingCard] = useState(false);
@@ -57,7 +57,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
   // Start from what is saved each time the data arrives (dialog opened, or read again after a conflict).
   useEffect(() => {
     if (!profile) return;
-    setActive(hasSomething(profile) ? profile.active : true);
+    setActive(hasSomething(profile) ? profile.active : false);
     setPicks([...profile.numbers].sort((a, b) => a - b));
     setCard(EMPTY_CARD);
     setChangingCard(false);
@@ -75,7 +75,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
     return new Set((data?.claims.taken ?? []).filter((n) => !mine.has(n)));
   }, [data, profile]);
 
-  const saved = profile ? { active: hasSomething(profile) ? profile.active : true, numbers: profile.numbers } : null;
+  const saved = profile ? { active: hasSomething(profile) ? profile.active : false, numbers: profile.numbers } : null;
   const changed = !!saved && hasChanges(saved, { active, numbers: picks, card });
   const showCardForm = !hasSavedCard || changingCard;
 

@@ -1,3 +1,4 @@
+import { useRovingGrid } from '../../components/board/useRovingGrid';
 import { cellStateOf, pad2, type CellState } from './autopay';
 
 const LABEL: Record<CellState, string> = {
@@ -8,8 +9,9 @@ const LABEL: Record<CellState, string> = {
 
 /**
  * The 00-99 grid of the autopay dialog: free numbers can be picked, the ones picked are marked
- * as the customer's captive numbers, and the captive numbers of other customers are disabled.
- * Phones: the grid spans the screen (cells of 36 px and more on a 360 px phone).
+ * as the customer's captive numbers (aria-selected), and the captive numbers of other customers
+ * cannot be picked (aria-disabled, still reachable by the keys). An ARIA grid of ten rows, one Tab
+ * stop (roving tabindex: arrows, Home/End move; Space/Enter toggle).
  */
 export function CaptiveGrid({
   picks,
@@ -22,25 +24,35 @@ export function CaptiveGrid({
   onToggle: (n: number) => void;
   disabled?: boolean;
 }) {
+  const { root, cellProps } = useRovingGrid<HTMLDivElement>(100);
   return (
-    <div className="captive-grid" role="grid" aria-label="Números cativos">
-      {Array.from({ length: 100 }, (_, n) => {
-        const state = cellStateOf(n, picks, taken);
-        return (
-          <button
-            key={n}
-            type="button"
-            role="gridcell"
-            className={`captive-cell captive-cell--${state}`}
-            aria-label={`${pad2(n)}: ${LABEL[state]}`}
-            aria-pressed={state === 'mine'}
-            disabled={disabled || state === 'taken'}
-            onClick={() => onToggle(n)}
-          >
-            {pad2(n)}
-          </button>
-        );
-      })}
+    <div ref={root} className="captive-grid" role="grid" aria-label="Números cativos" aria-multiselectable>
+      {Array.from({ length: 10 }, (_, r) => (
+        <div role="row" className="captive-row" key={r}>
+          {Array.from({ length: 10 }, (_, c) => {
+            const n = r * 10 + c;
+            const state = cellStateOf(n, picks, taken);
+            const off = disabled || state === 'taken';
+            return (
+              <button
+                key={n}
+                type="button"
+                role="gridcell"
+                className={`captive-cell captive-cell--${state}`}
+                aria-label={`${pad2(n)}: ${LABEL[state]}`}
+                aria-selected={state === 'mine'}
+                aria-disabled={off || undefined}
+                {...cellProps(n)}
+                onClick={() => {
+                  if (!off) onToggle(n);
+                }}
+              >
+                {pad2(n)}
+              </button>
+            );
+          })}
+        </div>
+      ))}
     </div>
   );
 }

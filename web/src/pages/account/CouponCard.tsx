@@ -1,4 +1,6 @@
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, useImperativeHandle } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { qk } from '../../query';
 import { Alert, App, Button, Card, Skeleton } from 'antd';
 import { CopyOutlined, GiftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
@@ -30,57 +32,27 @@ async function copy(text: string): Promise<boolean> {
  */
 export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_props, ref) {
   const { message } = App.useApp();
-  const [coupon, setCoupon] = useState<CouponBalance | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [loading, setLoading] = useState(true);
-  const busy = useRef(false);
-  /** A sync asked for while another ran (e.g. an approval during a focus sync): run once more after it. */
-  const again = useRef(false);
-  const mounted = useRef(true);
-
-  const load = useCallback(async (withSync: boolean): Promise<void> => {
-    if (busy.current) {
-      again.current = again.current || withSync;
-      return;
-    }
-    busy.current = true;
-    try {
-      if (withSync) {
-        try {
-          await accountApi.syncCoupon();
-        } catch (err) {
-          // The balance read below still shows what the server has; a failed sync is only logged.
-          console.warn('[conta] sincronização do cupom falhou:', err);
-        }
+  const client = useQueryClient();
+  // Each read first asks the server to credit new approved payments (a failed sync is only logged:
+  // the balance read still shows what the server has). react-query runs one read at a time, and an
+  // invalidation while one runs starts it again, so an approval during a focus sync is not lost.
+  const q = useQuery({
+    queryKey: qk.coupon,
+    queryFn: async ({ signal }) => {
+      try {
+        await accountApi.syncCoupon();
+      } catch (err) {
+        console.warn('[conta] sincronização do cupom falhou:', err);
       }
-      const c = await accountApi.coupon();
-      if (!mounted.current) return;
-      setCoupon(c);
-      setError(null);
-    } catch (err) {
-      if (mounted.current) setError(err);
-    } finally {
-      busy.current = false;
-      if (mounted.current) setLoading(false);
-    }
-    if (again.current && mounted.current) {
-      again.current = false;
-      await load(true);
-    }
-  }, []);
-
-  useEffect(() => {
-    mounted.current = true;
-    void load(true);
-    const onFocus = () => void load(true);
-    window.addEventListener('focus', onFocus);
-    return () => {
-      mounted.current = false;
-      window.removeEventListener('focus', onFocus);
-    };
-  }, [load]);
-
-  useImperativeHandle(ref, () => ({ sync: () => void load(true) }), [load]);
+      return accountApi.coupon(signal);
+    },
+    refetchOnWindowFocus: true,
+  });
+  useImperativeHandle(ref, () => ({ sync: () => void client.invalidateQueries({ queryKey: qk.coupon }) }), [client]);
+  const coupon: CouponBalance | null = q.data ?? null;
+  const error = q.error;
+  const loading = q.isPending;
+  const load = () => void q.refetch();
 
   const onCopy = async () => {
     if (!coupon?.code) return;
@@ -108,7 +80,7 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
           showIcon
           title={errorMessage(error, LOAD_FAILED)}
           action={
-            <Button size="small" icon={<ReloadOutlined />} onClick={() => void load(false)}>
+            <Button size="small" icon={<ReloadOutlined />} onClick={load}>
               Tentar de novo
             </Button>
           }
@@ -125,13 +97,27 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
               Copiar
             </Button>
           </div>
-          <p className="muted coupon-valid">
-            {coupon.cents > 0 && validUntil
-              ? `Válido até ${validUntil}`
-              : coupon.cents > 0
-                ? 'Válido por 180 dias após a sua última compra paga.'
-                : 'Suas compras pagas viram saldo aqui.'}
-          </p>
+          {/* What the balance is, where it is spent and until when (DESIGN §6). */}
+          <dl className="coupon-facts">
+            <div>
+              <dt>O que é</dt>
+              <dd>Crédito (cashback) das suas compras pagas nesta loja.</dd>
+            </div>
+            <div>
+              <dt>Onde usar</dt>
+              <dd>Na loja parceira: informe o código acima no pagamento e o saldo é descontado da compra.</dd>
+            </div>
+            <div>
+              <dt>Validade</dt>
+              <dd className="coupon-valid">
+                {coupon.cents > 0 && validUntil
+                  ? `Até ${validUntil} (180 dias após a sua última compra paga).`
+                  : coupon.cents > 0
+                    ? 'Até 180 dias após a sua última compra paga.'
+                    : 'Sem saldo agora: cada compra paga vira saldo aqui, válido por 180 dias.'}
+              </dd>
+            </div>
+          </dl>
           {error != null && (
             <Alert type="warning" showIcon title={errorMessage(error, 'Não foi possível atualizar o saldo agora.')} />
           )}

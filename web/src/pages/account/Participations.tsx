@@ -17,28 +17,30 @@ function PaymentTag({ row }: { row: ParticipationRow }) {
   return <Tag className={`pay-badge ${row.payment === 'PAGO' ? 'pay-paid' : 'pay-pending'}`}>{row.payment}</Tag>;
 }
 
+/** "2 números para escolher": vouchers of this draw not used yet. */
+export const toChooseText = (n: number) => `${n} ${n === 1 ? 'número para escolher' : 'números para escolher'}`;
+
 function Numbers({ row }: { row: ParticipationRow }) {
-  if (row.empty) {
-    return (
-      <span className="muted voucher-note">
-        {row.remaining} {row.remaining === 1 ? 'voucher para escolher' : 'vouchers para escolher'}
-      </span>
-    );
-  }
   const pending = new Set(row.pendingNumbers);
   return (
-    <ul className="participation-numbers" aria-label="Números">
-      {row.numbers.map((n) => (
-        <li key={n} className={pending.has(n) ? 'pn pn-pending' : 'pn'} title={pending.has(n) ? 'Aguardando pagamento' : 'Pago'}>
-          {pad2(n)}
-        </li>
-      ))}
-    </ul>
+    <>
+      {row.numbers.length > 0 && (
+        <ul className="participation-numbers" aria-label="Números">
+          {row.numbers.map((n) => (
+            <li key={n} className={pending.has(n) ? 'pn pn-pending' : 'pn'} title={pending.has(n) ? 'Aguardando pagamento' : 'Pago'}>
+              {pad2(n)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {row.remaining > 0 && <span className="muted voucher-note">{toChooseText(row.remaining)}</span>}
+      {row.numbers.length === 0 && !(row.remaining > 0) && <span className="muted">—</span>}
+    </>
   );
 }
 
-/** A paid row can fetch the e-book of its draw. */
-const hasEbook = (row: ParticipationRow) => !row.empty && row.numbers.length > row.pendingNumbers.length;
+/** A paid purchase of the draw's e-book (or a paid number of it) can fetch the e-book. */
+const hasEbook = (row: ParticipationRow) => row.ebook;
 
 interface ActionsProps {
   row: ParticipationRow;
@@ -123,7 +125,7 @@ function drawTitle(row: ParticipationRow) {
         <strong>{drawLabel(row.drawId)}</strong>
       )}
       {row.draw?.title && (
-        <span className="muted participation-draw-title" title={row.draw.title}>
+        <span className="muted participation-draw-title">
           {row.draw.title}
         </span>
       )}

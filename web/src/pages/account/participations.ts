@@ -7,6 +7,7 @@
  */
 import type { DrawSummary, ParticipationItem, PaymentStatus } from '../../../../src/shared/api/account';
 import type { DrawResultWord, DrawStatus, ReservationStatus } from '../../../../src/shared/api/draws';
+import type { ReceiptView } from '../../../../src/shared/receipt';
 
 /** Hold window used when an entry carries no expiry (account spec §9: 15 minutes by default). */
 export const DEFAULT_RESERVATION_WINDOW_MS = 15 * 60_000;
@@ -162,6 +163,8 @@ export function drawResult(draw: Pick<DrawSummary, 'result'> | null | undefined)
 
 export interface DrawInfo {
   id: number;
+  /** The draw's e-book (the e-book right is a paid purchase of that product). */
+  infoproductId?: number | null;
   title: string;
   status: DrawStatus;
   result: DrawResultWord;
@@ -181,15 +184,19 @@ export interface ParticipationRow {
   pendingNumbers: number[];
   /** Newest entry time (ISO); null for the empty row. */
   date: string | null;
-  /** Pending if any of its numbers is pending (account spec §4). */
+  /** Pending if any of its numbers is pending (account spec §4): money not yet paid. */
   status: 'approved' | 'pending';
+  /** 'Baixar e-book': the person paid for this draw's e-book (or owns a paid number of it). */
+  ebook: boolean;
+  /** The receipts of the paid payments of this row (newest first). */
+  receipts: ReceiptView[];
   payment: 'PAGO' | 'PENDENTE';
   badge: ResultBadge;
   /** Vouchers the person can still use in this draw (ESCOLHER). */
   remaining: number;
   /** The newest hold among the pending numbers (PAGAR). */
   reservationId: number | null;
-  /** True for the 'open draw with vouchers and no entry' row. */
+  /** True for a row without numbers: an e-book paid and not picked yet, or vouchers left in an open draw. */
   empty: boolean;
 }
 
@@ -207,14 +214,29 @@ export interface BuildInput {
 /** Draw number as shown in the table: 'Sorteio #007'. */
 export const drawLabel = (id: number) => `Sorteio #${String(id).padStart(3, '0')}`;
 
+/**
+ * The products the person holds the e-book of (RULES RF5, as catalogue/ebooks isBuyer reads it): an
+ * approved payment of the product (an e-book bought or granted) or an approved entry with numbers
+ * of one of its draws.
+ */
+export function ebookProducts(payments: ParticipationItem[]): Set<number> {
+  const out = new Set<number>();
+  for (const p of payments) {
+    if (p.status !== 'approved' || p.infoproduct_id == null) continue;
+    if (p.kind === 'ebook' || p.kind === 'admin' || p.numbers.length > 0) out.add(p.infoproduct_id);
+  }
+  return out;
+}
+
 /** Builds the rows of the participations table, newest first. */
 export function buildParticipationRows(input: BuildInput): ParticipationRow[] {
   const drawInfo = new Map<number, DrawInfo>();
   for (const d of input.draws ?? []) drawInfo.set(d.id, d);
   // The payments list carries the freshest view of each draw (status, winner, won).
   for (const p of input.payments) {
-    if (p.draw) drawInfo.set(p.draw.id, { ...p.draw });
+    if (p.draw) drawInfo.set(p.draw.id, { ...p.draw, infoproductId: p.draw.infoproduct_id });
   }
+  const owned = ebookProducts(input.payments);
 
   const kept = dedupeEntries([...entriesFromPayments(input.payments), ...entriesFromReservations(input.reservations)]).filter(
     (e) => !isLapsed(e, input.now, input.windowMs),
@@ -227,36 +249,58 @@ export function buildParticipationRows(input: BuildInput): ParticipationRow[] {
     byDraw.set(e.drawId, list);
   }
 
+  // Paid e-book purchases (and grants) of a draw: a row at once, whether or not numbers were picked.
+  const purchases = new Map<number, { time: string }>();
+  const receiptsOf = new Map<number, ReceiptView[]>();
+  for (const p of input.payments) {
+    if (p.draw_id == null || p.status !== 'approved') continue;
+    if (p.receipt) receiptsOf.set(p.draw_id, [...(receiptsOf.get(p.draw_id) ?? []), p.receipt]);
+    if (p.kind !== 'ebook' && p.kind !== 'admin') continue;
+    if (p.numbers.length) continue;
+    const time = p.paid_at ?? p.created_at;
+    const cur = purchases.get(p.draw_id);
+    if (!cur || ms(time) > ms(cur.time)) purchases.set(p.draw_id, { time });
+  }
+
   const remaining = input.remaining ?? {};
+  const leftIn = (drawId: number, draw: DrawInfo | null) => (draw && draw.status !== 'open' ? 0 : Math.max(0, remaining[drawId] ?? 0));
+  const hasEbook = (draw: DrawInfo | null, paidNumbers: boolean) => paidNumbers || (draw?.infoproductId != null && owned.has(draw.infoproductId));
+  const receiptsFor = (drawId: number) => [...(receiptsOf.get(drawId) ?? [])].sort((a, b) => ms(b.paid_at) - ms(a.paid_at));
+
   const rows: ParticipationRow[] = [];
-  for (const [drawId, list] of byDraw) {
+  for (const drawId of new Set([...byDraw.keys(), ...purchases.keys()])) {
+    const list = byDraw.get(drawId) ?? [];
     const draw = drawInfo.get(drawId) ?? null;
     const pendingEntries = list.filter((e) => e.status === 'pending');
     const status = pendingEntries.length ? 'pending' : 'approved';
     const newestHold = [...pendingEntries].filter((e) => e.reservationId != null).sort((a, b) => ms(b.time) - ms(a.time))[0];
-    const date = list.reduce<string | null>((acc, e) => (acc == null || ms(e.time) > ms(acc) ? e.time : acc), null);
+    const times = [...list.map((e) => e.time), ...(purchases.has(drawId) ? [purchases.get(drawId)!.time] : [])];
+    const date = times.reduce<string | null>((acc, t) => (acc == null || ms(t) > ms(acc) ? t : acc), null);
+    const numbers = list.map((e) => e.n).sort((a, b) => a - b);
     rows.push({
       key: `draw-${drawId}`,
       drawId,
       draw,
-      numbers: list.map((e) => e.n).sort((a, b) => a - b),
+      numbers,
       pendingNumbers: pendingEntries.map((e) => e.n).sort((a, b) => a - b),
       date,
       status,
       payment: status === 'approved' ? 'PAGO' : 'PENDENTE',
+      ebook: hasEbook(draw, list.some((e) => e.status === 'approved')),
+      receipts: receiptsFor(drawId),
       badge: resultBadge(drawResult(draw)),
-      remaining: draw && draw.status !== 'open' ? 0 : Math.max(0, remaining[drawId] ?? 0),
+      remaining: leftIn(drawId, draw),
       reservationId: newestHold?.reservationId ?? null,
-      empty: false,
+      empty: numbers.length === 0,
     });
   }
   rows.sort((a, b) => ms(b.date) - ms(a.date) || b.drawId - a.drawId);
 
-  // Open draws where the person still has vouchers and no entry: an empty pending row, first.
+  // Open draws where the person still has vouchers (bought, so paid) and no row: an empty row, first.
   const empties: ParticipationRow[] = [];
   for (const [key, left] of Object.entries(remaining)) {
     const drawId = Number(key);
-    if (!(left > 0) || byDraw.has(drawId)) continue;
+    if (!(left > 0) || byDraw.has(drawId) || purchases.has(drawId)) continue;
     const draw = drawInfo.get(drawId) ?? null;
     if (draw && draw.status !== 'open') continue;
     empties.push({
@@ -266,8 +310,10 @@ export function buildParticipationRows(input: BuildInput): ParticipationRow[] {
       numbers: [],
       pendingNumbers: [],
       date: null,
-      status: 'pending',
-      payment: 'PENDENTE',
+      status: 'approved',
+      payment: 'PAGO',
+      ebook: hasEbook(draw, false),
+      receipts: receiptsFor(drawId),
       badge: resultBadge(drawResult(draw)),
       remaining: left,
       reservationId: null,

@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { qk } from '../../query';
 import type { ParticipationItem } from '../../../../src/shared/api/account';
 import { accountApi } from './accountApi';
 import { buildParticipationRows, type DrawInfo, type ParticipationRow, type ReservationLike } from './participations';
@@ -18,71 +20,62 @@ export interface ParticipationsState {
   reload(): void;
 }
 
+interface Loaded {
+  payments: ParticipationItem[];
+  reservations: ReservationLike[];
+  draws: DrawInfo[];
+  remaining: Record<number, number>;
+  vouchersUnknown: boolean;
+}
+
+/** One read of everything the rows are built from (the open draws' vouchers are a help: a failure only flags them). */
+async function loadParticipations(signal: AbortSignal): Promise<Loaded> {
+  const [payments, reservations] = await Promise.all([accountApi.payments(signal), accountApi.activeReservations(signal)]);
+  let draws: DrawInfo[] = [];
+  const remaining: Record<number, number> = {};
+  let vouchersUnknown = false;
+  try {
+    const open = (await accountApi.openDraws(signal)).slice(0, MAX_OPEN_DRAWS);
+    draws = open.map((d) => ({
+      id: d.id,
+      infoproductId: d.infoproduct_id,
+      title: d.title || d.product_title || '',
+      status: d.status,
+      result: d.status,
+      sku: d.sku,
+      winner_number: d.winner_number,
+      won: null,
+    }));
+    const answers = await Promise.allSettled(open.map((d) => accountApi.remaining(d.id, signal)));
+    answers.forEach((a, i) => {
+      if (a.status === 'fulfilled') remaining[open[i].id] = a.value.remaining;
+      else vouchersUnknown = true;
+    });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    vouchersUnknown = true;
+  }
+  return { payments, reservations, draws, remaining, vouchersUnknown };
+}
+
 /**
- * Loads the participations of /conta: payments and voucher uses, active holds, the open draws and
- * the vouchers left in each, then derives the rows (participations.ts). `reload` refreshes quietly
- * (the table stays while the new data loads).
+ * The participations of /conta (a react-query query): payments and voucher uses, active holds, the
+ * open draws and the vouchers left in each, then the rows (participations.ts). `reload` refreshes
+ * quietly (the table stays while the new data loads); an approval elsewhere invalidates it.
  */
 export function useParticipations(): ParticipationsState {
-  const [state, setState] = useState<Omit<ParticipationsState, 'reload'>>({
-    rows: [],
-    payments: [],
-    loading: true,
-    error: null,
-    vouchersUnknown: false,
-  });
-  const [attempt, setAttempt] = useState(0);
-  const loadedOnce = useRef(false);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    const { signal } = ctrl;
-    if (!loadedOnce.current) setState((s) => ({ ...s, loading: true, error: null }));
-    (async () => {
-      let payments: ParticipationItem[];
-      let reservations: ReservationLike[];
-      try {
-        [payments, reservations] = await Promise.all([accountApi.payments(signal), accountApi.activeReservations(signal)]);
-      } catch (err) {
-        if (signal.aborted) return;
-        setState((s) => ({ ...s, loading: false, error: err }));
-        return;
-      }
-      let draws: DrawInfo[] = [];
-      const remaining: Record<number, number> = {};
-      let vouchersUnknown = false;
-      try {
-        const open = (await accountApi.openDraws(signal)).slice(0, MAX_OPEN_DRAWS);
-        draws = open.map((d) => ({
-          id: d.id,
-          title: d.title || d.product_title || '',
-          status: d.status,
-          result: d.status,
-          sku: d.sku,
-          winner_number: d.winner_number,
-          won: null,
-        }));
-        const answers = await Promise.allSettled(open.map((d) => accountApi.remaining(d.id, signal)));
-        answers.forEach((a, i) => {
-          if (a.status === 'fulfilled') remaining[open[i].id] = a.value.remaining;
-          else vouchersUnknown = true;
-        });
-      } catch {
-        vouchersUnknown = true;
-      }
-      if (signal.aborted) return;
-      loadedOnce.current = true;
-      setState({
-        rows: buildParticipationRows({ payments, reservations, draws, remaining, now: Date.now() }),
-        payments,
-        loading: false,
-        error: null,
-        vouchersUnknown,
-      });
-    })();
-    return () => ctrl.abort();
-  }, [attempt]);
-
-  const reload = useCallback(() => setAttempt((a) => a + 1), []);
-  return { ...state, reload };
+  const client = useQueryClient();
+  const q = useQuery({ queryKey: qk.participations, queryFn: ({ signal }) => loadParticipations(signal) });
+  const reload = useCallback(() => void client.invalidateQueries({ queryKey: qk.participations }), [client]);
+  const d = q.data;
+  // Rows are rebuilt when the data changes (lapsed holds drop out on the next read).
+  const rows = useMemo(() => (d ? buildParticipationRows({ ...d, now: Date.now() }) : []), [d]);
+  return {
+    rows,
+    payments: d?.payments ?? [],
+    loading: q.isPending || (q.isFetching && !d),
+    error: d ? (q.isError ? q.error : null) : (q.error ?? null),
+    vouchersUnknown: d?.vouchersUnknown ?? false,
+    reload,
+  };
 }

@@ -1,7 +1,8 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { App } from 'antd';
 import { PixDialog } from '../purchase/PixDialog';
-import { checkPixNow, usePixStatusPoll, useStatusAlert } from '../purchase/usePixStatusPoll';
+import { checkPixNow, usePixStatusPoll } from '../purchase/usePixStatusPoll';
+import type { PixAnswer } from '../purchase/PixDialog';
 import { isApproved, isDead, statusLabel, type PixPayment } from '../purchase/purchaseApi';
 import { accountApi } from './accountApi';
 import { formatNumberList } from './format';
@@ -30,22 +31,22 @@ export function usePixPay(onChange: () => void): {
   const [checking, setChecking] = useState(false);
   const [pollFailing, setPollFailing] = useState(false);
   const [deadStatus, setDeadStatus] = useState<string | null>(null);
+  const [answer, setAnswer] = useState<PixAnswer | null>(null);
+  /** The row being paid ('Gerar novo código' pays it again). */
+  const lastRow = useRef<ParticipationRow | null>(null);
   /** Bumped when the dialog closes: answers for an older payment are dropped. */
   const session = useRef(0);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
 
-  const { alert: statusAlert, closeAlert: closeStatusAlert } = useStatusAlert();
-
   const close = useCallback(() => {
     session.current++;
-    // A 'Status: pendente' alert left open would stay on top of what follows the dialog.
-    closeStatusAlert();
     setPayment(null);
     setChecking(false);
     setPollFailing(false);
     setDeadStatus(null);
-  }, [closeStatusAlert]);
+    setAnswer(null);
+  }, []);
 
   const approved = useCallback(() => {
     close();
@@ -70,6 +71,9 @@ export function usePixPay(onChange: () => void): {
     (row: ParticipationRow) => {
       if (generating) return;
       const mine = ++session.current;
+      lastRow.current = row;
+      setAnswer(null);
+      setDeadStatus(null);
       setGenerating(row.key);
       void payParticipation(
         {
@@ -104,7 +108,6 @@ export function usePixPay(onChange: () => void): {
   usePixStatusPoll({
     active: !!payment && !deadStatus,
     paymentId: payment ? (payment.paymentId ?? payment.id) : null,
-    session,
     fetchStatus: accountApi.paymentStatus,
     onStatus,
     setPollFailing,
@@ -112,17 +115,17 @@ export function usePixPay(onChange: () => void): {
 
   const paid = useCallback(async () => {
     if (!payment) return;
+    const mine = session.current;
     await checkPixNow({
       paymentId: payment.paymentId ?? payment.id,
-      session,
+      isCurrent: () => session.current === mine,
       fetchStatus: accountApi.paymentStatus,
       onStatus,
-      modal,
-      alert: statusAlert,
-      closeAlert: closeStatusAlert,
       setChecking,
+      setAnswer,
+      pendingDetail: 'Assim que o pagamento for confirmado, seus números aparecem como PAGO nesta página.',
     });
-  }, [payment, onStatus, modal, statusAlert, closeStatusAlert]);
+  }, [payment, onStatus]);
 
   const dialog = (
     <PixDialog
@@ -132,7 +135,13 @@ export function usePixPay(onChange: () => void): {
       checking={checking}
       pollFailing={pollFailing}
       deadStatus={deadStatus}
+      answer={answer}
       onPaid={() => void paid()}
+      onRenew={() => {
+        const row = lastRow.current;
+        close();
+        if (row) pay(row);
+      }}
       onCancel={close}
     />
   );

@@ -9,6 +9,7 @@ import { dashboardApi } from './dashboard/dashboardApi';
 import { CurrentDrawCard } from './dashboard/CurrentDrawCard';
 import { SettingsCard } from './dashboard/SettingsCard';
 import { DrawsTable } from './dashboard/DrawsTable';
+import { FiguresCard } from './dashboard/FiguresCard';
 import './dashboard/dashboard.css';
 
 /**
@@ -47,6 +48,7 @@ export default function DashboardPage() {
         <CurrentDrawCard summary={summary} loading={loading} loadError={loadError} onRetry={changed} onChanged={changed} />
         <SettingsCard summary={summary} loading={loading} onSaved={changed} />
       </div>
+      <FiguresCard />
       <DrawsTable version={version} onChanged={changed} />
       <Card className="admin-card dashboard-nav" title={<span><AppstoreOutlined aria-hidden /> Outras páginas</span>}>
         <nav aria-label="Outras páginas do painel" className="dashboard-nav-grid">

@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Card, Input, InputNumber, Skeleton, Space, Table, Tabs, type TableColumnsType } from 'antd';
 import { useSearchParams } from 'react-router-dom';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
 import type { OpenBuyer, OpenBuyerNumber, OpenBuyers } from '../../api/types';
+import { useLiveRefresh } from '../../live/useLiveDraws';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatBRL } from '../../components/product/format';
 import { formatPhone, pad2 } from '../account/format';
@@ -58,9 +59,18 @@ export default function OpenBuyersPage() {
     setPickText(id && id > 0 ? id : null);
   };
 
+  // Live: each change of the shown draw reloads the lists in place (every 15 s while the stream is down).
+  const [tick, setTick] = useState(0);
+  const inPlace = useRef(false);
+  useLiveRefresh(data?.draw_id ? [data.draw_id] : [], () => {
+    inPlace.current = true;
+    setTick((n) => n + 1);
+  });
+
   useEffect(() => {
     const ctrl = new AbortController();
-    setLoading(true);
+    if (!inPlace.current) setLoading(true);
+    inPlace.current = false;
     setError(null);
     historyApi
       .openBuyers(picked, ctrl.signal)
@@ -72,7 +82,7 @@ export default function OpenBuyersPage() {
         if (!ctrl.signal.aborted) setLoading(false);
       });
     return () => ctrl.abort();
-  }, [attempt, picked]);
+  }, [attempt, picked, tick]);
 
   // A buyer keeps their colour whatever the search (by their place in the full list).
   const colourOf = useMemo(() => new Map((data?.buyers ?? []).map((b, i) => [b.user_id, `adm-c${i % COLOURS}`])), [data]);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Flex, Form, Grid, Input, Modal, Select, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { CheckOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CheckOutlined, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
 import type { AdminPayment } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
@@ -26,6 +26,9 @@ const KIND_LABELS: Record<string, string> = { infoproduct: 'E-book', reservation
 
 /** A payment the sandbox can still approve: not approved yet and not undone. */
 const approvable = (p: AdminPayment) => p.sandbox_approvable && ['pending', 'expired', 'cancelled', 'rejected'].includes(p.status);
+
+/** What the operator may refund: an approved payment (the server refuses anything else with 409). */
+const refundable = (p: AdminPayment) => p.status === 'approved';
 
 const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '—');
 
@@ -55,6 +58,10 @@ export default function PaymentsReviewPage() {
   const [saving, setSaving] = useState(false);
   const [reviewError, setReviewError] = useState<string | null>(null);
   const [form] = Form.useForm<{ note: string }>();
+  const [refunding, setRefunding] = useState<AdminPayment | null>(null);
+  const [refundSaving, setRefundSaving] = useState(false);
+  const [refundError, setRefundError] = useState<string | null>(null);
+  const [refundForm] = Form.useForm<{ reason: string }>();
   // Phones get one card per payment (every column readable without scrolling sideways).
   const wide = Grid.useBreakpoint().md ?? true;
 
@@ -105,6 +112,36 @@ export default function PaymentsReviewPage() {
       setReviewError(errorMessage(e, 'Não foi possível marcar como revisado.'));
     } finally {
       setSaving(false);
+    }
+  }
+
+  function openRefund(p: AdminPayment) {
+    setRefundError(null);
+    refundForm.resetFields();
+    setRefunding(p);
+  }
+
+  async function submitRefund() {
+    if (!refunding) return;
+    let reason: string;
+    try {
+      reason = (await refundForm.validateFields()).reason;
+    } catch {
+      return;
+    }
+    setRefundSaving(true);
+    setRefundError(null);
+    try {
+      const r = await paymentsReviewApi.refund(refunding.id, reason.trim());
+      if (r.refund.pending) void message.info(`Reembolso do pagamento #${r.id} pedido; o status muda quando o provedor confirmar.`);
+      else if (r.refund.already) void message.info(`O pagamento #${r.id} já estava ${STATUS_LABELS[r.status]?.label.toLowerCase() ?? r.status}: nada mudou.`);
+      else void message.success(`Pagamento #${r.id} reembolsado.`);
+      setRefunding(null);
+      refresh();
+    } catch (e) {
+      setRefundError(errorMessage(e, 'Não foi possível reembolsar.'));
+    } finally {
+      setRefundSaving(false);
     }
   }
 
@@ -195,6 +232,11 @@ export default function PaymentsReviewPage() {
           {approvable(p) && (
             <Button size="small" onClick={() => approve(p)}>
               Aprovar (sandbox)
+            </Button>
+          )}
+          {refundable(p) && (
+            <Button size="small" danger icon={<RollbackOutlined />} onClick={() => openRefund(p)}>
+              Reembolsar
             </Button>
           )}
         </Flex>
@@ -348,6 +390,42 @@ export default function PaymentsReviewPage() {
           </Form.Item>
         </Form>
         {reviewError && <Alert type="error" showIcon title={reviewError} />}
+      </Modal>
+      <Modal
+        open={refunding !== null}
+        title={refunding ? `Reembolsar o pagamento #${refunding.id}?` : ''}
+        onCancel={() => setRefunding(null)}
+        destroyOnHidden
+        footer={[
+          <Button key="cancel" onClick={() => setRefunding(null)}>
+            Cancelar
+          </Button>,
+          <Button key="ok" type="primary" danger loading={refundSaving} onClick={submitRefund}>
+            Reembolsar
+          </Button>,
+        ]}
+      >
+        {refunding && (
+          <Typography.Paragraph>
+            {formatBRL(refunding.amount_cents)} voltam para {refunding.user_name ?? `o cliente #${refunding.user_id}`} pelo provedor de pagamento. Os vouchers não usados
+            desta compra são revogados, os números que ela comprou são anulados (liberados se o sorteio estiver aberto), o cashback é estornado e o acesso ao e-book
+            termina. Não dá para desfazer.
+          </Typography.Paragraph>
+        )}
+        <Form form={refundForm} layout="vertical" disabled={refundSaving}>
+          <Form.Item
+            name="reason"
+            label="Motivo"
+            rules={[
+              { required: true, whitespace: true, message: 'Informe o motivo do reembolso.' },
+              { min: 3, message: 'Informe o motivo do reembolso (pelo menos 3 caracteres).' },
+              { max: 500, message: 'O motivo pode ter no máximo 500 caracteres.' },
+            ]}
+          >
+            <Input.TextArea rows={3} maxLength={500} showCount placeholder="Por que este pagamento é reembolsado" />
+          </Form.Item>
+        </Form>
+        {refundError && <Alert type="error" showIcon title={refundError} />}
       </Modal>
     </div>
   );

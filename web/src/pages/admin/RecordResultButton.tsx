@@ -14,7 +14,11 @@ export interface RecordResultDraw {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro' } as const;
+/** The contest's date-time as typed (datetime-local, Brasília time, UTC−3) ⇄ ISO 8601. */
+const localToIso = (v: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00-03:00` : null);
+const isoToLocal = (iso: string) => new Date(new Date(iso).getTime() - 3 * 3600_000).toISOString().slice(0, 16);
+
+const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro', voided: 'anulado (pagamento estornado)' } as const;
 
 /**
  * 'Registrar resultado' (issue 10): on a closed draw, the operator types the contest number and
@@ -53,7 +57,7 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
       const p = await api.post<ResultPreview>(`/api/admin/draws/${draw.id}/result/fetch`, contest ? { contest_number: contest } : {});
       setContest(p.contest_number);
       setNumbersText(p.numbers.map(pad).join(' '));
-      setDrawnAt(p.drawn_at);
+      setDrawnAt(p.drawn_at ? isoToLocal(p.drawn_at) : '');
       setPreview(p);
     } catch (e) {
       setError(errorMessage(e, 'Não foi possível buscar o resultado.'));
@@ -65,14 +69,15 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
   const calcular = async () => {
     reset();
     const nums = parseNumbers(numbersText);
-    const problem = !contest ? 'Informe o número do concurso.' : numbersProblem(nums);
+    // The contest's real date decides which draws it decides and its order among the contests.
+    const problem = !contest ? 'Informe o número do concurso.' : (numbersProblem(nums) ?? (localToIso(drawnAt ?? '') ? null : 'Informe a data e a hora do concurso.'));
     if (problem) {
       setError(problem);
       return;
     }
     setBusy('preview');
     try {
-      setPreview(await api.post<ResultPreview>(`/api/admin/draws/${draw.id}/result/preview`, { contest_number: contest, numbers: nums, ...(drawnAt ? { drawn_at: drawnAt } : {}) }));
+      setPreview(await api.post<ResultPreview>(`/api/admin/draws/${draw.id}/result/preview`, { contest_number: contest, numbers: nums, drawn_at: localToIso(drawnAt ?? '') }));
     } catch (e) {
       setError(errorMessage(e, 'Não foi possível calcular o vencedor.'));
     } finally {
@@ -150,7 +155,6 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
                   value={contest}
                   onChange={(v) => {
                     setContest(typeof v === 'number' ? v : null);
-                    setDrawnAt(null);
                     reset();
                   }}
                   style={{ width: '100%' }}
@@ -172,10 +176,20 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
                 value={numbersText}
                 onChange={(e) => {
                   setNumbersText(e.target.value);
-                  setDrawnAt(null);
                   reset();
                 }}
                 placeholder="00 64 02 53 71 …"
+              />
+            </Form.Item>
+            <Form.Item label="Data e hora do concurso (horário de Brasília)" htmlFor="result-drawn-at" extra="“Buscar resultado” preenche a data oficial.">
+              <Input
+                id="result-drawn-at"
+                type="datetime-local"
+                value={drawnAt ?? ''}
+                onChange={(e) => {
+                  setDrawnAt(e.target.value);
+                  reset();
+                }}
               />
             </Form.Item>
           </Form>

@@ -21,4 +21,7 @@ export const paymentsReviewApi = {
     }),
   review: (id: number, note: string) => api.post<AdminPayment>(`/api/admin/payments/${id}/review`, { note }),
   approve: (id: number) => api.post<AdminPayment>(`/api/admin/payments/${id}/approve`),
+  /** The operator's refund: the provider refunds, then everything the payment bought is undone. */
+  refund: (id: number, reason: string) =>
+    api.post<AdminPayment & { refund: { refunded: boolean; already: boolean; pending: boolean } }>(`/api/admin/payments/${id}/refund`, { reason }),
 };

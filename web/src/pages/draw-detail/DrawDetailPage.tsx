@@ -8,6 +8,7 @@ import { NumberGrid } from '../../components/board/NumberGrid';
 import { LoadFailedResult } from '../../components/LoadFailedResult';
 import { NotFoundResult } from '../../components/NotFoundResult';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useLiveRefresh } from '../../live/useLiveDraws';
 import type { MyDrawBoard } from '../../../../src/shared/api/account';
 import { accountApi } from '../account/accountApi';
 import { openEbook } from '../account/downloads';
@@ -69,6 +70,9 @@ export default function DrawDetailPage() {
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
   const [ebookBusy, setEbookBusy] = useState(false);
+  // The board follows its draw live (or every 15 s while the stream is down): reloaded in place.
+  const [tick, setTick] = useState(0);
+  useLiveRefresh(id ? [id] : [], () => setTick((n) => n + 1));
 
   useEffect(() => {
     if (!id) return;
@@ -81,7 +85,7 @@ export default function DrawDetailPage() {
         if (!ctrl.signal.aborted) setError(err);
       });
     return () => ctrl.abort();
-  }, [id, attempt]);
+  }, [id, attempt, tick]);
 
   const notFound = (
     <NotFoundResult title="Sorteio não encontrado" subTitle="Confira o endereço ou volte à sua área do cliente." to="/conta" action="Ir para a área do cliente" />

@@ -1,6 +1,7 @@
 import { api } from '../../api/client';
 import type { CatalogueItem } from '../../api/types';
 import { useRetryableList } from '../../components/useRetryableList';
+import { useLiveRefresh } from '../../live/useLiveDraws';
 
 export type HomeProduct = CatalogueItem;
 
@@ -18,9 +19,12 @@ const loadProducts = (signal: AbortSignal) =>
 
 /**
  * The home page's products. A failed load ends as an empty list (spec §8); `failed` lets the page
- * offer a retry.
+ * offer a retry. The cards follow their draws live (one stream for all of them), or every 15 s
+ * while the stream is down.
  */
 export function useHomeProducts() {
-  const { items: products, loading, failed, retry } = useRetryableList(loadProducts, '[home] produtos indisponíveis:');
+  const { items: products, loading, failed, retry, refresh } = useRetryableList(loadProducts, '[home] produtos indisponíveis:');
+  const drawIds = products.map((p) => p.draw?.id).filter((id): id is number => typeof id === 'number');
+  useLiveRefresh(drawIds, refresh);
   return { products, loading, failed, retry };
 }

@@ -10,6 +10,8 @@ export function ConfirmDialog({
   onBack,
   onClear,
   onConfirm,
+  returnFocus = true,
+  afterClose,
 }: {
   open: boolean;
   drawId: number | null;
@@ -18,6 +20,9 @@ export function ConfirmDialog({
   onBack(): void;
   onClear(): void;
   onConfirm(): void;
+  /** False after a confirmation: the focus goes to the result message, not back to the panel's CONFIRMAR. */
+  returnFocus?: boolean;
+  afterClose?(): void;
 }) {
   const sorted = [...numbers].sort((a, b) => a - b);
   return (
@@ -29,6 +34,8 @@ export function ConfirmDialog({
       mask={{ closable: !submitting }}
       keyboard={!submitting}
       destroyOnHidden
+      focusTriggerAfterClose={returnFocus}
+      afterClose={afterClose}
       className="numbers-confirm"
       footer={
         <div className="numbers-confirm-actions">

@@ -1,4 +1,5 @@
-import { Progress, Skeleton, Tag } from 'antd';
+import { Skeleton, Tag } from 'antd';
+import { Availability } from '../../components/product/ProductOffer';
 import { BookOutlined } from '@ant-design/icons';
 import type { Draw, DrawStatus } from '../../api/types';
 import type { BoardCounts } from './board';
@@ -27,7 +28,7 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
   const status = STATUS_TAG[draw.status];
   const total = counts?.total ?? draw.total_numbers;
   const available = counts ? counts.available : Math.max(0, draw.total_numbers - draw.counts.reserved - draw.counts.sold - draw.counts.taken);
-  const taken = total - available;
+  const sold = counts ? counts.unavailable : draw.counts.sold + draw.counts.taken;
   return (
     <header className="numbers-header">
       <div className="numbers-title-row">
@@ -60,19 +61,13 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
           </dd>
         </div>
       </dl>
-      <div className="numbers-progress">
-        <Progress
-          percent={total ? Math.round((taken / total) * 100) : 0}
-          showInfo={false}
-          size="small"
-          strokeColor="#34d27b"
-          aria-label={`${available} de ${total} números disponíveis`}
-        />
-        <p className="muted">
-          {available} de {total} números disponíveis
-          {counts && counts.reserved > 0 && ` · ${counts.reserved} reservado(s)`}
-        </p>
-      </div>
+      <Availability
+        className="numbers-progress"
+        available={available}
+        total={total}
+        sold={sold}
+        reserved={counts?.reserved}
+      />
     </header>
   );
 }

@@ -87,6 +87,12 @@ export default function NumbersPage() {
   const [submitting, setSubmitting] = useState(false);
   const [soldOutError, setSoldOutError] = useState<string | null>(null);
   const held = useRef<Held | null>(null);
+  /** The answer of the last CONFIRMAR, shown above the board and focused when it appears. */
+  const [outcome, setOutcome] = useState<{ id: number; text: string; numbers: number[] } | null>(null);
+  const outcomeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (outcome) outcomeRef.current?.focus();
+  }, [outcome]);
   const handled = useRef(new Set<number>());
 
   const maxSelection = maxSelectionOf(config.data?.max_numbers_per_selection);
@@ -169,6 +175,7 @@ export default function NumbersPage() {
         notice(LIMIT_TEXT);
         return;
       }
+      setOutcome(null);
       setDialogOpen(true);
     } catch (err) {
       notice(errorMessage(err, 'Não foi possível atualizar a tabela agora. Tente novamente.'));
@@ -211,7 +218,7 @@ export default function NumbersPage() {
         clear();
         setConfirmed((c) => ({ drawId, numbers: sortUnique([...(c?.drawId === drawId ? c.numbers : []), ...numbers]) }));
         myReservations.reload();
-        message.success(res?.message || SUCCESS_MESSAGE, 5);
+        setOutcome({ id: Date.now(), text: res?.message || SUCCESS_MESSAGE, numbers });
       } catch (err) {
         const f = consumeFailure(err, numbers);
         // The hold is gone or no longer matches: a retry needs a new reservation.
@@ -302,6 +309,18 @@ export default function NumbersPage() {
             </h2>
             <NumberLegend withSelected withMine={mine.length > 0} />
           </div>
+          {outcome && (
+            <div ref={outcomeRef} tabIndex={-1} className="numbers-result" key={outcome.id}>
+              <Alert
+                type="success"
+                showIcon
+                title={outcome.text}
+                description={`${outcome.numbers.length === 1 ? 'Número' : 'Números'} ${formatNumbers(outcome.numbers)}: já estão na sua área do cliente.`}
+                closable={{ closeIcon: true, 'aria-label': 'Fechar mensagem' }}
+                onClose={() => setOutcome(null)}
+              />
+            </div>
+          )}
           {mine.length > 0 && (
             <p className="numbers-mine" aria-live="polite">
               {mine.length === 1 ? 'Seu número neste sorteio: ' : 'Seus números neste sorteio: '}
@@ -422,6 +441,10 @@ export default function NumbersPage() {
           setDialogOpen(false);
         }}
         onConfirm={() => void submit()}
+        returnFocus={!outcome}
+        afterClose={() => {
+          if (outcome) outcomeRef.current?.focus();
+        }}
       />
     </div>
   );

@@ -1,13 +1,16 @@
 /**
- * Data hooks of /numeros (storefront spec §4 "Number board", §7 calls). All HTTP goes through
- * api/client; answers that arrive for a draw no longer on screen are dropped.
+ * Data hooks of /numeros (storefront spec §4 "Number board", §7 calls), on @tanstack/react-query:
+ * it loads, retries, deduplicates, polls the board, drops the answers of a draw no longer on
+ * screen (each draw is its own key) and keeps the last board while a reload fails. All HTTP goes
+ * through api/client.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
 import type { Draw, OpenDrawAnswer, PublicConfig } from '../../api/types';
+import { useLiveDraws, type LiveEvent } from '../../live/useLiveDraws';
+import { qk } from '../../query';
 import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from './board';
-
-const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
 
 export interface Loadable<T> {
   data: T | null;
@@ -16,47 +19,28 @@ export interface Loadable<T> {
   reload(): void;
 }
 
-/** Loads `fn()` whenever `key` changes (null = nothing to load); the previous answer is dropped. */
-function useLoad<T>(key: string | null, fn: (signal: AbortSignal) => Promise<T>): Loadable<T> {
-  const fnRef = useRef(fn);
-  fnRef.current = fn;
-  const [nonce, setNonce] = useState(0);
-  const [state, setState] = useState<{ key: string | null; data: T | null; error: unknown; loading: boolean }>({
-    key: null,
-    data: null,
-    error: null,
-    loading: key !== null,
+/** One query as the page reads it: null data while loading or failed; `reload` refetches. */
+function useLoad<T>(key: readonly unknown[] | null, fn: (signal: AbortSignal) => Promise<T>, opts: { keepOnError?: boolean } = {}): Loadable<T> {
+  const q = useQuery({
+    queryKey: key ?? ['idle'],
+    queryFn: ({ signal }) => fn(signal),
+    enabled: key !== null,
   });
-
-  useEffect(() => {
-    if (key === null) return;
-    const ac = new AbortController();
-    setState((s) => ({ key, data: s.key === key ? s.data : null, error: null, loading: true }));
-    fnRef.current(ac.signal).then(
-      (data) => {
-        if (!ac.signal.aborted) setState({ key, data, error: null, loading: false });
-      },
-      (error) => {
-        if (!ac.signal.aborted && !isAbort(error)) setState({ key, data: null, error, loading: false });
-      },
-    );
-    return () => ac.abort();
-  }, [key, nonce]);
-
-  const reload = useCallback(() => setNonce((n) => n + 1), []);
+  const { refetch } = q;
+  const reload = useCallback(() => void refetch(), [refetch]);
   if (key === null) return { data: null, error: null, loading: false, reload };
-  const current = state.key === key;
+  const failed = q.isError && !opts.keepOnError;
   return {
-    data: current ? state.data : null,
-    error: current ? state.error : null,
-    loading: !current || state.loading,
+    data: failed ? null : ((q.data as T | undefined) ?? null),
+    error: q.error ?? null,
+    loading: q.isPending || (q.isFetching && q.data === undefined),
     reload,
   };
 }
 
 /** GET /api/config: current draw and the per-selection maximum. */
 export function usePublicConfig(): Loadable<PublicConfig> {
-  return useLoad('config', (signal) => api.get<PublicConfig>('/config', { signal }));
+  return useLoad(qk.config, (signal) => api.get<PublicConfig>('/config', { signal }));
 }
 
 /**
@@ -80,7 +64,7 @@ export function useDrawId(
       : config
         ? `config:${config.current_draw_id ?? config.draw_id ?? ''}`
         : null;
-  const loaded = useLoad<number | null>(key, async (signal) => {
+  const loaded = useLoad<number | null>(key === null ? null : qk.drawId(key), async (signal) => {
     if (source.drawId) return source.drawId;
     if (source.product) {
       const p = encodeURIComponent(source.product);
@@ -116,7 +100,7 @@ export async function openDrawOf(productId: number, signedIn: boolean): Promise<
 
 /** GET /api/draws/{id}: title, product, prize, price, status. */
 export function useDraw(drawId: number | null): Loadable<Draw> {
-  return useLoad(drawId ? `draw:${drawId}` : null, (signal) => api.get<Draw>(`/draws/${drawId}`, { signal }));
+  return useLoad(drawId ? qk.draw(drawId) : null, (signal) => api.get<Draw>(`/draws/${drawId}`, { signal }));
 }
 
 export interface BoardState {
@@ -126,66 +110,60 @@ export interface BoardState {
   loading: boolean;
   /** Loads the board now and resolves with it (the pre-confirmation check uses the fresh copy). */
   refresh(): Promise<Board>;
+  /** Whether changes arrive live (server-sent events); otherwise the 15 s poll keeps the board. */
+  live: boolean;
 }
 
-/** GET /api/draws/{id}/numbers, polled every 15 s while the tab is visible (spec §4, §9). */
-export function useBoard(drawId: number | null): BoardState {
-  const [state, setState] = useState<{ drawId: number | null; board: Board | null; error: unknown; loading: boolean }>({
-    drawId,
-    board: null,
-    error: null,
-    loading: true,
-  });
-  const currentDraw = useRef(drawId);
-  currentDraw.current = drawId;
-  // Answers are applied in request order: a slow poll never overwrites a newer board.
-  const issued = useRef(0);
-  const applied = useRef(0);
-  const lastLoad = useRef(0);
+/** A pushed change applied to the board on screen (cells carry absolute states). */
+export function applyLiveEvent(board: Board | null, e: LiveEvent): Board | null {
+  if (e.type === 'board') return { draw_id: e.data.draw_id, status: e.data.status, total_numbers: e.data.total_numbers, numbers: e.data.numbers };
+  if (!board || board.draw_id !== e.data.draw_id) return board;
+  if (e.type === 'numbers') {
+    const changed = new Map(e.data.numbers.map((c) => [c.n, c]));
+    const numbers = board.numbers.map((c) => changed.get(c.n) ?? c);
+    for (const c of e.data.numbers) if (!board.numbers.some((x) => x.n === c.n)) numbers.push(c);
+    return { ...board, numbers };
+  }
+  if (e.type === 'draw') return { ...board, status: e.data.status };
+  return board;
+}
 
+/**
+ * GET /api/draws/{id}/numbers, then every change pushed live (useLiveDraws) written into the same
+ * query; while the stream is down, polled every 15 s while the tab is visible and again when it
+ * comes back after that long (spec §4, §9); the board on screen stays while a reload fails.
+ */
+export function useBoard(drawId: number | null): BoardState {
+  const client = useQueryClient();
+  // Each pushed change patches the board in the query cache (cells carry absolute states).
+  const live = useLiveDraws(drawId ? [drawId] : [], (e) => {
+    if (!drawId || e.data.draw_id !== drawId) return;
+    client.setQueryData<Board>(qk.board(drawId), (old) => applyLiveEvent(old ?? null, e) ?? old);
+  });
+  const q = useQuery({
+    queryKey: drawId ? qk.board(drawId) : ['board', 'none'],
+    queryFn: ({ signal }) => api.get<Board>(`/draws/${drawId}/numbers`, { signal }),
+    enabled: !!drawId,
+    // The poll is the fallback: only while the live stream is down.
+    refetchInterval: live ? false : BOARD_POLL_MS,
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: !live,
+    staleTime: BOARD_POLL_MS,
+  });
+  /** A fresh read now (a poll in flight is replaced, not reused): the pre-confirmation check. */
   const refresh = useCallback(async (): Promise<Board> => {
     if (!drawId) throw new ApiError(0, 'no_draw', 'Nenhum sorteio selecionado.');
-    const seq = ++issued.current;
-    lastLoad.current = Date.now();
-    try {
-      const board = await api.get<Board>(`/draws/${drawId}/numbers`);
-      if (currentDraw.current === drawId && seq > applied.current) {
-        applied.current = seq;
-        setState({ drawId, board, error: null, loading: false });
-      }
-      return board;
-    } catch (error) {
-      if (currentDraw.current === drawId && seq > applied.current) {
-        applied.current = seq;
-        setState((s) => ({ ...s, drawId, board: s.drawId === drawId ? s.board : null, error, loading: false }));
-      }
-      throw error;
-    }
-  }, [drawId]);
-
-  useEffect(() => {
-    if (!drawId) return;
-    setState({ drawId, board: null, error: null, loading: true });
-    refresh().catch(() => undefined);
-    const timer = window.setInterval(() => {
-      if (!document.hidden) refresh().catch(() => undefined);
-    }, BOARD_POLL_MS);
-    const onVisible = () => {
-      if (!document.hidden && Date.now() - lastLoad.current >= BOARD_POLL_MS) refresh().catch(() => undefined);
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      window.clearInterval(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [drawId, refresh]);
-
-  const current = state.drawId === drawId;
+    await client.refetchQueries({ queryKey: qk.board(drawId), exact: true }, { throwOnError: true, cancelRefetch: true });
+    const board = client.getQueryData<Board>(qk.board(drawId));
+    if (!board) throw new ApiError(0, 'no_board', 'Não foi possível carregar a tabela de números.');
+    return board;
+  }, [client, drawId]);
   return {
-    board: current ? state.board : null,
-    error: current ? state.error : null,
-    loading: !!drawId && (!current || state.loading),
+    board: drawId ? (q.data ?? null) : null,
+    error: drawId ? (q.error ?? null) : null,
+    loading: !!drawId && q.isPending,
     refresh,
+    live,
   };
 }
 
@@ -216,41 +194,19 @@ export interface AllowanceState {
 /** GET /api/vouchers/remaining for a signed-in visitor; anonymous: remaining 0, max null (spec §9). */
 export function useAllowance(drawId: number | null, signedIn: boolean): AllowanceState {
   const key = drawId && signedIn ? drawId : null;
-  const [state, setState] = useState<{ key: number | null; allowance: Allowance; error: unknown; loading: boolean }>({
-    key: null,
-    allowance: ANONYMOUS_ALLOWANCE,
-    error: null,
-    loading: false,
+  const client = useQueryClient();
+  const q = useQuery({
+    queryKey: key ? qk.allowance(key) : ['allowance', 'none'],
+    queryFn: async ({ signal }) => toAllowance(await api.get('/vouchers/remaining', { query: { draw_id: key }, signal })),
+    enabled: key !== null,
   });
-  const currentKey = useRef(key);
-  currentKey.current = key;
-
   const refresh = useCallback(async (): Promise<Allowance> => {
     if (!key) return ANONYMOUS_ALLOWANCE;
-    try {
-      const allowance = toAllowance(await api.get('/vouchers/remaining', { query: { draw_id: key } }));
-      if (currentKey.current === key) setState({ key, allowance, error: null, loading: false });
-      return allowance;
-    } catch (error) {
-      if (currentKey.current === key) setState((s) => ({ ...s, key, error, loading: false }));
-      throw error;
-    }
-  }, [key]);
-
-  useEffect(() => {
-    if (!key) return;
-    setState({ key, allowance: ANONYMOUS_ALLOWANCE, error: null, loading: true });
-    refresh().catch(() => undefined);
-  }, [key, refresh]);
-
+    await client.refetchQueries({ queryKey: qk.allowance(key), exact: true }, { throwOnError: true, cancelRefetch: true });
+    return client.getQueryData<Allowance>(qk.allowance(key)) ?? ANONYMOUS_ALLOWANCE;
+  }, [client, key]);
   if (!key) return { allowance: ANONYMOUS_ALLOWANCE, error: null, loading: false, refresh };
-  const current = state.key === key;
-  return {
-    allowance: current ? state.allowance : ANONYMOUS_ALLOWANCE,
-    error: current ? state.error : null,
-    loading: !current || state.loading,
-    refresh,
-  };
+  return { allowance: q.data ?? ANONYMOUS_ALLOWANCE, error: q.error ?? null, loading: q.isPending, refresh };
 }
 
 /**
@@ -258,12 +214,12 @@ export function useAllowance(drawId: number | null, signedIn: boolean): Allowanc
  * (board.ts ownNumbers). Marking one's numbers is a help, not a need: a failure leaves the list empty.
  */
 export function useMyReservations(drawId: number | null, signedIn: boolean): { items: MyReservation[]; reload(): void } {
-  const loaded = useLoad(drawId && signedIn ? `mine:${drawId}` : null, async (signal) => {
+  const loaded = useLoad(drawId && signedIn ? qk.myReservations(drawId) : null, async (signal) => {
     try {
       const body = await api.get<{ items?: MyReservation[] }>('/me/reservations', { signal });
       return Array.isArray(body?.items) ? body.items : [];
     } catch (err) {
-      if (isAbort(err)) throw err;
+      if (signal.aborted) throw err;
       return [];
     }
   });
@@ -283,12 +239,12 @@ export function awaitingDraw(items: Draw[]): Draw[] {
  * (§8: closed-draw load failures → empty list, no message). `version` reloads it.
  */
 export function useClosedDraws(version: number): { items: Draw[]; loading: boolean } {
-  const loaded = useLoad(`closed:${version}`, async (signal) => {
+  const loaded = useLoad([...qk.closedDraws, version], async (signal) => {
     try {
       const body = await api.get<{ items?: Draw[] }>('/draws', { query: { status: 'closed' }, signal });
       return awaitingDraw(Array.isArray(body?.items) ? body.items : []);
     } catch (err) {
-      if (isAbort(err)) throw err;
+      if (signal.aborted) throw err;
       return [];
     }
   });

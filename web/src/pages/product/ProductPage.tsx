@@ -6,7 +6,7 @@ import { NumberGrid, NumberLegend } from '../../components/board/NumberGrid';
 import { NotFoundResult } from '../../components/NotFoundResult';
 import { DEFAULT_DESCRIPTION } from '../../components/product/ProductCard';
 import { availability, coverSrc } from '../../components/product/format';
-import { Availability, PrizeAndPrice } from '../../components/product/ProductOffer';
+import { Availability, PrizeAndPrice, soldOf } from '../../components/product/ProductOffer';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useGoBack } from '../../components/useGoBack';
 import { usePurchaseLauncher } from '../purchase/PurchaseLauncher';
@@ -105,7 +105,7 @@ export default function ProductPage() {
 
           <p className="product-page-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
 
-          <Availability available={available} total={total} className="product-page-availability" />
+          <Availability available={available} total={total} sold={numbers.length ? soldOf(numbers) : undefined} className="product-page-availability" />
 
           <Button
             type="primary"

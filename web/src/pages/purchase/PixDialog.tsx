@@ -1,10 +1,12 @@
 import { useRef } from 'react';
 import { Alert, App, Button, Input, Spin } from 'antd';
-import { CheckCircleOutlined, CopyOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, CopyOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { formatBRL } from '../../components/product/format';
 import type { PixPayment } from './purchaseApi';
 import { PurchaseModal } from './PurchaseModal';
+import { formatCountdown, useTimeLeft } from './countdown';
+import type { PixAnswer } from './purchaseMachine';
 
 export interface PixDialogProps {
   open: boolean;
@@ -18,9 +20,15 @@ export interface PixDialogProps {
   pollFailing: boolean;
   /** The payment reached a status that can no longer be paid (expired, cancelled…). */
   deadStatus: string | null;
+  /** The answer of the last 'Já paguei', shown inside this dialog. */
+  answer: PixAnswer | null;
   onPaid(): void;
+  /** 'Gerar novo código' after the code expired. */
+  onRenew(): void;
   onCancel(): void;
 }
+
+export type { PixAnswer };
 
 /** Copies with the Clipboard API, or through a selected text area where that API is missing. */
 async function copyText(text: string, fallbackArea: HTMLTextAreaElement | null): Promise<boolean> {
@@ -43,12 +51,15 @@ async function copyText(text: string, fallbackArea: HTMLTextAreaElement | null):
 }
 
 /** Step 3 of the purchase (storefront spec §2 dialogs, §4): amount, QR image, copy-and-paste code. */
-export function PixDialog({ open, payment, summary, checking, pollFailing, deadStatus, onPaid, onCancel }: PixDialogProps) {
+export function PixDialog({ open, payment, summary, checking, pollFailing, deadStatus, answer, onPaid, onRenew, onCancel }: PixDialogProps) {
   const { message } = App.useApp();
   const areaWrap = useRef<HTMLDivElement>(null);
   const code = payment?.copy_paste_code || payment?.qr_code || '';
   const qr = payment?.qr_code_base64 ? `data:image/png;base64,${payment.qr_code_base64.replace(/^data:image\/\w+;base64,/, '')}` : null;
   const expires = payment?.expires_at && dayjs(payment.expires_at).isValid() ? dayjs(payment.expires_at) : null;
+  const left = useTimeLeft(expires ? expires.valueOf() : null, open && !!payment && !deadStatus);
+  // The code's own clock ran out, or the server says it expired: a new code is one tap away.
+  const expired = (left !== null && left <= 0) || deadStatus === 'expirado' || deadStatus === 'expired';
 
   const copy = async () => {
     const area = areaWrap.current?.querySelector('textarea') ?? null;
@@ -70,7 +81,7 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
           icon={<CheckCircleOutlined />}
           onClick={onPaid}
           loading={checking}
-          disabled={!payment || !!deadStatus}
+          disabled={!payment || !!deadStatus || expired}
         >
           Já paguei
         </Button>
@@ -89,7 +100,14 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
             <span className="pix-summary">{summary}</span>
           </div>
 
-          {deadStatus ? (
+          {expired ? (
+            <div className="pix-expired" role="alert">
+              <Alert type="warning" showIcon title="Código expirado" description="O prazo deste código PIX acabou. Gere um novo código para pagar." />
+              <Button block size="large" type="primary" icon={<ReloadOutlined />} onClick={onRenew} className="pix-renew">
+                Gerar novo código
+              </Button>
+            </div>
+          ) : deadStatus ? (
             <Alert
               type="warning"
               showIcon
@@ -118,11 +136,21 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
               </Button>
               <div className="pix-wait" role="status" aria-live="polite">
                 <Spin size="small" />
-                <span>
-                  Aguardando a confirmação do pagamento…
-                  {expires && <> Válido até {expires.format('HH:mm')}.</>}
-                </span>
+                <span>Aguardando a confirmação do pagamento…</span>
               </div>
+              {expires && left !== null && (
+                <p className="pix-expiry">
+                  Válido até {expires.format('HH:mm')}
+                  {' · '}
+                  {/* Not a live region: a reading every second would drown everything else. */}
+                  <span className="pix-countdown">
+                    expira em <time dateTime={`PT${Math.ceil(left / 1000)}S`} aria-label={`expira em ${formatCountdown(left)}`}>{formatCountdown(left)}</time>
+                  </span>
+                </p>
+              )}
+              {answer && (
+                <Alert className="pix-answer" type={answer.tone} showIcon title={answer.title} description={answer.detail} role="status" />
+              )}
               {pollFailing && (
                 <p className="pix-poll-error" role="alert">
                   Não conseguimos consultar o pagamento agora; seguimos tentando. Se já pagou, aguarde ou toque em

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { Product } from '../../api/types';
 import AntdScope from '../../antd/AntdScope';
+import { QueryScope } from '../../query';
 import { usePurchase } from './usePurchase';
 
 export interface PurchaseFlowHandle {
@@ -32,8 +33,10 @@ interface PurchaseFlowProps {
 /** The purchase flow (usePurchase) with its own antd scope: the lazily loaded part of PurchaseLauncher. */
 export default function PurchaseFlow(props: PurchaseFlowProps) {
   return (
-    <AntdScope island>
-      <Flow {...props} />
-    </AntdScope>
+    <QueryScope>
+      <AntdScope island>
+        <Flow {...props} />
+      </AntdScope>
+    </QueryScope>
   );
 }

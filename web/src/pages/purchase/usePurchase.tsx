@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useReducer, useRef, type ReactNode } from 'react';
 import { App } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { qk } from '../../query';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { api, ApiError, errorMessage } from '../../api/client';
 import type { Product, PublicConfig } from '../../api/types';
@@ -8,9 +10,10 @@ import { formatBRL, unitPriceCents } from '../../components/product/format';
 import { ApprovedDialog } from './ApprovedDialog';
 import { clearPendingBuy, isPendingBuy, savePendingBuy, takeStoredPendingBuy, type PendingBuy } from './pendingBuy';
 import { PixDialog } from './PixDialog';
-import { checkPixNow, usePixStatusPoll, useStatusAlert } from './usePixStatusPoll';
-import { isApproved, isDead, purchaseApi, statusLabel, type PixPayment } from './purchaseApi';
+import { checkPixNow, usePixStatusPoll } from './usePixStatusPoll';
+import { isApproved, isDead, purchaseApi, statusLabel } from './purchaseApi';
 import { clampQuantity } from './quantity';
+import { initialPurchase, purchaseReducer, type PurchaseEvent } from './purchaseMachine';
 import { QuantityDialog } from './QuantityDialog';
 
 /** Storefront spec §9. */
@@ -33,10 +36,6 @@ export interface NumbersNavigationState {
   product: Product;
 }
 
-interface Target {
-  product: Product;
-  unitPriceCents: number;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,30 +60,23 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
   dialogs: ReactNode;
   preparingId: number | null;
 } {
-  const { modal, message } = App.useApp();
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
   const { isAuthenticated, loading: authLoading, logout } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
 
-  const [target, setTarget] = useState<Target | null>(null);
-  const [quantity, setQuantity] = useState(1);
-  const [qtyOpen, setQtyOpen] = useState(false);
-  const [pixOpen, setPixOpen] = useState(false);
-  const [payment, setPayment] = useState<PixPayment | null>(null);
-  const [paidQuantity, setPaidQuantity] = useState(1);
-  const [checking, setChecking] = useState(false);
-  const [pollFailing, setPollFailing] = useState(false);
-  const [deadStatus, setDeadStatus] = useState<string | null>(null);
-  const [progress, setProgress] = useState<{ step: number; percent: number } | null>(null);
-  const [preparingId, setPreparingId] = useState<number | null>(null);
+  // One state machine (purchaseMachine.ts); `current` follows it synchronously for the async steps.
+  const [state, react] = useReducer(purchaseReducer, initialPurchase);
+  const current = useRef(state);
+  const dispatch = useCallback((e: PurchaseEvent) => {
+    current.current = purchaseReducer(current.current, e);
+    react(e);
+  }, []);
+  const step = state.step;
 
-  /** Bumped whenever the PIX dialog closes: answers that belong to an older payment are dropped. */
-  const session = useRef(0);
-  /** The approval of a payment is processed once, whichever check saw it first. */
-  const approvalStarted = useRef(false);
   const mounted = useRef(true);
   const creep = useRef<ReturnType<typeof setInterval> | null>(null);
-  const { alert: statusAlert, closeAlert: closeStatusAlert } = useStatusAlert();
 
   useEffect(() => {
     mounted.current = true;
@@ -113,21 +105,18 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       let price = unit;
       if (price == null) {
         // No price on the product or its draw: the store-wide ticket price applies.
-        setPreparingId(product.id);
+        dispatch({ type: 'preparing', productId: product.id });
         try {
           price = (await api.get<PublicConfig>('/api/config')).ticket_price_cents;
         } catch (err) {
+          dispatch({ type: 'preparing', productId: null });
           modal.warning({ title: START_FAILED, content: errorMessage(err, '') || undefined, centered: true });
           return;
-        } finally {
-          setPreparingId(null);
         }
       }
-      setTarget({ product, unitPriceCents: price });
-      setQuantity(1);
-      setQtyOpen(true);
+      dispatch({ type: 'open-quantity', target: { product, unitPriceCents: price } });
     },
-    [modal],
+    [modal, dispatch],
   );
 
   const buy = useCallback(
@@ -141,34 +130,24 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
     [isAuthenticated, askLogin, openQuantity],
   );
 
-  /** Closing the PIX dialog resets the payment state (storefront spec §4). */
-  const closePix = useCallback(() => {
-    session.current++;
-    // A 'Status: pendente' alert left open would stay on top of 'Pagamento aprovado' and /numeros.
-    closeStatusAlert();
-    setPixOpen(false);
-    setPayment(null);
-    setChecking(false);
-    setPollFailing(false);
-    setDeadStatus(null);
-  }, [closeStatusAlert]);
+  /** Closing a dialog resets the payment state (storefront spec §4). */
+  const close = useCallback(() => dispatch({ type: 'close' }), [dispatch]);
 
   /** Step 5 and 6: confirm the purchase, make sure a draw is open, then go pick the numbers. */
   const startApproved = useCallback(
-    async (p: PixPayment, t: Target) => {
-      if (approvalStarted.current) return;
-      approvalStarted.current = true;
-      closePix();
-      message.destroy(); // the 'Já paguei' note is outdated now
-      setProgress({ step: 0, percent: 10 });
-      creep.current = setInterval(
-        () => setProgress((pr) => (pr && pr.percent < CREEP_MAX ? { ...pr, percent: Math.min(CREEP_MAX, pr.percent + CREEP_STEP) } : pr)),
-        CREEP_MS,
-      );
+    async (session: number) => {
+      const before = current.current;
+      dispatch({ type: 'approved', session });
+      const now = current.current.step;
+      if (now.kind !== 'approved' || before.step.kind !== 'pix') return; // already under way, or another dialog
+      const { target: t, payment: p } = now;
+      // What the approval changed, wherever it is shown: vouchers left, /conta's rows and balance.
+      for (const queryKey of [['allowance'], qk.participations, qk.coupon]) void queryClient.invalidateQueries({ queryKey });
+      creep.current = setInterval(() => dispatch({ type: 'creep', step: CREEP_STEP, max: CREEP_MAX }), CREEP_MS);
       const paymentId = p.paymentId ?? p.id;
       let drawId: number | null = t.product.draw?.id ?? null;
 
-      setProgress((pr) => ({ step: 1, percent: pr?.percent ?? 10 }));
+      dispatch({ type: 'progress', step: 1, percent: 10 });
       try {
         const c = await purchaseApi.confirm(paymentId, t.product.id);
         drawId = c.draw_id ?? c.drawId ?? drawId;
@@ -177,7 +156,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         const code = err instanceof ApiError ? `${err.code || `purchases_confirm_${err.status}`}` : String(err);
         console.error('[compra] confirmação da compra falhou:', code);
       }
-      setProgress((pr) => ({ step: 2, percent: Math.max(pr?.percent ?? 0, 40) }));
+      dispatch({ type: 'progress', step: 2, percent: 40 });
 
       try {
         const d = await purchaseApi.ensureOpenDraw(t.product.sku || t.product.id);
@@ -185,41 +164,36 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       } catch {
         // Ignored (spec §4): /numeros finds the open draw by itself.
       }
-      setProgress((pr) => ({ step: 2, percent: Math.max(pr?.percent ?? 0, 75) }));
+      dispatch({ type: 'progress', step: 2, percent: 75 });
 
       if (creep.current) clearInterval(creep.current);
       creep.current = null;
-      setProgress({ step: 3, percent: 100 });
+      dispatch({ type: 'progress', step: 3, percent: 100 });
       await sleep(NAVIGATION_DELAY_MS);
       if (!mounted.current) return;
-      const state: NumbersNavigationState = { drawId, paymentId, product: productForState(t.product) };
-      navigate('/numeros', { state });
+      dispatch({ type: 'close' });
+      const navState: NumbersNavigationState = { drawId, paymentId, product: productForState(t.product) };
+      navigate('/numeros', { state: navState });
     },
-    [closePix, navigate, message],
+    [navigate, queryClient, dispatch],
   );
 
-  /** Step 3: create the PIX charge for quantity × unit price. */
+  /** Step 3: create the PIX charge for quantity × unit price (also 'Gerar novo código'). */
   const pay = useCallback(async () => {
-    const t = target;
-    if (!t) return;
-    const q = clampQuantity(quantity);
+    const s = current.current.step;
+    if (s.kind !== 'quantity' && s.kind !== 'pix') return;
+    const t = s.target;
+    const q = clampQuantity(s.quantity);
     const total = t.unitPriceCents * q;
-    setQtyOpen(false);
-    const mine = ++session.current;
-    approvalStarted.current = false;
-    setPayment(null);
-    setDeadStatus(null);
-    setPollFailing(false);
-    setPaidQuantity(q);
-    setPixOpen(true);
+    dispatch({ type: 'pay' });
+    const mine = current.current.session;
     try {
       const p = await purchaseApi.createPayment(t.product.id, q, total);
-      if (session.current !== mine) return;
-      setPayment(p);
-      if (isApproved(p.status)) void startApproved(p, t);
+      dispatch({ type: 'pix-created', session: mine, payment: p });
+      if (isApproved(p.status)) void startApproved(mine);
     } catch (err) {
-      if (session.current !== mine) return;
-      closePix();
+      if (current.current.session !== mine) return;
+      dispatch({ type: 'pix-failed', session: mine });
       if (err instanceof ApiError && err.status === 401) {
         // The session ended on the server: sign in again, then the purchase resumes.
         await logout();
@@ -249,9 +223,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
           // Back to the quantity dialog with the new price, ready to try again.
           afterClose: () => {
             if (!mounted.current || newUnit == null) return;
-            setTarget({ product: t.product, unitPriceCents: newUnit });
-            setQuantity(q);
-            setQtyOpen(true);
+            dispatch({ type: 'open-quantity', target: { product: t.product, unitPriceCents: newUnit }, quantity: q });
           },
         });
         return;
@@ -259,46 +231,49 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       const detail = errorMessage(err, '');
       modal.warning({ title: START_FAILED, content: detail && detail !== START_FAILED ? detail : undefined, centered: true });
     }
-  }, [target, quantity, startApproved, closePix, logout, askLogin, modal]);
+  }, [startApproved, logout, askLogin, modal, dispatch]);
 
+  /** A status answer for the PIX dialog of `session`: true when it settled the payment. */
   const onStatus = useCallback(
-    (p: PixPayment, status: string) => {
-      if (isApproved(status) && target) {
-        void startApproved(p, target);
+    (session: number, status: string) => {
+      if (isApproved(status)) {
+        void startApproved(session);
         return true;
       }
-      if (isDead(status)) setDeadStatus(statusLabel(status));
+      if (isDead(status)) dispatch({ type: 'dead', session, status: statusLabel(status) });
       return false;
     },
-    [target, startApproved],
+    [startApproved, dispatch],
   );
 
   /** Step 4: ask for the status every 3 s while the PIX dialog is open. */
-  const onPolledStatus = useCallback((status: string) => (payment ? onStatus(payment, status) : true), [payment, onStatus]);
+  const pix = step.kind === 'pix' ? step : null;
+  const session = state.session;
+  const onPolledStatus = useCallback((status: string) => onStatus(session, status), [onStatus, session]);
+  const setPollFailing = useCallback((failing: boolean) => dispatch({ type: 'poll', session, failing }), [dispatch, session]);
   usePixStatusPoll({
-    active: pixOpen && !!payment && !deadStatus,
-    paymentId: payment ? (payment.paymentId ?? payment.id) : null,
-    session,
+    active: !!pix?.payment && !pix.deadStatus,
+    paymentId: pix?.payment ? (pix.payment.paymentId ?? pix.payment.id) : null,
     fetchStatus: purchaseApi.status,
     onStatus: onPolledStatus,
     setPollFailing,
   });
 
-  /** 'Já paguei': an immediate status check. */
+  /** 'Já paguei': an immediate status check, answered inside the PIX dialog. */
   const paid = useCallback(async () => {
-    if (!payment) return;
+    const s = current.current;
+    if (s.step.kind !== 'pix' || !s.step.payment) return;
+    const mine = s.session;
     await checkPixNow({
-      paymentId: payment.paymentId ?? payment.id,
-      session,
+      paymentId: s.step.payment.paymentId ?? s.step.payment.id,
+      isCurrent: () => current.current.session === mine,
       fetchStatus: purchaseApi.status,
-      onStatus: (status) => onStatus(payment, status),
-      modal,
-      alert: statusAlert,
-      closeAlert: closeStatusAlert,
-      setChecking,
-      afterUnsettled: () => message.info(PAID_INFO, 6),
+      onStatus: (status) => onStatus(mine, status),
+      setChecking: (checking) => dispatch(checking ? { type: 'check-started', session: mine } : { type: 'check-finished', session: mine }),
+      setAnswer: (answer) => dispatch({ type: 'check-answered', session: mine, answer }),
+      pendingDetail: PAID_INFO,
     });
-  }, [payment, onStatus, modal, message, statusAlert, closeStatusAlert]);
+  }, [onStatus, dispatch]);
 
   /** Resume a purchase interrupted by the sign-in (navigation state from /login, or sessionStorage). */
   const resumedFor = useRef<string | null>(null);
@@ -321,12 +296,12 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
       });
     }
     void (async () => {
-      setPreparingId(pending.productId);
+      dispatch({ type: 'preparing', productId: pending.productId });
       let product: Product;
       try {
         product = await purchaseApi.product(pending.productId);
       } catch (err) {
-        setPreparingId(null);
+        dispatch({ type: 'preparing', productId: null });
         modal.warning({
           title: 'Não foi possível retomar a sua compra.',
           content: errorMessage(err, 'Tente comprar o e-book de novo.'),
@@ -334,36 +309,40 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         });
         return;
       }
-      setPreparingId(null);
+      dispatch({ type: 'preparing', productId: null });
       if (!mounted.current) return;
       await openQuantity(product, unitPriceCents(product, product.draw) ?? pending.priceCents);
     })();
-  }, [authLoading, isAuthenticated, location, navigate, modal, openQuantity]);
+  }, [authLoading, isAuthenticated, location, navigate, modal, openQuantity, dispatch]);
 
+  const qty = step.kind === 'quantity' ? step : null;
+  const shown = step.kind === 'idle' ? null : step;
   const dialogs = (
     <>
       <QuantityDialog
-        open={qtyOpen && !!target}
-        title={target?.product.title || 'E-book'}
-        unitPriceCents={target?.unitPriceCents ?? 0}
-        quantity={quantity}
-        onChange={setQuantity}
-        onCancel={() => setQtyOpen(false)}
+        open={!!qty}
+        title={shown?.target.product.title || 'E-book'}
+        unitPriceCents={shown?.target.unitPriceCents ?? 0}
+        quantity={qty?.quantity ?? 1}
+        onChange={(quantity) => dispatch({ type: 'set-quantity', quantity })}
+        onCancel={close}
         onConfirm={() => void pay()}
       />
       <PixDialog
-        open={pixOpen}
-        payment={payment}
-        summary={`${paidQuantity} ${paidQuantity === 1 ? 'e-book' : 'e-books'} · ${target?.product.title || 'E-book'}`}
-        checking={checking}
-        pollFailing={pollFailing}
-        deadStatus={deadStatus}
+        open={!!pix}
+        payment={pix?.payment ?? null}
+        summary={pix ? `${pix.quantity} ${pix.quantity === 1 ? 'e-book' : 'e-books'} · ${pix.target.product.title || 'E-book'}` : ''}
+        checking={!!pix?.checking}
+        pollFailing={!!pix?.pollFailing}
+        deadStatus={pix?.deadStatus ?? null}
+        answer={pix?.answer ?? null}
         onPaid={() => void paid()}
-        onCancel={closePix}
+        onRenew={() => void pay()}
+        onCancel={close}
       />
-      <ApprovedDialog open={!!progress} step={progress?.step ?? 0} percent={progress?.percent ?? 0} />
+      <ApprovedDialog open={step.kind === 'approved'} step={step.kind === 'approved' ? step.step : 0} percent={step.kind === 'approved' ? step.percent : 0} />
     </>
   );
 
-  return { buy, dialogs, preparingId };
+  return { buy, dialogs, preparingId: state.preparingId };
 }

@@ -14,6 +14,7 @@ import './result.css';
 export const WALK_TEXT: Record<WalkReason, string> = {
   not_sold: 'não foi vendido neste sorteio',
   out_of_range: 'não existe neste tabuleiro',
+  voided: 'foi vendido, mas a compra foi estornada: não concorre',
 };
 
 export const resultTitle = (id: number) => `Resultado do Sorteio #${String(id).padStart(3, '0')}`;

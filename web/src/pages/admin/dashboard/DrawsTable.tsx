@@ -89,6 +89,8 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
       const after = await dashboardApi.setStatus(d.id, next);
       setRows((list) => list?.map((x) => (x.id === d.id ? after : x)) ?? null);
       void message.success(`Sorteio #${pad3(d.id)} ${after.status === 'open' ? 'aberto' : 'fechado'}.`);
+      // Closing the main series' draw: the store has no current draw until one is opened (a pause).
+      if (after.notice) void message.warning({ content: after.notice, duration: 10 });
       onChanged();
     } catch (err) {
       void message.error(failureText('Não foi possível alterar o status.', err), 6);

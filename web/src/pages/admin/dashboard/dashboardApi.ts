@@ -1,5 +1,5 @@
 import { api } from '../../../api/client';
-import type { AdminDraw, AdminDrawList, AdminInfoproductList, DashboardSummary, NewSeriesResult, PublicConfig } from '../../../api/types';
+import type { AdminDraw, AdminDrawChange, AdminDrawList, AdminInfoproductList, DashboardSummary, NewSeriesResult, PublicConfig } from '../../../api/types';
 
 /** The body of 'Novo sorteio' / 'Editar sorteio' (account spec §7 field names). */
 export interface DrawBody {
@@ -27,7 +27,7 @@ export const dashboardApi = {
     api.get<AdminDrawList>('/api/admin/draws', { query: { limit, offset }, signal }),
   createDraw: (body: DrawBody) => api.post<AdminDraw>('/api/admin/draws', body),
   updateDraw: (id: number, body: DrawBody) => api.put<AdminDraw>(`/api/admin/draws/${id}`, body),
-  setStatus: (id: number, status: 'open' | 'closed') => api.patch<AdminDraw>(`/api/admin/draws/${id}`, { status }),
+  setStatus: (id: number, status: 'open' | 'closed') => api.patch<AdminDrawChange>(`/api/admin/draws/${id}`, { status }),
   deleteDraw: (id: number) => api.delete<{ ok: true; id: number }>(`/api/admin/draws/${id}`),
 
   /**

@@ -1,0 +1,417 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Redis } from 'ioredis';
+import type { Db } from '../platform/db';
+import type { Logger } from '../platform/logger';
+import type { Invalidation, ReadCache } from '../platform/read-cache';
+import * as q from './queries';
+import { drawStatusWord, serializeNumber } from './serializers';
+import type { BoardNumber, DrawStatus } from '../shared/api/draws';
+import type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
+
+/**
+ * Live boards: GET /api/draws/{id}/events (server-sent events).
+ *
+ * Signal: every write that changes a draw already invalidates the read cache after its commit,
+ * in whichever process made it (web, worker, CLI), and the cache bus (platform/cache-bus.ts)
+ * brings those invalidations to every web process. A web process with open streams on a draw
+ * takes that signal as "the draw changed" and:
+ *
+ * 1. records: under a transaction-scoped advisory lock on the draw (one recorder at a time,
+ *    whatever the process), reads the board from the database and compares it with the last
+ *    recorded snapshot kept in Redis; the differences become events (`numbers`: the cells that
+ *    changed and the new counts; `draw`: a status change, with the successor once one is open),
+ *    appended with the new snapshot in one MULTI to a capped Redis stream per draw. Their ids are
+ *    the stream's ids, the same in every process, so `Last-Event-ID` works across processes.
+ * 2. delivers: reads the stream past what this process has already pushed and writes each event,
+ *    serialized once, to every open stream on the draw.
+ *
+ * A new stream gets a `board` event (the whole board at the snapshot's id). A stream that comes
+ * back with `Last-Event-ID` gets every event after that id when the stream still holds it,
+ * otherwise a `reload` event followed by a fresh `board`. Cells carry absolute states, so an
+ * event applied twice changes nothing.
+ *
+ * Heartbeat comments keep proxies from closing idle streams; open streams are counted and capped
+ * per process (503 beyond the cap). A slow safety pass re-checks the draws with open streams, in
+ * case a bus message was lost while Redis was reconnecting.
+ */
+
+const LOCK_NAMESPACE = 0x4c495645; // 'LIVE': the first key of pg_advisory_xact_lock(int, int)
+const SAFETY_PASS_MS = 10_000;
+/** A stream whose client reads slower than this many unsent bytes is closed (it resumes with Last-Event-ID). */
+const MAX_BUFFERED_BYTES = 1 << 20;
+const SNAPSHOT_TTL_S = 7 * 24 * 3600;
+
+export const LastEventId = z.string().regex(/^\d{1,16}-\d{1,16}$/);
+
+/** What is recorded per draw: its status, successor and every cell as "status|initials". */
+interface Snapshot {
+  id: string;
+  status: DrawStatus;
+  successor_id: number | null;
+  total_numbers: number;
+  cells: Record<string, string>;
+}
+
+export type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
+
+interface Conn {
+  res: ServerResponse;
+  /** The id of the last event this stream has (or that its board reflects). */
+  cursor: string | null;
+  /** While the stream starts: what the channel delivered meanwhile, sent once it has its start. */
+  pending: Array<{ id: string; bytes: Buffer }> | null;
+  /** Single-draw streams carry event ids (Last-Event-ID resumes); a several-draw stream does not. */
+  withIds: boolean;
+}
+
+interface Channel {
+  drawId: number;
+  conns: Set<Conn>;
+  /** The id of the last event this process has delivered on this draw. */
+  cursor: string | null;
+  running: Promise<void> | null;
+  dirty: boolean;
+}
+
+export interface LiveBoards {
+  /**
+   * Answers a stream request (the route validated the id and that the draw exists). Returns false
+   * with nothing written when the cap is reached or Redis is away (the route answers 503).
+   */
+  open(drawIds: number[], req: IncomingMessage, res: ServerResponse, lastEventId: string | undefined): Promise<'ok' | 'full' | 'unavailable'>;
+  /** Open streams in this process. */
+  readonly openStreams: number;
+  /** Ends every stream (shutdown). */
+  closeAll(): void;
+}
+
+export function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-');
+  const [bm, bs] = b.split('-');
+  if (am.length !== bm.length) return am.length - bm.length;
+  if (am !== bm) return am < bm ? -1 : 1;
+  return Number(as) - Number(bs);
+}
+
+function cellOf(b: { status: string; initials: string | null }) {
+  return `${b.status}|${b.initials ?? ''}`;
+}
+
+function numberOf(n: string, cell: string): BoardNumber {
+  const [status, initials] = cell.split('|');
+  return { n: Number(n), status: status as BoardNumber['status'], initials: initials || null };
+}
+
+function countsOf(cells: Record<string, string>): LiveCounts {
+  const c: LiveCounts = { available: 0, reserved: 0, sold: 0, taken: 0 };
+  for (const v of Object.values(cells)) {
+    const s = v.slice(0, v.indexOf('|'));
+    if (s === 'available') c.available++;
+    else if (s === 'reserved') c.reserved++;
+    else if (s === 'sold') c.sold++;
+    else c.taken++;
+  }
+  return c;
+}
+
+function frame(id: string | null, event: string, data: unknown): Buffer {
+  return Buffer.from(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, 'utf8');
+}
+
+function nextId(last: string | null): string {
+  const now = Date.now();
+  if (!last) return `${now}-0`;
+  const [ms, seq] = last.split('-').map(Number);
+  return now > ms ? `${now}-0` : `${ms}-${seq + 1}`;
+}
+
+export function createLiveBoards(deps: {
+  db: Db;
+  /** The fail-fast connection: a stream request while Redis is away answers 503 at once. */
+  redis: Redis;
+  readCache: ReadCache;
+  prefix: string;
+  logger: Logger;
+  maxStreams: number;
+  heartbeatMs: number;
+  streamMaxLen: number;
+}): LiveBoards {
+  const { db, redis, logger } = deps;
+  const channels = new Map<number, Channel>();
+  /** Every open stream of this process (counted against the cap; heartbeats go to each once). */
+  const streams = new Set<ServerResponse>();
+  let timers: NodeJS.Timeout[] = [];
+  const streamKey = (drawId: number) => `${deps.prefix}:live:${drawId}:events`;
+  const snapKey = (drawId: number) => `${deps.prefix}:live:${drawId}:snap`;
+
+  deps.readCache.observe((m: Invalidation) => {
+    if (m.kind === 'all') for (const ch of channels.values()) void pump(ch);
+    else {
+      const ch = channels.get(m.drawId);
+      if (ch) void pump(ch);
+    }
+  });
+
+  /** Step 1: the board against the recorded snapshot, differences appended (one recorder at a time). */
+  async function record(drawId: number) {
+    await db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, drawId]);
+      const draw = await trx('draws').where({ id: drawId }).first('id', 'status', 'total_numbers');
+      if (!draw) return;
+      const [nums, successor] = await Promise.all([
+        q.boardNumbers(trx, drawId),
+        draw.status === 'open' ? undefined : trx('draws').where({ predecessor_id: drawId }).first('id'),
+      ]);
+      const cells: Record<string, string> = {};
+      for (const b of nums) cells[b.n] = cellOf(serializeNumber(b));
+      const status = drawStatusWord(draw.status);
+      const successorId: number | null = successor?.id ?? null;
+
+      const raw = await redis.get(snapKey(drawId));
+      const prev: Snapshot | null = raw ? (JSON.parse(raw) as Snapshot) : null;
+      const tx = redis.multi();
+      let last = prev?.id ?? null;
+      const add = (event: string, data: unknown) => {
+        last = nextId(last);
+        tx.xadd(streamKey(drawId), 'MAXLEN', '~', String(deps.streamMaxLen), last, 'e', event, 'd', JSON.stringify(data));
+      };
+      if (!prev) {
+        // First record (or the snapshot expired): a fresh stream, starting at this state.
+        tx.del(streamKey(drawId));
+        add('init', { draw_id: drawId });
+      } else {
+        const changed: BoardNumber[] = [];
+        for (const [n, cell] of Object.entries(cells)) if (prev.cells[n] !== cell) changed.push(numberOf(n, cell));
+        if (changed.length) add('numbers', { draw_id: drawId, numbers: changed, counts: countsOf(cells) } satisfies LiveNumbersEvent);
+        if (prev.status !== status || prev.successor_id !== successorId) add('draw', { draw_id: drawId, status, successor_id: successorId } satisfies LiveDrawEvent);
+        if (last === prev.id) return; // nothing changed
+      }
+      const snap: Snapshot = { id: last!, status, successor_id: successorId, total_numbers: draw.total_numbers, cells };
+      tx.set(snapKey(drawId), JSON.stringify(snap), 'EX', SNAPSHOT_TTL_S);
+      tx.expire(streamKey(drawId), SNAPSHOT_TTL_S);
+      const results = await tx.exec();
+      const failed = results?.find(([err]) => err);
+      if (!results || failed) throw failed?.[0] ?? new Error('live board: MULTI aborted');
+    });
+  }
+
+  function write(conn: Conn, framed: Buffer) {
+    if (conn.res.destroyed) return;
+    // A frame starts with its "id: …" line when it has one; a several-draw stream drops it.
+    const bytes = !conn.withIds && framed[0] === 0x69 && framed[1] === 0x64 ? framed.subarray(framed.indexOf(0x0a) + 1) : framed;
+    if (conn.res.writableLength > MAX_BUFFERED_BYTES) {
+      conn.res.destroy(); // a client that stopped reading: it resumes with Last-Event-ID
+      return;
+    }
+    conn.res.write(bytes);
+  }
+
+  function send(conn: Conn, id: string, bytes: Buffer) {
+    if (conn.pending) {
+      conn.pending.push({ id, bytes });
+      return;
+    }
+    if (conn.cursor && compareIds(id, conn.cursor) <= 0) return;
+    conn.cursor = id;
+    write(conn, bytes);
+  }
+
+  /** Step 2: the stream past this process's cursor, to every open stream of the draw. */
+  async function deliver(ch: Channel) {
+    const key = streamKey(ch.drawId);
+    if (ch.cursor === null) {
+      const snapRaw = await redis.get(snapKey(ch.drawId));
+      ch.cursor = snapRaw ? (JSON.parse(snapRaw) as Snapshot).id : null;
+      return;
+    }
+    const [[, first], [, entries]] = (await redis
+      .multi()
+      .xrange(key, '-', '+', 'COUNT', 1)
+      .xrange(key, `(${ch.cursor}`, '+')
+      .exec()) as [[Error | null, Array<[string, string[]]>], [Error | null, Array<[string, string[]]>]];
+    if (first.length && compareIds(first[0][0], ch.cursor) > 0 && !isInit(first[0][1])) {
+      // The stream was trimmed past this process's cursor: its streams reload the board.
+      const snap = await readSnapshot(ch.drawId);
+      if (snap) for (const conn of ch.conns) if (!conn.pending) startFresh(conn, ch.drawId, snap, 'behind');
+      ch.cursor = snap?.id ?? ch.cursor;
+      return;
+    }
+    for (const [id, fields] of entries) {
+      ch.cursor = id;
+      const ev = fields[1];
+      if (ev === 'init') {
+        // The snapshot was started again: everything before is gone, so every stream reloads.
+        const snap = await readSnapshot(ch.drawId);
+        if (snap) for (const conn of ch.conns) if (!conn.pending) startFresh(conn, ch.drawId, snap, 'restarted');
+        continue;
+      }
+      const bytes = frame(id, ev, JSON.parse(fields[3]));
+      for (const conn of ch.conns) send(conn, id, bytes);
+    }
+  }
+
+  function isInit(fields: string[]) {
+    return fields[1] === 'init';
+  }
+
+  /** Records then delivers; a signal that arrives meanwhile runs both again once. */
+  function pump(ch: Channel): Promise<void> {
+    if (ch.running) {
+      ch.dirty = true;
+      return ch.running;
+    }
+    ch.running = (async () => {
+      try {
+        do {
+          ch.dirty = false;
+          await record(ch.drawId);
+          await deliver(ch);
+        } while (ch.dirty && ch.conns.size);
+      } finally {
+        ch.running = null;
+      }
+    })();
+    return ch.running;
+  }
+
+  async function readSnapshot(drawId: number): Promise<Snapshot | null> {
+    const raw = await redis.get(snapKey(drawId));
+    return raw ? (JSON.parse(raw) as Snapshot) : null;
+  }
+
+  function boardEvent(drawId: number, snap: Snapshot): LiveBoardEvent {
+    return {
+      draw_id: drawId,
+      status: snap.status,
+      successor_id: snap.successor_id,
+      total_numbers: snap.total_numbers,
+      numbers: Object.entries(snap.cells)
+        .map(([n, c]) => numberOf(n, c))
+        .sort((a, b) => a.n - b.n),
+      counts: countsOf(snap.cells),
+    };
+  }
+
+  function startFresh(conn: Conn, drawId: number, snap: Snapshot, reason: 'initial' | 'gap' | 'behind' | 'restarted') {
+    if (reason !== 'initial') write(conn, frame(null, 'reload', { draw_id: drawId, reason }));
+    conn.cursor = snap.id;
+    write(conn, frame(snap.id, 'board', boardEvent(drawId, snap)));
+  }
+
+  function heartbeat() {
+    const beat = Buffer.from(': heartbeat\n\n');
+    for (const res of streams) if (res.headersSent && !res.destroyed) res.write(beat); // not on a stream still starting
+  }
+
+  function safetyPass() {
+    for (const ch of channels.values()) void pump(ch).catch((err: Error) => logger.warn({ err: err.message, drawId: ch.drawId }, 'live board: safety pass failed'));
+  }
+
+  function startTimers() {
+    if (timers.length) return;
+    timers = [setInterval(heartbeat, deps.heartbeatMs), setInterval(safetyPass, SAFETY_PASS_MS)];
+    for (const t of timers) t.unref();
+  }
+
+  function detach(ch: Channel, conn: Conn) {
+    if (!ch.conns.delete(conn)) return;
+    if (!ch.conns.size && channels.get(ch.drawId) === ch) channels.delete(ch.drawId);
+  }
+
+  /** One draw of a stream: registered (events held back) until its start is sent. */
+  function attach(drawId: number, res: ServerResponse, withIds: boolean) {
+    let ch = channels.get(drawId);
+    if (!ch) {
+      ch = { drawId, conns: new Set(), cursor: null, running: null, dirty: false };
+      channels.set(drawId, ch);
+    }
+    const conn: Conn = { res, cursor: null, pending: [], withIds };
+    ch.conns.add(conn);
+    return { ch, conn };
+  }
+
+  /** Where a draw's stream starts: the events after `resume` when the stream still holds them, else the board. */
+  async function start(drawId: number, conn: Conn, lastEventId: string | undefined) {
+    const key = streamKey(drawId);
+    const resume = lastEventId !== undefined && LastEventId.safeParse(lastEventId).success ? lastEventId : null;
+    const [[, snapRaw], [, first], [, after]] = (await redis
+      .multi()
+      .get(snapKey(drawId))
+      .xrange(key, '-', '+', 'COUNT', 1)
+      .xrange(key, resume ? `(${resume}` : '+', '+')
+      .exec()) as [[Error | null, string | null], [Error | null, Array<[string, string[]]>], [Error | null, Array<[string, string[]]>]];
+    if (!snapRaw) throw new Error('live board: no snapshot after recording');
+    const snap = JSON.parse(snapRaw) as Snapshot;
+    return () => {
+      // Resumable: the stream still holds the client's id (its first entry is at or before it) and the id is not in the future.
+      const resumable =
+        resume !== null && first.length > 0 && compareIds(first[0][0], resume) <= 0 && compareIds(resume, snap.id) <= 0 && !after.some(([, f]) => isInit(f));
+      if (resumable) {
+        conn.cursor = resume;
+        for (const [id, fields] of after) {
+          conn.cursor = id;
+          write(conn, frame(id, fields[1], JSON.parse(fields[3])));
+        }
+      } else startFresh(conn, drawId, snap, lastEventId !== undefined ? 'gap' : 'initial');
+      const pending = conn.pending ?? [];
+      conn.pending = null;
+      for (const p of pending) send(conn, p.id, p.bytes);
+    };
+  }
+
+  return {
+    get openStreams() {
+      return streams.size;
+    },
+
+    async open(drawIds, req, res, lastEventId) {
+      if (streams.size >= deps.maxStreams) return 'full';
+      // Several draws on one stream (the home page's cards): no ids, so no resume; a reconnection gets the boards again.
+      const withIds = drawIds.length === 1;
+      const parts = drawIds.map((drawId) => attach(drawId, res, withIds));
+      streams.add(res);
+      let closed = false;
+      const release = () => {
+        if (closed) return;
+        closed = true;
+        streams.delete(res);
+        for (const { ch, conn } of parts) detach(ch, conn);
+        if (!streams.size) {
+          for (const t of timers) clearInterval(t);
+          timers = [];
+        }
+      };
+      req.on('close', release);
+      try {
+        await Promise.all(parts.map(({ ch }) => pump(ch)));
+        const starts = await Promise.all(parts.map(({ ch, conn }) => start(ch.drawId, conn, withIds ? lastEventId : undefined)));
+        if (closed) return 'ok';
+        res.writeHead(200, {
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-cache, no-transform',
+          Connection: 'keep-alive',
+          'X-Accel-Buffering': 'no',
+        });
+        res.write('retry: 3000\n\n');
+        for (const go of starts) go();
+        startTimers();
+        return 'ok';
+      } catch (err) {
+        logger.warn({ err: (err as Error).message, drawIds }, 'live board: stream not started (Redis or database away)');
+        release();
+        if (res.headersSent) {
+          res.destroy();
+          return 'ok';
+        }
+        return 'unavailable';
+      }
+    },
+
+    closeAll() {
+      for (const res of streams) res.end();
+      for (const t of timers) clearInterval(t);
+      timers = [];
+    },
+  };
+}
