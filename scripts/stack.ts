@@ -1,6 +1,7 @@
 /**
  * `npm start` and `npm test` (through scripts/bootstrap.mjs):
- *   start — services, migrations, demo seed, web build, then web + worker; Ctrl-C stops all.
+ *   start — services, migrations, demo seed, server build (dist/, when stale) and web build, then
+ *           the built web + worker (node dist/…, no TypeScript loader); Ctrl-C stops all.
  *   test  — services (a separate test cluster), a migrated template database, web build,
  *           Chromium, then the whole jest suite. Extra args go to jest.
  *   services — only bring up PostgreSQL + Redis and print their URLs (for benches / debugging).
@@ -48,6 +49,12 @@ export async function buildWebIfStale() {
     env: { ...process.env, NODE_ENV: 'production' },
   });
   if (status !== 0) throw new Error('vite build falhou');
+}
+
+/** `npm start` runs the built files: dist/ is rebuilt first when a source is newer (scripts/build.mjs). */
+async function buildServerIfStale() {
+  const status = await runChild(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, env: process.env });
+  if (status !== 0) throw new Error('build do servidor (esbuild) falhou');
 }
 
 async function migrateAndSeed(databaseUrl: string, redisUrl: string, seed: boolean) {
@@ -100,6 +107,7 @@ async function start() {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stopAll(0));
   try {
     await migrateAndSeed(services.databaseUrl, services.redisUrl, !isProductionEnv(env.NODE_ENV));
+    await buildServerIfStale();
     await buildWebIfStale();
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
@@ -107,7 +115,8 @@ async function start() {
     return;
   }
   const run = (name: string, file: string) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, file)], { cwd: ROOT, env, stdio: 'inherit' });
+    // The built JavaScript (no TypeScript loader in the web and worker processes).
+    const c = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, file)], { cwd: ROOT, env, stdio: 'inherit' });
     c.on('exit', (code, signal) => {
       if (!stopping) {
         log(`processo ${name} saiu (code=${code}, signal=${signal}); encerrando o resto.`);
@@ -116,8 +125,8 @@ async function start() {
     });
     children.push(c);
   };
-  run('web', 'src/bin/web.ts');
-  run('worker', 'jobs/worker.ts');
+  run('web', 'dist/src/bin/web.js');
+  run('worker', 'dist/jobs/worker.js');
   const port = Number(process.env.PORT ?? 3000);
   const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
   const { DEMO_ACCOUNTS } = await import('../seeds/demo-accounts');

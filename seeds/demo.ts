@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../src/platform/paths';
 import type { Db } from '../src/platform/db';
 import { hashPassword } from '../src/auth/service';
 import { insertDrawWithNumbers } from '../src/draws/queries';
@@ -8,7 +9,7 @@ import { writeAppConfig } from '../src/platform/app-config';
 import { isProductionEnv } from '../src/platform/config';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 
-const EBOOKS_DIR = path.resolve(__dirname, '../storage/ebooks');
+const EBOOKS_DIR = path.join(PROJECT_ROOT, 'storage', 'ebooks');
 
 /** The demo catalogue: real covers (public/covers) and small real PDFs (storage/ebooks). */
 export const DEMO_PRODUCTS = [

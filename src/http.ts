@@ -21,6 +21,7 @@ import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
 import { apiPathsStopHere, bearerUser, corsPolicy, CotaVerdeApp, mountRouters, requestContext, securityHeaders } from './platform/http/middleware';
 import { spa } from './platform/http/static';
+import { PROJECT_ROOT } from './platform/paths';
 import { opsDashboard } from './ops/dashboard';
 import { opsAdminRoutes } from './ops/admin-routes';
 import { httpMetrics, metricsRoute } from './platform/metrics';
@@ -34,6 +35,8 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   const { config, logger } = services;
   // Every web process applies the other processes' read-cache invalidations (platform/cache-bus.ts).
   void services.cacheBus.subscribe();
+  // Cached sessions are served only while that subscription is live (session changes arrive).
+  services.sessions.trustWhile(() => services.cacheBus.subscribed);
   // Client IP = the X-Forwarded-For entry appended by the last trusted hop; entries further left
   // are the client's own text (a forged one must not buy fresh rate limits).
   const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
@@ -61,12 +64,25 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsLiveRoutes(services), drawsReadRoutes(services.draws)]);
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
-  app.use(bearerUser((token) => services.auth.authenticate(token)));
+  // Admin routes and /ops read the session from the database every time (DESIGN §9); the rest
+  // through the session cache.
+  app.use(bearerUser((token, ctx) => services.auth.authenticate(token, { fresh: /^\/api\/admin(\/|$)/i.test(ctx.path) })));
+  // A signed-in user's write (any method but GET/HEAD/OPTIONS), once answered by the routes:
+  // their cached sessions and reads go on every web process before the answer leaves, so their
+  // next read shows it (platform/user-read-cache.ts).
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      const user = ctx.state.user;
+      if (user && ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS') await services.sessions.userChanged(user.id);
+    }
+  });
 
   mountRouters(app, moduleRouters(services));
   app.use(apiPathsStopHere);
 
-  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.resolve(__dirname, '../public')));
+  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.join(PROJECT_ROOT, 'public')));
   return app;
 }
 
@@ -78,10 +94,10 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
 export function moduleRouters(services: Services) {
   return [
     healthRoutes({ db: services.db, redis: services.fastRedis, queuePrefix: services.config.queuePrefix }),
-    authRoutes(services.auth, services.config),
+    authRoutes(services.auth, services.config, services.userReads),
     catalogueRoutes(services.catalogue),
     drawsRoutes(services),
-    paymentsRoutes(services.payments, services.participations),
+    paymentsRoutes(services.payments, services.participations, services.userReads),
     couponsRoutes(services.coupons),
     accountRoutes(services),
     // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.

@@ -8,6 +8,9 @@ import { createRateLimits, type RateLimits } from './platform/rate-limit';
 import { createMailer, type Mailer } from './platform/mail';
 import { ReadCache } from './platform/read-cache';
 import { createCacheBus, type CacheBus } from './platform/cache-bus';
+import { SessionCache } from './platform/session-cache';
+import { UserReadCache } from './platform/user-read-cache';
+import type { SessionUser } from './platform/http/context';
 import { createOpsService, type OpsService } from './ops/service';
 import { createAuthService, type AuthService } from './auth/service';
 import { holdCaptiveNumbers } from './autopay/holds';
@@ -63,6 +66,10 @@ export interface Services {
   readCache: ReadCache;
   /** Publishes this process's read-cache invalidations through Redis; web processes also subscribe (createApp). */
   cacheBus: CacheBus;
+  /** Signed-in sessions (platform/session-cache.ts): trusted only in web processes, while the bus is live. */
+  sessions: SessionCache<SessionUser>;
+  /** A signed-in user's repeated reads (platform/user-read-cache.ts), dropped with their sessions. */
+  userReads: UserReadCache;
   auth: AuthService;
   draws: DrawsService;
   reservations: ReservationsService;
@@ -136,13 +143,15 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const queue = createJobQueue(fastRedis, config.queuePrefix);
   const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
   const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
-  const auth = createAuthService({ db, config, rateLimits, mailer, logger });
+  const sessions = new SessionCache<SessionUser>();
+  const userReads = new UserReadCache();
+  sessions.alsoDrop((userId) => userReads.dropUser(userId));
+  const auth = createAuthService({ db, config, rateLimits, mailer, logger, sessions });
   const readCache = overrides.readCache ?? new ReadCache();
-  const cacheBus = createCacheBus({ cache: readCache, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
+  const cacheBus = createCacheBus({ cache: readCache, sessions: sessions as SessionCache<unknown>, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
   // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
-  // main series' new draw (DESIGN §7). Wired here so draws never imports autopay.
-  // RULES A3: autopay holds (and so charges) captive numbers only in a draw opened by sell-out
-  // succession or by an admin, never in one a customer's ensure-open-draw opened.
+  // main series' new draw (DESIGN §7), only when opened by sell-out succession or by an admin,
+  // never by a customer's ensure-open-draw (RULES A3). Wired here so draws never imports autopay.
   const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [(trx, draw, by) => (by === 'sellout' || by === 'admin' ? holdCaptiveNumbers(trx, draw) : Promise.resolve(null))] });
   // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
   // payments cancels it, here and at the provider. Wired here so draws never imports payments.
@@ -172,7 +181,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     publicUrl: config.publicUrl,
     onDispatchError: (outboxId, err) => logger.warn({ outboxId, err: err.message }, 'receipt mail: dispatch failed; the sweep sends it'),
   });
-  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, receipts });
+  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, receipts, userData: sessions });
   const couponAdapter =
     overrides.couponAdapter ??
     (config.coupons.adapter === 'webhook'
@@ -220,6 +229,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     coupons,
     readCache,
     assignments,
+    sessions,
     forgetUser: [(trx, u) => autopay.forgetUser(trx, u), (trx, u) => mailer.forgetUser(trx, u)],
   });
 
@@ -234,6 +244,8 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     mailer,
     readCache,
     cacheBus,
+    sessions,
+    userReads,
     auth,
     draws,
     reservations,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
-import { printRows } from '../output';
+import { brasilia, printRows } from '../output';
 import { parseId } from '../../src/shared/validation';
 
 const STATUSES = ['held', 'charging', 'approved', 'failed', 'released', 'skipped'];
@@ -54,6 +54,6 @@ export function registerAutopayCommands(program: Command, getServices: () => Ser
       const s = await getServices().autopay.runDraw(drawId);
       if (o.json) return printRows([{ draw_id: s.drawId, processed: s.processed, pending: s.pending, next_attempt_at: s.nextAttemptAt, ...s.byStatus }], true);
       const counts = Object.entries(s.byStatus).map(([k, v]) => `${k}: ${v}`).join(', ') || 'nenhuma execução';
-      process.stdout.write(`sorteio #${s.drawId}: ${s.processed} processada(s); ${counts}${s.pending ? `; ${s.pending} pendente(s), próxima tentativa ${s.nextAttemptAt?.toISOString() ?? 'agora'}` : ''}\n`);
+      process.stdout.write(`sorteio #${s.drawId}: ${s.processed} processada(s); ${counts}${s.pending ? `; ${s.pending} pendente(s), próxima tentativa ${s.nextAttemptAt ? brasilia(s.nextAttemptAt) : 'agora'}` : ''}\n`);
     });
 }

@@ -1,8 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Services } from '../../src/services';
-import { printRows } from '../output';
-
-const brl = (cents: number) => `${cents < 0 ? '-' : ''}R$ ${(Math.abs(cents) / 100).toFixed(2).replace('.', ',')}`;
+import { brasilia, brl, printRows } from '../output';
 
 /** Store credit (DESIGN §6): the same rules as /conta's coupon card and the admin registry. */
 export function registerCouponsCommands(program: Command, getServices: () => Services) {
@@ -19,12 +17,12 @@ export function registerCouponsCommands(program: Command, getServices: () => Ser
         return;
       }
       process.stdout.write(
-        `usuário #${c.user_id} <${c.email}>\ncupom: ${c.code}\nsaldo: ${brl(c.cents)}${c.valid_until ? ` (válido até ${c.valid_until.slice(0, 10)})` : ''}\n`,
+        `usuário #${c.user_id} <${c.email}>\ncupom: ${c.code}\nsaldo: ${brl(c.cents)}${c.valid_until ? ` (válido até ${brasilia(c.valid_until)})` : ''}\n`,
       );
       printRows(
-        c.entries.map((e) => ({ id: e.id, kind: e.kind, valor: brl(e.cents), payment_id: e.payment_id, motivo: e.reason, created_at: e.created_at })),
+        c.entries.map((e) => ({ id: e.id, kind: e.kind, cents: e.cents, payment_id: e.payment_id, reason: e.reason, created_at: e.created_at })),
         false,
-        ['id', 'kind', 'valor', 'payment_id', 'motivo', 'created_at'],
+        ['id', 'kind', 'cents', 'payment_id', 'reason', 'created_at'],
       );
     });
   coupons

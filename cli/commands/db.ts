@@ -1,8 +1,7 @@
+/* eslint-disable @typescript-eslint/no-require-imports */
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { printRows } from '../output';
-import { migrateLatest, migrationStatus } from '../../src/platform/db';
-import { seedDemo } from '../../seeds/demo';
 
 export function registerDbCommands(program: Command, getServices: () => Services) {
   const db = program.command('db').description('banco de dados');
@@ -12,6 +11,8 @@ export function registerDbCommands(program: Command, getServices: () => Services
     .option('--json', 'saída em JSON')
     .action(async (o: { status?: boolean; json?: boolean }) => {
       const s = getServices();
+      // Loaded here, not at the top: only `db` commands need the migrations (cli/index.ts on start-up cost).
+      const { migrateLatest, migrationStatus } = require('../../src/platform/db') as typeof import('../../src/platform/db');
       if (o.status) {
         const st = await migrationStatus(s.db);
         if (o.json) printRows([st], true);
@@ -26,6 +27,7 @@ export function registerDbCommands(program: Command, getServices: () => Services
     .action(async () => {
       const s = getServices();
       if (s.config.isProduction) throw new Error('o seed de demonstração não roda em produção');
+      const { seedDemo } = require('../../seeds/demo') as typeof import('../../seeds/demo');
       process.stdout.write(`${await seedDemo(s.db)}\n`);
     });
 }

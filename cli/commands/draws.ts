@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
-import { printRows } from '../output';
+import { brasilia, brl, printRows } from '../output';
 import { positiveInt, usageError, usageExitCode2 } from './usage';
 
 /**
@@ -59,15 +59,15 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
           ['status', d.status],
           ['e-book', d.ip_title ? `${d.ip_title} (${d.sku ?? d.infoproduct_id})` : '—'],
           ['números', `${d.total_numbers} (vendidos ${d.sold}, reservados ${d.reserved}, livres ${d.available})`],
-          ['preço', d.price_cents],
+          ['preço', brl(d.price_cents)],
           ['limite por pessoa', d.max_per_user],
-          ['aberto em', d.opened_at],
-          ['fechado em', d.closed_at ?? '—'],
-          ['realizado em', d.realized_at ?? '—'],
+          ['aberto em', d.opened_at ? brasilia(d.opened_at) : '—'],
+          ['fechado em', d.closed_at ? brasilia(d.closed_at) : '—'],
+          ['realizado em', d.realized_at ? brasilia(d.realized_at) : '—'],
           ['concurso', decided?.contest_number ?? '—'],
           ['número vencedor', d.winner_number ?? (d.status === 'sorteado' ? 'sem vencedor' : '—')],
         ];
-        for (const [k, v] of rows) process.stdout.write(`${k.padEnd(18)} ${v instanceof Date ? v.toISOString() : String(v)}\n`);
+        for (const [k, v] of rows) process.stdout.write(`${k.padEnd(18)} ${v instanceof Date ? brasilia(v) : String(v)}\n`);
       }
     });
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
-import { printRows } from '../output';
-import { OUTBOX_STATUSES, type OutboxStatus } from '../../src/platform/mail';
+import { brasilia, printRows } from '../output';
+import { OUTBOX_STATUSES, type OutboxStatus } from '../../src/shared/outbox';
 
 export function registerMailCommands(program: Command, getServices: () => Services) {
   const mail = program.command('mail').description('caixa de saída de e-mails');
@@ -21,7 +21,7 @@ export function registerMailCommands(program: Command, getServices: () => Servic
         // Bodies are multi-line: print them whole, not as a table cell.
         if (!rows.length) process.stdout.write('(nenhum registro)\n');
         for (const r of rows) {
-          process.stdout.write(`#${r.id}  ${r.to}  ${r.status}  ${new Date(r.created_at).toISOString()}\n${r.subject}\n\n${r.body}\n${'-'.repeat(60)}\n`);
+          process.stdout.write(`#${r.id}  ${r.to}  ${r.status}  ${brasilia(r.created_at)}\n${r.subject}\n\n${r.body}\n${'-'.repeat(60)}\n`);
         }
         return;
       }

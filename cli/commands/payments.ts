@@ -1,9 +1,8 @@
 import { CommanderError, type Command } from 'commander';
 import type { Services } from '../../src/services';
-import { printRows } from '../output';
+import { brasilia, brl as money, printRows } from '../output';
 import { parseId } from '../../src/shared/validation';
-import { PAYMENT_STATUSES } from '../../src/payments/review';
-import type { AdminPayment } from '../../src/shared/api/admin-payments';
+import { PAYMENT_STATUSES, type AdminPayment } from '../../src/shared/api/admin-payments';
 
 /** Usage mistakes (a missing argument or option, a bad value) exit with code 2; help still exits 0. */
 function usageExit2(cmd: Command): Command {
@@ -20,8 +19,6 @@ function paymentIdOrUsage(cmd: Command, id: string): number {
   return paymentId as number;
 }
 
-const money = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
-
 /** `payments show` as text: one "campo: valor" line each, then the payment's audit trail. */
 function printPayment(p: AdminPayment & { audit?: Array<{ action: string; actor: string; created_at: string }> }) {
   const lines: Array<[string, unknown]> = [
@@ -34,16 +31,16 @@ function printPayment(p: AdminPayment & { audit?: Array<{ action: string; actor:
     ['sorteio', p.draw_id ?? '-'],
     ['números', p.numbers?.length ? p.numbers.join(', ') : '-'],
     ['quantidade', p.quantity ?? '-'],
-    ['criado em', p.created_at],
-    ['pago em', p.paid_at ?? '-'],
+    ['criado em', brasilia(p.created_at)],
+    ['pago em', p.paid_at ? brasilia(p.paid_at) : '-'],
     ['em análise', p.flagged_for_review ? `sim: ${p.review_reason ?? ''}` : 'não'],
     ['entrega retida', p.fulfilment_on_hold ? 'sim' : 'não'],
-    ['revisado', p.reviewed_at ? `${p.reviewed_at} por ${p.reviewed_by_name ?? p.reviewed_by ?? '-'}: ${p.review_note ?? ''}` : p.review_note ? `não (nota anterior: ${p.review_note})` : 'não'],
+    ['revisado', p.reviewed_at ? `${brasilia(p.reviewed_at)} por ${p.reviewed_by_name ?? p.reviewed_by ?? '-'}: ${p.review_note ?? ''}` : p.review_note ? `não (nota anterior: ${p.review_note})` : 'não'],
   ];
   for (const [k, v] of lines) process.stdout.write(`${k}: ${v}\n`);
   if (p.audit?.length) {
     process.stdout.write('histórico:\n');
-    for (const e of p.audit) process.stdout.write(`  ${e.created_at}  ${e.action}  (${e.actor})\n`);
+    for (const e of p.audit) process.stdout.write(`  ${brasilia(e.created_at)}  ${e.action}  (${e.actor})\n`);
   }
 }
 
@@ -96,7 +93,7 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
       status: p.status,
       kind: p.kind,
       provider: p.provider,
-      amount: money(p.amount_cents),
+      amount_cents: p.amount_cents,
       user: p.user_email,
       created_at: p.created_at,
       flagged: p.flagged_for_review ? 'sim' : '',

@@ -29,7 +29,7 @@ export function registerQueuesCommands(program: Command, getServices: () => Serv
       }
       process.stdout.write(`jobs com falha (${status.failed.length}):\n`);
       printRows(
-        status.failed.map((f) => ({ id: f.id, job: f.name, tentativas: f.attempts, falhou_em: f.failed_at, erro: f.error.replace(/\s+/g, ' ') })),
+        status.failed.map((f) => ({ id: f.id, job: f.name, attempts: f.attempts, failed_at: f.failed_at, error: f.error.replace(/\s+/g, ' ') })),
         false,
       );
     });

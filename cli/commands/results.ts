@@ -3,7 +3,7 @@ import type { Services } from '../../src/services';
 import type { DecidedDraw, RecordOutcome } from '../../src/shared/api/results';
 import { WALK_REASON_TEXT } from '../../src/draws/winner-rule';
 import type { FetchReport } from '../../src/draws/results';
-import { printRows } from '../output';
+import { brasilia, printRows } from '../output';
 import { positiveInt, usageError, usageExitCode2 } from './usage';
 
 /**
@@ -31,7 +31,7 @@ function printOutcome(o: RecordOutcome, json: boolean, extra: Record<string, unk
     return;
   }
   process.stdout.write(
-    `concurso ${o.contest_number} (${o.drawn_at}): ${o.numbers.map(pad).join(' ')}${o.created ? ' — registrado' : ' — já registrado com os mesmos números, nada mudou'}\n`,
+    `concurso ${o.contest_number} (${brasilia(o.drawn_at)}): ${o.numbers.map(pad).join(' ')}${o.created ? ' — registrado' : ' — já registrado com os mesmos números, nada mudou'}\n`,
   );
   process.stdout.write(decidedLines(o.decided));
 }
@@ -109,7 +109,7 @@ export function registerResultsCommands(program: Command, getServices: () => Ser
         process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         return;
       }
-      process.stdout.write(`concurso ${r.contest_number} (${r.drawn_at}, fonte: ${r.source})\nnúmeros na ordem do sorteio: ${r.numbers.map(pad).join(' ')}\n`);
+      process.stdout.write(`concurso ${r.contest_number} (${brasilia(r.drawn_at)}, fonte: ${r.source})\nnúmeros na ordem do sorteio: ${r.numbers.map(pad).join(' ')}\n`);
       printRows(
         r.draws.map((d) => ({ ...d, winning_number: d.winning_number === null ? 'sem vencedor' : pad(d.winning_number) })),
         false,

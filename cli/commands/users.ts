@@ -1,8 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Services } from '../../src/services';
-import { printRows } from '../output';
-
-const brl = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
+import { brasilia, brl, printRows } from '../output';
 
 export function registerUsersCommands(program: Command, getServices: () => Services) {
   const users = program.command('users').description('contas');
@@ -46,9 +44,9 @@ export function registerUsersCommands(program: Command, getServices: () => Servi
         `usuário #${u.id} ${u.name} <${u.email}>`,
         `celular: ${u.phone ?? '-'}`,
         `administrador: ${u.is_admin ? 'sim' : 'não'}`,
-        `cupom: ${u.coupon_code ?? '-'}  saldo: ${brl(u.coupon_value_cents)}${u.coupon_valid_until ? ` (válido até ${u.coupon_valid_until.slice(0, 10)})` : ''}`,
+        `cupom: ${u.coupon_code ?? '-'}  saldo: ${brl(u.coupon_value_cents)}${u.coupon_valid_until ? ` (válido até ${brasilia(u.coupon_valid_until)})` : ''}`,
         `pagamentos: ${u.payments_count}  números: ${u.numbers_count}  vitórias: ${u.wins}`,
-        `criado em: ${u.created_at}`,
+        `criado em: ${brasilia(u.created_at)}`,
       ];
       process.stdout.write(lines.join('\n') + '\n');
     });

@@ -2,7 +2,7 @@ import { CommanderError, type Command } from 'commander';
 import type { Services } from '../../src/services';
 import type { Winner } from '../../src/shared/api/admin-history';
 import { parseId } from '../../src/shared/validation';
-import { printRows } from '../output';
+import { brasilia, printRows } from '../output';
 
 /**
  * `winners list | show | set-prize | redeem` (issue 10): the winners of drawn draws and their
@@ -25,7 +25,7 @@ export function registerWinnersCommands(program: Command, getServices: () => Ser
   const details = (w: Winner) =>
     [
       line(w),
-      `realizado em: ${w.realized_at}`,
+      `realizado em: ${brasilia(w.realized_at)}`,
       `telefone: ${w.winner_phone ?? '-'}`,
       `produto: ${w.product_name ?? '(não informado)'}`,
       `link: ${w.product_link ?? '(não informado)'}`,

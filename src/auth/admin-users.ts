@@ -170,6 +170,8 @@ export function createAdminUsersService(deps: {
   assignments: NumberAssignmentsService;
   /** The modules' forgetUser, called when an account is anonymized (wired in services.ts). */
   forgetUser: Array<(trx: Trx, user: { id: number; email: string; anonymizedEmail: string }) => Promise<void>>;
+  /** Told of every committed change to an account (name, e-mail, admin flag, removal): its sessions are re-read on every web process. */
+  sessions: { userChanged(userId: number): Promise<void> };
 }): AdminUsersService {
   const { db, draws } = deps;
 
@@ -337,6 +339,8 @@ export function createAdminUsersService(deps: {
           if (isUniqueViolation(e, 'users_email_unique')) throw emailTaken();
           throw e;
         });
+      // A demotion (or a new name / e-mail) reaches every web process's cached sessions now.
+      await deps.sessions.userChanged(id);
       return { ...(await get(id)), message: 'Salvo com sucesso.', coupon_adjustment: adjustment };
     },
 
@@ -390,6 +394,8 @@ export function createAdminUsersService(deps: {
         if (touched.length || hasMoney) deps.readCache.invalidateAllAfterCommit(trx);
         return hasMoney ? ('anonymized' as const) : ('deleted' as const);
       });
+      // The removed account's sessions end on every web process now.
+      await deps.sessions.userChanged(id);
       return { ok: true as const, id, outcome, message: 'Excluído.' };
     },
 

@@ -22,7 +22,7 @@ export async function findSession(conn: Conn, tokenHash: string) {
     .where('t.token_hash', tokenHash)
     .whereNull('t.revoked_at')
     .where('t.expires_at', '>', conn.fn.now())
-    .first('t.id as token_id', 'u.id', 'u.name', 'u.email', 'u.role', 'u.is_admin', 'u.admin_email_proved');
+    .first('t.id as token_id', 't.expires_at', 'u.id', 'u.name', 'u.email', 'u.role', 'u.is_admin', 'u.admin_email_proved');
 }
 
 export async function insertSession(conn: Conn, userId: number, tokenHash: string, ttlDays: number, userAgent?: string) {
@@ -37,8 +37,10 @@ export async function insertSession(conn: Conn, userId: number, tokenHash: strin
   return row.id as number;
 }
 
-export function revokeSession(conn: Conn, tokenId: number) {
-  return conn('auth_tokens').where({ id: tokenId }).whereNull('revoked_at').update({ revoked_at: conn.fn.now() });
+/** Revokes one session; the user ids of what it revoked (none when it was already revoked). */
+export async function revokeSession(conn: Conn, tokenId: number): Promise<number[]> {
+  const rows: Array<{ user_id: number }> = await conn('auth_tokens').where({ id: tokenId }).whereNull('revoked_at').update({ revoked_at: conn.fn.now() }).returning('user_id');
+  return rows.map((r) => r.user_id);
 }
 
 export function revokeAllSessions(conn: Conn, userId: number) {

@@ -5,8 +5,9 @@ import type { Config } from '../platform/config';
 import type { AuthService } from './service';
 import { RESET_ACCEPTED_MESSAGE } from './service';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
+import { sendUserRead, type UserReadCache } from '../platform/user-read-cache';
 
-export function authRoutes(auth: AuthService, config: Pick<Config, 'isProduction' | 'sessionTtlDays'>) {
+export function authRoutes(auth: AuthService, config: Pick<Config, 'isProduction' | 'sessionTtlDays'>, userReads: UserReadCache) {
   const r = new Router<AppState>({ prefix: '/api' });
 
   // The account spec's registration tries POST /register first (account spec §7), then /auth/register.
@@ -36,8 +37,7 @@ export function authRoutes(auth: AuthService, config: Pick<Config, 'isProduction
 
   r.get('/me', async (ctx) => {
     const user = requireUser(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { user: await auth.me(user.id) };
+    await sendUserRead(ctx, userReads, user.id, async () => ({ user: await auth.me(user.id) }));
   });
 
   r.post('/auth/reset-password', async (ctx) => {

@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { RateLimits } from '../platform/rate-limit';
 import type { SessionUser } from '../platform/http/context';
+import type { SessionCache } from '../platform/session-cache';
 import { audit } from '../platform/audit';
 import * as q from './queries';
 import { LoginCommand, RegisterCommand, ResetConfirmCommand, ResetRequestCommand } from './schema';
@@ -42,7 +43,12 @@ export const RESET_ACCEPTED_MESSAGE =
 export interface AuthService {
   register(input: unknown, ctx: { ip: string }): Promise<PublicUser>;
   login(input: unknown, ctx: { ip: string; userAgent?: string }): Promise<{ token: string; user: PublicUser }>;
-  authenticate(token: string): Promise<SessionUser | null>;
+  /**
+   * The session's account. `fresh`: straight from the database (admin routes, DESIGN §9); else
+   * through the session cache (platform/session-cache.ts), which every session change invalidates
+   * on every web process.
+   */
+  authenticate(token: string, o?: { fresh?: boolean }): Promise<SessionUser | null>;
   me(userId: number): Promise<PublicUser>;
   logout(tokenId: number): Promise<void>;
   requestPasswordReset(input: unknown, ctx: { ip: string }): Promise<void>;
@@ -53,8 +59,15 @@ export interface AuthService {
   listUsers(opts: { limit: number; offset: number; search?: string }): Promise<PublicUser[]>;
 }
 
-export function createAuthService(deps: { db: Db; config: Config; rateLimits: RateLimits; mailer: Mailer; logger: Logger }): AuthService {
-  const { db, config, rateLimits, mailer } = deps;
+export function createAuthService(deps: {
+  db: Db;
+  config: Config;
+  rateLimits: RateLimits;
+  mailer: Mailer;
+  logger: Logger;
+  sessions: SessionCache<SessionUser>;
+}): AuthService {
+  const { db, config, rateLimits, mailer, sessions } = deps;
   const adminEmails = config.adminEmails;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
   const dummyHash = hashPassword(newToken());
@@ -182,11 +195,16 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
       return { token, user: serializeUser(user, adminEmails) };
     },
 
-    async authenticate(token) {
+    async authenticate(token, o = {}) {
       if (!token || token.length > 200) return null;
-      const row = await q.findSession(db, sha256(token));
-      if (!row) return null;
-      return { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, adminEmails), tokenId: row.token_id };
+      const load = async () => {
+        const row = await q.findSession(db, sha256(token));
+        if (!row) return null;
+        const value: SessionUser = { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, adminEmails), tokenId: row.token_id };
+        return { value, userId: row.id, expiresAt: new Date(row.expires_at) };
+      };
+      if (o.fresh) return (await load())?.value ?? null;
+      return sessions.get(sha256(token), load);
     },
 
     async me(userId) {
@@ -196,7 +214,8 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
     },
 
     async logout(tokenId) {
-      await q.revokeSession(db, tokenId);
+      // Committed, then every web process forgets the session before this answers.
+      for (const userId of await q.revokeSession(db, tokenId)) await sessions.userChanged(userId);
     },
 
     async requestPasswordReset(input, { ip }) {
@@ -223,7 +242,7 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
       const live = await db('password_resets').where({ token_hash: tokenHash }).whereNull('used_at').where('expires_at', '>', db.fn.now()).first('id');
       if (!live) throw invalid();
       const passwordHash = await hashPassword(cmd.password);
-      await db.transaction(async (trx) => {
+      const userId = await db.transaction(async (trx) => {
         const found = await trx('password_resets').where({ token_hash: tokenHash }).first('user_id');
         if (!found) throw invalid();
         // Serialize on the user first: two of their links confirmed at once would
@@ -240,7 +259,10 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
         await trx('users').where({ id: reset.user_id }).update({ password_hash: passwordHash, updated_at: trx.fn.now() });
         await q.revokeAllSessions(trx, reset.user_id);
         await audit(trx, { actorUserId: reset.user_id, action: 'password_reset.completed', entity: 'user', entityId: reset.user_id });
+        return reset.user_id as number;
       });
+      // The old sessions end on every web process (they were revoked in the transaction).
+      await sessions.userChanged(userId);
     },
 
     async confirmAdminEmail(token) {
@@ -279,6 +301,7 @@ export function createAuthService(deps: { db: Db; config: Config; rateLimits: Ra
         await audit(trx, { actor: 'cli', action: existing ? 'user.promoted_admin' : 'user.admin_created', entity: 'user', entityId: user.id });
         return user;
       });
+      await sessions.userChanged(row.id);
       return serializeUser(row, adminEmails);
     },
 

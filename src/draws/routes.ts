@@ -5,6 +5,7 @@ import type { AppState } from '../platform/http/context';
 import { Id } from '../platform/validation';
 import { body, requireUser } from '../platform/http/context';
 import { sendCachedJson } from '../platform/read-cache';
+import { sendUserRead, type UserReadCache } from '../platform/user-read-cache';
 import type { DrawsService } from './service';
 import type { ReservationsService } from './reservations';
 import type { VouchersService } from './vouchers';
@@ -104,13 +105,12 @@ export function drawsLiveRoutes(s: { draws: DrawsService; live: LiveBoards }) {
   return r;
 }
 
-export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService }) {
+export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService; userReads: UserReadCache }) {
   const r = new Router<AppState>({ prefix: '/api' });
 
   r.get('/vouchers/remaining', async (ctx) => {
     const user = requireUser(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await s.vouchers.remaining(user.id, ctx.query);
+    await sendUserRead(ctx, s.userReads, user.id, () => s.vouchers.remaining(user.id, ctx.query));
   });
 
   r.post('/reservations', async (ctx) => {
@@ -128,10 +128,11 @@ export function drawsRoutes(s: { draws: DrawsService; reservations: Reservations
   r.get('/me/reservations', async (ctx) => {
     const user = requireUser(ctx);
     const { active } = MineQuery.parse(ctx.query);
-    ctx.set('Cache-Control', 'no-store');
-    const items = await s.reservations.listMine(user.id, active === '1' || active === 'true');
-    const answer: MyReservations = { items, reservations: items.flatMap(reservationNumbers) };
-    ctx.body = answer;
+    await sendUserRead(ctx, s.userReads, user.id, async () => {
+      const items = await s.reservations.listMine(user.id, active === '1' || active === 'true');
+      const answer: MyReservations = { items, reservations: items.flatMap(reservationNumbers) };
+      return answer;
+    });
   });
 
   r.post('/vouchers/consume', async (ctx) => {

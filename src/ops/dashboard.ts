@@ -110,7 +110,7 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
       // A bearer token is no way in (only the cookie is); a customer's is told so plainly.
       const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
       if (bearer) {
-        const u = await deps.auth.authenticate(bearer[1].trim());
+        const u = await deps.auth.authenticate(bearer[1].trim(), { fresh: true });
         if (u && !u.isAdmin) throw errors.forbidden('Acesso restrito a administradores.');
       }
       throw errors.unauthenticated(DENIED[check.reason]);

@@ -21,6 +21,8 @@ export interface PaymentsDeps {
   reservations: ReservationsService;
   provider: PaymentProvider;
   sandbox?: { approve(providerPaymentId: string): Promise<boolean> } | null;
+  /** Told when a payment's state changed (committed): the buyer's cached reads go on every web process (platform/user-read-cache.ts). */
+  userData?: { userDataChanged(userId: number): Promise<void> };
   /** The purchase receipt mail written on fulfilment. */
   receipts?: Receipts;
 }

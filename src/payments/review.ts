@@ -5,6 +5,7 @@ import { audit } from '../platform/audit';
 import { Id, PageLimit, PageOffset } from '../platform/validation';
 import type { AdminPayment, AdminPaymentList } from '../shared/api/admin-payments';
 import type { PaymentsService } from './service';
+import { PAYMENT_STATUSES } from '../shared/api/admin-payments';
 
 /**
  * Payments to review (console `/admin/pagamentos`, CLI `payments …`; RULES P5, P6, RF1): the
@@ -13,7 +14,7 @@ import type { PaymentsService } from './service';
  * admin API and the CLI; the flags themselves are raised by the payments state machine.
  */
 
-export const PAYMENT_STATUSES = ['pending', 'approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'] as const;
+export { PAYMENT_STATUSES };
 
 const flag = z
   .union([z.boolean(), z.string()])

@@ -3,8 +3,9 @@ import type { AppState } from '../platform/http/context';
 import { body, requireUser } from '../platform/http/context';
 import { type PaymentsService } from './service';
 import type { ParticipationsService } from './participations';
+import { sendUserRead, type UserReadCache } from '../platform/user-read-cache';
 
-export function paymentsRoutes(payments: PaymentsService, participations: ParticipationsService) {
+export function paymentsRoutes(payments: PaymentsService, participations: ParticipationsService, userReads: UserReadCache) {
   const r = new Router<AppState>({ prefix: '/api' });
 
   r.post('/payments/infoproduct', async (ctx) => {
@@ -21,14 +22,12 @@ export function paymentsRoutes(payments: PaymentsService, participations: Partic
 
   r.get('/payments/me', async (ctx) => {
     const user = requireUser(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { items: await participations.list(user.id) };
+    await sendUserRead(ctx, userReads, user.id, async () => ({ items: await participations.list(user.id) }));
   });
 
   r.get('/payments/:id/status', async (ctx) => {
     const user = requireUser(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await payments.status(user.id, ctx.params.id);
+    await sendUserRead(ctx, userReads, user.id, () => payments.status(user.id, ctx.params.id));
   });
 
   r.post('/purchases/confirm', async (ctx) => {

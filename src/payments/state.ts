@@ -138,6 +138,8 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       return { p: row, f: null, touched };
     });
     for (const drawId of result.touched) deps.draws.invalidateBoard(drawId);
+    // The buyer's PIX status, payments and vouchers changed: their cached reads go everywhere.
+    if (result.p?.user_id) await deps.userData?.userDataChanged(result.p.user_id);
     if (result.f?.receiptOutboxId) await deps.receipts?.dispatch([result.f.receiptOutboxId]);
     if (result.f?.fulfilled) deps.logger.info({ paymentId, result: result.f.result }, 'payment fulfilled');
     return result.p;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from './logger';
 import type { Invalidation, ReadCache } from './read-cache';
+import type { SessionCache } from './session-cache';
 
 /**
  * The read cache's invalidations between processes (several web processes, the worker, the CLI,
@@ -20,16 +21,50 @@ export interface CacheBus {
   close(): Promise<void>;
 }
 
+/** A read-cache invalidation (`m`) or a signed-in user's change (`u`, session-cache.ts). */
 interface Message {
   o: string;
-  m: Invalidation;
+  m?: Invalidation;
+  u?: number;
+  /** With `u`: only the user's data changed, not their sessions. */
+  d?: boolean;
 }
 
-export function createCacheBus(o: { cache: ReadCache; publisher: Redis; redisUrl: string; channel: string; logger: Logger }): CacheBus {
+/** How long a session change's publish may take before the request that made it answers anyway. */
+const SESSION_PUBLISH_WAIT_MS = 2000;
+
+export function createCacheBus(o: {
+  cache: ReadCache;
+  /** The session cache: its changes are published (and awaited), the others' applied here. */
+  sessions?: SessionCache<unknown>;
+  publisher: Redis;
+  redisUrl: string;
+  channel: string;
+  logger: Logger;
+}): CacheBus {
   const origin = randomUUID();
   let subscriber: Redis | null = null;
   let live = false;
   let closed = false;
+  /** Whether the subscription was ever lost: when it is back, missed session messages drop every session entry. */
+  let lost = false;
+  const setLive = (v: boolean) => {
+    if (v && lost) o.sessions?.dropAll();
+    if (!v && live) lost = true;
+    live = v;
+  };
+
+  o.sessions?.onChange(async ({ userId, sessions }) => {
+    if (closed) return;
+    const payload = JSON.stringify({ o: origin, u: userId, ...(sessions === false ? { d: true } : {}) } satisfies Message);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      o.publisher.publish(o.channel, payload),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${SESSION_PUBLISH_WAIT_MS} ms`)), SESSION_PUBLISH_WAIT_MS))),
+    ])
+      .catch((err: Error) => o.logger.warn({ err: err.message, userId }, 'session change not published (Redis away): other web processes read sessions from the database while their bus is down, else the session TTL bounds it'))
+      .finally(() => clearTimeout(timer));
+  });
 
   o.cache.onInvalidate((m) => {
     if (closed) return;
@@ -44,7 +79,12 @@ export function createCacheBus(o: { cache: ReadCache; publisher: Redis; redisUrl
     } catch {
       return;
     }
-    if (!msg || msg.o === origin || !msg.m) return;
+    if (!msg || msg.o === origin) return;
+    if (Number.isSafeInteger(msg.u)) {
+      o.sessions?.applyRemote({ userId: msg.u as number, ...(msg.d === true ? { sessions: false } : {}) });
+      return;
+    }
+    if (!msg.m) return;
     if (msg.m.kind === 'all') o.cache.applyRemote({ kind: 'all' });
     else if (msg.m.kind === 'draw' && Number.isSafeInteger(msg.m.drawId)) o.cache.applyRemote({ kind: 'draw', drawId: msg.m.drawId });
   }
@@ -71,17 +111,17 @@ export function createCacheBus(o: { cache: ReadCache; publisher: Redis; redisUrl
       sub.on('ready', () => {
         down = false;
       });
-      sub.on('close', () => (live = false));
+      sub.on('close', () => setLive(false));
       sub.on('message', (channel: string, raw: string) => {
         if (channel === o.channel) apply(raw);
       });
-      sub.on('subscribe', () => (live = true));
+      sub.on('subscribe', () => setLive(true));
       // ioredis re-subscribes after a reconnection but emits no 'subscribe' event then.
       sub.on('ready', () => {
-        if (sub.condition?.subscriber) live = true;
+        if (sub.condition?.subscriber) setLive(true);
       });
       await sub.subscribe(o.channel).then(
-        () => (live = true),
+        () => setLive(true),
         (err: Error) => o.logger.warn({ err: err.message }, 'read-cache bus: could not subscribe yet (ioredis retries)'),
       );
     },

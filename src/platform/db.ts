@@ -2,6 +2,7 @@ import knex, { type Knex } from 'knex';
 import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
+import { PROJECT_ROOT, RUNNING_BUILT } from './paths';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -25,21 +26,23 @@ export function createDb(databaseUrl: string, poolMax = 10): Db {
 }
 
 /**
- * Migrations are TypeScript files under migrations/, loaded through knex's own
- * directory loader (works under tsx and jest, both of which compile TS).
+ * Migrations are TypeScript files under migrations/ (loaded as such under tsx and jest); the
+ * built CLI (`npm run build`) loads their JavaScript compiled into dist/migrations/. The name a
+ * migration is recorded under has no extension, so both run the same list.
  */
-export const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
+export const MIGRATIONS_DIR = RUNNING_BUILT ? path.join(PROJECT_ROOT, 'dist', 'migrations') : path.join(PROJECT_ROOT, 'migrations');
+const MIGRATION_EXT = RUNNING_BUILT ? 'js' : 'ts';
 
 class TsMigrationSource implements Knex.MigrationSource<string> {
   async getMigrations() {
     return fs
       .readdirSync(MIGRATIONS_DIR)
-      .filter((f) => /^\d{14}_[a-z0-9-]+\.ts$/.test(f))
+      .filter((f) => /^\d{14}_[a-z0-9-]+\.(ts|js)$/.test(f) && f.endsWith(`.${MIGRATION_EXT}`))
       .sort();
   }
   getMigrationName(m: string) {
     // keep knex_migrations rows independent of the extension
-    return m.replace(/\.ts$/, '');
+    return m.replace(/\.(ts|js)$/, '');
   }
   async getMigration(m: string): Promise<Knex.Migration> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -4,6 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Conn, Db } from './db';
 import type { Logger } from './logger';
 import { UnrecoverableError, type JobQueue } from './queue';
+import type { OutboxStatus } from '../shared/outbox';
 
 /** Delivery attempts before an outbox row is given up as 'failed'. */
 export const MAX_MAIL_ATTEMPTS = 5;
@@ -40,8 +41,7 @@ export interface OutboxRow {
   attempts: number;
 }
 
-export type OutboxStatus = 'pending' | 'sent' | 'logged' | 'failed' | 'dropped';
-export const OUTBOX_STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'logged', 'failed', 'dropped'];
+export { OUTBOX_STATUSES, type OutboxStatus } from '../shared/outbox';
 
 export interface RenderedMail {
   /** What is sent. */

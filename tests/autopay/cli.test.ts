@@ -35,7 +35,7 @@ test('runs lists, run charges what is pending, a second run charges nothing', as
   expect(await t.services.db('sandbox_card_calls').whereIn('result', ['approved', 'rejected'])).toHaveLength(2);
 
   const text = await runCliCaptured(['autopay', 'runs', '--draw', String(next)], s);
-  expect(text.out).toMatch(/run\s+draw\s+user\s+status/);
+  expect(text.out).toMatch(/execução\s+sorteio\s+cliente\s+situação/);
   expect(text.out).toContain('12 13');
   expect(text.out).toContain('cartão recusado');
   const all = await runCliCaptured(['autopay', 'runs', '--status', 'approved', '--json'], s);

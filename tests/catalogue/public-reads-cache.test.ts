@@ -302,9 +302,8 @@ describe('writes from another process, when the invalidation bus is silent', () 
     expect((await t.api('GET', `/api/draws/${draw.id}/numbers`)).body.numbers[4].status).toBe('available');
     const hold = await post('/api/reservations', u.token, { draw_id: draw.id, numbers: [4] });
     expect(hold.status).toBe(201);
-    const wrote = Date.now();
-    await eventually(async () => (await t.api('GET', `/api/draws/${draw.id}/numbers`)).body.numbers[4].status === 'reserved', 'the other app to see the hold', 10_000, 20);
-    // Generous bound (TTL 1 s plus a loaded machine's slack); no lower bound asserted.
-    expect(Date.now() - wrote).toBeLessThan(3_000);
+    // The 1 s bound itself is asserted on a frozen clock above; here only that it shows up (a
+    // generous ceiling for a loaded machine, no elapsed time asserted).
+    await eventually(async () => (await t.api('GET', `/api/draws/${draw.id}/numbers`)).body.numbers[4].status === 'reserved', 'the other app to see the hold', 30_000, 20);
   });
 });

@@ -61,8 +61,8 @@ describe('users create-admin', () => {
   test.each([
     [['users', 'create-admin', '--email', 'bad', '--password', 'x'], /erro: .*Informe um e-mail válido\..*A senha deve ter pelo menos 6 caracteres\./],
     [['users', 'create-admin', '--email', 'ok@cotaverde.test', '--password', '123'], /A senha deve ter pelo menos 6 caracteres\./],
-    [['users', 'create-admin', '--password', 'senha-123456'], /required option '--email <email>' not specified/],
-    [['users', 'create-admin', '--email', 'ok@cotaverde.test'], /required option '--password <senha>' not specified/],
+    [['users', 'create-admin', '--password', 'senha-123456'], /a opção obrigatória '--email <email>' não foi informada/],
+    [['users', 'create-admin', '--email', 'ok@cotaverde.test'], /a opção obrigatória '--password <senha>' não foi informada/],
   ])('%j fails with a clear message and no stack trace', async (argv, message) => {
     const before = await t.services.db('users').count({ n: '*' });
     const r = await cli(argv);
@@ -109,7 +109,7 @@ describe('users list', () => {
     const r = await cli(['users', 'list', '--search', 'Tabela Texto']);
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+name\s+email\s+phone\s+is_admin\s+created_at$/);
+    expect(lines[0]).toMatch(/^id\s+nome\s+e-mail\s+celular\s+admin\s+criado em$/);
     expect(lines[1]).toMatch(/^-+/);
     expect(lines.slice(2)).toHaveLength(1);
     expect(lines[2]).toContain(u.email);
@@ -257,28 +257,28 @@ describe('help and usage', () => {
   test('--help exits 0 and prints usage', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^Usage: cotaverde/);
+    expect(r.out).toMatch(/^Uso: cotaverde/);
     for (const c of ['db', 'users', 'mail']) expect(r.out).toContain(c);
   });
 
   test.each(paths.map((p) => [p.join(' '), p]))('%s --help exits 0 and prints usage', async (_name, path) => {
     const r = await cli([...(path as string[]), '--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(new RegExp(`^Usage: cotaverde ${(path as string[]).join(' ')}`));
+    expect(r.out).toMatch(new RegExp(`^Uso: cotaverde ${(path as string[]).join(' ')}`));
     expect(r.err).toBe('');
   });
 
   test('an unknown command exits non-zero and says so', async () => {
     const r = await cli(['nope']);
     expect(r.code).not.toBe(0);
-    expect(r.err).toMatch(/unknown command 'nope'/);
+    expect(r.err).toMatch(/comando desconhecido 'nope'/);
     expect(r.err).not.toMatch(STACK);
   });
 
   test('an unknown option exits non-zero', async () => {
     const r = await cli(['users', 'list', '--frobnicate']);
     expect(r.code).not.toBe(0);
-    expect(r.err).toMatch(/unknown option '--frobnicate'/);
+    expect(r.err).toMatch(/opção desconhecida '--frobnicate'/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { runCliCaptured, STACK } from '../helpers/cli';
+import { brasilia } from '../../cli/output';
 import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 import { makeDraw, makeProduct, range, sellDirectly } from '../draws/fixtures';
 
@@ -41,7 +42,7 @@ describe('draws', () => {
     const list = await cli(['draws', 'list', '--product', p.sku!]);
     expect(list.code).toBe(0);
     const lines = list.out.trim().split('\n');
-    expect(lines[0]).toMatch(/^id\s+title\s+status\s+sku\s+total_numbers\s+sold\s+reserved\s+price_cents\s+closed_at\s+winner_number$/);
+    expect(lines[0]).toMatch(/^id\s+título\s+situação\s+sku\s+números\s+vendidos\s+reservados\s+preço\s+fechado em\s+número vencedor$/);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatch(new RegExp(`^${id}\\s+Guia CLI\\s+open\\s+${p.sku}\\s+20\\s+0\\s+0`));
     const json = JSON.parse((await cli(['draws', 'list', '--product', String(p.id), '--json'])).out);
@@ -89,9 +90,9 @@ describe('draws', () => {
     [['draws', 'list', '--status', 'pendente'], /--status deve ser open, closed ou sorteado/],
     [['draws', 'list', '--limit', '0'], /--limit deve ser um número inteiro positivo/],
     [['draws', 'show', 'abc'], /<id> deve ser um número inteiro positivo/],
-    [['draws', 'show'], /missing required argument 'id'/],
-    [['draws', 'open'], /required option '--product <sku>' not specified/],
-    [['draws', 'close', '1', '--frobnicate'], /unknown option '--frobnicate'/],
+    [['draws', 'show'], /falta o argumento obrigatório 'id'/],
+    [['draws', 'open'], /a opção obrigatória '--product <sku>' não foi informada/],
+    [['draws', 'close', '1', '--frobnicate'], /opção desconhecida '--frobnicate'/],
   ])('usage error %j exits 2', async (argv, message) => {
     const r = await cli(argv as string[]);
     expect(r.code).toBe(2);
@@ -121,7 +122,7 @@ describe('results', () => {
 
     const show = await cli(['results', 'show', '4000']);
     expect(show.code).toBe(0);
-    expect(show.out).toContain(`concurso 4000 (${D.toISOString()}, fonte: cli)\nnúmeros na ordem do sorteio: ${numbers.map(pad).join(' ')}\n`);
+    expect(show.out).toContain(`concurso 4000 (${brasilia(D)}, fonte: cli)\nnúmeros na ordem do sorteio: ${numbers.map(pad).join(' ')}\n`);
     expect(show.out).toMatch(new RegExp(`${d.id}\\s+${d.title}\\s+${pad(numbers[19])}\\s+EL`));
     expect(JSON.parse((await cli(['results', 'show', '4000', '--json'])).out)).toMatchObject({
       contest_number: 4000,
@@ -157,12 +158,12 @@ describe('results', () => {
   });
 
   test.each([
-    [['results', 'record', '--contest', '4200'], /required option '--numbers <lista>' not specified/],
+    [['results', 'record', '--contest', '4200'], /a opção obrigatória '--numbers <lista>' não foi informada/],
     [['results', 'record', '--contest', 'x', '--numbers', '1', '--drawn-at', '2026-11-23T23:00:00Z'], /--contest deve ser um número inteiro positivo/],
-    [['results', 'record', '--contest', '4200', '--numbers', '1'], /required option '--drawn-at <data-hora>' not specified/],
+    [['results', 'record', '--contest', '4200', '--numbers', '1'], /a opção obrigatória '--drawn-at <data-hora>' não foi informada/],
     [['results', 'record', '--contest', '4200', '--numbers', '1', '--drawn-at', 'ontem'], /--drawn-at deve ser uma data-hora ISO 8601/],
-    [['results', 'correct', '--contest', '4200', '--numbers', '1'], /required option '--reason <texto>' not specified/],
-    [['results', 'show'], /missing required argument 'contest'/],
+    [['results', 'correct', '--contest', '4200', '--numbers', '1'], /a opção obrigatória '--reason <texto>' não foi informada/],
+    [['results', 'show'], /falta o argumento obrigatório 'contest'/],
     [['results', 'fetch', '--contest', '-3'], /--contest deve ser um número inteiro positivo/],
   ])('usage error %j exits 2', async (argv, message) => {
     const r = await cli(argv as string[]);
@@ -174,6 +175,6 @@ describe('results', () => {
   test.each([['draws'], ['draws', 'list'], ['results'], ['results', 'record'], ['results', 'correct'], ['results', 'fetch'], ['results', 'show']])('%s --help exits 0', async (...path) => {
     const r = await cli([...path, '--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(new RegExp(`^Usage: cotaverde ${path.join(' ')}`));
+    expect(r.out).toMatch(new RegExp(`^Uso: cotaverde ${path.join(' ')}`));
   });
 });

@@ -32,7 +32,7 @@ describe('payments list', () => {
     const all = await cli(['payments', 'list']);
     expect(all).toMatchObject({ code: 0, err: '' });
     const lines = all.out.trim().split('\n');
-    expect(lines[0]).toMatch(/^id\s+status\s+kind\s+provider\s+amount\s+user/);
+    expect(lines[0]).toMatch(/^id\s+situação\s+tipo\s+provedor\s+valor\s+cliente/);
     expect(lines[2]).toMatch(new RegExp(`^${plainId}\\s+pending`));
     expect(all.out).toContain('R$ 10,00');
 
@@ -63,7 +63,7 @@ describe('payments list', () => {
     [['--limit', '0'], '--limit deve ser um inteiro entre 1 e 500'],
     [['--limit', 'abc'], '--limit deve ser um inteiro entre 1 e 500'],
     [['--offset', '-1'], '--offset deve ser um inteiro'],
-    [['--nada'], "unknown option '--nada'"],
+    [['--nada'], "opção desconhecida '--nada'"],
   ])('%j is a usage error: exit 2, message on stderr, nothing on stdout', async (args, message) => {
     const r = await cli(['payments', 'list', ...args]);
     expect(r.code).toBe(2);
@@ -134,7 +134,7 @@ describe('payments review', () => {
     for (const c of ['list', 'show', 'review', 'approve']) {
       const r = await cli(['payments', c, '--help']);
       expect([c, r.code, r.err]).toEqual([c, 0, '']);
-      expect(r.out).toMatch(new RegExp(`^Usage: cotaverde payments ${c}`));
+      expect(r.out).toMatch(new RegExp(`^Uso: cotaverde payments ${c}`));
     }
   });
 });

@@ -29,7 +29,7 @@ test('status lists every job type with zero counts on an empty queue', async () 
   expect(s.failed).toEqual([]);
   const text = await cli(['queues', 'status']);
   expect(text.code).toBe(0);
-  expect(text.out).toMatch(/^job\s+waiting\s+active\s+delayed\s+failed\s+completed\n/);
+  expect(text.out).toMatch(/^tipo de job\s+aguardando\s+ativos\s+adiados\s+com falha\s+concluídos\n/);
   expect(text.out).toMatch(/\nmail\.send\s+0\s+0\s+0\s+0\s+0\n/);
   expect(text.out).toContain('jobs com falha: nenhum');
 });
@@ -109,7 +109,7 @@ test('unknown job type: exit 1, message on stderr naming the known types, nothin
 test('usage errors and --help', async () => {
   const missing = await cli(['queues', 'retry']);
   expect(missing.code).toBeGreaterThan(0); // commander's usage error (2 where the CLI maps usage errors)
-  expect(missing.err).toMatch(/missing required argument 'tipo'/);
+  expect(missing.err).toMatch(/falta o argumento obrigatório 'tipo'/);
   const badLimit = await cli(['queues', 'status', '--limit', '0']);
   expect(badLimit.code).toBe(1);
   expect(badLimit.err).toBe('erro: --limit deve ser um inteiro entre 1 e 1000\n');

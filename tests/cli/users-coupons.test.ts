@@ -40,7 +40,7 @@ describe('users show', () => {
   test('missing argument: usage error, exit 2', async () => {
     const r = await cli(['users', 'show']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain("missing required argument 'email-ou-id'");
+    expect(r.err).toContain("falta o argumento obrigatório 'email-ou-id'");
     expect(r.err).not.toMatch(STACK);
   });
 });
@@ -106,11 +106,11 @@ describe('coupons show / adjust', () => {
   });
 
   test.each([
-    [['coupons', 'adjust', 'x@example.com', '--reason', 'sem valor'], 2, "required option '--cents <±n>' not specified"],
+    [['coupons', 'adjust', 'x@example.com', '--reason', 'sem valor'], 2, "a opção obrigatória '--cents <±n>' não foi informada"],
     [['coupons', 'adjust', 'x@example.com', '--cents', '12.5', '--reason', 'meio'], 2, '--cents deve ser um número inteiro de centavos'],
-    [['coupons', 'adjust', 'x@example.com', '--cents', '100'], 2, "required option '--reason <texto>' not specified"],
-    [['coupons', 'show'], 2, "missing required argument 'email'"],
-    [['coupons', 'nada'], 2, "unknown command 'nada'"],
+    [['coupons', 'adjust', 'x@example.com', '--cents', '100'], 2, "a opção obrigatória '--reason <texto>' não foi informada"],
+    [['coupons', 'show'], 2, "falta o argumento obrigatório 'email'"],
+    [['coupons', 'nada'], 2, "comando desconhecido 'nada'"],
     [['coupons', 'show', 'ninguem@example.com'], 1, 'Usuário não encontrado: ninguem@example.com'],
   ])('%j exits %i', async (argv, code, message) => {
     const r = await cli(argv);

@@ -23,7 +23,7 @@ test('list: a table of winners, --json the page, --search and --redeemed filters
   const table = await cli(['winners', 'list', '--search', 'clara cli']);
   expect(table).toMatchObject({ code: 0, err: '' });
   const lines = table.out.trimEnd().split('\n');
-  expect(lines[0]).toMatch(/^draw_id\s+contest_number\s+winner_name\s+winner_email\s+winner_number\s+realized_at\s+days_since\s+status/);
+  expect(lines[0]).toMatch(/^sorteio\s+concurso\s+vencedor\s+e-mail do vencedor\s+número vencedor\s+realizado em\s+dias\s+situação/);
   expect(lines).toHaveLength(3);
   expect(lines[2]).toContain(String(d.id));
   expect(lines[2]).toContain('2655');

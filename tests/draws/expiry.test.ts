@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function hold(token: string, drawId: number, numbers: number[]) {
   const r = await t.api('POST', '/api/reservations', { token, body: { draw_id: drawId, numbers } });
@@ -114,7 +113,17 @@ test('an expiry never deadlocks with a reservation in flight: cells are locked i
       (v) => ({ ok: true as const, v }),
       (e: { code?: string; message: string }) => ({ ok: false as const, code: e.code, message: e.message }),
     );
-    await sleep(300); // the expiry is now waiting for number 3
+    // Until the expiry is waiting for number 3 (a backend of this database waits on a row lock),
+    // however long a busy machine takes to get there.
+    await eventually(
+      async () => {
+        const r = await db.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+        return r.rows[0].n > 0;
+      },
+      'the expiry to wait for the lock on number 3',
+      60_000,
+      20,
+    );
     const next = await inFlight('draw_numbers').where({ draw_id: draw.id, n: 4 }).forUpdate().select('n').then(
       () => 'locked',
       (e: { code?: string }) => `failed ${e.code}`,

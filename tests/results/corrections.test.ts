@@ -75,7 +75,7 @@ test('results record needs --drawn-at; a contest out of date order is refused (c
   const D = new Date(Date.now() - 30 * DAY);
   const missing = await cli(['results', 'record', '--contest', '6100', '--numbers', real(2651).join(' ')]);
   expect(missing.code).toBe(2);
-  expect(missing.err).toMatch(/required option '--drawn-at <data-hora>' not specified/);
+  expect(missing.err).toMatch(/a opção obrigatória '--drawn-at <data-hora>' não foi informada/);
   expect((await cli(['results', 'record', '--contest', '6100', '--numbers', real(2651).join(' '), '--drawn-at', D.toISOString()])).code).toBe(0);
   // A lower number with a later date: a typo of one or the other.
   const later = new Date(D.getTime() + 2 * DAY).toISOString();

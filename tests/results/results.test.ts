@@ -1,5 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { runCliCaptured } from '../helpers/cli';
+import { brasilia } from '../../cli/output';
 import { eventually } from '../helpers/eventually';
 import { startTestWorker } from '../helpers/worker';
 import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
@@ -72,7 +73,7 @@ test('sold out → closed → results record: the winner is stored once, audited
   const r = await cli(['results', 'record', '--contest', '2960', '--numbers', numbers.map(pad).join(' '), '--drawn-at', D.toISOString()]);
   expect(r.err).toBe('');
   expect(r.code).toBe(0);
-  expect(r.out).toContain(`concurso 2960 (${D.toISOString()}): ${numbers.map(pad).join(' ')} — registrado`);
+  expect(r.out).toContain(`concurso 2960 (${brasilia(D)}): ${numbers.map(pad).join(' ')} — registrado`);
   expect(r.out).toContain(`sorteio #${draw.id} ${draw.title}: número ${pad(last)}, usuário #${lastBuyer.user.id}\n`);
 
   const after = await drawRow(draw.id);

@@ -96,11 +96,11 @@ export function corsPolicy(config: Pick<Config, 'corsOrigins'>): Koa.Middleware<
   });
 }
 
-/** Bearer token → ctx.state.user, through `authenticate` (read fresh from the database each request). */
-export function bearerUser(authenticate: (token: string) => Promise<SessionUser | null>): Koa.Middleware<AppState> {
+/** Bearer token → ctx.state.user, through `authenticate` (the session cache, or the database for admin routes: src/http.ts). */
+export function bearerUser(authenticate: (token: string, ctx: Koa.Context) => Promise<SessionUser | null>): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const m = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
-    if (m) ctx.state.user = await authenticate(m[1].trim());
+    if (m) ctx.state.user = await authenticate(m[1].trim(), ctx);
     await next();
   };
 }

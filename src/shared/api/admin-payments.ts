@@ -1,6 +1,10 @@
+/** The payment statuses an admin filters by (the console and `cotaverde payments list --status`). */
+export const PAYMENT_STATUSES = ['pending', 'approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'] as const;
+
 /**
  * The admin console's payments to review (account spec, `/api/admin/payments`), declared once: the
- * server (src/payments/review.ts) returns them, the console and the CLI show them. Types only.
+ * server (src/payments/review.ts) returns them, the console and the CLI show them. Types only,
+ * besides the status list above.
  */
 
 export interface AdminPayment {
