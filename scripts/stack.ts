@@ -214,7 +214,11 @@ async function test(jestArgs: string[]) {
       CHROMIUM_PATH: chromium ?? '',
     };
     delete env.DATABASE_URL;
+    // The browser tests' axe records (tests/helpers/a11y.ts): one line per page state, this run's only.
+    const a11yFile = path.join(ROOT, '.data', 'test', `a11y-${env.TEST_RUN_ID}.jsonl`);
+    fs.rmSync(a11yFile, { force: true });
     code = await runChild(process.execPath, [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${resultsFile}`, ...jestArgs], { cwd: ROOT, env });
+    reportA11y(a11yFile);
     if (fs.existsSync(resultsFile)) {
       const res = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
       const skipped = res.numPendingTests + res.numTodoTests;
@@ -227,6 +231,38 @@ async function test(jestArgs: string[]) {
     await services.stop();
   }
   process.exit(code);
+}
+
+/**
+ * Prints the axe totals of the run's browser tests and writes them to .data/test/a11y-summary.json
+ * (states checked, violated rules and elements per impact, page states per rule). Nothing when no
+ * browser test ran.
+ */
+function reportA11y(file: string) {
+  if (!fs.existsSync(file)) return;
+  const impacts = ['critical', 'serious', 'moderate', 'minor'] as const;
+  const zero = () => ({ critical: 0, serious: 0, moderate: 0, minor: 0 });
+  const rules = zero();
+  const nodes = zero();
+  const byRule: Record<string, number> = {};
+  let states = 0;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { rules: Record<string, number>; nodes: Record<string, number>; violations: Array<{ id: string; impact: string }> };
+    states += 1;
+    for (const i of impacts) {
+      rules[i] += r.rules[i] ?? 0;
+      nodes[i] += r.nodes[i] ?? 0;
+    }
+    for (const v of r.violations) byRule[`${v.impact}:${v.id}`] = (byRule[`${v.impact}:${v.id}`] ?? 0) + 1;
+  }
+  const summary = { states, rules, nodes, byRule };
+  fs.writeFileSync(path.join(path.dirname(file), 'a11y-summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  fs.rmSync(file, { force: true });
+  const parts = impacts.map((i) => `${rules[i]} ${i}`).join(', ');
+  console.log(`\naxe: ${states} estados de página verificados; violações (regras por estado): ${parts}`);
+  const top = Object.entries(byRule).sort((a, b) => b[1] - a[1]);
+  if (top.length) console.log(`axe por regra (estados): ${top.map(([k, n]) => `${k}=${n}`).join(', ')}`);
 }
 
 async function servicesOnly() {

@@ -50,6 +50,9 @@ function tinyPdf(text: string): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
+
+// Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
+jest.setTimeout(180_000);
 describeBrowser('admin console: the whole flow of issue 9', () => {
   const session = useBrowser({ setup: (app) => seedDemo(app.services.db).then(() => undefined) });
   let t: TestContext;

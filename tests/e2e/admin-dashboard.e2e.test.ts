@@ -22,6 +22,9 @@ const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const pad3 = (n: number) => String(n).padStart(3, '0');
 
+
+// Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
+jest.setTimeout(180_000);
 describeBrowser('admin dashboard in the browser', () => {
   const session = useBrowser({ setup: (app) => seedDemo(app.services.db).then(() => undefined) });
   let t: TestContext;

@@ -25,6 +25,9 @@ const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const PDF = fs.readFileSync(path.resolve(__dirname, '../../storage/ebooks/guia-lotomania.pdf'));
 const DESKTOP = { width: 1280, height: 800 };
 
+
+// Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
+jest.setTimeout(180_000);
 describeBrowser('admin console: e-books and payments to review', () => {
   const session = useBrowser({
     setup: async (app) => {

@@ -16,6 +16,7 @@ import { eventually } from '../helpers/eventually';
 import { seedDemo } from '../../seeds/demo';
 import { seedConsole } from './console-seed';
 import { saveFullPageShot } from '../helpers/screenshots';
+import { expectAccessible } from '../helpers/a11y';
 
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const DESKTOP = { width: 1280, height: 900 };
@@ -61,7 +62,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
           const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
           expect({ page: p.path, width }).toEqual({ page: p.path, width: PHONE_VIEWPORT.width });
         }
-        await shot(`console-${p.name}-${label}`);
+        await shot(`console-${p.name}-${label}`); // axe runs on it first (saveFullPageShot)
       }
 
       // The dashboard's draws table with the current draw's 'Compras automáticas' open.
@@ -71,6 +72,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
       const detail = page.locator(`#draw-autopay-${next}`);
       await detail.getByText('Patrícia Nogueira').waitFor();
       await detail.getByText('Recusado', { exact: true }).waitFor();
+      await expectAccessible(page, `console: compras automáticas do sorteio (${label})`);
       await detail.scrollIntoViewIfNeeded();
       await page.waitForTimeout(300);
       fs.mkdirSync(SHOTS, { recursive: true });

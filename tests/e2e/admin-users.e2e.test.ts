@@ -17,6 +17,9 @@ import { makeDraw, sellDirectly } from '../draws/fixtures';
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const DESKTOP = { width: 1280, height: 860 };
 
+
+// Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
+jest.setTimeout(180_000);
 describeBrowser('admin customer registry in the browser', () => {
   const session = useBrowser();
   let t: TestContext;

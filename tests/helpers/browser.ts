@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createTestContext, type TestContext } from './context';
+import { expectAccessible } from './a11y';
 
 const WEB_INDEX = path.resolve(__dirname, '../../web/dist/index.html');
 
@@ -92,7 +93,8 @@ export async function submitLogin(page: Page, email: string, password: string): 
 
 /**
  * Waits for a dialog to finish its opening animation: a click that lands while antd is still
- * zooming a dialog in can be lost on a busy machine.
+ * zooming a dialog in can be lost on a busy machine. Then runs axe on the page with the dialog
+ * open (expectAccessible), so every dialog the browser tests open is checked.
  */
 export async function settled(dialog: Locator): Promise<Locator> {
   await dialog.waitFor();
@@ -100,7 +102,14 @@ export async function settled(dialog: Locator): Promise<Locator> {
     const moving = await dialog.evaluate(
       (el: any) => /-(appear|enter)\b/.test(el.className) || el.getAnimations({ subtree: true }).some((a: any) => a.playState === 'running'),
     );
-    if (!moving) return dialog;
+    if (!moving) {
+      // Every dialog a browser test opens is an accessibility gate too (tests/helpers/a11y.ts).
+      const title: string = await dialog.evaluate(
+        (el: any) => el.querySelector('.ant-modal-title, .ant-drawer-title, .ant-modal-confirm-title, .ant-popover-title')?.textContent ?? '',
+      );
+      await expectAccessible(dialog.page(), `diálogo: ${title.trim() || 'sem título'}`);
+      return dialog;
+    }
     await dialog.page().waitForTimeout(50);
   }
   throw new Error('the dialog never stopped animating');

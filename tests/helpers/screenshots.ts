@@ -1,15 +1,18 @@
 /**
  * Screenshots of the browser tests, for a person to look at: saved under tests/artifacts/
- * (git-ignored), one PNG per name, replaced on every run.
+ * (git-ignored), one PNG per name, replaced on every run. Each screenshot is a page state a test
+ * visits, so each is also an accessibility gate: axe runs first (expectAccessible, named after it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { contrastRatio } from './contrast';
+import { expectAccessible } from './a11y';
 
 export const ARTIFACTS_DIR = path.resolve(__dirname, '../artifacts');
 
 export async function saveScreenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<string> {
+  await expectAccessible(page, name);
   fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = path.join(ARTIFACTS_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: opts.fullPage ?? false, animations: 'disabled' });
@@ -51,6 +54,7 @@ export async function paintedContrast(el: Locator): Promise<number> {
  * scrolled page paints the sticky top bar mid-page. `settleMs` lets the scroll settle first.
  */
 export async function saveFullPageShot(page: Page, dir: string, name: string, settleMs = 300): Promise<void> {
+  await expectAccessible(page, name);
   fs.mkdirSync(dir, { recursive: true });
   await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
   await page.waitForTimeout(settleMs);

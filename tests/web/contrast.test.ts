@@ -157,3 +157,20 @@ describe('autopay grid (/conta, dialog "Compra automática - número cativo")', 
     expect(rule(AUTOPAY, '.captive-grid')['margin-inline'] ?? '').not.toMatch(/-/);
   });
 });
+
+describe('antd texts on the dark surfaces (WCAG AA)', () => {
+  const surfaces = ['colorBgLayout', 'colorBgContainer', 'colorBgElevated'] as const;
+  test.each(['colorText', 'colorTextSecondary', 'colorTextTertiary', 'colorTextDescription', 'colorTextPlaceholder', 'colorError', 'colorLink', 'colorLinkHover', 'colorLinkActive'] as const)(
+    '%s reaches 4.5:1 on every surface',
+    (fg) => {
+      for (const bg of surfaces) expect({ fg, bg, ratio: contrastRatio(tokens[fg], tokens[bg]) >= AA_TEXT }).toEqual({ fg, bg, ratio: true });
+    },
+  );
+
+  test('filled danger buttons: their dark text reaches 4.5:1 on the red, resting and hovered', () => {
+    const dangerColor = (appTheme.components?.Button as { dangerColor?: string } | undefined)?.dangerColor;
+    expect(dangerColor).toBeDefined();
+    expect(contrastRatio(dangerColor!, tokens.colorError)).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(contrastRatio(dangerColor!, tokens.colorErrorHover)).toBeGreaterThanOrEqual(AA_TEXT);
+  });
+});

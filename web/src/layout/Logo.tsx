@@ -1,5 +1,4 @@
 import { Link } from 'react-router-dom';
-import { BRAND } from '../brand';
 
 /** The brand mark: a leaf and an amber number ball. */
 export function LogoMark({ size = 32 }: { size?: number }) {
@@ -18,10 +17,11 @@ export function LogoMark({ size = 32 }: { size?: number }) {
 
 export function Logo({ to }: { to: string }) {
   return (
-    <Link to={to} className="logo" aria-label={`${BRAND.name}: página inicial`}>
+    // Its name is its visible text (WCAG 2.5.3, label in name): 'Cota Verde', with a real space.
+    <Link to={to} className="logo">
       <LogoMark />
       <span className="logo-text">
-        Cota<span className="logo-accent">Verde</span>
+        Cota <span className="logo-accent">Verde</span>
       </span>
     </Link>
   );

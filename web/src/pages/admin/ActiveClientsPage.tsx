@@ -15,7 +15,7 @@ import './users/admin-users.css';
  * is positive by the same rule as their own coupon card (validity after the last purchase).
  */
 const columns: ColumnsType<ActiveClient> = [
-  { title: 'NOME', dataIndex: 'name', ellipsis: true, render: (n: string, c) => <span title={c.email}>{n}</span> },
+  { title: 'NOME', dataIndex: 'name', className: 'cell-wrap', render: (n: string, c) => <span title={c.email}>{n}</span> },
   { title: 'DATA DE CADASTRO', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 112 },
   { title: 'COMPRAS', dataIndex: 'purchases_count', width: 104, align: 'right' },
   { title: 'VALOR', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 104, align: 'right' },
@@ -94,7 +94,7 @@ export default function ActiveClientsPage() {
   return (
     <div className="page admin-users">
       <div className="admin-users__toolbar">
-        <Typography.Title level={2} className="admin-users__title">
+        <Typography.Title level={1} className="admin-users__title">
           Clientes com saldo ativo
         </Typography.Title>
         <Button icon={<ReloadOutlined />} onClick={() => load()}>

@@ -58,7 +58,8 @@ export default function AdminConsole() {
           <ConsoleMenu selected={current?.path} onNavigate={() => setDrawerOpen(false)} />
           <ConsoleOps />
         </Drawer>
-        <Layout.Content className="admin-console-content">
+        {/* A div, not antd's Layout.Content (a <main>): the page has one main landmark, AppLayout's. */}
+        <div className="admin-console-content">
           <Routes>
             <Route index element={<DashboardPage />} />
             <Route path="auditoria" element={<AuditPage />} />
@@ -71,7 +72,7 @@ export default function AdminConsole() {
             <Route path="clientes" element={<ActiveClientsPage />} />
             <Route path="*" element={<AdminNotFound />} />
           </Routes>
-        </Layout.Content>
+        </div>
       </Layout>
     </Layout>
   );

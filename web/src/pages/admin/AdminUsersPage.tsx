@@ -131,29 +131,30 @@ export default function AdminUsersPage() {
   };
 
   const columns: ColumnsType<AdminUser> = [
-    { title: 'ID', dataIndex: 'id', width: 56 },
-    { title: 'NOME', dataIndex: 'name', ellipsis: { showTitle: true }, width: 150 },
-    { title: 'EMAIL', dataIndex: 'email', ellipsis: { showTitle: true } },
-    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 136 },
-    { title: 'CUPOM', dataIndex: 'coupon_code', width: 136, render: (c: string | null) => c ?? '—' },
-    { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 100, align: 'right' },
-    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 76 },
-    { title: 'CRIADO EM', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 108 },
+    { title: 'ID', dataIndex: 'id', width: 52 },
+    { title: 'NOME', dataIndex: 'name', width: 124, className: 'cell-wrap' },
+    { title: 'EMAIL', dataIndex: 'email', className: 'cell-wrap' },
+    { title: 'CELULAR', dataIndex: 'phone', render: (p: string | null) => formatPhone(p), width: 140 },
+    { title: 'CUPOM', dataIndex: 'coupon_code', width: 96, className: 'cell-wrap', render: (c: string | null) => c ?? '—' },
+    { title: 'SALDO', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 96, align: 'right' },
+    { title: 'ADMIN', dataIndex: 'is_admin', render: (a: boolean) => (a ? <strong>Sim</strong> : 'Não'), width: 80 },
+    { title: 'CRIADO EM', dataIndex: 'created_at', render: (d: string) => formatDate(d), width: 104 },
     {
       title: 'AÇÕES',
       key: 'actions',
-      width: 116,
+      width: 112,
       fixed: 'right',
       render: (_: unknown, u) => (
         <Space size={4} onClick={(e) => e.stopPropagation()}>
-          <Tooltip title="Editar">
+          {/* Each icon-only button's name is its tooltip's text (WCAG 2.5.3, label in name). */}
+          <Tooltip title={`Editar ${u.name}`}>
             <Button size="small" icon={<EditOutlined />} onClick={() => openDialog(u)} aria-label={`Editar ${u.name}`} />
           </Tooltip>
-          <Tooltip title="Atribuir números">
+          <Tooltip title={`Atribuir números a ${u.name}`}>
             <Button size="small" icon={<FieldNumberOutlined />} onClick={() => setAssignFor(u)} aria-label={`Atribuir números a ${u.name}`} />
           </Tooltip>
           <Popconfirm title="Excluir este usuário?" okText="Excluir" cancelText="Cancelar" okButtonProps={{ danger: true }} onConfirm={() => remove(u)}>
-            <Tooltip title="Excluir">
+            <Tooltip title={`Excluir ${u.name}`}>
               <Button size="small" danger icon={<DeleteOutlined />} aria-label={`Excluir ${u.name}`} />
             </Tooltip>
           </Popconfirm>
@@ -164,7 +165,7 @@ export default function AdminUsersPage() {
 
   return (
     <div className="page admin-users">
-      <Typography.Title level={2} className="admin-users__title">
+      <Typography.Title level={1} className="admin-users__title">
         Cadastro de Clientes
       </Typography.Title>
 
@@ -231,7 +232,8 @@ export default function AdminUsersPage() {
           columns={columns}
           dataSource={items}
           loading={loading}
-          scroll={{ x: 1000 }}
+          // Fits the console beside its menu at 1280 (about 910 px): e-mails wrap in what is left.
+          scroll={{ x: 900 }}
           pagination={{ pageSize: 25, showSizeChanger: false, hideOnSinglePage: true }}
           locale={{ emptyText: 'Nenhum usuário encontrado.' }}
           rowClassName={(u) => (u.id === selected?.id ? 'admin-users__row--selected' : '')}

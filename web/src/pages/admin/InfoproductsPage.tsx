@@ -363,7 +363,7 @@ export default function InfoproductsPage() {
 
   return (
     <div className="page admin-page">
-      <Typography.Title level={2} className="admin-page-title">
+      <Typography.Title level={1} className="admin-page-title">
         Cadastro de Infoprodutos
       </Typography.Title>
       <Flex gap={8} wrap className="admin-toolbar">

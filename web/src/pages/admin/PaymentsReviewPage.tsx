@@ -289,7 +289,7 @@ export default function PaymentsReviewPage() {
 
   return (
     <div className="page admin-page">
-      <Typography.Title level={2} className="admin-page-title">
+      <Typography.Title level={1} className="admin-page-title">
         Pagamentos para revisar
       </Typography.Title>
       <Typography.Paragraph type="secondary" className="admin-page-lead">

@@ -24,7 +24,7 @@ export function LegalDialog({
       width={760}
       centered
       className="legal-dialog"
-      styles={{ body: { maxHeight: '62vh', overflowY: 'auto', paddingRight: 8 } }}
+
       footer={[
         <Button key="close" onClick={onClose}>
           Fechar
@@ -34,7 +34,11 @@ export function LegalDialog({
         </Button>,
       ]}
     >
-      {children}
+      {/* The long text scrolls in its own region, which takes keyboard focus so it scrolls by
+          arrow keys too (WCAG 2.1.1; axe scrollable-region-focusable). */}
+      <div className="legal-dialog-text" tabIndex={0} role="region" aria-label={title} style={{ maxHeight: '62vh', overflowY: 'auto', paddingRight: 8 }}>
+        {children}
+      </div>
     </Modal>
   );
 }

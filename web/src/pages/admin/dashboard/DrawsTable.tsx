@@ -60,6 +60,30 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   const toggle = async (d: AdminDraw) => {
     if (d.status === 'sorteado') return;
     const next = d.status === 'open' ? 'closed' : 'open';
+    // A draw with sold numbers changes status only after a confirmation, like NOVO SORTEIO
+    // (account spec §2): closing stops its sales, reopening sells again in a draw buyers thought closed.
+    if (d.sold > 0) {
+      const sold = d.sold === 1 ? '1 número vendido' : `${d.sold} números vendidos`;
+      modal.confirm({
+        title: next === 'closed' ? `Fechar o sorteio #${pad3(d.id)}?` : `Reabrir o sorteio #${pad3(d.id)}?`,
+        content: (
+          <p>
+            <strong>{d.title}</strong> tem <strong>{sold}</strong>.{' '}
+            {next === 'closed'
+              ? 'Fechado, ele deixa de vender números e fica à espera do resultado da Lotomania.'
+              : 'Reaberto, ele volta a vender números.'}
+          </p>
+        ),
+        okText: next === 'closed' ? 'Fechar sorteio' : 'Reabrir sorteio',
+        cancelText: 'Cancelar',
+        onOk: () => changeStatus(d, next),
+      });
+      return;
+    }
+    await changeStatus(d, next);
+  };
+
+  const changeStatus = async (d: AdminDraw, next: 'open' | 'closed') => {
     setBusyId(d.id);
     try {
       const after = await dashboardApi.setStatus(d.id, next);
@@ -136,7 +160,8 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
         aria-expanded={open}
         aria-controls={`draw-autopay-${d.id}`}
         aria-label={`Compras automáticas do sorteio #${pad3(d.id)}`}
-        title={compact ? 'Compras automáticas' : undefined}
+        // Icon only in the table: its tooltip says what its name says.
+        title={compact ? `Compras automáticas do sorteio #${pad3(d.id)}` : undefined}
       >
         {compact ? null : 'Compras automáticas'}
       </Button>
@@ -155,12 +180,12 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
 
   const columns: TableColumnsType<AdminDraw> = [
     { title: 'ID', dataIndex: 'id', width: 64, render: (id: number) => <span className="draw-id">#{pad3(id)}</span> },
-    { title: 'Título', dataIndex: 'title', ellipsis: { showTitle: true }, width: 150 },
+    { title: 'Título', dataIndex: 'title', width: 150, className: 'cell-wrap' },
     { title: 'Status', dataIndex: 'status', width: 108, render: (_: unknown, d) => chip(d) },
     { title: 'Preço', dataIndex: 'price_cents', width: 100, render: (_: unknown, d) => priceOf(d) },
     { title: 'Números', dataIndex: 'numbers_total', width: 92, render: (_: unknown, d) => numbersOf(d) },
     { title: 'Limite por usuário', dataIndex: 'max_per_user', width: 84, render: (_: unknown, d) => limitOf(d) },
-    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 136, ellipsis: { showTitle: true }, render: (_: unknown, d) => productOf(d) },
+    { title: 'Infoproduto', dataIndex: 'infoproduct_id', width: 130, className: 'cell-wrap', render: (_: unknown, d) => productOf(d) },
     { title: 'Ações', key: 'actions', width: 112, render: (_: unknown, d) => actions(d, true) },
   ];
   const tableWidth = columns.reduce((sum, c) => sum + Number(c.width ?? 0), 48);
@@ -171,7 +196,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
       title={<span><UnorderedListOutlined aria-hidden /> Sorteios</span>}
       extra={
         <div className="draws-card-actions">
-          <Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a lista de sorteios" />
+          <Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a lista de sorteios" title="Recarregar a lista de sorteios" />
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, draw: null })}>
             Novo
           </Button>

@@ -109,7 +109,7 @@ export function FiguresCard() {
           title="Vendas e receita por dia"
           summary={`De ${shortDay(figures.from)} a ${shortDay(figures.to)}: ${figures.totals.sales} vendas, ${brl(figures.totals.revenue_cents)}. Melhor dia: ${shortDay(bestDay.day)}, ${brl(bestDay.revenue_cents)}.`}
         >
-          <ComposedChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <ComposedChart accessibilityLayer={false} data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />
             <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
             <YAxis yAxisId="r" tick={{ fill: AXIS, fontSize: 12 }} width={56} tickFormatter={(v: number) => `R$ ${v.toLocaleString('pt-BR')}`} />
@@ -126,7 +126,7 @@ export function FiguresCard() {
           title="Números vendidos por sorteio"
           summary={draws.map((d) => `Sorteio ${d.label}: ${d.sold} de ${d.total_numbers}`).join('; ') || 'Nenhum sorteio.'}
         >
-          <BarChart data={draws} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <BarChart accessibilityLayer={false} data={draws} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />
             <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} />
             <YAxis allowDecimals={false} tick={{ fill: AXIS, fontSize: 12 }} width={40} />
@@ -143,7 +143,7 @@ export function FiguresCard() {
             title="Tempo até esgotar (horas)"
             summary={soldOut.map((d) => `Sorteio ${d.label}: ${d.sellout_hours} h`).join('; ')}
           >
-            <BarChart data={soldOut} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+            <BarChart accessibilityLayer={false} data={soldOut} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke={GRID} vertical={false} />
               <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} />
               <YAxis tick={{ fill: AXIS, fontSize: 12 }} width={40} />
@@ -165,7 +165,7 @@ export function FiguresCard() {
           title={`Conversão PIX: ${figures.pix.paid} pagos de ${figures.pix.created} gerados (${pct(figures.pix.conversion)})`}
           summary={`Cobranças PIX geradas nos últimos ${figures.days} dias: ${figures.pix.created}; pagas: ${figures.pix.paid}; conversão ${pct(figures.pix.conversion)}.`}
         >
-          <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <BarChart accessibilityLayer={false} data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />
             <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
             <YAxis allowDecimals={false} tick={{ fill: AXIS, fontSize: 12 }} width={32} />
