@@ -35,6 +35,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { benchEnv, cleanUpInProcessRun, machineLine, writeSection } from './lib';
+import { PrivateRedis } from '../tests/helpers/private-redis';
 
 const ROOT = path.resolve(__dirname, '..');
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -55,47 +56,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function ping(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.write('PING\r\n');
-      s.once('data', (d) => {
-        s.destroy();
-        resolve(d.toString().startsWith('+PONG'));
-      });
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
-/** A redis-server of this run only, without persistence: a restart is an empty Redis. */
-class PrivateRedis {
-  private child: ChildProcess | null = null;
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-soak-redis-'));
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start() {
-    const bin = execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
-    this.child = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--daemonize', 'no', '--appendonly', 'no', '--save', ''], { stdio: 'ignore' });
-    for (let i = 0; !(await ping(this.port)); i++) {
-      if (i > 200) throw new Error('private redis-server did not answer');
-      await sleep(50);
-    }
-  }
-  async stop() {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  }
-}
-
 async function main() {
   const { provisionServices } = await import('../scripts/provision');
   const { createDb, migrateLatest } = await import('../src/platform/db');
@@ -110,7 +70,7 @@ async function main() {
   const loadAtStart = os.loadavg();
   const dbName = `cv_bench_soak_${process.pid}`;
   const infra = await provisionServices('test', dbName);
-  const redis = new PrivateRedis(await freePort());
+  const redis = new PrivateRedis(await freePort(), { name: 'soak-redis' });
   await redis.start();
   const queuePrefix = `cvsoak${process.pid}`;
   const setupDb = createDb(infra.databaseUrl, 4);

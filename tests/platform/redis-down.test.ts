@@ -1,8 +1,4 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { startTestWorker } from '../helpers/worker';
 import { eventually } from '../helpers/eventually';
@@ -10,6 +6,7 @@ import { makeProductWithDraw, paymentRow, sandboxBank } from '../payments/fixtur
 import { SCHEDULES, type RunningWorker } from '../../src/platform/queue';
 import { offlineWork } from '../../jobs/registry';
 import { freePort } from '../helpers/ports';
+import { PrivateRedis } from '../helpers/private-redis';
 
 /**
  * Redis stopped mid-run, then started again (empty: no persistence, as after a crash or a
@@ -19,54 +16,6 @@ import { freePort } from '../helpers/ports';
  * pending job from the tables and nothing is lost.
  */
 jest.setTimeout(120_000);
-
-function redisServerBin(): string {
-  return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
-}
-
-/** A redis-server of this test only, launched like scripts/provision.ts does (no persistence). */
-class PrivateRedis {
-  private child: ChildProcess | null = null;
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-redis-down-'));
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start() {
-    const child = spawn(redisServerBin(), ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--daemonize', 'no', '--appendonly', 'no', '--save', ''], {
-      stdio: 'ignore',
-    });
-    this.child = child;
-    await eventually(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const s = net.connect(this.port, '127.0.0.1');
-          s.once('connect', () => {
-            s.write('PING\r\n');
-            s.once('data', (d) => {
-              s.destroy();
-              resolve(d.toString().startsWith('+PONG'));
-            });
-          });
-          s.once('error', () => resolve(false));
-        }),
-      'the private redis-server to answer',
-      10_000,
-    );
-  }
-  async stop() {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  }
-  get running() {
-    return this.child !== null;
-  }
-}
 
 /**
  * Runs a request and checks it answered within 2 s — plus, for the PIX paths, the time the same
@@ -93,7 +42,7 @@ let t: TestContext;
 let worker: RunningWorker | null = null;
 
 beforeAll(async () => {
-  redis = new PrivateRedis(await freePort());
+  redis = new PrivateRedis(await freePort(), { name: 'redis-down' });
   await redis.start();
   t = await createTestContext({ env: { REDIS_URL: redis.url } });
   worker = await startTestWorker(t, { concurrency: 4, whileRedisDown: { everyMs: 300, run: offlineWork(t.services) } });

@@ -1,13 +1,10 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createTestContext, type TestContext } from '../helpers/context';
 import { startTestWorker } from '../helpers/worker';
 import { eventually } from '../helpers/eventually';
 import { freePort } from '../helpers/ports';
+import { PrivateRedis } from '../helpers/private-redis';
 import { makeDraw } from '../draws/fixtures';
 import { createLogger } from '../../src/platform/logger';
 import { QUEUE_NAME, type RunningWorker, type Schedule } from '../../src/platform/queue';
@@ -21,46 +18,6 @@ import { schedulerSetKey } from '../../src/platform/heartbeat';
  */
 jest.setTimeout(180_000);
 
-class PrivateRedis {
-  private child: ChildProcess | null = null;
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-redis-wipe-'));
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start() {
-    const bin = execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
-    // An eviction policy other than noeviction: the worker's start-up must warn about it.
-    this.child = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--daemonize', 'no', '--appendonly', 'no', '--save', '', '--maxmemory-policy', 'allkeys-lru'], {
-      stdio: 'ignore',
-    });
-    await eventually(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const s = net.connect(this.port, '127.0.0.1');
-          s.once('connect', () => {
-            s.write('PING\r\n');
-            s.once('data', (d) => {
-              s.destroy();
-              resolve(d.toString().startsWith('+PONG'));
-            });
-          });
-          s.once('error', () => resolve(false));
-        }),
-      'the private redis-server to answer',
-      10_000,
-    );
-  }
-  async stop() {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  }
-}
 
 let redis: PrivateRedis;
 let t: TestContext;
@@ -69,7 +26,7 @@ let worker: RunningWorker | null = null;
 const RELAY: Schedule[] = [{ id: 'outbox-relay', name: 'outbox.relay', everyMs: 500 }];
 
 beforeAll(async () => {
-  redis = new PrivateRedis(await freePort());
+  redis = new PrivateRedis(await freePort(), { name: 'redis-wipe', extraArgs: ['--maxmemory-policy', 'allkeys-lru'] });
   await redis.start();
   const sink = new Writable({
     write(chunk, _enc, cb) {
