@@ -1,5 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { OPS_COOKIE } from '../../src/ops/service';
+import { openOpsLink, opsCookieOf, rawRequest } from './support';
 
 /**
  * /ops/logout ends the ops session on the server (the cookie, or a copy of it, stops working at
@@ -12,27 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function raw(path: string, headers: Record<string, string> = {}, method = 'GET') {
-  const res = await fetch(t.url + path, { method, headers, redirect: 'manual' });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* HTML */
-  }
-  return { status: res.status, headers: res.headers, text, body };
-}
+const raw = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(t, path, headers, method);
 
 /** Follows a fresh signed link: the `cookie` header of the session it opens. */
 async function session(token: string): Promise<Record<string, string>> {
-  const link = await t.api('POST', '/api/admin/ops/link', { token, body: {} });
+  const { link, login } = await openOpsLink(t, token);
   expect(link.status).toBe(200);
-  const u = new URL(link.body.url);
-  const login = await raw(u.pathname + u.search);
-  expect(login.status).toBe(303);
-  const m = new RegExp(`${OPS_COOKIE}=([^;]+)`).exec(login.headers.get('set-cookie') ?? '');
-  return { cookie: `${OPS_COOKIE}=${m![1]}` };
+  expect(login!.status).toBe(303);
+  return { cookie: `${OPS_COOKIE}=${opsCookieOf(login!.headers.get('set-cookie'))}` };
 }
 
 test('logout ends the session on the server: the same cookie (a copy of it) is refused at once; a new link opens a new one', async () => {

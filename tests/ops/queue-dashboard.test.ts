@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { OPS_COOKIE } from '../../src/ops/service';
+import { openOpsLink, opsCookieOf, rawRequest } from './support';
 import { opsDashboard } from '../../src/ops/dashboard';
 import { errorMiddleware } from '../../src/platform/http/errors';
 import { createApp } from '../../src/http';
@@ -22,32 +23,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function raw(path: string, headers: Record<string, string> = {}, method = 'GET') {
-  const res = await fetch(t.url + path, { method, headers, redirect: 'manual' });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* HTML or a file */
-  }
-  return { status: res.status, headers: res.headers, text, body };
-}
+const raw = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(t, path, headers, method);
 
-/** POST /api/admin/ops/link as `token`, then follows the link: the cookie it sets. */
 async function openDashboard(token: string) {
-  const link = await t.api('POST', '/api/admin/ops/link', { token, body: {} });
+  const { link, login } = await openOpsLink(t, token);
   expect(link.status).toBe(200);
-  const u = new URL(link.body.url);
-  const login = await raw(u.pathname + u.search);
-  return { link, login };
+  return { link, login: login! };
 }
 
-function cookieOf(setCookie: string | null): string {
-  const m = new RegExp(`${OPS_COOKIE}=([^;]*)`).exec(setCookie ?? '');
-  if (!m || !m[1]) throw new Error(`no ${OPS_COOKIE} cookie in ${setCookie}`);
-  return m[1];
-}
+const cookieOf = opsCookieOf;
 
 const PATHS = ['/ops', '/ops/queues', '/ops/queues/', '/ops/queues/queue/main', '/ops/queues/api/queues', '/ops/queues/static/js/main.js', '/ops/anything', '/ops/queues/api/queues/main/retry/failed'];
 
