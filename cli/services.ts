@@ -164,10 +164,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         db: s.db,
         logger: s.logger,
         readCache: s.readCache,
-        onDrawOpened: [
-          (trx, draw, by) =>
-            by === 'sellout' || by === 'admin' ? (require('../src/autopay/holds') as typeof import('../src/autopay/holds')).holdCaptiveNumbers(trx, draw) : Promise.resolve(null),
-        ],
+        onDrawOpened: [(trx, draw, by) => (require('../src/autopay/holds') as typeof import('../src/autopay/holds')).holdCaptiveNumbers(trx, draw, by)],
       }),
     reservations: () =>
       (require('../src/draws/reservations') as typeof import('../src/draws/reservations')).createReservationsService({

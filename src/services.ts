@@ -152,7 +152,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
   // main series' new draw (DESIGN §7), only when opened by sell-out succession or by an admin,
   // never by a customer's ensure-open-draw (RULES A3). Wired here so draws never imports autopay.
-  const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [(trx, draw, by) => (by === 'sellout' || by === 'admin' ? holdCaptiveNumbers(trx, draw) : Promise.resolve(null))] });
+  const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [holdCaptiveNumbers] });
   // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
   // payments cancels it, here and at the provider. Wired here so draws never imports payments.
   const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);

@@ -34,7 +34,9 @@ export interface HoldOutcome {
  * excess is recorded in skipped_numbers). The charge happens later, in job autopay.charge,
  * started from the draw.opened event by the outbox relay.
  */
-export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow): Promise<HoldOutcome | null> {
+export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow, openedBy: 'sellout' | 'admin' | 'customer'): Promise<HoldOutcome | null> {
+  // RULES A3: only a draw opened by sell-out succession or by an admin, never by a customer's ensure-open-draw.
+  if (openedBy === 'customer') return null;
   if (draw.status !== 'open' || !draw.infoproduct_id) return null;
   const cfg = await readAppConfig(trx);
   if (!cfg.main_infoproduct_id || cfg.main_infoproduct_id !== draw.infoproduct_id) return null;
