@@ -28,24 +28,15 @@ export async function paintedColours(el: Locator): Promise<{ color: string; back
   });
 }
 
-/** Alpha of a computed `rgb()` / `rgba()` colour (1 when opaque). */
-const alphaOf = (c: string) => {
-  const m = /^rgba\([^,]+,[^,]+,[^,]+,\s*([\d.]+)\)$/.exec(c.trim());
-  return m ? Number(m[1]) : 1;
-};
-
 /**
  * Contrast of an element's text on its own (opaque) background, as painted. A dialog fading in
- * or a colour transition paints translucent colours for a moment: wait (up to 10 s) until both
- * are opaque before measuring.
+ * or a colour transition paints intermediate (even translucent) colours for a moment: measured
+ * once the element has no running animation or transition (waited for up to 10 s).
  */
 export async function paintedContrast(el: Locator): Promise<number> {
   const deadline = Date.now() + 10_000;
-  let c = await paintedColours(el);
-  while ((alphaOf(c.color) < 1 || alphaOf(c.background) < 1) && Date.now() < deadline) {
-    await el.page().waitForTimeout(50);
-    c = await paintedColours(el);
-  }
+  while (Date.now() < deadline && !(await el.evaluate((node: any) => node.getAnimations().length === 0))) await el.page().waitForTimeout(50);
+  const c = await paintedColours(el);
   return contrastRatio(c.color, c.background);
 }
 
