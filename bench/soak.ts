@@ -29,13 +29,12 @@
 import http from 'node:http';
 import os from 'node:os';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { benchEnv, cleanUpInProcessRun, machineLine, writeSection } from './lib';
 import { PrivateRedis } from '../tests/helpers/private-redis';
+import { freePort } from '../tests/helpers/ports';
 
 const ROOT = path.resolve(__dirname, '..');
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -47,14 +46,6 @@ const PRICE = 200;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (msg: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${msg}`);
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 async function main() {
   const { provisionServices } = await import('../scripts/provision');
