@@ -19,10 +19,12 @@ import { adminAutopayRoutes, autopayRoutes } from './autopay/routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
-import { apiPathsStopHere, bearerUser, corsPolicy, CotaVerdeApp, mountRouters, requestContext, securityHeaders } from './platform/http/middleware';
+import { apiPathsStopHere, bearerUser, canonicalPaths, corsPolicy, CotaVerdeApp, mountRoutes, requestContext, securityHeaders } from './platform/http/middleware';
+import { accessControl } from './platform/http/context';
+import type { RouteProbe } from './platform/http/routes';
 import { spa } from './platform/http/static';
 import { PROJECT_ROOT } from './platform/paths';
-import { opsDashboard } from './ops/dashboard';
+import { opsAccess, opsAnswers, opsRoutes } from './ops/dashboard';
 import { opsAdminRoutes } from './ops/admin-routes';
 import { httpMetrics, metricsRoute } from './platform/metrics';
 import { registerAppMetrics } from './ops/metrics';
@@ -31,7 +33,7 @@ import { registerAppMetrics } from './ops/metrics';
  * The Koa app of the web process, beside services.ts (the composition root): platform
  * middleware (src/platform/http, which knows no module), every module's routes, then the SPA.
  */
-export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string } = {}) {
+export function createApp(services: Services, opts: { serveWeb?: boolean; webDir?: string; routeProbe?: RouteProbe } = {}) {
   const { config, logger } = services;
   // Every web process applies the other processes' read-cache invalidations (platform/cache-bus.ts).
   void services.cacheBus.subscribe();
@@ -48,25 +50,37 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED' || err.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
     logger.error({ err: err.message, code: err.code }, 'koa error outside the middleware chain');
   });
+  // Who may call each route is declared beside it (platform/http/routes.ts) and checked in that
+  // route's own chain, with these checks.
+  const access = accessControl({
+    authenticateFresh: (token) => services.auth.authenticate(token, { fresh: true }),
+    ops: opsAccess({ ops: services.ops, auth: services.auth }),
+  });
+  const mountOpts = { probe: opts.routeProbe };
+
   app.use(requestContext(app, logger));
   app.use(httpMetrics());
   app.use(errorMiddleware);
+  // One spelling of every /api and /ops path (RULES H2): any other answers 404 before any router,
+  // guard or prefix test sees it.
+  app.use(canonicalPaths);
   app.use(securityHeaders(config));
   // GET /metrics (Prometheus): open in development, bearer METRICS_TOKEN in production, else 404.
   app.use(metricsRoute(config));
   app.use(corsPolicy(config));
   // Everything under /ops (the admins' queue dashboard, its own cookie): answered there, never
   // by the SPA or the /api 404 (ops/dashboard.ts).
-  app.use(opsDashboard({ ops: services.ops, auth: services.auth, queue: services.queue, config }));
+  app.use(opsAnswers);
+  mountRoutes(app, [opsRoutes({ ops: services.ops, queue: services.queue, config })], access, mountOpts);
   // Public reads (the same answer for every caller, from the read cache): before the body
   // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
   // The live routes first: /api/draws/events is not a draw id.
-  mountRouters(app, [catalogueReadRoutes(services.catalogue), drawsLiveRoutes(services), drawsReadRoutes(services.draws)]);
+  mountRoutes(app, [catalogueReadRoutes(services.catalogue), drawsLiveRoutes(services), drawsReadRoutes(services.draws)], access, { ...mountOpts, onlyPublic: true });
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
-  // Admin routes and /ops read the session from the database every time (DESIGN §9); the rest
-  // through the session cache.
-  app.use(bearerUser((token, ctx) => services.auth.authenticate(token, { fresh: /^\/api\/admin(\/|$)/i.test(ctx.path) })));
+  // The caller through the session cache; the 'admin' access check reads the account afresh
+  // from the database (DESIGN §9), whatever the path.
+  app.use(bearerUser((token) => services.auth.authenticate(token)));
   // A signed-in user's write (any method but GET/HEAD/OPTIONS), once answered by the routes:
   // their cached sessions and reads go on every web process before the answer leaves, so their
   // next read shows it (platform/user-read-cache.ts).
@@ -79,7 +93,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     }
   });
 
-  mountRouters(app, moduleRouters(services));
+  mountRoutes(app, moduleRouters(services), access, mountOpts);
   app.use(apiPathsStopHere);
 
   if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.join(PROJECT_ROOT, 'public')));
@@ -87,9 +101,9 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
 }
 
 /**
- * Every module's routers that run after the bearer lookup. The admin route-guard test
- * (tests/admin/route-table.test.ts) walks this list, so a new /api/admin route is covered the
- * moment it is mounted here: add a module's router to this list, nowhere else.
+ * Every module's routes that run after the bearer lookup, in mounting order. The generated
+ * access tests (tests/platform/route-access.test.ts) walk what the app mounted, so a new route
+ * is covered the moment it is added here.
  */
 export function moduleRouters(services: Services) {
   return [

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import Router from '@koa/router';
 import multer from 'multer';
 import type { Context } from 'koa';
-import type { AppState } from '../platform/http/context';
-import { body, requireAdmin, adminRouter } from '../platform/http/context';
+import { body, requireAdmin } from '../platform/http/context';
 import { AdminInfoproductId, type AdminInfoproductsService, type UploadedFile } from './admin';
+import { routes, adminRoutes } from '../platform/http/routes';
 
 /** The admin console's e-books API. Listed for the route-guard table test. */
 export const ADMIN_INFOPRODUCTS_ROUTES = [
@@ -46,31 +45,31 @@ async function readUpload(ctx: Context, maxBytes: number): Promise<UploadedFile 
 }
 
 export function adminInfoproductsRoutes(s: { adminInfoproducts: AdminInfoproductsService }) {
-  const r = adminRouter();
+  const r = adminRoutes();
   const a = s.adminInfoproducts;
 
-  r.get('/infoproducts', async (ctx) => {
+  r.get('/infoproducts', 'admin', async (ctx) => {
     ctx.body = await a.list(ctx.query);
   });
-  r.post('/infoproducts', async (ctx) => {
+  r.post('/infoproducts', 'admin', async (ctx) => {
     ctx.status = 201;
     ctx.body = await a.create(requireAdmin(ctx).id, body(ctx));
   });
-  r.get('/infoproducts/:id', async (ctx) => {
+  r.get('/infoproducts/:id', 'admin', async (ctx) => {
     ctx.body = await a.get(AdminInfoproductId.parse(ctx.params.id));
   });
-  r.put('/infoproducts/:id', async (ctx) => {
+  r.put('/infoproducts/:id', 'admin', async (ctx) => {
     ctx.body = await a.update(requireAdmin(ctx).id, AdminInfoproductId.parse(ctx.params.id), body(ctx));
   });
-  r.delete('/infoproducts/:id', async (ctx) => {
+  r.delete('/infoproducts/:id', 'admin', async (ctx) => {
     ctx.body = await a.archive(requireAdmin(ctx).id, AdminInfoproductId.parse(ctx.params.id));
   });
-  r.post('/infoproducts/:id/file', async (ctx) => {
+  r.post('/infoproducts/:id/file', 'admin', async (ctx) => {
     const id = AdminInfoproductId.parse(ctx.params.id);
     const file = await readUpload(ctx, a.limits.ebookMaxBytes);
     if (file) ctx.body = await a.uploadFile(requireAdmin(ctx).id, id, file);
   });
-  r.post('/infoproducts/:id/cover', async (ctx) => {
+  r.post('/infoproducts/:id/cover', 'admin', async (ctx) => {
     const id = AdminInfoproductId.parse(ctx.params.id);
     const file = await readUpload(ctx, a.limits.coverMaxBytes);
     if (file) ctx.body = await a.uploadCover(requireAdmin(ctx).id, id, file);
@@ -80,8 +79,8 @@ export function adminInfoproductsRoutes(s: { adminInfoproducts: AdminInfoproduct
 
 /** Uploaded covers, public (the product image): named by content, so cached for a year. */
 export function coverRoutes(s: { adminInfoproducts: AdminInfoproductsService }) {
-  const r = new Router<AppState>({ prefix: '/api' });
-  r.get('/covers/:name', async (ctx) => {
+  const r = routes();
+  r.get('/covers/:name', 'public', async (ctx) => {
     const f = await s.adminInfoproducts.coverFile(String(ctx.params.name));
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('X-Content-Type-Options', 'nosniff');

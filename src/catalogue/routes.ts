@@ -1,9 +1,8 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
 import { requireUser } from '../platform/http/context';
 import { idOrName } from '../platform/validation';
 import { sendCachedJson } from '../platform/read-cache';
 import type { CatalogueService } from './service';
+import { routes } from '../platform/http/routes';
 
 const productKey = (v: string) => idOrName(v, 'E-book inválido.');
 
@@ -13,26 +12,26 @@ const productKey = (v: string) => idOrName(v, 'E-book inválido.');
  * never look at the caller, so a cache hit costs no query, signed in or not.
  */
 export function catalogueReadRoutes(catalogue: CatalogueService) {
-  const r = new Router<AppState>({ prefix: '/api' });
+  const r = routes();
 
-  r.get('/infoproducts', async (ctx) => {
+  r.get('/infoproducts', 'public', async (ctx) => {
     sendCachedJson(ctx, await catalogue.listJson(ctx.query));
   });
 
   // The storefront asks for sections without caching (spec §7): no-store, still served from the ≤ 1 s cache.
-  r.get('/infoproducts/sections', async (ctx) => {
+  r.get('/infoproducts/sections', 'public', async (ctx) => {
     sendCachedJson(ctx, await catalogue.sectionsJson(ctx.query), 'no-store');
   });
 
-  r.get('/infoproducts/:idOrSku', async (ctx) => {
+  r.get('/infoproducts/:idOrSku', 'public', async (ctx) => {
     sendCachedJson(ctx, await catalogue.detailJson(productKey(ctx.params.idOrSku)));
   });
 
-  r.get('/infoproducts/:idOrSku/open-draw', async (ctx) => {
+  r.get('/infoproducts/:idOrSku/open-draw', 'public', async (ctx) => {
     sendCachedJson(ctx, await catalogue.openDrawJson(productKey(ctx.params.idOrSku), String(ctx.query.include ?? '').split(',').includes('numbers')));
   });
 
-  r.get('/config', async (ctx) => {
+  r.get('/config', 'public', async (ctx) => {
     sendCachedJson(ctx, await catalogue.publicConfigJson());
   });
 
@@ -40,9 +39,9 @@ export function catalogueReadRoutes(catalogue: CatalogueService) {
 }
 
 export function catalogueRoutes(catalogue: CatalogueService) {
-  const r = new Router<AppState>({ prefix: '/api' });
+  const r = routes();
 
-  r.post('/infoproducts/:idOrSku/ensure-open-draw', async (ctx) => {
+  r.post('/infoproducts/:idOrSku/ensure-open-draw', 'customer', async (ctx) => {
     requireUser(ctx);
     ctx.body = await catalogue.ensureOpenDraw(productKey(ctx.params.idOrSku));
   });

@@ -1,7 +1,8 @@
-import { body, requireAdmin, adminRouter } from '../platform/http/context';
+import { body, requireAdmin } from '../platform/http/context';
 import { HistoryDrawId, type AdminHistoryService } from './admin-history';
 import type { OpenBuyersService } from './open-buyers';
 import { WinnerDrawId, type WinnersService } from './winners';
+import { adminRoutes } from '../platform/http/routes';
 
 /**
  * The admin console's held raffles, active raffle buyers and winners. Mounted in
@@ -18,26 +19,26 @@ export const ADMIN_HISTORY_ROUTES = [
 ] as const;
 
 export function adminHistoryRoutes(s: { adminHistory: AdminHistoryService; openBuyers: OpenBuyersService; winners: WinnersService }) {
-  const r = adminRouter();
+  const r = adminRoutes();
 
-  r.get('/draws/history', async (ctx) => {
+  r.get('/draws/history', 'admin', async (ctx) => {
     ctx.body = await s.adminHistory.history(ctx.query);
   });
-  r.get('/draws/:id/participants', async (ctx) => {
+  r.get('/draws/:id/participants', 'admin', async (ctx) => {
     ctx.body = await s.adminHistory.participants(HistoryDrawId.parse(ctx.params.id), ctx.query);
   });
 
-  r.get('/dashboard/open-buyers', async (ctx) => {
+  r.get('/dashboard/open-buyers', 'admin', async (ctx) => {
     ctx.body = await s.openBuyers.openBuyers(ctx.query);
   });
 
-  r.get('/winners', async (ctx) => {
+  r.get('/winners', 'admin', async (ctx) => {
     ctx.body = await s.winners.list(ctx.query);
   });
-  r.get('/winners/:drawId', async (ctx) => {
+  r.get('/winners/:drawId', 'admin', async (ctx) => {
     ctx.body = await s.winners.get(WinnerDrawId.parse(ctx.params.drawId));
   });
-  r.patch('/winners/:drawId', async (ctx) => {
+  r.patch('/winners/:drawId', 'admin', async (ctx) => {
     const admin = requireAdmin(ctx);
     ctx.body = await s.winners.updatePrize({ userId: admin.id, via: 'admin' }, WinnerDrawId.parse(ctx.params.drawId), body(ctx));
   });

@@ -1,6 +1,7 @@
-import { body, requireAdmin, adminRouter } from '../platform/http/context';
+import { body, requireAdmin } from '../platform/http/context';
 import { AdminDrawId } from './admin';
 import type { ResultsService } from './results';
+import { adminRoutes } from '../platform/http/routes';
 
 /**
  * The admin console's 'Registrar resultado' (RULES W4): preview a result for a closed draw,
@@ -14,14 +15,14 @@ export const ADMIN_RESULTS_ROUTES = [
 ] as const;
 
 export function adminResultsRoutes(s: { results: ResultsService }) {
-  const r = adminRouter();
-  r.post('/draws/:id/result/preview', async (ctx) => {
+  const r = adminRoutes();
+  r.post('/draws/:id/result/preview', 'admin', async (ctx) => {
     ctx.body = await s.results.preview(AdminDrawId.parse(ctx.params.id), body(ctx));
   });
-  r.post('/draws/:id/result/fetch', async (ctx) => {
+  r.post('/draws/:id/result/fetch', 'admin', async (ctx) => {
     ctx.body = await s.results.fetchPreview(AdminDrawId.parse(ctx.params.id), body(ctx));
   });
-  r.post('/draws/:id/result', async (ctx) => {
+  r.post('/draws/:id/result', 'admin', async (ctx) => {
     const admin = requireAdmin(ctx);
     ctx.status = 201;
     ctx.body = await s.results.recordForDraw(admin.id, AdminDrawId.parse(ctx.params.id), body(ctx));

@@ -1,5 +1,6 @@
-import { body, requireAdmin, adminRouter } from '../platform/http/context';
+import { body, requireAdmin } from '../platform/http/context';
 import { AdminDrawId, type AdminDrawsService } from './admin';
+import { adminRoutes } from '../platform/http/routes';
 
 /**
  * The admin console's draws API. Every route is listed in ADMIN_DRAWS_ROUTES: the route
@@ -20,40 +21,40 @@ export const ADMIN_DRAWS_ROUTES = [
 ] as const;
 
 export function adminDrawsRoutes(s: { adminDraws: AdminDrawsService }) {
-  const r = adminRouter();
+  const r = adminRoutes();
   const a = s.adminDraws;
 
-  r.get('/dashboard/summary', async (ctx) => {
+  r.get('/dashboard/summary', 'admin', async (ctx) => {
     ctx.body = await a.summary();
   });
-  r.post('/dashboard/new', async (ctx) => {
+  r.post('/dashboard/new', 'admin', async (ctx) => {
     ctx.status = 201;
     ctx.body = await a.newSeries(requireAdmin(ctx).id, body(ctx));
   });
-  r.post('/dashboard/ticket-price', async (ctx) => {
+  r.post('/dashboard/ticket-price', 'admin', async (ctx) => {
     ctx.body = await a.setTicketPrice(requireAdmin(ctx).id, body(ctx));
   });
 
-  r.get('/draws', async (ctx) => {
+  r.get('/draws', 'admin', async (ctx) => {
     ctx.body = await a.list(ctx.query);
   });
-  r.post('/draws', async (ctx) => {
+  r.post('/draws', 'admin', async (ctx) => {
     ctx.status = 201;
     ctx.body = await a.create(requireAdmin(ctx).id, body(ctx));
   });
-  r.get('/draws/:id', async (ctx) => {
+  r.get('/draws/:id', 'admin', async (ctx) => {
     ctx.body = await a.get(AdminDrawId.parse(ctx.params.id));
   });
-  r.put('/draws/:id', async (ctx) => {
+  r.put('/draws/:id', 'admin', async (ctx) => {
     ctx.body = await a.update(requireAdmin(ctx).id, AdminDrawId.parse(ctx.params.id), body(ctx));
   });
-  r.patch('/draws/:id', async (ctx) => {
+  r.patch('/draws/:id', 'admin', async (ctx) => {
     ctx.body = await a.setStatus(requireAdmin(ctx).id, AdminDrawId.parse(ctx.params.id), body(ctx));
   });
-  r.delete('/draws/:id', async (ctx) => {
+  r.delete('/draws/:id', 'admin', async (ctx) => {
     ctx.body = await a.remove(requireAdmin(ctx).id, AdminDrawId.parse(ctx.params.id));
   });
-  r.get('/draws/:id/board', async (ctx) => {
+  r.get('/draws/:id/board', 'admin', async (ctx) => {
     ctx.body = await a.board(AdminDrawId.parse(ctx.params.id));
   });
 

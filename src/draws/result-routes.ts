@@ -1,14 +1,13 @@
-import Router from '@koa/router';
-import type { AppState } from '../platform/http/context';
 import { Id } from '../platform/validation';
 import type { ResultsService } from './results';
+import { routes } from '../platform/http/routes';
 
 const DrawId = Id('Sorteio inválido.');
 
 /** GET /api/draws/{id}/result (public, RULES W2-W3): the contest, its 20 numbers, the walk and the winner's initials. */
 export function drawResultRoutes(s: { results: ResultsService }) {
-  const r = new Router<AppState>({ prefix: '/api' });
-  r.get('/draws/:id/result', async (ctx) => {
+  const r = routes();
+  r.get('/draws/:id/result', 'public', async (ctx) => {
     ctx.body = await s.results.drawResult(DrawId.parse(ctx.params.id));
     // A decided result changes only by an explicit correction: a short public cache is fine.
     ctx.set('Cache-Control', 'public, max-age=30');

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import type { AppState } from '../platform/http/context';
@@ -14,6 +13,7 @@ import type { MyReservations } from '../shared/api/draws';
 import type { LiveBoards } from './live';
 import { DomainError } from '../platform/errors';
 import { reservationsTotal } from '../platform/metrics';
+import { routes } from '../platform/http/routes';
 
 const DrawId = Id('Sorteio inválido.');
 const NumbersQuery = z.object({ draw_id: DrawId });
@@ -24,30 +24,30 @@ const MineQuery = z.object({ active: z.enum(['0', '1', 'true', 'false']).optiona
  * mounted before the body parser and the bearer lookup, like catalogueReadRoutes.
  */
 export function drawsReadRoutes(draws: DrawsService) {
-  const r = new Router<AppState>({ prefix: '/api' });
+  const r = routes();
 
-  r.get('/draws', async (ctx) => {
+  r.get('/draws', 'public', async (ctx) => {
     sendCachedJson(ctx, await draws.listJson(ctx.query));
   });
 
   // The spec's fallback paths of the closed list (storefront §7) and of the open-draw lookups
   // (account §7): the list filtered by that status (before /draws/:id, which would read the word as an id).
   for (const status of ['open', 'closed'] as const) {
-    r.get(`/draws/${status}`, async (ctx) => {
+    r.get(`/draws/${status}`, 'public', async (ctx) => {
       sendCachedJson(ctx, await draws.listJson({ ...ctx.query, status }));
     });
   }
 
-  r.get('/draws/:id', async (ctx) => {
+  r.get('/draws/:id', 'public', async (ctx) => {
     sendCachedJson(ctx, await draws.getJson(DrawId.parse(ctx.params.id)));
   });
 
   // The board (polled every 15 s by every visitor).
-  r.get('/draws/:id/numbers', async (ctx) => {
+  r.get('/draws/:id/numbers', 'public', async (ctx) => {
     sendCachedJson(ctx, await draws.boardJson(DrawId.parse(ctx.params.id)));
   });
 
-  r.get('/numbers', async (ctx) => {
+  r.get('/numbers', 'public', async (ctx) => {
     const { draw_id } = NumbersQuery.parse(ctx.query);
     sendCachedJson(ctx, await draws.boardJson(draw_id));
   });
@@ -61,7 +61,7 @@ export function drawsReadRoutes(draws: DrawsService) {
  * sends when it reconnects, or the `last_event_id` query parameter) resumes.
  */
 export function drawsLiveRoutes(s: { draws: DrawsService; live: LiveBoards }) {
-  const r = new Router<AppState>({ prefix: '/api' });
+  const r = routes();
   const LiveQuery = z.object({ last_event_id: z.string().max(40).optional() });
 
   const DrawIds = z
@@ -91,12 +91,12 @@ export function drawsLiveRoutes(s: { draws: DrawsService; live: LiveBoards }) {
 
   // Several draws on one connection (the home page's cards; a browser opens few connections per
   // site): boards then changes, without event ids (a reconnection gets the boards again).
-  r.get('/draws/events', async (ctx) => {
+  r.get('/draws/events', 'public', async (ctx) => {
     const { ids } = ManyQuery.parse(ctx.query);
     await stream(ctx, ids, undefined);
   });
 
-  r.get('/draws/:id/events', async (ctx) => {
+  r.get('/draws/:id/events', 'public', async (ctx) => {
     const drawId = DrawId.parse(ctx.params.id);
     const { last_event_id } = LiveQuery.parse(ctx.query);
     await stream(ctx, [drawId], ctx.get('last-event-id') || last_event_id || undefined);
@@ -106,14 +106,14 @@ export function drawsLiveRoutes(s: { draws: DrawsService; live: LiveBoards }) {
 }
 
 export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService; userReads: UserReadCache }) {
-  const r = new Router<AppState>({ prefix: '/api' });
+  const r = routes();
 
-  r.get('/vouchers/remaining', async (ctx) => {
+  r.get('/vouchers/remaining', 'customer', async (ctx) => {
     const user = requireUser(ctx);
     await sendUserRead(ctx, s.userReads, user.id, () => s.vouchers.remaining(user.id, ctx.query));
   });
 
-  r.post('/reservations', async (ctx) => {
+  r.post('/reservations', 'customer', async (ctx) => {
     const user = requireUser(ctx);
     try {
       ctx.body = await s.reservations.reserve(user.id, body(ctx));
@@ -125,7 +125,7 @@ export function drawsRoutes(s: { draws: DrawsService; reservations: Reservations
     reservationsTotal.inc({ outcome: 'created' });
   });
 
-  r.get('/me/reservations', async (ctx) => {
+  r.get('/me/reservations', 'customer', async (ctx) => {
     const user = requireUser(ctx);
     const { active } = MineQuery.parse(ctx.query);
     await sendUserRead(ctx, s.userReads, user.id, async () => {
@@ -135,7 +135,7 @@ export function drawsRoutes(s: { draws: DrawsService; reservations: Reservations
     });
   });
 
-  r.post('/vouchers/consume', async (ctx) => {
+  r.post('/vouchers/consume', 'customer', async (ctx) => {
     const user = requireUser(ctx);
     ctx.body = await s.vouchers.consume(user.id, body(ctx));
   });

@@ -8,6 +8,7 @@ import type { JobQueue } from '../platform/queue';
 import type { AuthService } from '../auth/service';
 import { errors, isDomainError } from '../platform/errors';
 import { OPS_COOKIE, type OpsService } from './service';
+import { routes, type RouteHandler, type Routes } from '../platform/http/routes';
 import { readCookie, setCookieHeader } from '../platform/http/cookies';
 
 /**
@@ -38,7 +39,8 @@ const OPS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const isOpsPath = (p: string) => /^\/ops(\/|$)/.test(p);
+/** Under /ops (the canonical spelling: the canonical-path rule answers 404 for any other). */
+export const isOpsPath = (p: string) => /^\/ops(\/|$)/.test(p);
 
 const DENIED = {
   missing: 'Abra o painel de filas pelo console de administração (botão "Filas (operações)").',
@@ -52,13 +54,51 @@ function cookieHeader(value: string, maxAgeS: number, secure: boolean) {
   return setCookieHeader(OPS_COOKIE, value, { path: '/ops', maxAgeS, sameSite: 'Strict', secure });
 }
 
-/** The answers the error middleware does not give here (a wrong method, an unknown /ops path). */
+/** The answers the error middleware does not give outside /api (a wrong method, an unknown /ops path). */
 function deny(ctx: Koa.Context, status: 404 | 405, error: string, message: string) {
   ctx.status = status;
   ctx.body = { error, message };
 }
 
-export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'authenticate'>; queue: JobQueue; config: Pick<Config, 'isProduction'> }): Koa.Middleware<AppState> {
+/**
+ * The 'ops' access check (platform/http/routes.ts): the dashboard's cookie session, its user
+ * read from the database; no, expired, ended or tampered cookie → 401; not (or no longer) an
+ * admin → 403, and so does a customer's bearer token (a bearer token is no way in).
+ */
+export function opsAccess(deps: { ops: OpsService; auth: Pick<AuthService, 'authenticate'> }) {
+  return async (ctx: Koa.ParameterizedContext<AppState>) => {
+    const check = await deps.ops.checkSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
+    if (!check.ok) {
+      if (check.reason === 'not_admin') throw errors.forbidden('Acesso restrito a administradores.');
+      const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
+      if (bearer) {
+        const u = await deps.auth.authenticate(bearer[1].trim(), { fresh: true });
+        if (u && !u.isAdmin) throw errors.forbidden('Acesso restrito a administradores.');
+      }
+      throw errors.unauthenticated(DENIED[check.reason]);
+    }
+    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, tokenId: 0 };
+  };
+}
+
+/**
+ * Headers of every answer under /ops (its own CSP, no caching, no indexing), and JSON for the
+ * router's bodiless 404/405 there: nothing under /ops falls through to the SPA. Decides no access.
+ */
+export const opsAnswers: Koa.Middleware<AppState> = async (ctx, next) => {
+  if (!isOpsPath(ctx.path)) return next();
+  ctx.set('Content-Security-Policy', OPS_CSP);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Robots-Tag', 'noindex');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  await next();
+  if (ctx.body != null && ctx.body !== '') return;
+  if (ctx.status === 404) deny(ctx, 404, 'route_not_found', 'Rota não encontrada.');
+  else if (ctx.status === 405) deny(ctx, 405, 'method_not_allowed', 'Método não permitido para esta rota.');
+};
+
+/** The routes under /ops, each declaring its access like every other route. */
+export function opsRoutes(deps: { ops: OpsService; queue: JobQueue; config: Pick<Config, 'isProduction'> }): Routes {
   let board: Koa.Middleware | null = null;
   // Built on the first admin request: most processes (and tests) never open the dashboard.
   const dashboard = () => {
@@ -76,65 +116,58 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
     }
     return board;
   };
+  const r = routes('');
 
-  return async (ctx, next) => {
-    if (!isOpsPath(ctx.path)) return next();
-    ctx.set('Content-Security-Policy', OPS_CSP);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('X-Robots-Tag', 'noindex');
-    ctx.set('Referrer-Policy', 'no-referrer');
-
-    if (ctx.path === '/ops/login') {
-      // GET only: a HEAD (a link preview, a prefetch) must not use up the one-time link.
-      if (ctx.method !== 'GET') {
-        ctx.set('Allow', 'GET');
-        return deny(ctx, 405, 'method_not_allowed', 'Método não permitido para esta rota.');
-      }
-      const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
-      try {
-        const s = await deps.ops.redeemLogin(token);
-        ctx.set('Set-Cookie', cookieHeader(s.cookie, s.maxAgeS, deps.config.isProduction));
-        ctx.redirect(OPS_BASE);
-        ctx.status = 303; // See Other: the address bar no longer holds the token
-      } catch (e) {
-        if (!isDomainError(e)) throw e;
-        ctx.set('Set-Cookie', cookieHeader('', 0, deps.config.isProduction));
-        throw e;
-      }
-      return;
+  r.get('/ops/login', 'public', async (ctx) => {
+    // A HEAD (a link preview, a prefetch) must not use up the one-time link.
+    if (ctx.method !== 'GET') {
+      ctx.set('Allow', 'GET');
+      return deny(ctx, 405, 'method_not_allowed', 'Método não permitido para esta rota.');
     }
-
-    const check = await deps.ops.checkSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
-    if (!check.ok) {
-      if (check.reason === 'not_admin') throw errors.forbidden('Acesso restrito a administradores.');
-      // A bearer token is no way in (only the cookie is); a customer's is told so plainly.
-      const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
-      if (bearer) {
-        const u = await deps.auth.authenticate(bearer[1].trim(), { fresh: true });
-        if (u && !u.isAdmin) throw errors.forbidden('Acesso restrito a administradores.');
-      }
-      throw errors.unauthenticated(DENIED[check.reason]);
-    }
-    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, tokenId: 0 };
-
-    if (ctx.path === '/ops' || ctx.path === '/ops/') {
+    const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
+    try {
+      const s = await deps.ops.redeemLogin(token);
+      ctx.set('Set-Cookie', cookieHeader(s.cookie, s.maxAgeS, deps.config.isProduction));
       ctx.redirect(OPS_BASE);
-      return;
-    }
-    if (ctx.path === '/ops/logout') {
-      // Ended on the server too: the cookie (or a copy of it) stops working now, not in 30 min.
-      await deps.ops.endSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
+      ctx.status = 303; // See Other: the address bar no longer holds the token
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
       ctx.set('Set-Cookie', cookieHeader('', 0, deps.config.isProduction));
-      ctx.status = 204;
-      return;
+      throw e;
     }
-    // Read-only dashboard: no call that changes a job, a queue or a schedule gets through, whatever
-    // the bull-board version does with readOnlyMode.
-    if (ctx.path.startsWith(`${OPS_BASE}/api/`) && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD');
-      return deny(ctx, 405, 'read_only', 'O painel de filas é somente leitura. Para reenfileirar jobs, use: cotaverde queues retry <tipo>.');
-    }
-    if (ctx.path === OPS_BASE || ctx.path.startsWith(`${OPS_BASE}/`)) await dashboard()(ctx, async () => {});
-    if (ctx.status === 404 && (ctx.body == null || ctx.body === '')) deny(ctx, 404, 'route_not_found', 'Rota não encontrada.');
+  });
+
+  r.get('/ops', 'ops', (ctx) => {
+    ctx.redirect(OPS_BASE);
+  });
+
+  // Ended on the server too: the cookie (or a copy of it) stops working now, not in 30 min.
+  const logout: RouteHandler = async (ctx) => {
+    await deps.ops.endSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
+    ctx.set('Set-Cookie', cookieHeader('', 0, deps.config.isProduction));
+    ctx.status = 204;
   };
+  r.get('/ops/logout', 'ops', logout);
+  r.post('/ops/logout', 'ops', logout);
+
+  const serve: RouteHandler = async (ctx) => {
+    await dashboard()(ctx, async () => {});
+  };
+  r.get(OPS_BASE, 'ops', serve);
+  r.get(`${OPS_BASE}/*rest`, 'ops', serve);
+  // Read-only dashboard: no call that changes a job, a queue or a schedule gets through, whatever
+  // the bull-board version does with readOnlyMode: only GET and HEAD are routes to it.
+  const readOnly: RouteHandler = (ctx) => {
+    ctx.set('Allow', 'GET, HEAD');
+    deny(ctx, 405, 'read_only', 'O painel de filas é somente leitura. Para reenfileirar jobs, use: cotaverde queues retry <tipo>.');
+  };
+  for (const path of [OPS_BASE, `${OPS_BASE}/*rest`]) {
+    r.post(path, 'ops', readOnly);
+    r.put(path, 'ops', readOnly);
+    r.patch(path, 'ops', readOnly);
+    r.delete(path, 'ops', readOnly);
+  }
+  // Any other path under /ops asks for the session first, then is not found.
+  r.get('/ops/*rest', 'ops', (ctx) => deny(ctx, 404, 'route_not_found', 'Rota não encontrada.'));
+  return r;
 }

@@ -17,8 +17,8 @@
  *   (messages sent meanwhile were missed).
  * - A lookup that started before an invalidation never lands (generation counter), and every
  *   entry lives at most `ttlMs` (5 s), a bound for what no message can cover.
- * - Admin routes never use it (DESIGN §9: the admin check reads the database for every admin
- *   request); see auth/service.ts.
+ * - Admin routes do not trust it: their access check (RULES H1, U1) reads the account from the
+ *   database for every admin request; see platform/http/context.ts accessControl.
  */
 export const SESSION_CACHE_TTL_MS = 5000;
 

@@ -20,9 +20,7 @@ const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
 test('ADMIN_DRAWS_ROUTES names exactly the routes the router registers', () => {
   const router = adminDrawsRoutes(t.services);
-  const registered = router.stack
-    .filter((layer) => layer.methods.length > 0)
-    .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
+  const registered = router.declared.map((d) => `${d.method} ${router.prefix}${d.path}`);
   expect(registered.sort()).toEqual(ADMIN_DRAWS_ROUTES.map(key).sort());
 });
 
@@ -81,9 +79,7 @@ test('every admin route: anonymous 401, customer 403 (nothing changes), admin al
 /** Every /api/admin route mounted in the app (src/http.ts moduleRouters), whatever its module. */
 function mountedAdminRoutes() {
   return moduleRouters(t.services).flatMap((router) =>
-    router.stack
-      .filter((layer) => layer.methods.length > 0 && String(layer.path).startsWith('/api/admin'))
-      .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
+    router.declared.map((d) => ({ method: d.method as string, path: `${router.prefix}${d.path}` })).filter((r) => r.path.startsWith('/api/admin')),
   );
 }
 

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/platform/config';
 import type { Logger } from '../../src/platform/logger';
 import { createServices, type Services } from '../../src/services';
 import { createApp } from '../../src/http';
+import type { RouteProbe } from '../../src/platform/http/routes';
 import { hashPassword, sha256 } from '../../src/auth/service';
 import { insertSession } from '../../src/auth/queries';
 import { uniqueCpf } from './cpf';
@@ -17,6 +18,8 @@ import { uniqueCpf } from './cpf';
  */
 export interface TestContext {
   services: Services;
+  /** The Koa app under test (its mounted routes: platform/http/middleware.ts mountedRoutes). */
+  app: ReturnType<typeof createApp>;
   url: string;
   dbName: string;
   api<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse<T>>;
@@ -47,7 +50,7 @@ async function adminQuery(sql: string) {
 }
 
 export async function createTestContext(
-  opts: { serveWeb?: boolean; env?: Record<string, string>; logger?: (config: ReturnType<typeof loadConfig>) => Logger } = {},
+  opts: { serveWeb?: boolean; env?: Record<string, string>; logger?: (config: ReturnType<typeof loadConfig>) => Logger; routeProbe?: RouteProbe } = {},
 ): Promise<TestContext> {
   const template = process.env.TEST_TEMPLATE_DB;
   if (!template) throw new Error('TEST_TEMPLATE_DB is not set: run the suite with `npm test`.');
@@ -69,13 +72,14 @@ export async function createTestContext(
     ...opts.env,
   });
   const services = createServices({ config, logger: opts.logger?.(config) });
-  const app = createApp(services, { serveWeb: opts.serveWeb ?? false });
+  const app = createApp(services, { serveWeb: opts.serveWeb ?? false, routeProbe: opts.routeProbe });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     services,
+    app,
     url,
     dbName,
     async api(method, path, o = {}) {

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { OPS_COOKIE } from '../../src/ops/service';
 import { openOpsLink, opsCookieOf, rawRequest } from './support';
-import { opsDashboard } from '../../src/ops/dashboard';
+import { opsAccess, opsRoutes } from '../../src/ops/dashboard';
+import { mountRoutes } from '../../src/platform/http/middleware';
+import { accessControl } from '../../src/platform/http/context';
 import { errorMiddleware } from '../../src/platform/http/errors';
 import { createApp } from '../../src/http';
 
@@ -33,7 +35,7 @@ async function openDashboard(token: string) {
 
 const cookieOf = opsCookieOf;
 
-const PATHS = ['/ops', '/ops/queues', '/ops/queues/', '/ops/queues/queue/main', '/ops/queues/api/queues', '/ops/queues/static/js/main.js', '/ops/anything', '/ops/queues/api/queues/main/retry/failed'];
+const PATHS = ['/ops', '/ops/queues', '/ops/queues/queue/main', '/ops/queues/api/queues', '/ops/queues/static/js/main.js', '/ops/anything', '/ops/queues/api/queues/main/retry/failed'];
 
 test('anonymous: 401 JSON on every path under /ops (page, static files, API), never the dashboard or the SPA', async () => {
   for (const p of PATHS) {
@@ -45,6 +47,9 @@ test('anonymous: 401 JSON on every path under /ops (page, static files, API), ne
   }
   const put = await raw('/ops/queues/api/queues/main/retry/failed', {}, 'PUT');
   expect(put.status).toBe(401);
+  // A second spelling of a path (here a trailing slash) is no path at all (RULES H2).
+  const slash = await raw('/ops/queues/');
+  expect([slash.status, slash.body]).toEqual([404, { error: 'route_not_found', message: 'Rota não encontrada.' }]);
   // A made-up cookie is no way in either.
   const forged = await raw('/ops/queues', { cookie: `${OPS_COOKIE}=v1.eyJwIjoic2Vzc2lvbiIsInUiOjEsImUiOjk5OTk5OTk5OTl9.AAAA` });
   expect(forged.status).toBe(401);
@@ -193,7 +198,8 @@ test('the link is GET only (a HEAD or POST does not use it up), and in productio
   // The same middleware with a production configuration.
   const app = new Koa();
   app.use(errorMiddleware);
-  app.use(opsDashboard({ ops: t.services.ops, auth: t.services.auth, queue: t.services.queue, config: { isProduction: true } }) as Koa.Middleware);
+  const access = accessControl({ authenticateFresh: (token) => t.services.auth.authenticate(token, { fresh: true }), ops: opsAccess({ ops: t.services.ops, auth: t.services.auth }) });
+  mountRoutes(app as never, [opsRoutes({ ops: t.services.ops, queue: t.services.queue, config: { isProduction: true } })], access);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

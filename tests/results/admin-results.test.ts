@@ -158,11 +158,10 @@ test('fetch: previews the contest from the results service; not drawn → 409; s
 
 test('ADMIN_RESULTS_ROUTES names exactly the routes of the router, and the router is mounted (route-table walks it)', () => {
   const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
-  const registered = adminResultsRoutes(t.services)
-    .stack.filter((l) => l.methods.length > 0)
-    .flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${l.path}`));
+  const results = adminResultsRoutes(t.services);
+  const registered = results.declared.map((d) => `${d.method} ${results.prefix}${d.path}`);
   expect(registered.sort()).toEqual(ADMIN_RESULTS_ROUTES.map(key).sort());
-  const mounted = moduleRouters(t.services).flatMap((r) => r.stack.flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${l.path}`)));
+  const mounted = moduleRouters(t.services).flatMap((r) => r.declared.map((d) => `${d.method} ${r.prefix}${d.path}`));
   for (const r of ADMIN_RESULTS_ROUTES) expect(mounted).toContain(key(r));
   expect(mounted).toContain('GET /api/draws/:id/result');
 });

@@ -1,5 +1,6 @@
-import Router from '@koa/router';
+import type Koa from 'koa';
 import type { Context } from 'koa';
+import type { AccessControl } from './routes';
 import type { ZodType } from 'zod';
 import { errors } from '../errors';
 import type { Logger } from '../logger';
@@ -18,6 +19,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   user: SessionUser | null;
+  /** The request's bearer token, when it sent one (the 'admin' access check reads its account afresh). */
+  bearerToken?: string;
   /** Set by sendCachedJson: the public read's cached answer this response sends. */
   publicAnswer?: CachedJson;
 }
@@ -37,18 +40,30 @@ export function requireAdmin(ctx: Context): SessionUser {
 }
 
 /**
- * A router under /api/admin whose every matched route first requires an admin (the user and
- * is_admin were read from the database for this request by the bearer middleware, DESIGN §9,
- * never from a token claim) and is never cached. Every module's admin routes start here.
+ * The access levels' checks (platform/http/routes.ts). 'customer': a signed-in session.
+ * 'admin': the account read from the database for this request (DESIGN §9: never from a cached
+ * session or a token claim), an admin, passing `adminRefusal` (the deployment's admin rules);
+ * never cached. 'ops': the operations dashboard's cookie session (ops/dashboard.ts).
  */
-export function adminRouter(): Router<AppState> {
-  const r = new Router<AppState>({ prefix: '/api/admin' });
-  r.use(async (ctx, next) => {
-    requireAdmin(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
-  return r;
+export function accessControl(deps: {
+  authenticateFresh(token: string): Promise<SessionUser | null>;
+  adminRefusal?(user: SessionUser): Error | null;
+  ops(ctx: Koa.ParameterizedContext<AppState>): Promise<void>;
+}): AccessControl {
+  return {
+    customer(ctx) {
+      requireUser(ctx);
+    },
+    async admin(ctx) {
+      const token = ctx.state.bearerToken;
+      ctx.state.user = token ? await deps.authenticateFresh(token) : null;
+      requireAdmin(ctx);
+      const refusal = deps.adminRefusal?.(ctx.state.user as SessionUser);
+      if (refusal) throw refusal;
+      ctx.set('Cache-Control', 'no-store');
+    },
+    ops: deps.ops,
+  };
 }
 
 /** Parses with zod; a ZodError becomes a 400 with details in the error middleware. */

@@ -1,9 +1,8 @@
-import Router from '@koa/router';
 import type { Db } from '../db';
 import type { Redis } from '../redis';
 import { HEARTBEAT_STALE_MS, readHeartbeat, readSchedules, type WorkerHeartbeat, type WorkerSchedules } from '../heartbeat';
 import { QUEUE_NAME } from '../queue';
-import type { AppState } from './context';
+import { routes } from './routes';
 
 const READY_CHECK_MS = 1500;
 
@@ -31,11 +30,11 @@ function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
  *   (payment polling, mail) waits, so a load balancer must not take the web out for it; alert on it.
  */
 export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string }) {
-  const router = new Router<AppState>({ prefix: '/api' });
-  router.get('/health', (ctx) => {
+  const router = routes();
+  router.get('/health', 'public', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  router.get('/ready', async (ctx) => {
+  router.get('/ready', 'public', async (ctx) => {
     const unknown: WorkerHeartbeat = { status: 'missing', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: HEARTBEAT_STALE_MS };
     const [dbOk, redisOk, worker, schedules] = await Promise.all([
       withinMs(deps.db.raw('select 1'), READY_CHECK_MS).then(() => true, () => false),

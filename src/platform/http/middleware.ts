@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import type Router from '@koa/router';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
 import { randomUUID } from 'node:crypto';
@@ -9,6 +8,7 @@ import type { Logger } from '../logger';
 import { isApiPath } from './errors';
 import { PublicReadLane, REQUEST_ID_RE } from './fast-lane';
 import type { AppState, SessionUser } from './context';
+import { buildRouter, nonCanonicalGuardedPath, type AccessControl, type MountedRoute, type RouteProbe, type Routes } from './routes';
 
 /**
  * The module-agnostic pieces of the HTTP app. Which modules' routes are mounted, and in which
@@ -96,22 +96,57 @@ export function corsPolicy(config: Pick<Config, 'corsOrigins'>): Koa.Middleware<
   });
 }
 
-/** Bearer token → ctx.state.user, through `authenticate` (the session cache, or the database for admin routes: src/http.ts). */
-export function bearerUser(authenticate: (token: string, ctx: Koa.Context) => Promise<SessionUser | null>): Koa.Middleware<AppState> {
+/**
+ * Bearer token → `ctx.state.user` through the session cache (`authenticate`), and the token itself
+ * in `ctx.state.bearerToken` for the routes whose access check reads the account afresh ('admin').
+ */
+export function bearerUser(authenticate: (token: string) => Promise<SessionUser | null>): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const m = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
-    if (m) ctx.state.user = await authenticate(m[1].trim(), ctx);
+    if (m) {
+      ctx.state.bearerToken = m[1].trim();
+      ctx.state.user = await authenticate(ctx.state.bearerToken);
+    }
     await next();
   };
 }
 
-/** Mounts routers in order; a method a router does not take is left to the error middleware (405). */
-export function mountRouters(app: Koa<AppState>, routers: Router<AppState>[]) {
-  for (const router of routers) {
+/** The routes an app mounted, as it serves them (the generated access tests walk this). */
+const MOUNTED = new WeakMap<Koa, MountedRoute[]>();
+
+export function mountedRoutes(app: Koa<AppState>): MountedRoute[] {
+  return [...(MOUNTED.get(app as Koa) ?? [])];
+}
+
+/**
+ * Mounts declared routes in order (platform/http/routes.ts: each route's access check first in
+ * its own chain); a method a router does not take is left to the error middleware (405).
+ * `onlyPublic`: routes mounted before the session lookup, which may only be public.
+ */
+export function mountRoutes(app: Koa<AppState>, list: Routes[], control: AccessControl, o: { probe?: RouteProbe; onlyPublic?: boolean } = {}) {
+  const table = MOUNTED.get(app as Koa) ?? [];
+  MOUNTED.set(app as Koa, table);
+  for (const declared of list) {
+    const { router, mounted } = buildRouter(declared, control, o);
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
+    table.push(...mounted);
   }
 }
+
+/**
+ * The canonical-path rule (RULES H2): an /api or /ops path in any spelling but its one
+ * canonical form answers 404 before anything else looks at it.
+ */
+export const canonicalPaths: Koa.Middleware<AppState> = async (ctx, next) => {
+  if (nonCanonicalGuardedPath(ctx.path)) {
+    ctx.status = 404;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { error: 'route_not_found', message: 'Rota não encontrada.' };
+    return;
+  }
+  await next();
+};
 
 /**
  * No route took an /api path (any letter case): it stops here, before the SPA, and the error
