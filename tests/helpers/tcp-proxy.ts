@@ -5,7 +5,8 @@ import net from 'node:net';
  * closes the listener and cuts every open connection (clients then see their sockets end, and new
  * connections are refused, as when the server behind it is down); start() listens again on the
  * same port. `hang()` keeps accepting connections but forwards nothing (a server that stopped
- * answering).
+ * answering). `replyDelayMs` holds every byte coming back from the target that long (a slow
+ * server that still answers everything, in order).
  */
 export class TcpProxy {
   private server: net.Server | null = null;
@@ -15,6 +16,7 @@ export class TcpProxy {
   constructor(
     readonly port: number,
     private readonly target: { host: string; port: number },
+    readonly o: { replyDelayMs?: number } = {},
   ) {}
 
   get running() {
@@ -35,7 +37,12 @@ export class TcpProxy {
       client.on('error', cut).on('close', cut);
       upstream.on('error', cut).on('close', cut);
       client.pipe(upstream);
-      upstream.pipe(client);
+      const delay = this.o.replyDelayMs ?? 0;
+      if (delay > 0) {
+        // Same delay for every chunk: timers of one duration fire in order, so the bytes stay in order.
+        upstream.on('data', (chunk) => setTimeout(() => !client.destroyed && client.write(chunk), delay).unref());
+        upstream.on('end', () => setTimeout(() => client.end(), delay).unref());
+      } else upstream.pipe(client);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
