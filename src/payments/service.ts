@@ -210,7 +210,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     async refund(paymentId, input, actor) {
       const { reason } = RefundCommand.parse(input);
       const waitUntil = Date.now() + REFUND_WAIT_MS;
-      for (;;) {
+      for (let round = 0; ; round++) {
         const p: PaymentRow | undefined = await db('payments').where({ id: paymentId }).first();
         if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
         if (p.status === 'refunded' || p.status === 'charged_back') return { payment: p, refunded: false, already: true, pending: false };
@@ -234,6 +234,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         }
         // Another refund of this payment is under way: its outcome is this call's answer (already
         // refunded), or, when it failed or the provider has not finished, this call tries again.
+        if (round === 0) deps.logger.info({ paymentId }, 'refund: another refund of this payment is under way; waiting for its outcome');
         if (Date.now() >= waitUntil) {
           throw errors.conflict('refund_in_progress', 'Um reembolso deste pagamento já está em andamento. Veja o pagamento de novo em instantes.');
         }

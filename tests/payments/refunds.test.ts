@@ -1,4 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { eventually } from '../helpers/eventually';
+import { createLogger } from '../../src/platform/logger';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { runCliCaptured } from '../helpers/cli';
 import { voucherLotChecks } from '../../src/draws/vouchers';
@@ -15,9 +17,14 @@ import { WEBHOOK_SECRET, balanceOf, buyEbooks, makeProductWithDraw, mercadoPagoE
 let fake: FakeMercadoPago;
 let t: TestContext;
 let admin: Awaited<ReturnType<typeof createUser>>;
+/** The app's log lines (info and up), to see a refund waiting for another. */
+const logLines: string[] = [];
 beforeAll(async () => {
   fake = await startFakeMercadoPago({ realQr: false });
-  t = await createTestContext({ env: mercadoPagoEnv(fake, { RATE_LIMIT_DISABLED: '1' }) });
+  t = await createTestContext({
+    env: mercadoPagoEnv(fake, { RATE_LIMIT_DISABLED: '1' }),
+    logger: (config) => createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void logLines.push(s) } }),
+  });
   admin = await createUser(t, { admin: true });
 });
 afterAll(async () => {
@@ -358,6 +365,29 @@ describe('races', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'refunded', refund: { refunded: true, already: false, pending: false } });
     expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before + 2);
+    await booksHold();
+  });
+
+  test('a refund that finds another refund under way waits for it and answers already, without asking the provider', async () => {
+    const u = await createUser(t);
+    const { product } = await makeProductWithDraw(t, { price_cents: 500 });
+    const a = await buyApproved(u, product.id, 1);
+    const before = fake.count('POST', `/v1/payments/${a.mpId}/refunds`);
+    // Another process's refund holds the claim and is talking to the provider.
+    await db()('payments').where({ id: a.paymentId }).update({ refund_claimed_at: db().fn.now() });
+    const waiting = refund(a.paymentId, { reason: 'segundo operador' });
+    await eventually(
+      async () => logLines.some((l) => l.includes('another refund of this payment is under way') && JSON.parse(l).paymentId === a.paymentId),
+      'the second refund to wait for the first',
+    );
+    // That refund's outcome arrives (the provider's notification applies it).
+    fake.setStatus(a.mpId, 'refunded');
+    expect(await webhook(a.mpId)).toMatchObject({ status: 'refunded' });
+    const r = await waiting;
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'refunded', refund: { refunded: false, already: true, pending: false } });
+    expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before);
+    expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refund_requested' })).toHaveLength(0);
     await booksHold();
   });
 
