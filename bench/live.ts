@@ -5,8 +5,8 @@
  *
  * 1. Provisions PostgreSQL + Redis like `npm test` does, creates a throw-away database, migrates,
  *    and creates one 100-number draw, one buyer with vouchers and a session token.
- * 2. Starts the real app (createServices + createApp) in a child process (LIVE_MAX_STREAMS above
- *    STREAMS, default heartbeat 15 s); the streams' clients run here, in the parent, so they do not
+ * 2. Starts the real app (createServices + createApp) in a child process (LIVE_MAX_STREAMS and
+ *    LIVE_MAX_STREAMS_PER_CLIENT above STREAMS, default heartbeat 15 s); the streams' clients run here, in the parent, so they do not
  *    share the server's event loop.
  * 3. Memory: the child's RSS and V8 heap (after a full GC) before and after STREAMS streams of the
  *    draw are open (each has received its `board` event); the difference per stream.
@@ -137,7 +137,8 @@ async function main() {
     child = fork(__filename, ['--serve'], {
       cwd: ROOT,
       execArgv: ['--import', 'tsx', '--expose-gc'],
-      env: { ...benchEnv(infra, queuePrefix), LIVE_MAX_STREAMS: String(STREAMS + 100) },
+      // Every stream comes from this one address: the per-client cap is lifted like the process's.
+      env: { ...benchEnv(infra, queuePrefix), LIVE_MAX_STREAMS: String(STREAMS + 100), LIVE_MAX_STREAMS_PER_CLIENT: String(STREAMS + 100) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const port = await new Promise<number>((resolve, reject) => {

@@ -289,6 +289,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         prefix: config.queuePrefix,
         logger: s.logger,
         maxStreams: config.live.maxStreams,
+        maxStreamsPerClient: config.live.maxStreamsPerClient,
         heartbeatMs: config.live.heartbeatMs,
         streamMaxLen: config.live.streamMaxLen,
       }),

@@ -207,13 +207,17 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
   const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
   const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
+  // The live boards' own connection (connected on first use, so only web processes with streams
+  // open it): a slow Redis is waited for, not taken for a down one.
+  const liveRedis = createRedis(config.redisUrl, 'cotaverde-live', 'fail-fast', { commandTimeoutMs: config.live.redisTimeoutMs, lazy: true });
   const live = createLiveBoards({
     db,
-    redis: fastRedis,
+    redis: liveRedis,
     readCache,
     prefix: config.queuePrefix,
     logger,
     maxStreams: config.live.maxStreams,
+    maxStreamsPerClient: config.live.maxStreamsPerClient,
     heartbeatMs: config.live.heartbeatMs,
     streamMaxLen: config.live.streamMaxLen,
   });
@@ -279,6 +283,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       await db.destroy().catch(() => {});
       redis.disconnect();
       fastRedis.disconnect();
+      liveRedis.disconnect();
     },
   };
 }

@@ -32,8 +32,15 @@ import type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from
  * event applied twice changes nothing.
  *
  * Heartbeat comments keep proxies from closing idle streams; open streams are counted and capped
- * per process (503 beyond the cap). A slow safety pass re-checks the draws with open streams, in
+ * per process (503 beyond the cap) and per client address in the process (429 beyond it: one
+ * client cannot take every place). A slow safety pass re-checks the draws with open streams, in
  * case a bus message was lost while Redis was reconnecting.
+ *
+ * Redis: the stream reads go through their own connection, which waits for a slow server (a
+ * burst of opens on a busy process is slow, not down) for `redisTimeoutMs`, while a command sent
+ * when it is disconnected still fails at once (no offline queue), so a stream opened while Redis
+ * is down answers 503 at once. New streams of a draw that start together share one read of its
+ * snapshot and one serialized board.
  */
 
 const LOCK_NAMESPACE = 0x4c495645; // 'LIVE': the first key of pg_advisory_xact_lock(int, int)
@@ -54,6 +61,12 @@ interface Snapshot {
 }
 
 export type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
+
+/** What new streams of a draw start from: the recorded snapshot and its `board` frame, serialized once. */
+interface FreshStart {
+  snap: Snapshot;
+  board: Buffer;
+}
 
 interface Conn {
   res: ServerResponse;
@@ -76,12 +89,15 @@ interface Channel {
 
 export interface LiveBoards {
   /**
-   * Answers a stream request (the route validated the id and that the draw exists). Returns false
-   * with nothing written when the cap is reached or Redis is away (the route answers 503).
+   * Answers a stream request (the route validated the id and that the draw exists) from `client`
+   * (its address). Returns with nothing written when the process's cap is reached ('full', 503),
+   * the client's own cap is ('client_full', 429) or Redis is away ('unavailable', 503).
    */
-  open(drawIds: number[], req: IncomingMessage, res: ServerResponse, lastEventId: string | undefined): Promise<'ok' | 'full' | 'unavailable'>;
+  open(drawIds: number[], req: IncomingMessage, res: ServerResponse, lastEventId: string | undefined, client: string): Promise<'ok' | 'full' | 'client_full' | 'unavailable'>;
   /** Open streams in this process. */
   readonly openStreams: number;
+  /** Open streams of one client address in this process. */
+  openStreamsOf(client: string): number;
   /** Ends every stream (shutdown). */
   closeAll(): void;
 }
@@ -128,12 +144,13 @@ function nextId(last: string | null): string {
 
 export function createLiveBoards(deps: {
   db: Db;
-  /** The fail-fast connection: a stream request while Redis is away answers 503 at once. */
+  /** The streams' reads and writes: waits for a slow server (its own command timeout), fails at once while it is down. */
   redis: Redis;
   readCache: ReadCache;
   prefix: string;
   logger: Logger;
   maxStreams: number;
+  maxStreamsPerClient: number;
   heartbeatMs: number;
   streamMaxLen: number;
 }): LiveBoards {
@@ -141,6 +158,10 @@ export function createLiveBoards(deps: {
   const channels = new Map<number, Channel>();
   /** Every open stream of this process (counted against the cap; heartbeats go to each once). */
   const streams = new Set<ServerResponse>();
+  /** Open streams per client address (counted against the per-client cap). */
+  const perClient = new Map<string, number>();
+  /** Per draw, the snapshot read that new streams starting now will share (see freshStart). */
+  const freshReads = new Map<number, Promise<FreshStart | null>>();
   let timers: NodeJS.Timeout[] = [];
   const streamKey = (drawId: number) => `${deps.prefix}:live:${drawId}:events`;
   const snapKey = (drawId: number) => `${deps.prefix}:live:${drawId}:snap`;
@@ -293,10 +314,10 @@ export function createLiveBoards(deps: {
     };
   }
 
-  function startFresh(conn: Conn, drawId: number, snap: Snapshot, reason: 'initial' | 'gap' | 'behind' | 'restarted') {
+  function startFresh(conn: Conn, drawId: number, snap: Snapshot, reason: 'initial' | 'gap' | 'behind' | 'restarted', board?: Buffer) {
     if (reason !== 'initial') write(conn, frame(null, 'reload', { draw_id: drawId, reason }));
     conn.cursor = snap.id;
-    write(conn, frame(snap.id, 'board', boardEvent(drawId, snap)));
+    write(conn, board ?? frame(snap.id, 'board', boardEvent(drawId, snap)));
   }
 
   function heartbeat() {
@@ -331,10 +352,41 @@ export function createLiveBoards(deps: {
     return { ch, conn };
   }
 
+  /**
+   * The snapshot and its serialized board for new streams of a draw, read once for every stream
+   * that asks within the same turn of the event loop. Only a read issued after a stream was
+   * attached may serve it (events delivered before that would be missing from its start), so a
+   * read is joined only until it is sent.
+   */
+  function freshStart(drawId: number): Promise<FreshStart | null> {
+    let read = freshReads.get(drawId);
+    if (!read) {
+      read = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        freshReads.delete(drawId);
+        const snap = await readSnapshot(drawId);
+        return snap ? { snap, board: frame(snap.id, 'board', boardEvent(drawId, snap)) } : null;
+      });
+      freshReads.set(drawId, read);
+      // A failed read is each joiner's failure; nothing is left unhandled meanwhile.
+      read.catch(() => {});
+    }
+    return read;
+  }
+
   /** Where a draw's stream starts: the events after `resume` when the stream still holds them, else the board. */
   async function start(drawId: number, conn: Conn, lastEventId: string | undefined) {
     const key = streamKey(drawId);
     const resume = lastEventId !== undefined && LastEventId.safeParse(lastEventId).success ? lastEventId : null;
+    if (resume === null) {
+      const fresh = await freshStart(drawId);
+      if (!fresh) throw new Error('live board: no snapshot after recording');
+      return () => {
+        startFresh(conn, drawId, fresh.snap, lastEventId !== undefined ? 'gap' : 'initial', fresh.board);
+        const pending = conn.pending ?? [];
+        conn.pending = null;
+        for (const p of pending) send(conn, p.id, p.bytes);
+      };
+    }
     const [[, snapRaw], [, first], [, after]] = (await redis
       .multi()
       .get(snapKey(drawId))
@@ -365,17 +417,26 @@ export function createLiveBoards(deps: {
       return streams.size;
     },
 
-    async open(drawIds, req, res, lastEventId) {
+    openStreamsOf(client) {
+      return perClient.get(client) ?? 0;
+    },
+
+    async open(drawIds, req, res, lastEventId, client) {
+      if ((perClient.get(client) ?? 0) >= deps.maxStreamsPerClient) return 'client_full';
       if (streams.size >= deps.maxStreams) return 'full';
       // Several draws on one stream (the home page's cards): no ids, so no resume; a reconnection gets the boards again.
       const withIds = drawIds.length === 1;
       const parts = drawIds.map((drawId) => attach(drawId, res, withIds));
       streams.add(res);
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
       let closed = false;
       const release = () => {
         if (closed) return;
         closed = true;
         streams.delete(res);
+        const left = (perClient.get(client) ?? 1) - 1;
+        if (left > 0) perClient.set(client, left);
+        else perClient.delete(client);
         for (const { ch, conn } of parts) detach(ch, conn);
         if (!streams.size) {
           for (const t of timers) clearInterval(t);

@@ -75,7 +75,16 @@ export function drawsLiveRoutes(s: { draws: DrawsService; live: LiveBoards }) {
   async function stream(ctx: Koa.ParameterizedContext<AppState>, drawIds: number[], lastEventId: string | undefined) {
     // 404 for a draw that does not exist (from the read cache).
     for (const id of drawIds) await s.draws.boardJson(id);
-    const outcome = await s.live.open(drawIds, ctx.req, ctx.res, lastEventId);
+    // Per client address (ctx.ip honours the trusted proxy hops): one client cannot take every place.
+    const outcome = await s.live.open(drawIds, ctx.req, ctx.res, lastEventId, ctx.ip);
+    if (outcome === 'client_full') {
+      ctx.set('Retry-After', '30');
+      throw new DomainError(
+        'rate_limited',
+        'too_many_streams',
+        'Você já tem muitas conexões ao vivo abertas. Feche algumas abas; o quadro continua se atualizando a cada 15 segundos.',
+      );
+    }
     if (outcome === 'full') {
       ctx.set('Retry-After', '30');
       throw new DomainError('unavailable', 'too_many_streams', 'Muitas conexões ao vivo neste servidor agora. O quadro continua se atualizando a cada 15 segundos.');

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
@@ -16,6 +17,12 @@ export { AdminGrantCommand, ConfirmPurchaseCommand, InfoproductPaymentCommand, M
 export { pixView } from './serializers';
 export { pollDelayMs, type PollOutcome } from './checks';
 export { TRANSITIONS } from './state';
+
+/** How long a refund waits for a concurrent refund of the same payment to finish (the provider call times out at 10 s). */
+const REFUND_WAIT_MS = 30_000;
+const REFUND_POLL_MS = 100;
+/** A refund claim this old was left by a process that died: the next refund takes it over. */
+const REFUND_CLAIM_STALE_S = 120;
 
 export interface PaymentsService {
   grantVouchers(input: unknown, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<{ paymentId: number; userId: number; infoproductId: number; quantity: number; balance: number }>;
@@ -36,6 +43,9 @@ export interface PaymentsService {
    * The operator's refund (RULES RF6, RF7): asks the provider to refund (once per payment: the idempotency key is
    * the payment's), then applies the same transition as a refund notification, audited with the
    * reason. Refunding a refunded (or charged-back) payment changes nothing; one not approved is a 409.
+   * Of concurrent refunds of one payment exactly one asks the provider and answers `already: false`;
+   * the others wait for its outcome and answer `already: true` (409 `refund_in_progress` when it has
+   * not finished within 30 s).
    */
   refund(paymentId: number, input: unknown, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<RefundOutcome>;
   /** One check now; the payment's status after it. */
@@ -76,6 +86,46 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
 
   /** A payment the provider may still change: pending, or lapsed (refresh decides whether it is time to ask). */
   const askable = (p: PaymentRow) => p.status === 'pending' || (['expired', 'cancelled', 'rejected'].includes(p.status) && !!p.provider_payment_id);
+
+  /** The operator's refund once this call holds the payment's refund claim (see refund). */
+  async function refundClaimed(p: PaymentRow, reason: string, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<RefundOutcome> {
+    const paymentId = p.id;
+    let remote: ProviderPayment | null;
+    if (!p.provider_payment_id) {
+      // Nothing was charged at a provider (an admin's assignment): the refund is ours alone.
+      remote = { providerPaymentId: '', externalReference: String(p.id), status: 'refunded', amountCents: p.amount_cents, paidAt: p.paid_at };
+    } else {
+      if (p.provider !== provider.name || !provider.refund) {
+        throw errors.conflict('provider_mismatch', `Este pagamento é do provedor ${p.provider}, que não está configurado aqui: reembolse por ele.`);
+      }
+      try {
+        remote = await provider.refund(p.provider_payment_id, { idempotencyKey: `cotaverde-refund-${p.id}` });
+      } catch (e) {
+        if (e instanceof ProviderError && !e.retryable) {
+          deps.logger.warn({ paymentId, err: e.message }, 'provider refused the refund');
+          throw errors.conflict('refund_refused', 'O provedor de pagamento recusou o reembolso. Veja o pagamento no painel do provedor.');
+        }
+        deps.logger.warn({ paymentId, err: (e as Error).message }, 'refund: provider unreachable');
+        throw new DomainError('unavailable', 'provider_unavailable', 'O provedor de pagamento está indisponível no momento. Tente de novo em instantes.');
+      }
+      if (!remote) throw errors.conflict('refund_refused', 'O provedor de pagamento não conhece este pagamento.');
+    }
+    await audit(db, {
+      actorUserId: actor.userId ?? null,
+      actor: actor.via,
+      action: 'payment.refund_requested',
+      entity: 'payment',
+      entityId: paymentId,
+      data: { reason, provider: p.provider, provider_status: remote.status },
+    });
+    if (remote.status !== 'refunded' && remote.status !== 'charged_back') {
+      return { payment: p, refunded: false, already: false, pending: true };
+    }
+    // A notification may have applied the refund meanwhile (the transition is then a no-op):
+    // still this call's refund, the one that asked the provider.
+    const after = await applyProviderState(paymentId, remote, { actor: actor.via, actorUserId: actor.userId ?? null, reason });
+    return { payment: after, refunded: after.status === 'refunded', already: false, pending: false };
+  }
 
   const service: PaymentsService = {
     grantVouchers: checkout.grantVouchers,
@@ -159,45 +209,37 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
 
     async refund(paymentId, input, actor) {
       const { reason } = RefundCommand.parse(input);
-      const p: PaymentRow | undefined = await db('payments').where({ id: paymentId }).first();
-      if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
-      if (p.status === 'refunded' || p.status === 'charged_back') return { payment: p, refunded: false, already: true, pending: false };
-      if (p.status !== 'approved') {
-        throw errors.conflict('payment_not_approved', `Só um pagamento aprovado pode ser reembolsado; este está ${p.status}.`, { status: p.status });
-      }
-      let remote: ProviderPayment | null;
-      if (!p.provider_payment_id) {
-        // Nothing was charged at a provider (an admin's assignment): the refund is ours alone.
-        remote = { providerPaymentId: '', externalReference: String(p.id), status: 'refunded', amountCents: p.amount_cents, paidAt: p.paid_at };
-      } else {
-        if (p.provider !== provider.name || !provider.refund) {
-          throw errors.conflict('provider_mismatch', `Este pagamento é do provedor ${p.provider}, que não está configurado aqui: reembolse por ele.`);
+      const waitUntil = Date.now() + REFUND_WAIT_MS;
+      for (let round = 0; ; round++) {
+        const p: PaymentRow | undefined = await db('payments').where({ id: paymentId }).first();
+        if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
+        if (p.status === 'refunded' || p.status === 'charged_back') return { payment: p, refunded: false, already: true, pending: false };
+        if (p.status !== 'approved') {
+          throw errors.conflict('payment_not_approved', `Só um pagamento aprovado pode ser reembolsado; este está ${p.status}.`, { status: p.status });
         }
-        try {
-          remote = await provider.refund(p.provider_payment_id, { idempotencyKey: `cotaverde-refund-${p.id}` });
-        } catch (e) {
-          if (e instanceof ProviderError && !e.retryable) {
-            deps.logger.warn({ paymentId, err: e.message }, 'provider refused the refund');
-            throw errors.conflict('refund_refused', 'O provedor de pagamento recusou o reembolso. Veja o pagamento no painel do provedor.');
+        // RULES RF6, refunding twice changes nothing: the decision "this call refunds" is one
+        // conditional update, taken by exactly one of concurrent refunds. The provider call runs
+        // outside any transaction (the claim, not a row lock, keeps the others out meanwhile).
+        const [claimed]: Array<PaymentRow & { refund_claimed_at: Date }> = await db('payments')
+          .where({ id: paymentId, status: 'approved' })
+          .where((w) => w.whereNull('refund_claimed_at').orWhere('refund_claimed_at', '<', db.raw(`now() - make_interval(secs => ?)`, [REFUND_CLAIM_STALE_S])))
+          .update({ refund_claimed_at: db.raw(`date_trunc('milliseconds', clock_timestamp())`) })
+          .returning('*');
+        if (claimed) {
+          try {
+            return await refundClaimed(claimed, reason, actor);
+          } finally {
+            await db('payments').where({ id: paymentId, refund_claimed_at: claimed.refund_claimed_at }).update({ refund_claimed_at: null });
           }
-          deps.logger.warn({ paymentId, err: (e as Error).message }, 'refund: provider unreachable');
-          throw new DomainError('unavailable', 'provider_unavailable', 'O provedor de pagamento está indisponível no momento. Tente de novo em instantes.');
         }
-        if (!remote) throw errors.conflict('refund_refused', 'O provedor de pagamento não conhece este pagamento.');
+        // Another refund of this payment is under way: its outcome is this call's answer (already
+        // refunded), or, when it failed or the provider has not finished, this call tries again.
+        if (round === 0) deps.logger.info({ paymentId }, 'refund: another refund of this payment is under way; waiting for its outcome');
+        if (Date.now() >= waitUntil) {
+          throw errors.conflict('refund_in_progress', 'Um reembolso deste pagamento já está em andamento. Veja o pagamento de novo em instantes.');
+        }
+        await sleep(REFUND_POLL_MS);
       }
-      await audit(db, {
-        actorUserId: actor.userId ?? null,
-        actor: actor.via,
-        action: 'payment.refund_requested',
-        entity: 'payment',
-        entityId: paymentId,
-        data: { reason, provider: p.provider, provider_status: remote.status },
-      });
-      if (remote.status !== 'refunded' && remote.status !== 'charged_back') {
-        return { payment: p, refunded: false, already: false, pending: true };
-      }
-      const after = await applyProviderState(paymentId, remote, { actor: actor.via, actorUserId: actor.userId ?? null, reason });
-      return { payment: after, refunded: p.status === 'approved' && after.status === 'refunded', already: false, pending: false };
     },
 
     async approveSandbox(paymentId, actor) {

@@ -130,6 +130,8 @@ const LiveEnvSchema = z.object({
   LIVE_MAX_STREAMS: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   LIVE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   LIVE_STREAM_MAXLEN: z.coerce.number().int().min(10).max(1_000_000).default(1000),
+  LIVE_MAX_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  LIVE_REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
   WORKER_METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
 });
@@ -142,7 +144,13 @@ function loadLiveConfig(env: NodeJS.ProcessEnv, problems: string[]) {
   }
   const e = parsed.data;
   return {
-    live: { maxStreams: e.LIVE_MAX_STREAMS, heartbeatMs: e.LIVE_HEARTBEAT_MS, streamMaxLen: e.LIVE_STREAM_MAXLEN },
+    live: {
+      maxStreams: e.LIVE_MAX_STREAMS,
+      maxStreamsPerClient: e.LIVE_MAX_STREAMS_PER_CLIENT,
+      heartbeatMs: e.LIVE_HEARTBEAT_MS,
+      streamMaxLen: e.LIVE_STREAM_MAXLEN,
+      redisTimeoutMs: e.LIVE_REDIS_TIMEOUT_MS,
+    },
     metrics: { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT },
   };
 }
@@ -194,8 +202,12 @@ export type Config = {
   uploads: { coverStorageDir: string; ebookMaxBytes: number; coverMaxBytes: number };
   /** The public Lotomania results service (RULES W1): base URL, per-request timeout, retries. */
   lottery: { apiUrl: string; timeoutMs: number; retries: number; retryBaseMs: number };
-  /** Live boards (server-sent events): open streams allowed per process, heartbeat period, events kept per draw. */
-  live: { maxStreams: number; heartbeatMs: number; streamMaxLen: number };
+  /**
+   * Live boards (server-sent events): open streams allowed per process and per client address in
+   * a process, heartbeat period, events kept per draw, and how long a stream's Redis reads may
+   * take (a slow Redis is waited for; one that is down still answers 503 at once).
+   */
+  live: { maxStreams: number; maxStreamsPerClient: number; heartbeatMs: number; streamMaxLen: number; redisTimeoutMs: number };
   /** GET /metrics: the bearer token required in production (404 without it); the worker's own metrics port. */
   metrics: { token?: string; workerPort?: number };
 };

@@ -65,3 +65,31 @@ export function isUniqueViolation(e: unknown, constraint?: string): boolean {
   const err = e as { code?: string; constraint?: string };
   return err?.code === '23505' && (!constraint || err.constraint === constraint);
 }
+
+/** Socket errors that mean the database server cannot be reached (or went away mid-query). */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * pg's own client errors when its socket closed or never opened (they carry no SQLSTATE). knex
+ * prefixes the failed query to the message, so these are searched, not anchored.
+ */
+const CONNECTION_MESSAGES = /Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect/i;
+
+/**
+ * True when `e` says the database cannot be reached right now, as opposed to a query that failed
+ * on a working database: a refused, reset or timed-out connection, knex's pool giving up waiting
+ * for one (`KnexTimeoutError`), PostgreSQL shutting down or starting (57P01 admin shutdown, 57P02
+ * crash shutdown, 57P03 cannot connect now) and SQLSTATE class 08 (connection exception). Any
+ * other error (a constraint, a syntax error, a serialization failure) is not one.
+ */
+export function isDatabaseUnavailable(e: unknown, depth = 0): boolean {
+  if (!e || typeof e !== 'object' || depth > 3) return false;
+  const err = e as { name?: string; code?: unknown; message?: unknown; errors?: unknown };
+  if (err.name === 'KnexTimeoutError') return true;
+  const code = typeof err.code === 'string' ? err.code : '';
+  if (CONNECTION_ERRNOS.has(code)) return true;
+  if (/^[0-9A-Z]{5}$/.test(code)) return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
+  if (!code && typeof err.message === 'string' && CONNECTION_MESSAGES.test(err.message)) return true;
+  // Node's AggregateError (every address of a host refused). A `cause` is not followed: fetch
+  // wraps a refused connection to another service (a provider) that way, and that is no database.
+  return Array.isArray(err.errors) && err.errors.some((x) => isDatabaseUnavailable(x, depth + 1));
+}

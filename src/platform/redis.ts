@@ -15,11 +15,13 @@ export type { Redis };
  *   server that stopped answering gives up after 1 s. Requests then take their fallback (sweeps rebuild jobs from
  *   the tables; limits use a per-process limiter) instead of hanging.
  */
-export function createRedis(url: string, name = 'cotaverde', mode: 'queue' | 'fail-fast' = 'queue'): Redis {
+export function createRedis(url: string, name = 'cotaverde', mode: 'queue' | 'fail-fast' = 'queue', o: { commandTimeoutMs?: number; lazy?: boolean } = {}): Redis {
   if (mode === 'fail-fast') {
     const redis = new Redis(url, {
       maxRetriesPerRequest: 1,
-      commandTimeout: 1000,
+      // 1 s on request paths; a caller that can wait for a slow (but answering) server asks for more.
+      commandTimeout: o.commandTimeoutMs ?? 1000,
+      lazyConnect: o.lazy ?? false,
       // Until the first connection, commands wait for it (within commandTimeout): a process
       // that has just started must not count its first rate-limit hits in memory only.
       enableOfflineQueue: true,

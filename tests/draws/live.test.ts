@@ -2,6 +2,9 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { openSse, type SseStream } from '../helpers/sse';
 import { grant, makeDraw } from './fixtures';
 import { makeProductWithDraw, reserve } from '../payments/fixtures';
+import { eventually } from '../helpers/eventually';
+import { freePort } from '../helpers/ports';
+import { TcpProxy } from '../helpers/tcp-proxy';
 
 /**
  * GET /api/draws/{id}/events (draws/live.ts): the board on connect, every change of the numbers
@@ -10,6 +13,7 @@ import { makeProductWithDraw, reserve } from '../payments/fixtures';
  */
 let t: TestContext;
 let capped: TestContext;
+let perClient: TestContext;
 const open: SseStream[] = [];
 
 async function stream(ctx: TestContext, drawId: number | string, headers: Record<string, string> = {}, query = '') {
@@ -21,6 +25,7 @@ async function stream(ctx: TestContext, drawId: number | string, headers: Record
 beforeAll(async () => {
   t = await createTestContext({ env: { LIVE_HEARTBEAT_MS: '200' } });
   capped = await createTestContext({ env: { LIVE_MAX_STREAMS: '1' } });
+  perClient = await createTestContext({ env: { LIVE_MAX_STREAMS_PER_CLIENT: '3' } });
 });
 
 afterEach(() => {
@@ -30,6 +35,7 @@ afterEach(() => {
 afterAll(async () => {
   await t.close();
   await capped.close();
+  await perClient.close();
 });
 
 const cell = (e: { data: { numbers: Array<{ n: number; status: string; initials: string | null }> } }, n: number) => e.data.numbers.find((x) => x.n === n);
@@ -190,4 +196,92 @@ test('several draws on one stream (the home cards): a board per draw, then their
   }
   const missing = await openSse(`${t.url}/api/draws/events?ids=${a.draw.id},987655`);
   expect(missing.status).toBe(404);
+});
+
+test('streams are capped per client address too: beyond it a 429 {error, message} with Retry-After, other clients still get in, a closed stream frees the client\'s place', async () => {
+  expect(t.services.config.live.maxStreamsPerClient).toBe(20); // the default
+  const draw = await makeDraw(perClient);
+  // The test app trusts one proxy hop: the address is the last X-Forwarded-For entry, whatever the
+  // client wrote to its left.
+  const from = (ip: string, forged = '') => ({ 'x-forwarded-for': forged ? `${forged}, ${ip}` : ip });
+  const mine = [];
+  for (let i = 0; i < 3; i++) {
+    const s = await stream(perClient, draw.id, from('203.0.113.7', `198.51.100.${i}`));
+    expect(s.status).toBe(200);
+    mine.push(s);
+  }
+  await Promise.all(mine.map((s) => s.waitFor((e) => e.event === 'board', 'the board')));
+  expect(perClient.services.live.openStreamsOf('203.0.113.7')).toBe(3);
+
+  const over = await stream(perClient, draw.id, from('203.0.113.7', '192.0.2.99'));
+  expect(over.status).toBe(429);
+  expect(over.headers.get('retry-after')).toBe('30');
+  expect(over.body).toEqual({ error: 'too_many_streams', message: 'Você já tem muitas conexões ao vivo abertas. Feche algumas abas; o quadro continua se atualizando a cada 15 segundos.' });
+  // The several-draw stream counts against the same cap.
+  const many = await openSse(`${perClient.url}/api/draws/events?ids=${draw.id}`, from('203.0.113.7'));
+  open.push(many);
+  expect(many.status).toBe(429);
+
+  // Someone else is not locked out.
+  const other = await stream(perClient, draw.id, from('203.0.113.8'));
+  expect(other.status).toBe(200);
+  await other.waitFor((e) => e.event === 'board', 'the other client\'s board');
+
+  // Closing one of the client's streams frees its place.
+  mine[0].close();
+  await eventually(async () => perClient.services.live.openStreamsOf('203.0.113.7') === 2, 'the closed stream to be counted out');
+  const again = await stream(perClient, draw.id, from('203.0.113.7'));
+  expect(again.status).toBe(200);
+  await again.waitFor((e) => e.event === 'board', 'the board of the stream that took the freed place');
+  expect(perClient.services.live.openStreamsOf('203.0.113.7')).toBe(3);
+  expect(perClient.services.live.openStreams).toBe(4);
+});
+
+describe('a slow Redis (every answer 1.5 s late) behind the app', () => {
+  let proxy: TcpProxy;
+  let slow: TestContext;
+  beforeAll(async () => {
+    const redis = new URL(t.services.config.redisUrl);
+    proxy = new TcpProxy(await freePort(), { host: redis.hostname, port: Number(redis.port) }, { replyDelayMs: 1500 });
+    await proxy.start();
+    redis.hostname = '127.0.0.1';
+    redis.port = String(proxy.port);
+    slow = await createTestContext({ env: { REDIS_URL: redis.toString() } });
+  });
+  afterAll(async () => {
+    for (const s of open.splice(0)) s.close();
+    if (!proxy.running) await proxy.start();
+    await slow.close();
+    await proxy.stop();
+  });
+
+  test('a burst of 150 streams opened at once: every one answers 200 and starts with the board; Redis really down still answers 503 at once', async () => {
+    const draws = [await makeDraw(slow), await makeDraw(slow), await makeDraw(slow)];
+    // Each viewer from its own address, so the per-client cap is not what is measured here.
+    const burst = await Promise.all(Array.from({ length: 150 }, (_, i) => stream(slow, draws[i % 3].id, { 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` })));
+    expect(burst.map((s) => s.status).filter((st) => st !== 200)).toEqual([]);
+    const boards = await Promise.all(burst.map((s) => s.waitFor((e) => e.event === 'board', 'the board of every stream of the burst', 60_000)));
+    expect(boards.map((b, i) => [b.data.draw_id, b.data.numbers.length])).toEqual(burst.map((_, i) => [draws[i % 3].id, 100]));
+    expect(slow.services.live.openStreams).toBe(150);
+    for (const s of open.splice(0)) s.close();
+    await eventually(async () => slow.services.live.openStreams === 0, 'the burst to be closed');
+
+    // Redis gone (not slow): the stream is refused at once with 503, as before.
+    await proxy.stop();
+    const refused = await eventually(async () => {
+      const s = await stream(slow, draws[0].id);
+      return s.status !== 200 ? s : (s.close(), null);
+    }, 'a stream refused while Redis is gone');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.body).toMatchObject({ error: 'live_unavailable', message: expect.stringMatching(/indisponíveis/) });
+
+    // Back: streams open again by themselves.
+    await proxy.start();
+    const back = await eventually(async () => {
+      const s = await stream(slow, draws[0].id);
+      return s.status === 200 ? s : null;
+    }, 'a stream once Redis is back', 60_000);
+    await back.waitFor((e) => e.event === 'board', 'the board once Redis is back', 60_000);
+  });
 });

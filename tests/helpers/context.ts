@@ -50,7 +50,14 @@ async function adminQuery(sql: string) {
 }
 
 export async function createTestContext(
-  opts: { serveWeb?: boolean; env?: Record<string, string>; logger?: (config: ReturnType<typeof loadConfig>) => Logger; routeProbe?: RouteProbe } = {},
+  opts: {
+    serveWeb?: boolean;
+    env?: Record<string, string>;
+    logger?: (config: ReturnType<typeof loadConfig>) => Logger;
+    /** Rewrites the app's database URL (e.g. to go through a tests/helpers/tcp-proxy.ts the test stops and starts). */
+    databaseUrl?: (direct: URL) => URL;
+    routeProbe?: RouteProbe;
+  } = {},
 ): Promise<TestContext> {
   const template = process.env.TEST_TEMPLATE_DB;
   if (!template) throw new Error('TEST_TEMPLATE_DB is not set: run the suite with `npm test`.');
@@ -58,8 +65,9 @@ export async function createTestContext(
   // Named after the test run (the stack process), so a later run can drop leftovers of a dead one.
   const dbName = `cv_t_${process.env.TEST_RUN_ID ?? process.pid}_${id}`;
   await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${template}"`);
-  const dbUrl = new URL(adminUrl());
+  let dbUrl = new URL(adminUrl());
   dbUrl.pathname = `/${dbName}`;
+  if (opts.databaseUrl) dbUrl = opts.databaseUrl(dbUrl);
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'test',

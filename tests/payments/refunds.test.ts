@@ -1,4 +1,6 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { eventually } from '../helpers/eventually';
+import { createLogger } from '../../src/platform/logger';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { runCliCaptured } from '../helpers/cli';
 import { voucherLotChecks } from '../../src/draws/vouchers';
@@ -15,9 +17,14 @@ import { WEBHOOK_SECRET, balanceOf, buyEbooks, makeProductWithDraw, mercadoPagoE
 let fake: FakeMercadoPago;
 let t: TestContext;
 let admin: Awaited<ReturnType<typeof createUser>>;
+/** The app's log lines (info and up), to see a refund waiting for another. */
+const logLines: string[] = [];
 beforeAll(async () => {
   fake = await startFakeMercadoPago({ realQr: false });
-  t = await createTestContext({ env: mercadoPagoEnv(fake, { RATE_LIMIT_DISABLED: '1' }) });
+  t = await createTestContext({
+    env: mercadoPagoEnv(fake, { RATE_LIMIT_DISABLED: '1' }),
+    logger: (config) => createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void logLines.push(s) } }),
+  });
   admin = await createUser(t, { admin: true });
 });
 afterAll(async () => {
@@ -302,6 +309,9 @@ describe('races', () => {
     const answers = await Promise.all([refund(a.paymentId, { reason: 'primeiro' }), refund(a.paymentId, { reason: 'segundo' }), webhook(a.mpId)]);
     expect(answers[0].status).toBe(200);
     expect(answers[1].status).toBe(200);
+    // Exactly one of the two says it refunded; the other found it already done.
+    expect([answers[0].body.refund, answers[1].body.refund].map((r) => r.already).sort()).toEqual([false, true]);
+    expect([answers[0].body.refund, answers[1].body.refund].filter((r) => r.refunded)).toHaveLength(1);
     expect(fake.payments.get(a.mpId)!.status).toBe('refunded');
     expect((await paymentRow(t, a.paymentId)).status).toBe('refunded');
     expect(await db()('voucher_ledger').where({ payment_id: a.paymentId, reason: 'revoke' })).toHaveLength(1);
@@ -310,5 +320,85 @@ describe('races', () => {
     expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
     expect((await db()('draw_numbers').where({ draw_id: draw.id, n: 60 }).first()).status).toBe('available');
     await booksHold();
+  });
+
+  test('six refunds of one payment at once: one asks the provider and says it refunded, five answer already; the books hold', async () => {
+    const u = await createUser(t);
+    const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
+    const a = await buyApproved(u, product.id, 3);
+    expect((await consume(u, draw.id, [61, 62])).status).toBe(200);
+    const before = fake.count('POST', `/v1/payments/${a.mpId}/refunds`);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => refund(a.paymentId, { reason: `corrida ${i}` })));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // Every answer shows the payment refunded (the losers waited for the winner's outcome).
+    expect(answers.map((r) => r.body.status)).toEqual(Array(6).fill('refunded'));
+    const outcomes = answers.map((r) => r.body.refund);
+    expect(outcomes.filter((o) => !o.already)).toEqual([{ refunded: true, already: false, pending: false }]);
+    expect(outcomes.filter((o) => o.already)).toEqual(Array(5).fill({ refunded: false, already: true, pending: false }));
+    // One provider call, one request audit, one transition; revoked and reversed once.
+    expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before + 1);
+    const audit = await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId) }).whereIn('action', ['payment.refund_requested', 'payment.refunded']);
+    expect(audit.map((e) => e.action).sort()).toEqual(['payment.refund_requested', 'payment.refunded']);
+    expect(await db()('voucher_ledger').where({ payment_id: a.paymentId, reason: 'revoke' })).toHaveLength(1);
+    expect(await db()('coupon_ledger').where({ payment_id: a.paymentId, kind: 'reversal' })).toHaveLength(1);
+    const row = await db()('payments').where({ id: a.paymentId }).first();
+    expect([row.status, row.refund_claimed_at]).toEqual(['refunded', null]);
+    const cells = await db()('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [61, 62]).orderBy('n');
+    expect(cells.map((c) => c.status)).toEqual(['available', 'available']);
+    await booksHold();
+    const books = await t.services.books.check();
+    expect(books.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual([]);
+  });
+
+  test('a refund whose provider call fails frees the claim: the next refund asks the provider again and refunds', async () => {
+    const u = await createUser(t);
+    const { product } = await makeProductWithDraw(t, { price_cents: 500 });
+    const a = await buyApproved(u, product.id, 1);
+    const before = fake.count('POST', `/v1/payments/${a.mpId}/refunds`);
+    fake.failNext(1, 500, 'POST');
+    const failed = await refund(a.paymentId, { reason: 'provedor fora' });
+    expect(failed.status).toBe(503);
+    expect(failed.body).toMatchObject({ error: 'provider_unavailable', message: expect.stringMatching(/indisponível/) });
+    const row = await db()('payments').where({ id: a.paymentId }).first();
+    expect([row.status, row.refund_claimed_at]).toEqual(['approved', null]);
+    const again = await refund(a.paymentId, { reason: 'provedor de volta' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'refunded', refund: { refunded: true, already: false, pending: false } });
+    expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before + 2);
+    await booksHold();
+  });
+
+  test('a refund that finds another refund under way waits for it and answers already, without asking the provider', async () => {
+    const u = await createUser(t);
+    const { product } = await makeProductWithDraw(t, { price_cents: 500 });
+    const a = await buyApproved(u, product.id, 1);
+    const before = fake.count('POST', `/v1/payments/${a.mpId}/refunds`);
+    // Another process's refund holds the claim and is talking to the provider.
+    await db()('payments').where({ id: a.paymentId }).update({ refund_claimed_at: db().fn.now() });
+    const waiting = refund(a.paymentId, { reason: 'segundo operador' });
+    await eventually(
+      async () => logLines.some((l) => l.includes('another refund of this payment is under way') && JSON.parse(l).paymentId === a.paymentId),
+      'the second refund to wait for the first',
+    );
+    // That refund's outcome arrives (the provider's notification applies it).
+    fake.setStatus(a.mpId, 'refunded');
+    expect(await webhook(a.mpId)).toMatchObject({ status: 'refunded' });
+    const r = await waiting;
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'refunded', refund: { refunded: false, already: true, pending: false } });
+    expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before);
+    expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refund_requested' })).toHaveLength(0);
+    await booksHold();
+  });
+
+  test('a claim left by a refund whose process died is taken over once it is stale', async () => {
+    const u = await createUser(t);
+    const { product } = await makeProductWithDraw(t, { price_cents: 500 });
+    const a = await buyApproved(u, product.id, 1);
+    await db()('payments').where({ id: a.paymentId }).update({ refund_claimed_at: db().raw(`now() - interval '10 minutes'`) });
+    const r = await refund(a.paymentId, { reason: 'retomado' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'refunded', refund: { refunded: true, already: false } });
+    expect((await db()('payments').where({ id: a.paymentId }).first()).refund_claimed_at).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
 import { isDomainError, type ErrorKind } from '../errors';
+import { isDatabaseUnavailable } from '../db';
 
 const STATUS: Record<ErrorKind, number> = {
   validation: 400,
@@ -11,6 +12,9 @@ const STATUS: Record<ErrorKind, number> = {
   rate_limited: 429,
   unavailable: 503,
 };
+
+/** Seconds a client is asked to wait while the database is unreachable. */
+const DATABASE_RETRY_AFTER_S = 5;
 
 /** Human pt-BR summary of zod issues: "campo: mensagem; …". */
 export function zodDetails(e: ZodError) {
@@ -67,6 +71,15 @@ export async function errorMiddleware(ctx: Context, next: Next) {
       const message =
         status === 413 ? 'Corpo da requisição grande demais.' : status === 415 ? 'Envie o corpo como JSON.' : 'Requisição inválida (JSON malformado?).';
       ctx.body = { error: code, message };
+      return;
+    }
+    if (isDatabaseUnavailable(err)) {
+      // PostgreSQL unreachable (stopped, restarting, network): a short outage, not a bug. The
+      // pool reconnects by itself once it is back, so the client is told to try again soon.
+      ctx.state.log?.warn({ err: (err as Error).message, code: (err as { code?: string }).code }, 'database unavailable');
+      ctx.status = 503;
+      ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_S));
+      ctx.body = { error: 'database_unavailable', message: 'O serviço está temporariamente indisponível. Tente novamente em instantes.' };
       return;
     }
     ctx.state.log?.error({ err }, 'unhandled error');
