@@ -65,3 +65,17 @@ export function isUniqueViolation(e: unknown, constraint?: string): boolean {
   const err = e as { code?: string; constraint?: string };
   return err?.code === '23505' && (!constraint || err.constraint === constraint);
 }
+
+/**
+ * Runs `fn` once the outermost transaction of `trx` commits (never when it rolls back): work that
+ * must only follow committed rows, such as dispatching the outbox rows the transaction wrote. A
+ * failure of `fn` is its own to handle; it never reaches the transaction's caller.
+ */
+export function afterCommit(trx: Trx, fn: () => Promise<unknown> | unknown): void {
+  let root = trx as Trx & { parentTransaction?: Trx };
+  while (root.parentTransaction) root = root.parentTransaction as Trx & { parentTransaction?: Trx };
+  root.executionPromise.then(
+    () => Promise.resolve().then(fn).catch(() => {}),
+    () => {},
+  );
+}
