@@ -31,6 +31,7 @@ const ACTION_LABELS: Record<string, string> = {
   'vouchers.granted': 'Vouchers concedidos',
   'draw.decided': 'Sorteio apurado (vencedor)',
   'draw.result_corrected': 'Resultado do sorteio corrigido',
+  'draw.redecided_after_refund': 'Sorteio apurado de novo (venda vencedora estornada)',
   'lottery_result.recorded': 'Resultado da Lotomania registrado',
   'lottery_result.corrected': 'Resultado da Lotomania corrigido',
   'winner.prize_updated': 'Prêmio do vencedor alterado',
