@@ -101,6 +101,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         smtpUrl: config.smtpUrl,
         dropDir: config.mailDropDir,
         from: config.mailFrom,
+        replyTo: config.supportEmail,
       }),
     readCache: () => {
       const { ReadCache } = require('../src/platform/read-cache') as typeof import('../src/platform/read-cache');

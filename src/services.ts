@@ -142,7 +142,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   });
   const queue = createJobQueue(fastRedis, config.queuePrefix);
   const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
-  const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
+  const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom, replyTo: config.supportEmail });
   const sessions = new SessionCache<SessionUser>();
   const userReads = new UserReadCache();
   sessions.alsoDrop((userId) => userReads.dropUser(userId));
