@@ -13,6 +13,8 @@ import { drawStatusWord } from './serializers';
 import type { DrawsService } from './service';
 import type { FetchOutcome, LotteryClient } from './lottery-client';
 import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
+import { noteDrawOrderMissing, resolveResultAlerts } from './result-alerts';
+import { lotteryResultsWithoutDrawOrder } from '../platform/metrics';
 
 /**
  * Lotomania results and the draws they decide (RULES W1-W5). One service for the CLI,
@@ -133,7 +135,7 @@ export interface RefundedSales {
 
 export interface FetchReport {
   /** Contests asked for, with what the service said. */
-  fetched: Array<{ contest_number: number | null; status: 'drawn' | 'not_drawn' | 'stored'; message?: string }>;
+  fetched: Array<{ contest_number: number | null; status: 'drawn' | 'not_drawn' | 'stored' | 'no_draw_order'; message?: string }>;
   decided: DecidedDraw[];
   /** Closed draws still waiting for their contest. */
   pending: number;
@@ -465,6 +467,8 @@ export function createResultsService(deps: {
           entityId: cmd.contest_number,
           data: { before: null, after: { contest_number: cmd.contest_number, drawn_at: iso(heldAt), numbers: cmd.numbers, source: by.source } },
         });
+        // RULES W9: the contest is stored now; an alert about its missing draw order is over.
+        await resolveResultAlerts(trx, cmd.contest_number);
         return { row: inserted[0], created: true };
       }
       const existing = (await findResult(trx, cmd.contest_number))!;
@@ -522,6 +526,28 @@ export function createResultsService(deps: {
     const stored = await findResult(db, contest);
     if (stored) return { stored, fetched: null };
     return { stored: undefined, fetched: await deps.lottery.fetchContest(contest) };
+  }
+
+  /**
+   * RULES W9: the service published a contest without its draw order. Unless that contest is
+   * already stored (typed in), the sighting counts on the metric and the first one per contest is
+   * audited and logged as an error; the admin's draws answers show it on the draws it holds up.
+   */
+  async function noDrawOrder(f: FetchOutcome & { status: 'no_draw_order' }, report?: FetchReport): Promise<{ stored: boolean }> {
+    const seen = await noteDrawOrderMissing(db, f);
+    if (seen.stored) {
+      report?.fetched.push({ contest_number: f.contest_number, status: 'stored' });
+      return seen;
+    }
+    lotteryResultsWithoutDrawOrder.inc();
+    if (seen.first) logger.error({ contest: f.contest_number, drawnAt: iso(f.drawn_at) }, 'results service published a contest without its draw order: closed draws wait for an operator to type it');
+    else logger.warn({ contest: f.contest_number }, 'results service still without the draw order of a contest');
+    report?.fetched.push({
+      contest_number: f.contest_number,
+      status: 'no_draw_order',
+      message: `${f.message} Registre o resultado digitando os 20 números na ordem do sorteio: cotaverde results record --contest ${f.contest_number} --numbers "…" --drawn-at <data e hora>.`,
+    });
+    return seen;
   }
 
   const system: Actor = { actorUserId: null, actor: 'system' };
@@ -635,7 +661,8 @@ export function createResultsService(deps: {
       if (opts.contest !== undefined) {
         const c = ContestNumber.parse(opts.contest);
         const f = await deps.lottery.fetchContest(c);
-        report.fetched.push(f.status === 'drawn' ? { contest_number: c, status: 'drawn' } : { contest_number: c, status: 'not_drawn', message: f.message });
+        if (f.status === 'no_draw_order') await noDrawOrder(f, report);
+        else report.fetched.push(f.status === 'drawn' ? { contest_number: c, status: 'drawn' } : { contest_number: c, status: 'not_drawn', message: f.message });
         if (f.status === 'drawn') await recordFetched(f);
         report.pending = await pendingCount();
         return report;
@@ -646,24 +673,33 @@ export function createResultsService(deps: {
       const earliestClosed = earliest[0]?.m ? new Date(earliest[0].m) : null;
       if (!earliestClosed) return report;
       const latest = await deps.lottery.fetchLatest();
-      if (latest.status !== 'drawn') {
+      if (latest.status === 'not_drawn') {
         report.fetched.push({ contest_number: latest.contest_number, status: 'not_drawn', message: latest.message });
         report.pending = await pendingCount();
         return report;
       }
-      report.fetched.push({ contest_number: latest.contest_number, status: 'drawn' });
       // Walk back from the latest contest until one held before the earliest closing (at most 30).
-      const chain: Array<{ contest_number: number; numbers: number[]; drawn_at: Date }> = [latest];
-      while (chain.length < 30) {
-        const last = chain[chain.length - 1];
-        if (last.drawn_at <= earliestClosed || last.contest_number <= 1) break;
-        const { stored, fetched } = await resultOf(last.contest_number - 1);
+      // A contest published without its draw order is alerted and skipped (RULES W9): the older
+      // ones still decide the draws they decide.
+      const chain: Array<{ contest_number: number; numbers: number[]; drawn_at: Date }> = [];
+      const take = async (f: FetchOutcome & { status: 'drawn' | 'no_draw_order' }) => {
+        if (f.status === 'drawn') {
+          report.fetched.push({ contest_number: f.contest_number, status: 'drawn' });
+          chain.push(f);
+        } else await noDrawOrder(f, report);
+      };
+      await take(latest);
+      let cursor: { contest_number: number; drawn_at: Date } = latest;
+      for (let steps = 0; steps < 30; steps++) {
+        if (cursor.drawn_at <= earliestClosed || cursor.contest_number <= 1) break;
+        const { stored, fetched } = await resultOf(cursor.contest_number - 1);
         if (stored) {
           report.fetched.push({ contest_number: stored.contest_number, status: 'stored' });
           chain.push({ contest_number: stored.contest_number, numbers: stored.numbers, drawn_at: stored.held_at });
-        } else if (fetched?.status === 'drawn') {
-          report.fetched.push({ contest_number: fetched.contest_number, status: 'drawn' });
-          chain.push(fetched);
+          cursor = { contest_number: stored.contest_number, drawn_at: stored.held_at };
+        } else if (fetched && fetched.status !== 'not_drawn') {
+          await take(fetched);
+          cursor = fetched;
         } else break;
       }
       // Oldest first: each contest's window then starts at the stored previous one.
@@ -733,6 +769,16 @@ export function createResultsService(deps: {
       const d = await drawOrThrow(db, drawId);
       if (d.status === 'open') throw errors.conflict('draw_not_closed', 'Feche o sorteio antes de registrar o resultado.');
       const f = cmd.contest_number !== undefined ? await deps.lottery.fetchContest(cmd.contest_number) : await deps.lottery.fetchLatest();
+      if (f.status === 'no_draw_order') {
+        const seen = await noDrawOrder(f);
+        // Already typed in: the stored numbers are in draw order.
+        const stored = seen.stored ? await findResult(db, f.contest_number) : undefined;
+        if (stored) return previewFor(d, { contest_number: stored.contest_number, numbers: stored.numbers }, stored.held_at);
+        throw errors.conflict('result_without_draw_order', `${f.message} Digite os 20 números na ordem do sorteio para registrar o resultado.`, {
+          contest_number: f.contest_number,
+          drawn_at: iso(f.drawn_at),
+        });
+      }
       if (f.status !== 'drawn') throw errors.conflict('result_not_drawn', f.message);
       return previewFor(d, f, f.drawn_at);
     },

@@ -34,6 +34,7 @@ const ACTION_LABELS: Record<string, string> = {
   'draw.redecided_after_refund': 'Sorteio apurado de novo (venda vencedora estornada)',
   'lottery_result.recorded': 'Resultado da Lotomania registrado',
   'lottery_result.corrected': 'Resultado da Lotomania corrigido',
+  'lottery_result.draw_order_missing': 'Resultado da Lotomania publicado sem a ordem do sorteio',
   'winner.prize_updated': 'Prêmio do vencedor alterado',
   'winner.retracted': 'Vencedor anterior avisado da correção',
   'winner.announced': 'Novo vencedor avisado (correção)',
