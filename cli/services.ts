@@ -66,6 +66,8 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
   // As createServices: a reservation that ended leaves its PIX unpayable; payments cancels it.
   const onReservationEnded = (reservationId: number, reason: string) =>
     (require('../src/payments/queries') as typeof import('../src/payments/queries')).cancelPendingPaymentsOfReservation(s.db, reservationId, reason);
+  // As createServices: a refund that voids a drawn draw's winning sale re-decides it (RULES W8).
+  const onDrawnSalesVoided: Parameters<typeof import('../src/draws/vouchers').createVouchersService>[0]['onDrawnSalesVoided'] = (trx, e) => s.results.redecideAfterRefund(trx, e);
   const makers: { [K in Exclude<keyof Services, 'close'>]: () => Services[K] } = {
     config: () => config,
     logger: () => overrides.logger?.() ?? (require('../src/platform/logger') as typeof import('../src/platform/logger')).createLogger({ level: config.logLevel }),
@@ -99,6 +101,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         smtpUrl: config.smtpUrl,
         dropDir: config.mailDropDir,
         from: config.mailFrom,
+        replyTo: config.supportEmail,
       }),
     readCache: () => {
       const { ReadCache } = require('../src/platform/read-cache') as typeof import('../src/platform/read-cache');
@@ -176,7 +179,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         onReservationEnded,
       }),
     vouchers: () =>
-      (require('../src/draws/vouchers') as typeof import('../src/draws/vouchers')).createVouchersService({ db: s.db, logger: s.logger, draws: s.draws, onReservationEnded }),
+      (require('../src/draws/vouchers') as typeof import('../src/draws/vouchers')).createVouchersService({ db: s.db, logger: s.logger, draws: s.draws, onReservationEnded, onDrawnSalesVoided }),
     auditLog: () => (require('../src/audit/service') as typeof import('../src/audit/service')).createAuditLogService({ db: s.db }),
     adminDraws: () =>
       (require('../src/draws/admin') as typeof import('../src/draws/admin')).createAdminDrawsService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),

@@ -142,7 +142,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   });
   const queue = createJobQueue(fastRedis, config.queuePrefix);
   const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
-  const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom });
+  const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom, replyTo: config.supportEmail });
   const sessions = new SessionCache<SessionUser>();
   const userReads = new UserReadCache();
   sessions.alsoDrop((userId) => userReads.dropUser(userId));
@@ -157,7 +157,11 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   // payments cancels it, here and at the provider. Wired here so draws never imports payments.
   const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);
   const reservations = createReservationsService({ db, queue, logger, rateLimits, draws, onReservationEnded });
-  const vouchers = createVouchersService({ db, logger, draws, onReservationEnded });
+  // RULES W8: a refund that voids a drawn draw's winning sale re-decides it in the refund's
+  // transaction; results (built below, called only later) owns the decision. Wired here so
+  // vouchers never builds results.
+  const onDrawnSalesVoided: Parameters<typeof createVouchersService>[0]['onDrawnSalesVoided'] = (trx, e) => results.redecideAfterRefund(trx, e);
+  const vouchers = createVouchersService({ db, logger, draws, onReservationEnded, onDrawnSalesVoided });
   const auditLog = createAuditLogService({ db });
   const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
   const adminHistory = createAdminHistoryService({ db });

@@ -92,7 +92,9 @@ export function registerResultsCommands(program: Command, getServices: () => Ser
       if (!r.fetched.length) process.stdout.write('nenhum sorteio fechado aguardando resultado\n');
       for (const f of r.fetched)
         process.stdout.write(
-          f.status === 'not_drawn' ? `${f.message}\n` : `concurso ${f.contest_number}: ${f.status === 'stored' ? 'já registrado' : 'obtido do serviço de resultados'}\n`,
+          f.status === 'not_drawn' || f.status === 'no_draw_order'
+            ? `${f.message}\n`
+            : `concurso ${f.contest_number}: ${f.status === 'stored' ? 'já registrado' : 'obtido do serviço de resultados'}\n`,
         );
       process.stdout.write(decidedLines(r.decided));
       process.stdout.write(`sorteios fechados aguardando resultado: ${r.pending}\n`);

@@ -6,6 +6,7 @@ import { iso } from '../shared/iso';
 import type { DrawParticipants, HeldDraw, Page, Participant, ParticipantEntry, ParticipantNumber } from '../shared/api/admin-history';
 import * as q from './queries';
 import { drawStatusWord, wholeDays } from './serializers';
+import { resultAlertsFor } from './result-alerts';
 
 /**
  * The admin console's held raffles (account spec §2 'Held raffles'): closed and drawn
@@ -76,6 +77,7 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
       }
       const rows: HistoryRow[] = await qb;
       const now = Date.now();
+      const alerts = await resultAlertsFor(db, rows.slice(0, f.limit));
       return {
         items: rows.slice(0, f.limit).map((d) => ({
           id: d.id,
@@ -97,6 +99,7 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
           product_name: d.product_name,
           product_link: d.product_link,
           redeemed: d.redeemed,
+          result_alert: alerts.get(d.id) ?? null,
         })),
         hasMore: rows.length > f.limit,
         limit: f.limit,

@@ -9,6 +9,7 @@ import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
+import { resultAlertsFor } from './result-alerts';
 import type { DrawsService } from './service';
 import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
 import type { DrawStatus } from '../shared/api/draws';
@@ -182,9 +183,18 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
       ? await db('infoproducts').whereIn('id', productIds).select('id', 'title', 'price_cents')
       : [];
     const used = await usedDraws(db, rows.map((r) => r.id));
+    const alerts = await resultAlertsFor(db, rows);
     return base.map((v) => {
       const p = v.infoproduct_id ? products.find((x) => x.id === v.infoproduct_id) : undefined;
-      return { ...v, ip_title: p?.title ?? null, ipTitle: p?.title ?? null, ip_price_cents: p?.price_cents ?? null, ipPriceCents: p?.price_cents ?? null, deletable: !used.has(v.id) };
+      return {
+        ...v,
+        ip_title: p?.title ?? null,
+        ipTitle: p?.title ?? null,
+        ip_price_cents: p?.price_cents ?? null,
+        ipPriceCents: p?.price_cents ?? null,
+        deletable: !used.has(v.id),
+        result_alert: alerts.get(v.id) ?? null,
+      };
     });
   }
 

@@ -22,7 +22,13 @@ export interface LotteryResult {
 export type FetchOutcome =
   | ({ status: 'drawn' } & LotteryResult)
   /** The service does not have that contest's numbers yet (a future contest, or the draw is not published). */
-  | { status: 'not_drawn'; contest_number: number | null; message: string };
+  | { status: 'not_drawn'; contest_number: number | null; message: string }
+  /**
+   * The service published the contest (its date and its 20 numbers, sorted) but not the order they
+   * were drawn in (`dezenasSorteadasOrdemSorteio`), which the winner rule needs (RULES W2): nothing
+   * can be decided from it; an operator types the numbers in draw order (RULES W9).
+   */
+  | { status: 'no_draw_order'; contest_number: number; drawn_at: Date; sorted_numbers: number[]; message: string };
 
 export interface LotteryClient {
   fetchContest(contest: number): Promise<FetchOutcome>;
@@ -41,6 +47,8 @@ const Body = z.object({
   numero: z.coerce.number().int().positive(),
   dataApuracao: z.string().regex(/^\d{2}\/\d{2}\/\d{4}$/).nullish(),
   dezenasSorteadasOrdemSorteio: z.array(z.string().regex(/^\d{1,2}$/)).nullish(),
+  /** The 20 numbers sorted: published with the contest; alone they cannot decide a draw. */
+  listaDezenas: z.array(z.string().regex(/^\d{1,2}$/)).nullish(),
 });
 
 /**
@@ -103,6 +111,19 @@ export function createLotteryClient(opts: {
     if (asked !== null && b.numero < asked) return { status: 'not_drawn', contest_number: asked, message: notDrawnMessage(asked) };
     if (asked !== null && b.numero !== asked) throw new LotteryServiceError(`O serviço de resultados respondeu o concurso ${b.numero}, não o ${asked}.`, false);
     const dezenas = b.dezenasSorteadasOrdemSorteio ?? [];
+    const sorted = (b.listaDezenas ?? []).map(Number);
+    // Published (date and the 20 numbers) but without the draw order: not the same as not drawn.
+    if (!dezenas.length && b.dataApuracao && sorted.length && !lotomaniaNumbersProblem(sorted)) {
+      const heldAt = parseDataApuracao(b.dataApuracao);
+      if (heldAt)
+        return {
+          status: 'no_draw_order',
+          contest_number: b.numero,
+          drawn_at: heldAt,
+          sorted_numbers: [...sorted].sort((x, y) => x - y),
+          message: `O serviço de resultados publicou o concurso ${b.numero} sem a ordem do sorteio (dezenasSorteadasOrdemSorteio), que a regra do vencedor exige.`,
+        };
+    }
     if (!dezenas.length || !b.dataApuracao) return { status: 'not_drawn', contest_number: b.numero, message: notDrawnMessage(b.numero) };
     const numbers = dezenas.map(Number);
     const problem = lotomaniaNumbersProblem(numbers);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db, Trx } from '../platform/db';
+import { afterCommit as afterCommitOf, type Db, type Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import type { Logger } from '../platform/logger';
@@ -13,6 +13,8 @@ import { drawStatusWord } from './serializers';
 import type { DrawsService } from './service';
 import type { FetchOutcome, LotteryClient } from './lottery-client';
 import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
+import { noteDrawOrderMissing, resolveResultAlerts } from './result-alerts';
+import { lotteryResultsWithoutDrawOrder } from '../platform/metrics';
 
 /**
  * Lotomania results and the draws they decide (RULES W1-W5). One service for the CLI,
@@ -120,9 +122,20 @@ export function walkOf(numbers: readonly number[], winningNumber: number | null,
   return after.reverse().map((n) => ({ n, reason: n >= totalNumbers ? 'out_of_range' : voided.includes(n) ? 'voided' : 'not_sold' }));
 }
 
+/** Why a decided draw is decided again: an operator's correction, or a refund that voided the winner's sale (RULES W8). */
+export type Redecision = { kind: 'correction'; reason: string } | { kind: 'refund'; reason: string; paymentId: number; paymentStatus: 'refunded' | 'charged_back' };
+
+/** A refund or chargeback voided sales of decided draws (the hook draws/vouchers fires in the refund's transaction). */
+export interface RefundedSales {
+  drawIds: number[];
+  paymentId: number;
+  paymentStatus: 'refunded' | 'charged_back';
+  by: Actor;
+}
+
 export interface FetchReport {
   /** Contests asked for, with what the service said. */
-  fetched: Array<{ contest_number: number | null; status: 'drawn' | 'not_drawn' | 'stored'; message?: string }>;
+  fetched: Array<{ contest_number: number | null; status: 'drawn' | 'not_drawn' | 'stored' | 'no_draw_order'; message?: string }>;
   decided: DecidedDraw[];
   /** Closed draws still waiting for their contest. */
   pending: number;
@@ -133,6 +146,12 @@ export interface ResultsService {
   record(input: unknown, by: Actor & { source: Source }): Promise<RecordOutcome>;
   /** The operator's explicit correction of a stored result: recomputes the draws it decided, audited with the reason. */
   correct(input: unknown, by: Actor): Promise<RecordOutcome & { redecided: DecidedDraw[] }>;
+  /**
+   * RULES W8: in the caller's transaction (a refund or chargeback, its draw rows already locked),
+   * re-decides each drawn draw among `drawIds` from its stored contest, as a correction does; a
+   * draw whose winner still counts is left untouched. Answers the draws whose winner changed.
+   */
+  redecideAfterRefund(trx: Trx, e: RefundedSales): Promise<DecidedDraw[]>;
   /** A stored contest and the draws it decided. */
   show(contest: number): Promise<ContestResult>;
   /** Fetches from the results service and decides: one contest, or (the job) whatever the closed undecided draws need. */
@@ -217,6 +236,26 @@ export function createResultsService(deps: {
     };
   }
 
+  function refundRetractionMail(d: q.DrawRow, user: { name: string; email: string }, n: number | null) {
+    const first = user.name.split(/\s+/)[0] || user.name;
+    return {
+      to: user.email,
+      template: 'draw_win_retracted',
+      subject: `Correção do resultado do sorteio "${d.title}"`,
+      text: [
+        `Olá, ${first}.`,
+        '',
+        `O pagamento que comprou o seu número${n !== null ? ` ${pad(n)}` : ''} no sorteio "${d.title}" foi estornado (ou contestado), e um número cujo pagamento foi devolvido não concorre.` +
+          ' O aviso anterior de prêmio fica sem efeito, e o sorteio foi apurado de novo com as mesmas dezenas do concurso.',
+        'Se você não reconhece este estorno, responda a este e-mail.',
+        '',
+        `Confira o resultado: ${deps.publicUrl}/resultado/${d.id}`,
+        '',
+        'Equipe Cota Verde',
+      ].join('\n'),
+    };
+  }
+
   /**
    * Decides one draw in `trx` (its row locked here): null when it is no longer `closed`
    * (already decided by a parallel run, or reopened). Returns the outbox id of the winner's mail.
@@ -270,6 +309,95 @@ export function createResultsService(deps: {
       walk: decision.walk,
     };
     return { decided: out, outboxId };
+  }
+
+  /**
+   * Re-decides a decided draw (its row locked by the caller) from its stored contest with the one
+   * winner rule over today's counting sales: the path of an operator's correction (RULES W5, W6)
+   * and of a refund that reached the winner (RULES W8). A changed winner resets the prize's
+   * redeemed flag, retracts the previous winner's win by mail and announces the new one, each
+   * audited. A correction is always audited; a refund that changes nothing writes nothing.
+   */
+  async function redecideLocked(
+    trx: Trx,
+    d: q.DrawRow,
+    r: { contest_number: number; held_at: Date; numbers: number[] },
+    by: Actor,
+    why: Redecision,
+  ): Promise<{ decided: DecidedDraw; changed: boolean; mails: number[] }> {
+    const [sold, voided] = [await q.soldNumbersThatCount(trx, d.id), await q.voidedNumbers(trx, d.id)];
+    const decision = decideWinner({ numbers: r.numbers, totalNumbers: d.total_numbers, sold, voided });
+    const changed = d.winner_user_id !== decision.winner_user_id || d.winner_number !== decision.winning_number || d.no_winner !== (decision.winning_number === null);
+    const decided: DecidedDraw = {
+      draw_id: d.id,
+      title: d.title,
+      contest_number: r.contest_number,
+      winning_number: decision.winning_number,
+      winner_user_id: decision.winner_user_id,
+      no_winner: decision.winning_number === null,
+      walk: decision.walk,
+    };
+    const mails: number[] = [];
+    if (why.kind === 'refund' && !changed) return { decided, changed, mails };
+    const reason = why.reason;
+    const cause = why.kind === 'refund' ? { payment_id: why.paymentId, payment_status: why.paymentStatus } : undefined;
+    await trx('draws').where({ id: d.id }).update({
+      winner_user_id: decision.winner_user_id,
+      winner_number: decision.winning_number,
+      no_winner: decision.winning_number === null,
+      realized_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    });
+    await audit(trx, {
+      actorUserId: by.actorUserId,
+      actor: by.actor,
+      action: why.kind === 'refund' ? 'draw.redecided_after_refund' : 'draw.result_corrected',
+      entity: 'draw',
+      entityId: d.id,
+      data: {
+        reason,
+        ...(cause ? { cause } : {}),
+        inputs: { game: GAME, contest_number: r.contest_number, drawn_at: iso(r.held_at), numbers: r.numbers, total_numbers: d.total_numbers, closed_at: iso(d.closed_at), sold },
+        walk: decision.walk,
+        before: { winner_user_id: d.winner_user_id, winner_number: d.winner_number, no_winner: d.no_winner },
+        after: { winner_user_id: decision.winner_user_id, winner_number: decision.winning_number, no_winner: decision.winning_number === null },
+      },
+    });
+    // RULES W6 (a correction corrects everything): another winner starts NÃO RESGATADO (the
+    // prize's name and link stay with the draw); the previous winner is told the win is
+    // retracted, the new one gets the announcement; both are audited.
+    if (d.winner_user_id !== decision.winner_user_id && d.redeemed) {
+      await trx('draws').where({ id: d.id }).update({ redeemed: false });
+    }
+    if (changed && d.winner_user_id !== null && d.winner_user_id !== decision.winner_user_id) {
+      const prev = await trx('users').where({ id: d.winner_user_id }).first('name', 'email');
+      const outboxId = prev
+        ? await deps.mailer.enqueue(trx, why.kind === 'refund' ? refundRetractionMail(d, prev, d.winner_number) : retractionMail(d, prev, r.contest_number, d.winner_number))
+        : null;
+      if (outboxId !== null) mails.push(outboxId);
+      await audit(trx, {
+        actorUserId: by.actorUserId,
+        actor: by.actor,
+        action: 'winner.retracted',
+        entity: 'draw',
+        entityId: d.id,
+        data: { reason, ...(cause ? { cause } : {}), user_id: d.winner_user_id, winner_number: d.winner_number, redeemed_before: d.redeemed, mailed: outboxId !== null },
+      });
+    }
+    if (changed && decision.winner_user_id !== null && decision.winning_number !== null) {
+      const user = await trx('users').where({ id: decision.winner_user_id }).first('name', 'email');
+      const outboxId = user ? await deps.mailer.enqueue(trx, winnerMail(d, user, r.contest_number, decision.winning_number)) : null;
+      if (outboxId !== null) mails.push(outboxId);
+      await audit(trx, {
+        actorUserId: by.actorUserId,
+        actor: by.actor,
+        action: 'winner.announced',
+        entity: 'draw',
+        entityId: d.id,
+        data: { reason, ...(cause ? { cause } : {}), user_id: decision.winner_user_id, winner_number: decision.winning_number, mailed: outboxId !== null },
+      });
+    }
+    return { decided, changed, mails };
   }
 
   async function afterCommit(drawIds: number[], outboxIds: Array<number | null>) {
@@ -339,6 +467,8 @@ export function createResultsService(deps: {
           entityId: cmd.contest_number,
           data: { before: null, after: { contest_number: cmd.contest_number, drawn_at: iso(heldAt), numbers: cmd.numbers, source: by.source } },
         });
+        // RULES W9: the contest is stored now; an alert about its missing draw order is over.
+        await resolveResultAlerts(trx, cmd.contest_number);
         return { row: inserted[0], created: true };
       }
       const existing = (await findResult(trx, cmd.contest_number))!;
@@ -398,6 +528,28 @@ export function createResultsService(deps: {
     return { stored: undefined, fetched: await deps.lottery.fetchContest(contest) };
   }
 
+  /**
+   * RULES W9: the service published a contest without its draw order. Unless that contest is
+   * already stored (typed in), the sighting counts on the metric and the first one per contest is
+   * audited and logged as an error; the admin's draws answers show it on the draws it holds up.
+   */
+  async function noDrawOrder(f: FetchOutcome & { status: 'no_draw_order' }, report?: FetchReport): Promise<{ stored: boolean }> {
+    const seen = await noteDrawOrderMissing(db, f);
+    if (seen.stored) {
+      report?.fetched.push({ contest_number: f.contest_number, status: 'stored' });
+      return seen;
+    }
+    lotteryResultsWithoutDrawOrder.inc();
+    if (seen.first) logger.error({ contest: f.contest_number, drawnAt: iso(f.drawn_at) }, 'results service published a contest without its draw order: closed draws wait for an operator to type it');
+    else logger.warn({ contest: f.contest_number }, 'results service still without the draw order of a contest');
+    report?.fetched.push({
+      contest_number: f.contest_number,
+      status: 'no_draw_order',
+      message: `${f.message} Registre o resultado digitando os 20 números na ordem do sorteio: cotaverde results record --contest ${f.contest_number} --numbers "…" --drawn-at <data e hora>.`,
+    });
+    return seen;
+  }
+
   const system: Actor = { actorUserId: null, actor: 'system' };
 
   const service: ResultsService = {
@@ -426,72 +578,10 @@ export function createResultsService(deps: {
         const decidedIds: Array<{ id: number }> = await trx('draws').where({ contest_number: cmd.contest_number, status: 'drawn' }).orderBy('id').select('id');
         for (const { id } of decidedIds) {
           const d = (await q.lockDraw(trx, Number(id), 'update'))!;
-          const [sold, voided] = [await q.soldNumbersThatCount(trx, d.id), await q.voidedNumbers(trx, d.id)];
-          const decision = decideWinner({ numbers: after.numbers, totalNumbers: d.total_numbers, sold, voided });
-          await trx('draws').where({ id: d.id }).update({
-            winner_user_id: decision.winner_user_id,
-            winner_number: decision.winning_number,
-            no_winner: decision.winning_number === null,
-            realized_at: trx.fn.now(),
-            updated_at: trx.fn.now(),
-          });
-          await audit(trx, {
-            actorUserId: by.actorUserId,
-            actor: by.actor,
-            action: 'draw.result_corrected',
-            entity: 'draw',
-            entityId: d.id,
-            data: {
-              reason: cmd.reason,
-              inputs: { game: GAME, contest_number: after.contest_number, drawn_at: iso(after.held_at), numbers: after.numbers, total_numbers: d.total_numbers, closed_at: iso(d.closed_at), sold },
-              walk: decision.walk,
-              before: { winner_user_id: d.winner_user_id, winner_number: d.winner_number, no_winner: d.no_winner },
-              after: { winner_user_id: decision.winner_user_id, winner_number: decision.winning_number, no_winner: decision.winning_number === null },
-            },
-          });
-          const changed = d.winner_user_id !== decision.winner_user_id || d.winner_number !== decision.winning_number;
-          // DESIGN §8 (a correction corrects everything): another winner starts NÃO RESGATADO (the
-          // prize's name and link stay with the draw); the previous winner is told the win is
-          // retracted, the new one gets the announcement; both are audited.
-          if (d.winner_user_id !== decision.winner_user_id && d.redeemed) {
-            await trx('draws').where({ id: d.id }).update({ redeemed: false });
-          }
-          if (changed && d.winner_user_id !== null && d.winner_user_id !== decision.winner_user_id) {
-            const prev = await trx('users').where({ id: d.winner_user_id }).first('name', 'email');
-            const outboxId = prev ? await deps.mailer.enqueue(trx, retractionMail(d, prev, after.contest_number, d.winner_number)) : null;
-            if (outboxId !== null) mails.push(outboxId);
-            await audit(trx, {
-              actorUserId: by.actorUserId,
-              actor: by.actor,
-              action: 'winner.retracted',
-              entity: 'draw',
-              entityId: d.id,
-              data: { reason: cmd.reason, user_id: d.winner_user_id, winner_number: d.winner_number, redeemed_before: d.redeemed, mailed: outboxId !== null },
-            });
-          }
-          if (changed && decision.winner_user_id !== null && decision.winning_number !== null) {
-            const user = await trx('users').where({ id: decision.winner_user_id }).first('name', 'email');
-            const outboxId = user ? await deps.mailer.enqueue(trx, winnerMail(d, user, after.contest_number, decision.winning_number)) : null;
-            if (outboxId !== null) mails.push(outboxId);
-            await audit(trx, {
-              actorUserId: by.actorUserId,
-              actor: by.actor,
-              action: 'winner.announced',
-              entity: 'draw',
-              entityId: d.id,
-              data: { reason: cmd.reason, user_id: decision.winner_user_id, winner_number: decision.winning_number, mailed: outboxId !== null },
-            });
-          }
+          const x = await redecideLocked(trx, d, after, by, { kind: 'correction', reason: cmd.reason });
+          mails.push(...x.mails);
           drawIds.push(d.id);
-          redecided.push({
-            draw_id: d.id,
-            title: d.title,
-            contest_number: after.contest_number,
-            winning_number: decision.winning_number,
-            winner_user_id: decision.winner_user_id,
-            no_winner: decision.winning_number === null,
-            walk: decision.walk,
-          });
+          redecided.push(x.decided);
         }
         deps.readCache.invalidateAllAfterCommit(trx);
         return after;
@@ -501,6 +591,37 @@ export function createResultsService(deps: {
       // A corrected date may now decide closed draws too.
       const decided = await decidePending(row, by);
       return { ...outcomeOf(row, false, decided), redecided };
+    },
+
+    async redecideAfterRefund(trx, e) {
+      const changed: DecidedDraw[] = [];
+      const mails: number[] = [];
+      const reason = `pagamento #${e.paymentId} ${e.paymentStatus === 'refunded' ? 'estornado' : 'contestado (chargeback)'}: a venda do número vencedor foi anulada`;
+      for (const id of [...new Set(e.drawIds)].sort((a, b) => a - b)) {
+        // Already locked by the refund (RULES N4): this only reads the row as it is now.
+        const d = await q.lockDraw(trx, id, 'update');
+        if (!d || d.status !== 'drawn' || d.contest_number === null) continue;
+        const r = await findResult(trx, d.contest_number);
+        if (!r) {
+          logger.error({ drawId: id, contest: d.contest_number }, 'refund reached a decided draw without its stored result: not re-decided');
+          continue;
+        }
+        const x = await redecideLocked(trx, d, r, e.by, { kind: 'refund', reason, paymentId: e.paymentId, paymentStatus: e.paymentStatus });
+        if (!x.changed) continue;
+        changed.push(x.decided);
+        mails.push(...x.mails);
+      }
+      if (!changed.length) return changed;
+      deps.readCache.invalidateAllAfterCommit(trx);
+      afterCommitOf(trx, async () => {
+        await afterCommit(
+          changed.map((c) => c.draw_id),
+          mails,
+        );
+        for (const c of changed)
+          logger.info({ drawId: c.draw_id, paymentId: e.paymentId, winningNumber: c.winning_number, winnerUserId: c.winner_user_id }, 'draw re-decided after a refund reached its winner');
+      });
+      return changed;
     },
 
     async show(contest) {
@@ -540,7 +661,8 @@ export function createResultsService(deps: {
       if (opts.contest !== undefined) {
         const c = ContestNumber.parse(opts.contest);
         const f = await deps.lottery.fetchContest(c);
-        report.fetched.push(f.status === 'drawn' ? { contest_number: c, status: 'drawn' } : { contest_number: c, status: 'not_drawn', message: f.message });
+        if (f.status === 'no_draw_order') await noDrawOrder(f, report);
+        else report.fetched.push(f.status === 'drawn' ? { contest_number: c, status: 'drawn' } : { contest_number: c, status: 'not_drawn', message: f.message });
         if (f.status === 'drawn') await recordFetched(f);
         report.pending = await pendingCount();
         return report;
@@ -551,24 +673,33 @@ export function createResultsService(deps: {
       const earliestClosed = earliest[0]?.m ? new Date(earliest[0].m) : null;
       if (!earliestClosed) return report;
       const latest = await deps.lottery.fetchLatest();
-      if (latest.status !== 'drawn') {
+      if (latest.status === 'not_drawn') {
         report.fetched.push({ contest_number: latest.contest_number, status: 'not_drawn', message: latest.message });
         report.pending = await pendingCount();
         return report;
       }
-      report.fetched.push({ contest_number: latest.contest_number, status: 'drawn' });
       // Walk back from the latest contest until one held before the earliest closing (at most 30).
-      const chain: Array<{ contest_number: number; numbers: number[]; drawn_at: Date }> = [latest];
-      while (chain.length < 30) {
-        const last = chain[chain.length - 1];
-        if (last.drawn_at <= earliestClosed || last.contest_number <= 1) break;
-        const { stored, fetched } = await resultOf(last.contest_number - 1);
+      // A contest published without its draw order is alerted and skipped (RULES W9): the older
+      // ones still decide the draws they decide.
+      const chain: Array<{ contest_number: number; numbers: number[]; drawn_at: Date }> = [];
+      const take = async (f: FetchOutcome & { status: 'drawn' | 'no_draw_order' }) => {
+        if (f.status === 'drawn') {
+          report.fetched.push({ contest_number: f.contest_number, status: 'drawn' });
+          chain.push(f);
+        } else await noDrawOrder(f, report);
+      };
+      await take(latest);
+      let cursor: { contest_number: number; drawn_at: Date } = latest;
+      for (let steps = 0; steps < 30; steps++) {
+        if (cursor.drawn_at <= earliestClosed || cursor.contest_number <= 1) break;
+        const { stored, fetched } = await resultOf(cursor.contest_number - 1);
         if (stored) {
           report.fetched.push({ contest_number: stored.contest_number, status: 'stored' });
           chain.push({ contest_number: stored.contest_number, numbers: stored.numbers, drawn_at: stored.held_at });
-        } else if (fetched?.status === 'drawn') {
-          report.fetched.push({ contest_number: fetched.contest_number, status: 'drawn' });
-          chain.push(fetched);
+          cursor = { contest_number: stored.contest_number, drawn_at: stored.held_at };
+        } else if (fetched && fetched.status !== 'not_drawn') {
+          await take(fetched);
+          cursor = fetched;
         } else break;
       }
       // Oldest first: each contest's window then starts at the stored previous one.
@@ -638,6 +769,16 @@ export function createResultsService(deps: {
       const d = await drawOrThrow(db, drawId);
       if (d.status === 'open') throw errors.conflict('draw_not_closed', 'Feche o sorteio antes de registrar o resultado.');
       const f = cmd.contest_number !== undefined ? await deps.lottery.fetchContest(cmd.contest_number) : await deps.lottery.fetchLatest();
+      if (f.status === 'no_draw_order') {
+        const seen = await noDrawOrder(f);
+        // Already typed in: the stored numbers are in draw order.
+        const stored = seen.stored ? await findResult(db, f.contest_number) : undefined;
+        if (stored) return previewFor(d, { contest_number: stored.contest_number, numbers: stored.numbers }, stored.held_at);
+        throw errors.conflict('result_without_draw_order', `${f.message} Digite os 20 números na ordem do sorteio para registrar o resultado.`, {
+          contest_number: f.contest_number,
+          drawn_at: iso(f.drawn_at),
+        });
+      }
       if (f.status !== 'drawn') throw errors.conflict('result_not_drawn', f.message);
       return previewFor(d, f, f.drawn_at);
     },

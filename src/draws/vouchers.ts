@@ -7,6 +7,8 @@ import * as q from './queries';
 import type { DrawsService } from './service';
 import { liveSalesOf, lockCells, lockDraws, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
 import type { ConsumeResult, VoucherAllowance } from '../shared/api/draws';
+import type { DecidedDraw } from '../shared/api/results';
+import type { RefundedSales } from './results';
 
 export const RemainingQuery = z.object({
   draw_id: Id('Informe o sorteio (draw_id).'),
@@ -47,7 +49,7 @@ export interface VouchersService {
    * revokes the unused vouchers of its lot and voids every live sale it bought, directly or
    * with its vouchers. Throws RetryUndo when a sale appeared in a draw it had not locked.
    */
-  undoPayment(trx: Trx, payment: { id: number }): Promise<UndoOutcome>;
+  undoPayment(trx: Trx, payment: { id: number; status?: string }, by?: RefundActor): Promise<UndoOutcome>;
   /** Voucher balances of a user, per product. */
   balances(userId: number): Promise<Array<{ infoproduct_id: number; balance: number }>>;
 }
@@ -58,6 +60,11 @@ export function createVouchersService(deps: {
   draws: DrawsService;
   /** A reservation ended without its PIX (wired in services.ts: payments cancels that PIX). */
   onReservationEnded?: (reservationId: number, reason: string) => Promise<unknown>;
+  /**
+   * A refund or chargeback voided sales of drawn draws, in its transaction (RULES W8): wired in
+   * services.ts to results.redecideAfterRefund, which re-decides a draw whose winner's sale it was.
+   */
+  onDrawnSalesVoided: (trx: Trx, e: RefundedSales) => Promise<DecidedDraw[]>;
 }): VouchersService {
   const { db } = deps;
 
@@ -183,8 +190,19 @@ export function createVouchersService(deps: {
       return true;
     },
 
-    async undoPayment(trx, payment) {
-      return undoPayment(trx, payment.id);
+    async undoPayment(trx, payment, by) {
+      const undone = await undoPayment(trx, payment.id);
+      // RULES W8: a voided sale of a drawn draw may have been its winner's: results decides again.
+      const drawn = undone.kept.filter((k) => k.status === 'drawn').map((k) => k.drawId);
+      const redecided = drawn.length
+        ? await deps.onDrawnSalesVoided(trx, {
+            drawIds: drawn,
+            paymentId: payment.id,
+            paymentStatus: payment.status === 'charged_back' ? 'charged_back' : 'refunded',
+            by: { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId ?? null },
+          })
+        : [];
+      return { ...undone, redecided };
     },
 
     async balances(userId) {
@@ -197,7 +215,12 @@ export function createVouchersService(deps: {
 export interface UndoOutcome extends VoidOutcome {
   /** Unused vouchers taken back, per product. */
   revoked: Array<{ infoproductId: number; count: number }>;
+  /** Drawn draws whose winner changed because the refund voided the winning sale (RULES W8). */
+  redecided: DecidedDraw[];
 }
+
+/** Who refunds: recorded on the re-decision's audit entries. */
+export type RefundActor = { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null };
 
 /** A sale of the payment appeared in a draw the undo had not locked: the whole transaction is retried. */
 export class RetryUndo extends Error {
@@ -241,7 +264,7 @@ async function spendLots(trx: Trx, o: { userId: number; infoproductId: number; l
  * then the buyer's balance and lot, then the cells (voidSales). A sale that appears in a draw
  * outside that set (a sell-out opened a successor meanwhile) makes the caller retry.
  */
-async function undoPayment(trx: Trx, paymentId: number): Promise<UndoOutcome> {
+async function undoPayment(trx: Trx, paymentId: number): Promise<Omit<UndoOutcome, 'redecided'>> {
   const lots: Array<{ id: number; user_id: number; infoproduct_id: number }> = await trx('voucher_lots').where({ payment_id: paymentId }).select('id', 'user_id', 'infoproduct_id');
   const lotIds = lots.map((l) => l.id);
   const products = [...new Set(lots.map((l) => l.infoproduct_id))];

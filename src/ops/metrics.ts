@@ -1,6 +1,7 @@
 import type { Services } from '../services';
 import { QUEUE_NAME } from '../platform/queue';
 import { collectProcessMetrics, scrapeGauge } from '../platform/metrics';
+import { openResultAlertCount } from '../draws/result-alerts';
 
 /**
  * The gauges read at scrape time (platform/metrics.ts holds the registry): payments by status and
@@ -28,6 +29,14 @@ export function registerAppMetrics(services: Pick<Services, 'db' | 'fastRedis' |
     async collect(g) {
       const row = await db('payments').where({ status: 'pending' }).min<{ at: Date | null }>({ at: 'created_at' }).first();
       g.set(row?.at ? Math.max(0, (Date.now() - new Date(row.at).getTime()) / 1000) : 0);
+    },
+  });
+
+  scrapeGauge({
+    name: 'cotaverde_lottery_result_alerts_open',
+    help: 'Contests the results service published without their draw order and nobody recorded yet (RULES W9): alert when above 0.',
+    async collect(g) {
+      g.set(await openResultAlertCount(db));
     },
   });
 

@@ -106,17 +106,19 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         // RULES RF1 – RF5, a refund reaches everything the payment bought: its unused vouchers, the
         // numbers it bought directly or with its vouchers, its coupon cashback, its e-book right
         // (which follows the payment's status and the sales that still count).
-        const undone = await deps.vouchers.undoPayment(trx, row);
+        const undone = await deps.vouchers.undoPayment(trx, row, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId ?? null });
         const coupon = await reversePaymentCashback(trx, row); // coupon credit back, never below zero (DESIGN §6)
         for (const d of undone.released) touched.add(d.drawId);
         const notes = [
           ...undone.revoked.map((r) => `${r.count} voucher(s) não usado(s) revogado(s)`),
           ...undone.released.map((d) => `números ${d.numbers.join(', ')} do sorteio #${d.drawId} liberados`),
           ...undone.kept.map((d) => `números ${d.numbers.join(', ')} do sorteio #${d.drawId} (${d.status === 'drawn' ? 'realizado' : 'fechado'}) não concorrem (venda anulada)`),
+          // RULES W8: the draws re-decided because the refunded sale was the winner's.
+          ...undone.redecided.map((d) => `sorteio #${d.draw_id} apurado de novo: ${d.winning_number === null ? 'sem vencedor' : `novo número vencedor ${String(d.winning_number).padStart(2, '0')}`}`),
           ...(coupon ? [`cashback estornado: ${coupon.reversed} centavo(s)${coupon.debt ? `, débito de ${coupon.debt} centavo(s) já usados` : ''}`] : []),
           ...(row.kind === 'infoproduct' ? ['acesso ao e-book encerrado'] : []),
         ];
-        auditData.undone = { revoked: undone.revoked, released: undone.released, kept: undone.kept, coupon_cents: coupon };
+        auditData.undone = { revoked: undone.revoked, released: undone.released, kept: undone.kept, redecided: undone.redecided.map((d) => d.draw_id), coupon_cents: coupon };
         await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: auditData });
         if (notes.length) {
           const [again] = await trx('payments')

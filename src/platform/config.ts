@@ -56,6 +56,8 @@ const EnvSchema = z.object({
   QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('cotaverde'),
   SMTP_URL: optionalString.pipe(z.string().url().optional()),
   MAIL_FROM: z.string().default('Cota Verde <nao-responda@cotaverde.com.br>'),
+  /** The store's support address: the Reply-To of every mail (required in production). */
+  SUPPORT_EMAIL: optionalString.pipe(z.email('SUPPORT_EMAIL deve ser um endereço de e-mail.').optional()),
   /** Development only: without SMTP, each mail is written as an .eml file here (`npm start` sets .data/app/mail). */
   MAIL_DROP_DIR: optionalString,
   PAYMENT_PROVIDER: z.enum(['sandbox', 'mercadopago']).default('sandbox'),
@@ -176,6 +178,8 @@ export type Config = {
   queuePrefix: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** SUPPORT_EMAIL: the Reply-To of every mail the store sends. */
+  supportEmail: string;
   /** Development mailbox folder (.eml files) used when no SMTP_URL is set. */
   mailDropDir?: string;
   payments: {
@@ -212,6 +216,11 @@ export type Config = {
   metrics: { token?: string; workerPort?: number };
 };
 
+/** The address of a mailbox as written in MAIL_FROM ('Nome <a@b>' or 'a@b'). */
+function addressOf(mailbox: string): string {
+  return (/<([^<>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox).trim();
+}
+
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Configuração inválida:\n  - ${problems.join('\n  - ')}`);
@@ -236,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production (reset links are only ever sent, never stored)');
     if (e.MAIL_DROP_DIR) problems.push('MAIL_DROP_DIR is a development mailbox and is not allowed in production');
+    if (!e.SUPPORT_EMAIL) problems.push('SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)');
   }
   if (env.TRUST_PROXY && !e.TRUST_PROXY && (e.TRUSTED_PROXY_HOPS ?? 0) > 0) {
     problems.push('TRUST_PROXY=false contradicts TRUSTED_PROXY_HOPS > 0: set only TRUSTED_PROXY_HOPS');
@@ -275,6 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: e.QUEUE_PREFIX,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    // Outside production, replies go to the sender's own address unless a support address is set.
+    supportEmail: e.SUPPORT_EMAIL ?? addressOf(e.MAIL_FROM),
     mailDropDir: e.SMTP_URL ? undefined : e.MAIL_DROP_DIR,
     payments: {
       provider: e.PAYMENT_PROVIDER,

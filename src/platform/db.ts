@@ -93,3 +93,17 @@ export function isDatabaseUnavailable(e: unknown, depth = 0): boolean {
   // wraps a refused connection to another service (a provider) that way, and that is no database.
   return Array.isArray(err.errors) && err.errors.some((x) => isDatabaseUnavailable(x, depth + 1));
 }
+
+/**
+ * Runs `fn` once the outermost transaction of `trx` commits (never when it rolls back): work that
+ * must only follow committed rows, such as dispatching the outbox rows the transaction wrote. A
+ * failure of `fn` is its own to handle; it never reaches the transaction's caller.
+ */
+export function afterCommit(trx: Trx, fn: () => Promise<unknown> | unknown): void {
+  let root = trx as Trx & { parentTransaction?: Trx };
+  while (root.parentTransaction) root = root.parentTransaction as Trx & { parentTransaction?: Trx };
+  root.executionPromise.then(
+    () => Promise.resolve().then(fn).catch(() => {}),
+    () => {},
+  );
+}

@@ -115,7 +115,11 @@ function dropFolderTransport(dir: string): Pick<Transporter, 'sendMail'> {
   } as Pick<Transporter, 'sendMail'>;
 }
 
-export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; smtpUrl?: string; dropDir?: string; from: string }): Mailer {
+/**
+ * `from` is the sender (MAIL_FROM, often a no-reply address); `replyTo` the store's support address
+ * (SUPPORT_EMAIL): every mail carries it as Reply-To, so a customer's answer reaches a person.
+ */
+export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; smtpUrl?: string; dropDir?: string; from: string; replyTo: string }): Mailer {
   const transport: Pick<Transporter, 'sendMail'> | null = deps.smtpUrl
     ? nodemailer.createTransport(deps.smtpUrl)
     : deps.dropDir
@@ -158,7 +162,7 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
               return 'dropped';
             }
             if (transport) {
-              await transport.sendMail({ from: deps.from, to: row.to_address, subject: row.subject, text: rendered.text, html: rendered.html });
+              await transport.sendMail({ from: deps.from, replyTo: deps.replyTo, to: row.to_address, subject: row.subject, text: rendered.text, html: rendered.html });
             } else {
               deps.logger.info({ outboxId, to: row.to_address, subject: row.subject, template: row.template }, 'mail stored (no SMTP configured)');
             }

@@ -64,6 +64,12 @@ export const jobFailures = new client.Counter({
   registers: [registry],
 });
 
+export const lotteryResultsWithoutDrawOrder = new client.Counter({
+  name: 'cotaverde_lottery_results_without_draw_order_total',
+  help: 'Answers of the Lotomania results service that published a contest without its draw order (each poll counts): closed draws wait for an operator to type the result.',
+  registers: [registry],
+});
+
 const booksCheckOk = new client.Gauge({
   name: 'cotaverde_books_check_ok',
   help: 'Result of the last books check in this process: 1 the books balance, 0 they do not. Absent until a check ran.',

@@ -71,10 +71,11 @@ describe('GET /api/admin/draws/history', () => {
       product_name: null,
       product_link: null,
       redeemed: false,
+      result_alert: null,
     });
     const c = r.body.items.find((x: { id: number }) => x.id === closed.id);
-    // The refunded sale does not count.
-    expect(c).toMatchObject({ status: 'closed', sold: 2, participants: 1, winner_name: null, realized_at: null, contest_number: null });
+    // The refunded sale does not count; no alert holds the closed draw up (RULES W9).
+    expect(c).toMatchObject({ status: 'closed', sold: 2, participants: 1, winner_name: null, realized_at: null, contest_number: null, result_alert: null });
   });
 
   test('paginates, filters by status, searches by title, draw number or contest', async () => {

@@ -239,6 +239,7 @@ describe('production behind one load balancer (TRUSTED_PROXY_HOPS default 1)', (
         MERCADOPAGO_WEBHOOK_SECRET: 'webhook-test',
         MERCADOPAGO_API_URL: 'http://127.0.0.1:9',
         SMTP_URL: 'smtp://127.0.0.1:9',
+        SUPPORT_EMAIL: 'suporte@cotaverde.test',
       },
     });
   });

@@ -14,6 +14,8 @@ export interface FakeContest {
   numbers: string[];
   /** DD/MM/YYYY */
   date: string;
+  /** Published without `dezenasSorteadasOrdemSorteio` (only the sorted `listaDezenas`), as the portal sometimes does. */
+  withoutDrawOrder?: boolean;
 }
 
 export interface FakeLottery {
@@ -21,8 +23,11 @@ export interface FakeLottery {
   contests: Map<number, FakeContest>;
   /** Requests seen, as paths. */
   requests: string[];
-  /** Adds (or replaces) a contest; `date` a Date (its day in Brasília) or DD/MM/YYYY. */
-  add(contest: number, numbers: Array<number | string>, date: Date | string): void;
+  /**
+   * Adds (or replaces) a contest; `date` a Date (its day in Brasília) or DD/MM/YYYY. With
+   * `withoutDrawOrder` the answer leaves out the draw-order field (the numbers only sorted).
+   */
+  add(contest: number, numbers: Array<number | string>, date: Date | string, o?: { withoutDrawOrder?: boolean }): void;
   /** The next `times` requests answer `status` (with a small JSON error body). */
   failNext(times: number, status?: number): void;
   /** The next `times` requests wait `ms` before answering. */
@@ -64,7 +69,7 @@ export async function startFakeLottery(): Promise<FakeLottery> {
     numero: c,
     dataApuracao: x.date,
     listaDezenas: [...x.numbers].sort(),
-    dezenasSorteadasOrdemSorteio: x.numbers,
+    ...(x.withoutDrawOrder ? {} : { dezenasSorteadasOrdemSorteio: x.numbers }),
     numeroConcursoProximo: c + 1,
   });
 
@@ -99,8 +104,8 @@ export async function startFakeLottery(): Promise<FakeLottery> {
     url,
     contests,
     requests,
-    add(contest, numbers, date) {
-      contests.set(contest, { numbers: numbers.map((n) => String(n).padStart(2, '0')), date: typeof date === 'string' ? date : brDate(date) });
+    add(contest, numbers, date, o = {}) {
+      contests.set(contest, { numbers: numbers.map((n) => String(n).padStart(2, '0')), date: typeof date === 'string' ? date : brDate(date), withoutDrawOrder: o.withoutDrawOrder });
     },
     failNext(times, status = 500) {
       for (let i = 0; i < times; i++) script.push({ kind: 'fail', status });

@@ -9,6 +9,8 @@ export interface ReceivedMail {
   subject: string;
   /** The body, transfer encoding (quoted-printable / base64) undone. */
   text: string;
+  /** A header's value as sent (folded lines joined), '' when absent: e.g. header('Reply-To'). */
+  header(name: string): string;
 }
 
 export interface FakeSmtp {
@@ -48,7 +50,7 @@ function parse(raw: string, to: string[]): ReceivedMail {
   subject = subject.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_m, kind: string, data: string) =>
     kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
   );
-  return { raw, to, subject: subject.trim(), text };
+  return { raw, to, subject: subject.trim(), text, header };
 }
 
 /** A minimal SMTP server on 127.0.0.1 that accepts every message and keeps it. */

@@ -12,6 +12,7 @@ const PRODUCTION_OK = {
   MERCADOPAGO_ACCESS_TOKEN: 'APP_USR-token-secreto',
   MERCADOPAGO_WEBHOOK_SECRET: 'webhook-secreto',
   SMTP_URL: 'smtps://cotaverde:senha-smtp@smtp.example.com:465',
+  SUPPORT_EMAIL: 'atendimento@cotaverde.com.br',
 };
 
 /** The ConfigError thrown by loadConfig (fails the test if none is). */
@@ -108,6 +109,7 @@ describe('production', () => {
       'PAYMENT_PROVIDER=sandbox is not allowed in production',
       'PUBLIC_URL is required in production',
       'SMTP_URL is required in production (reset links are only ever sent, never stored)',
+      'SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)',
     ]);
     expect(e.name).toBe('ConfigError');
     expect(e.message).toMatch(/^Configuração inválida:\n {2}- APP_SECRET/);
@@ -134,6 +136,7 @@ describe('production', () => {
     ['REDIS_URL', 'REDIS_URL is required'],
     ['PUBLIC_URL', 'PUBLIC_URL is required in production'],
     ['SMTP_URL', 'SMTP_URL is required in production (reset links are only ever sent, never stored)'],
+    ['SUPPORT_EMAIL', 'SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)'],
   ])('refuses a missing %s', (key, problem) => {
     const env: Record<string, string> = { ...PRODUCTION_OK };
     delete env[key];
@@ -175,6 +178,7 @@ describe('NODE_ENV fails closed: anything but development/test is production', (
       'PAYMENT_PROVIDER=sandbox is not allowed in production',
       'PUBLIC_URL is required in production',
       'SMTP_URL is required in production (reset links are only ever sent, never stored)',
+      'SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)',
     ]);
   });
 

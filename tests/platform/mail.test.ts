@@ -5,7 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/platform/config';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createTestContext, type TestContext } from '../helpers/context';
+import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { createMailer, MAX_MAIL_ATTEMPTS, redactLinkSecrets, type Mailer } from '../../src/platform/mail';
 import { fakeSmtp } from '../helpers/smtp';
 import { audit } from '../../src/platform/audit';
@@ -110,7 +110,7 @@ describe('mailer with SMTP', () => {
   test("delivers through SMTP and marks the row 'sent'", async () => {
     const smtp = await fakeSmtp();
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from: 'Cota Verde <nao-responda@cotaverde.test>' });
+      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from: 'Cota Verde <nao-responda@cotaverde.test>', replyTo: 'suporte@cotaverde.test' });
       const id = await mailer.enqueue(t.services.db, { to: 'destino@example.com', subject: 'Teste SMTP', text: 'Ola pelo SMTP', template: 'test' });
       expect(await mailer.deliver(id)).toBe('sent');
       expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1 });
@@ -118,6 +118,9 @@ describe('mailer with SMTP', () => {
       expect(smtp.received[0]).toContain('To: destino@example.com');
       expect(smtp.received[0]).toContain('Subject: Teste SMTP');
       expect(smtp.received[0]).toContain('Ola pelo SMTP');
+      // Replies reach the store's support address, not the no-reply sender.
+      expect(smtp.mails[0].header('Reply-To')).toBe('suporte@cotaverde.test');
+      expect(smtp.mails[0].header('From')).toBe('Cota Verde <nao-responda@cotaverde.test>');
       expect(await mailer.deliver(id)).toBe('skipped');
       expect(smtp.received).toHaveLength(1);
     } finally {
@@ -126,7 +129,7 @@ describe('mailer with SMTP', () => {
   });
 
   test("a failed delivery records attempts and the error, and after the last attempt the row is 'failed'", async () => {
-    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'x@cotaverde.test' });
+    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'x@cotaverde.test', replyTo: 'suporte@cotaverde.test' });
     const id = await mailer.enqueue(t.services.db, mail('falha@example.com'));
     for (let attempt = 1; attempt < MAX_MAIL_ATTEMPTS; attempt++) {
       const err = await mailer.deliver(id).catch((e) => e);
@@ -151,7 +154,7 @@ describe('development mailbox (MAIL_DROP_DIR, no SMTP)', () => {
   test("writes each mail as an .eml file and marks the row 'sent'; the rendered text (e.g. a link) is only in the file", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cv-maildrop-'));
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, dropDir: dir, from: 'Cota Verde <nao-responda@cotaverde.test>' });
+      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, dropDir: dir, from: 'Cota Verde <nao-responda@cotaverde.test>', replyTo: 'suporte@cotaverde.test' });
       mailer.registerRenderer('drop-test', async () => ({ text: 'Link: https://x.test/r?token=segredo123', storedText: 'Link: (enviado por e-mail)' }));
       const id = await mailer.enqueue(t.services.db, { to: 'caixa@example.com', subject: 'Caixa local', text: 'placeholder', template: 'drop-test' });
       expect(await mailer.deliver(id)).toBe('sent');
@@ -161,6 +164,7 @@ describe('development mailbox (MAIL_DROP_DIR, no SMTP)', () => {
       const eml = await fs.readFile(path.join(dir, files[0]), 'utf8');
       expect(eml).toContain('To: caixa@example.com');
       expect(eml).toContain('Subject: Caixa local');
+      expect(eml).toMatch(/^Reply-To: suporte@cotaverde\.test$/m);
       expect(eml).toContain('token=segredo123');
       const r = await row(id);
       expect(r).toMatchObject({ status: 'sent', attempts: 1 });
@@ -185,8 +189,50 @@ describe('development mailbox (MAIL_DROP_DIR, no SMTP)', () => {
         PAYMENT_PROVIDER: 'mercadopago',
         MERCADOPAGO_ACCESS_TOKEN: 't',
         MERCADOPAGO_WEBHOOK_SECRET: 's',
+        SUPPORT_EMAIL: 'suporte@cotaverde.example',
       }),
     ).toThrow(/MAIL_DROP_DIR/);
+  });
+});
+
+describe('Reply-To: the store\'s support address (SUPPORT_EMAIL) on every mail the app sends', () => {
+  test('a mail the app sends (a password reset) carries SUPPORT_EMAIL as Reply-To', async () => {
+    const smtp = await fakeSmtp();
+    const app = await createTestContext({ env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'atendimento@cotaverde.test', RATE_LIMIT_DISABLED: '1' } });
+    try {
+      expect(app.services.config.supportEmail).toBe('atendimento@cotaverde.test');
+      const { email } = await createUser(app);
+      expect((await app.api('POST', '/api/auth/reset-password', { body: { email } })).status).toBe(202);
+      const pending: Array<{ id: number }> = await app.services.db('mail_outbox').where({ to_address: email, status: 'pending' }).select('id');
+      expect(pending.length).toBeGreaterThan(0);
+      for (const r of pending) await app.services.mailer.deliver(r.id);
+      const sent = smtp.mails.filter((m) => m.to.includes(email));
+      expect(sent).toHaveLength(pending.length);
+      for (const m of sent) expect(m.header('Reply-To')).toBe('atendimento@cotaverde.test');
+    } finally {
+      await app.close();
+      await smtp.close();
+    }
+  });
+
+  test('outside production it defaults to the address of MAIL_FROM; production requires it and a bad address is refused', () => {
+    const base = { DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x' };
+    expect(loadConfig({ ...base }).supportEmail).toBe('nao-responda@cotaverde.com.br');
+    expect(loadConfig({ ...base, MAIL_FROM: 'Loja <contato@loja.test>' }).supportEmail).toBe('contato@loja.test');
+    expect(loadConfig({ ...base, SUPPORT_EMAIL: 'ajuda@loja.test' }).supportEmail).toBe('ajuda@loja.test');
+    expect(() => loadConfig({ ...base, SUPPORT_EMAIL: 'sem-arroba' })).toThrow(/SUPPORT_EMAIL/);
+    const production = {
+      ...base,
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://127.0.0.1:25',
+      APP_SECRET: 'x'.repeat(40),
+      PUBLIC_URL: 'https://cotaverde.example',
+      PAYMENT_PROVIDER: 'mercadopago',
+      MERCADOPAGO_ACCESS_TOKEN: 't',
+      MERCADOPAGO_WEBHOOK_SECRET: 's',
+    };
+    expect(() => loadConfig(production)).toThrow(/SUPPORT_EMAIL is required in production/);
+    expect(loadConfig({ ...production, SUPPORT_EMAIL: 'suporte@cotaverde.example' }).supportEmail).toBe('suporte@cotaverde.example');
   });
 });
 
@@ -196,7 +242,7 @@ describe('templates rendered at send time', () => {
   test('the rendered text is sent, the outbox keeps only the stored text, and what the renderer wrote commits with the send', async () => {
     const smtp = await fakeSmtp();
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from });
+      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from, replyTo: 'suporte@cotaverde.test' });
       mailer.registerRenderer('segredo', async (trx, r) => {
         await audit(trx, { actor: 'cli', action: 'test.rendered', entity: 'mail', entityId: r.id });
         return { text: `Seu link: https://x.test/a?token=SEGREDO-${r.id}`, storedText: 'Seu link: [omitido]' };
@@ -215,7 +261,7 @@ describe('templates rendered at send time', () => {
   test("a renderer answering null drops the row: nothing is sent, it is 'dropped' and never swept", async () => {
     const smtp = await fakeSmtp();
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from });
+      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from, replyTo: 'suporte@cotaverde.test' });
       mailer.registerRenderer('nada', async () => null);
       const id = await mailer.enqueue(t.services.db, { to: 'ninguem@example.com', subject: 'Nada', text: 'a gerar', template: 'nada' });
       expect(await mailer.deliver(id)).toBe('dropped');
@@ -231,7 +277,7 @@ describe('templates rendered at send time', () => {
   });
 
   test('a failed send undoes what the renderer wrote and keeps the row pending with its attempt', async () => {
-    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from });
+    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from, replyTo: 'suporte@cotaverde.test' });
     mailer.registerRenderer('falha', async (trx, r) => {
       await audit(trx, { actor: 'cli', action: 'test.render-failed', entity: 'mail', entityId: r.id });
       return { text: 'token=abc', storedText: 'omitido' };
@@ -243,7 +289,7 @@ describe('templates rendered at send time', () => {
   });
 
   test('one renderer per template', () => {
-    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, from });
+    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, from, replyTo: 'suporte@cotaverde.test' });
     mailer.registerRenderer('uma', async () => null);
     expect(() => mailer.registerRenderer('uma', async () => null)).toThrow(/registered twice/);
   });

@@ -15,7 +15,23 @@ export type AdminDraw = Draw & {
   ipPriceCents: number | null;
   /** True while the draw never took a hold, sale, payment or autopay run ('Excluir' allowed). */
   deletable: boolean;
+  /** A closed draw whose contest the results service published unusable (RULES W9); null otherwise. */
+  result_alert: ResultAlert | null;
 };
+
+/**
+ * Why a closed draw will not be decided by the `results.fetch` job (RULES W9): the results service
+ * published its contest without the draw order. `message` is the console's text (Portuguese).
+ */
+export interface ResultAlert {
+  kind: 'draw_order_missing';
+  contest_number: number;
+  /** When the contest was held. */
+  drawn_at: string;
+  /** When the service was first seen answering so. */
+  since: string;
+  message: string;
+}
 
 /**
  * Answer of PATCH/PUT /api/admin/draws/{id} (and the CLI's draws close): the draw, and when the

@@ -4,6 +4,7 @@
  * return them, the web re-exports them (web/src/api/types.ts). Types only. Money in cents; times
  * are ISO-8601 strings; numbers are plain integers (the web pads them).
  */
+import type { ResultAlert } from './admin-draws';
 import type { DrawStatus } from './draws';
 
 /** A page of a paginated admin list. */
@@ -39,6 +40,8 @@ export interface HeldDraw {
   product_name: string | null;
   product_link: string | null;
   redeemed: boolean;
+  /** A closed draw whose contest the results service published unusable (RULES W9); null otherwise. */
+  result_alert: ResultAlert | null;
 }
 
 /** One number of a participant in a draw. */

@@ -23,7 +23,7 @@ export type { PixPayment } from '../../../src/shared/api/payments';
 export type { ActiveClient, ActiveClientList, AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult } from '../../../src/shared/api/admin-users';
 export type { DrawParticipants, HeldDraw, OpenBuyer, OpenBuyerNumber, OpenBuyers, Page, Participant, ParticipantEntry, ParticipantNumber, Winner, WinnerList } from '../../../src/shared/api/admin-history';
 export type { AuditEntryView, AuditPage } from '../../../src/shared/api/audit';
-export type { AdminDraw, AdminDrawChange, AdminDrawList, DashboardSummary, NewSeriesResult } from '../../../src/shared/api/admin-draws';
+export type { AdminDraw, AdminDrawChange, AdminDrawList, DashboardSummary, NewSeriesResult, ResultAlert } from '../../../src/shared/api/admin-draws';
 export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../../../src/shared/api/admin-infoproducts';
 export type { AdminPayment, AdminPaymentList } from '../../../src/shared/api/admin-payments';
 export type { DrawResult, ResultPreview, WalkStep, WalkReason } from '../../../src/shared/api/results';

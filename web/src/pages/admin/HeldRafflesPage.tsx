@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Grid, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
 import { Link } from 'react-router-dom';
 import { RecordResultButton } from './RecordResultButton';
+import { ResultAlertNotice } from './ResultAlertNotice';
 import { errorMessage } from '../../api/client';
 import type { HeldDraw, Participant, ParticipantEntry } from '../../api/types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -116,6 +117,7 @@ const columnsFor = (reload: () => void): TableColumnsType<HeldDraw> => [
         // here so typing in it never expands or collapses the row.
         <span onClick={(e) => e.stopPropagation()}>
           <span className="adm-muted">Aguardando resultado</span>
+          {d.status === 'closed' && d.result_alert && <ResultAlertNotice alert={d.result_alert} />}
           {d.status === 'closed' && (
             <div>
               <RecordResultButton draw={{ id: d.id, title: d.title, status: d.status }} onDone={reload} />

@@ -9,6 +9,7 @@ import { dashboardApi } from './dashboardApi';
 import { DrawDialog } from './DrawDialog';
 import AutopayRunsSection from '../AutopayRunsSection';
 import { RetryAlert } from '../shared/RetryAlert';
+import { ResultAlertNotice } from '../ResultAlertNotice';
 
 const PAGE = 20;
 const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', closed: 'FECHADO', sorteado: 'SORTEADO' };
@@ -212,6 +213,11 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
       ) : (
         <>
           {loadError != null && <Alert className="draws-error" type="error" showIcon title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')} />}
+          {(rows ?? [])
+            .filter((d) => d.result_alert)
+            .map((d) => (
+              <ResultAlertNotice key={`alert-${d.id}`} alert={d.result_alert!} drawLabel={`Sorteio #${pad3(d.id)}`} />
+            ))}
           {wide ? (
             <Table<AdminDraw>
               rowKey="id"
