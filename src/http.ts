@@ -21,6 +21,7 @@ import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
 import { apiPathsStopHere, bearerUser, canonicalPaths, corsPolicy, CotaVerdeApp, mountRoutes, requestContext, securityHeaders } from './platform/http/middleware';
 import { accessControl } from './platform/http/context';
+import { adminAccessRefusal } from './auth/access';
 import type { RouteProbe } from './platform/http/routes';
 import { spa } from './platform/http/static';
 import { PROJECT_ROOT } from './platform/paths';
@@ -54,6 +55,8 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   // route's own chain, with these checks.
   const access = accessControl({
     authenticateFresh: (token) => services.auth.authenticate(token, { fresh: true }),
+    // The deployment's admin rule (two factors where required), the same one /ops applies.
+    adminRefusal: (user) => adminAccessRefusal(user, config),
     ops: opsAccess({ ops: services.ops, auth: services.auth }),
   });
   const mountOpts = { probe: opts.routeProbe };

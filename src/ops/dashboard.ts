@@ -69,7 +69,7 @@ export function opsAccess(deps: { ops: OpsService; auth: Pick<AuthService, 'auth
   return async (ctx: Koa.ParameterizedContext<AppState>) => {
     const check = await deps.ops.checkSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
     if (!check.ok) {
-      if (check.reason === 'not_admin') throw errors.forbidden('Acesso restrito a administradores.');
+      if (check.reason === 'not_admin') throw check.refusal;
       const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
       if (bearer) {
         const u = await deps.auth.authenticate(bearer[1].trim(), { fresh: true });
@@ -77,7 +77,7 @@ export function opsAccess(deps: { ops: OpsService; auth: Pick<AuthService, 'auth
       }
       throw errors.unauthenticated(DENIED[check.reason]);
     }
-    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, tokenId: 0 };
+    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, mfaEnabled: check.user.mfaEnabled, tokenId: 0 };
   };
 }
 

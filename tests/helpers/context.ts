@@ -57,6 +57,8 @@ export async function createTestContext(
     /** Rewrites the app's database URL (e.g. to go through a tests/helpers/tcp-proxy.ts the test stops and starts). */
     databaseUrl?: (direct: URL) => URL;
     routeProbe?: RouteProbe;
+    /** The services' clock (two-factor codes). */
+    now?: () => number;
   } = {},
 ): Promise<TestContext> {
   const template = process.env.TEST_TEMPLATE_DB;
@@ -79,7 +81,7 @@ export async function createTestContext(
     PUBLIC_URL: 'http://cotaverde.test',
     ...opts.env,
   });
-  const services = createServices({ config, logger: opts.logger?.(config) });
+  const services = createServices({ config, logger: opts.logger?.(config), now: opts.now });
   const app = createApp(services, { serveWeb: opts.serveWeb ?? false, routeProbe: opts.routeProbe });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

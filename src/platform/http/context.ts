@@ -12,6 +12,8 @@ export interface SessionUser {
   email: string;
   name: string;
   isAdmin: boolean;
+  /** Two-factor sign-in (TOTP) is on for this account (user_mfa.enabled_at). */
+  mfaEnabled: boolean;
   tokenId: number;
 }
 
