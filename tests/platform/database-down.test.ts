@@ -166,6 +166,11 @@ describe('which errors mean the database is unavailable (real driver errors)', (
     expect((unique as { code?: string }).code).toBe('23505');
     expect(isDatabaseUnavailable(unique)).toBe(false);
     expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
+    // The SQLSTATEs the server sends while starting, stopping or losing a connection (as pg
+    // raises them: an Error with the code), against ones a working server sends.
+    const pgError = (code: string) => Object.assign(new Error(`select 1 - server said ${code}`), { code });
+    for (const code of ['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']) expect([code, isDatabaseUnavailable(pgError(code))]).toEqual([code, true]);
+    for (const code of ['40001', '40P01', '23505', '22P02', '42P01', '57014', '53300']) expect([code, isDatabaseUnavailable(pgError(code))]).toEqual([code, false]);
     expect(isDatabaseUnavailable(null)).toBe(false);
   });
 });

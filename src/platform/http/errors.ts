@@ -34,7 +34,8 @@ const ROUTER_ANSWERS: Record<number, { error: string; message: string }> = {
 };
 
 /**
- * Maps every error to `{error, message, details?}` with the right status.
+ * Maps every error to `{error, message, details?}` with the right status. The database being
+ * unreachable is a 503 `database_unavailable` with Retry-After (see isDatabaseUnavailable).
  * Unknown errors are logged with the request id and answer a bare 500.
  */
 export async function errorMiddleware(ctx: Context, next: Next) {
