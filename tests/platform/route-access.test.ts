@@ -21,6 +21,8 @@ import { match } from 'path-to-regexp';
  * Requests go out through node:http with the path exactly as written (fetch would normalise it).
  */
 let t: TestContext;
+/** Thousands of requests, one at a time: generous for a machine busy with other work (no timing is asserted). */
+const WALK_TIMEOUT_MS = 600_000;
 const reached = new Set<string>();
 let seq = 0;
 
@@ -162,7 +164,7 @@ test('every mounted route, canonical spelling: anonymous 401 and customer 403 wh
     }
   }
   expect(failures).toEqual([]);
-});
+}, WALK_TIMEOUT_MS);
 
 test('every mounted route, in eleven odd spellings: 404 for every caller and no handler reached (or, where another letter case names another route, that route\'s own access)', async () => {
   const customer = await createUser(t);
@@ -199,7 +201,7 @@ test('every mounted route, in eleven odd spellings: 404 for every caller and no 
   }
   expect(failures).toEqual([]);
   expect(tried).toBeGreaterThan(2000);
-});
+}, WALK_TIMEOUT_MS);
 
 test("the attacks of the review, replayed: admin data by another letter case is refused", async () => {
   const customer = await createUser(t);
