@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { announcedWebUrl } from './web-url';
+import { PROJECT_ROOT } from './paths';
 
 /**
  * Every setting the app reads from the environment, validated once at start.
@@ -148,6 +149,31 @@ function loadLiveConfig(env: NodeJS.ProcessEnv, problems: string[]) {
 }
 // ---- end of the live boards and metrics block ----
 
+// ---- backups block ----
+const BackupEnvSchema = z.object({
+  /** Where the worker writes its nightly backups (src/ops/backups.ts); `.data/app/backups` outside production. */
+  BACKUP_DIR: optionalString,
+  /** The platform backs the database up itself (managed PostgreSQL's backups and point-in-time recovery): no nightly file. */
+  BACKUP_DISABLED: bool,
+  BACKUP_KEEP_DAILY: z.coerce.number().int().min(1).max(366).default(7),
+  BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).max(520).default(4),
+});
+
+function loadBackupConfig(env: NodeJS.ProcessEnv, isProduction: boolean, problems: string[]) {
+  const parsed = BackupEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    return null;
+  }
+  const e = parsed.data;
+  if (isProduction && !e.BACKUP_DIR && !e.BACKUP_DISABLED) {
+    problems.push('BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)');
+  }
+  const dir = e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : isProduction ? null : path.join(PROJECT_ROOT, '.data', 'app', 'backups');
+  return { backup: { dir, disabled: e.BACKUP_DISABLED, keepDaily: e.BACKUP_KEEP_DAILY, keepWeekly: e.BACKUP_KEEP_WEEKLY } };
+}
+// ---- end of the backups block ----
+
 export type Config = {
   env: 'development' | 'test' | 'production';
   isProduction: boolean;
@@ -198,6 +224,8 @@ export type Config = {
   live: { maxStreams: number; heartbeatMs: number; streamMaxLen: number };
   /** GET /metrics: the bearer token required in production (404 without it); the worker's own metrics port. */
   metrics: { token?: string; workerPort?: number };
+  /** The worker's nightly backup: its folder (null only when disabled in production), retention, or off. */
+  backup: { dir: string | null; disabled: boolean; keepDaily: number; keepWeekly: number };
 };
 
 export class ConfigError extends Error {
@@ -235,7 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const account = loadAccountConfig(env, problems);
   const lottery = loadLotteryConfig(env, problems);
   const live = loadLiveConfig(env, problems);
-  if (problems.length || !account || !lottery || !live) throw new ConfigError(problems);
+  const backup = loadBackupConfig(env, isProduction, problems);
+  if (problems.length || !account || !lottery || !live || !backup) throw new ConfigError(problems);
 
   // TRUSTED_PROXY_HOPS wins; else the older TRUST_PROXY switch (true = one hop); else one hop in
   // production (behind the load balancer) and none elsewhere. More hops than there really are
@@ -287,5 +316,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...account,
     ...lottery,
     ...live,
+    ...backup,
   };
 }
