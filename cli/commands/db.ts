@@ -47,7 +47,9 @@ export function registerDbCommands(program: Command, getServices: () => Services
     const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
     const failed = manifest.books.checks.filter((c) => !c.ok).length;
     if (o.json) {
-      printRows([{ file, bytes, createdAt: manifest.createdAt, version: manifest.product.version, migration: manifest.migrations.at(-1), tables: manifest.tables.length, rows, booksOk: manifest.books.ok, sha256: manifest.checksum.value }], true);
+      process.stdout.write(
+        `${JSON.stringify({ file, bytes, createdAt: manifest.createdAt, version: manifest.product.version, migration: manifest.migrations.at(-1), tables: manifest.tables.length, rows, booksOk: manifest.books.ok, sha256: manifest.checksum.value })}\n`,
+      );
       return;
     }
     process.stdout.write(

@@ -5,6 +5,7 @@ import type { Db } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import { initBackupMetrics, recordBackup } from '../platform/metrics';
 import type { BooksService } from '../audit/books';
+import type { BackupRunView, BackupStatus } from '../shared/api/ops';
 import { BACKUP_FILE_RE, backupFileName, takeBackup, type BackupManifest } from './backup';
 
 /**
@@ -24,33 +25,6 @@ export interface BackupRunRow {
   tables: number | null;
   rows: number | null;
   books_ok: boolean | null;
-  migration: string | null;
-  error: string | null;
-}
-
-export interface BackupStatus {
-  /** False when BACKUP_DISABLED: the platform backs the database up. */
-  enabled: boolean;
-  keepDaily: number;
-  keepWeekly: number;
-  last: BackupRunView | null;
-  lastSuccess: BackupRunView | null;
-  /** The ten most recent runs, newest first. */
-  recent: BackupRunView[];
-}
-
-export interface BackupRunView {
-  id: number;
-  kind: 'nightly' | 'manual';
-  startedAt: string;
-  finishedAt: string;
-  ok: boolean;
-  /** The file's name (never the server's folder). */
-  file: string | null;
-  bytes: number | null;
-  tables: number | null;
-  rows: number | null;
-  booksOk: boolean | null;
   migration: string | null;
   error: string | null;
 }
@@ -77,7 +51,8 @@ const view = (r: BackupRunRow): BackupRunView => ({
   rows: r.rows == null ? null : Number(r.rows),
   booksOk: r.books_ok,
   migration: r.migration,
-  error: r.error,
+  // The server's folders stay on the server: paths in the message are cut to their last part.
+  error: r.error ? r.error.replace(/(?:[A-Za-z]:)?(?:[\\/][^\s'"\\/]+)+[\\/]([^\s'"\\/]+)/g, '$1') : null,
 });
 
 /**
