@@ -24,7 +24,7 @@ export function registerDbCommands(program: Command, getServices: () => Services
       process.stdout.write(done.length ? `aplicadas: ${done.join(', ')}\n` : 'nenhuma migração pendente\n');
     });
   db.command('seed')
-    .description('cria os dados de demonstração (idempotente; recusado em produção)')
+    .description('cria os dados de demonstração num banco vazio (num banco com dados não cria nem altera nada; recusado em produção)')
     .action(async () => {
       const s = getServices();
       if (s.config.isProduction) throw new Error('o seed de demonstração não roda em produção');
