@@ -74,6 +74,8 @@ const EnvSchema = z.object({
   COVERS_PATH: z.string().default('/covers'),
   TRUST_PROXY: bool,
   TRUSTED_PROXY_HOPS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(10).optional()),
+  /** Set by `npm start` for its own web process; GET /api/health echoes it. */
+  COTAVERDE_INSTANCE: optionalString.pipe(z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional()),
 });
 
 // ---- Customer area: coupon partner push and e-book files. ----
@@ -224,6 +226,8 @@ export type Config = {
   live: { maxStreams: number; heartbeatMs: number; streamMaxLen: number };
   /** GET /metrics: the bearer token required in production (404 without it); the worker's own metrics port. */
   metrics: { token?: string; workerPort?: number };
+  /** The id `npm start` gave this process (COTAVERDE_INSTANCE), echoed by GET /api/health. */
+  instance?: string;
   /** The worker's nightly backup: its folder (null only when disabled in production), retention, or off. */
   backup: { dir: string | null; disabled: boolean; keepDaily: number; keepWeekly: number };
 };
@@ -313,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coversPath: e.COVERS_PATH,
     trustProxy: trustedHops > 0,
     trustedProxyHops: trustedHops,
+    ...(e.COTAVERDE_INSTANCE ? { instance: e.COTAVERDE_INSTANCE } : {}),
     ...account,
     ...lottery,
     ...live,
