@@ -522,6 +522,9 @@ export async function provisionServices(profile: Profile, appDatabase: string, p
   };
 }
 
+/** `npm start`'s backoff before the nth restart in a row of a crashed web or worker: 1 s, 2 s, 4 s … up to 30 s. */
+export const restartDelayMs = (n: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, n - 1));
+
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
-import { DATA_DIR, ROOT, log, planAppPorts, provisionServices, ensureChromium, pidAlive } from './provision';
+import { DATA_DIR, ROOT, log, planAppPorts, restartDelayMs, provisionServices, ensureChromium, pidAlive } from './provision';
 import { LOCAL_STACK } from '../src/platform/local-stack';
 import { isProductionEnv } from '../src/platform/config';
 
@@ -86,8 +86,6 @@ interface Supervised {
   timer: NodeJS.Timeout | null;
 }
 
-/** Backoff before the nth restart in a row: 1 s, 2 s, 4 s … up to 30 s. */
-export const restartDelayMs = (n: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, n - 1));
 /** A child that ran this long without dying starts its backoff over. */
 const STABLE_MS = 60_000;
 
