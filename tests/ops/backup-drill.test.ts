@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { runCliCaptured, STACK } from '../helpers/cli';
 import { eventually } from '../helpers/eventually';
@@ -122,7 +123,7 @@ beforeAll(async () => {
     let afterStart = 0;
     while (!backupDone || afterStart < 1) {
       const n = next++;
-      if (n > 100) break;
+      if (n > 99) break; // the draw has numbers 0–99
       const started = backupRunning;
       const r = await reserve(t, token, busy.id, [n]);
       const p = await t.api('POST', '/api/payments/pix', { token, body: { reservationId: r.id } });
@@ -219,9 +220,13 @@ describe('Redis is not backed up', () => {
   test('a worker on the restored database with an empty Redis rebuilds the schedules, the hold expiry and the PIX polling', async () => {
     redis = new PrivateRedis(await freePort(), { name: 'drill' });
     await redis.start();
+    // A brand-new Redis: no key at all before the app on the restored database connects.
+    const probe = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await probe.connect();
+    expect(await probe.dbsize()).toBe(0);
+    probe.disconnect();
     const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: restoredUrl, REDIS_URL: redis.url, QUEUE_PREFIX: 'cvdrill', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://cotaverde.test' });
     services = createServices({ config });
-    expect(await services.redis.dbsize()).toBe(0);
     worker = await startWorker({ connection: services.redis, prefix: 'cvdrill', handlers: registerJobHandlers(services), logger: services.logger, queue: services.queue });
     const schedulers = async () => (await services.redis.zrange(schedulerSetKey('cvdrill', QUEUE_NAME), '0', '-1')).sort();
     await eventually(async () => ((await schedulers()).length === SCHEDULES.length ? true : null), 'every schedule back');
