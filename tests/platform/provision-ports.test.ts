@@ -181,3 +181,18 @@ function freeLocalPort(): Promise<number> {
     });
   });
 }
+
+test('the web process on a port another program holds: a Portuguese line, exit 1, no stack trace', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'bin', 'web.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL, PORT: String(strangerPort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://cotaverde.test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  expect(code).toBe(1);
+  expect(err).toContain(`A porta ${strangerPort} já está em uso por outro programa: o site não pode escutar nela. Pare esse programa ou defina PORT com uma porta livre.`);
+  expect(err).not.toMatch(/EADDRINUSE|\n\s+at .+:\d+:\d+/);
+}, 60_000);
