@@ -299,6 +299,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
       }),
     figures: () => (require('../src/ops/figures') as typeof import('../src/ops/figures')).createFiguresService({ db: s.db }),
     books: () => (require('../src/audit/books') as typeof import('../src/audit/books')).createBooksService({ db: s.db, logger: s.logger }),
+    backups: () => (require('../src/ops/backups') as typeof import('../src/ops/backups')).createBackupsService({ db: s.db, config, logger: s.logger, books: s.books }),
     adminUsers: () =>
       (require('../src/auth/admin-users') as typeof import('../src/auth/admin-users')).createAdminUsersService({
         db: s.db,

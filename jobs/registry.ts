@@ -30,6 +30,8 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['outbox.relay', async () => s.autopay.relay()],
     // Logs an error and writes an audit entry when a check fails (RULES B1).
     ['books.audit', async () => s.books.runNightly()],
+    // A failure is recorded (backup_runs, metric) and retried by the job's attempts.
+    ['backup.nightly', async () => s.backups.runNightly()],
     // Charges the draw's due runs; while retries wait, comes back at the earliest one.
     [
       'autopay.charge',

@@ -28,11 +28,15 @@ if (want !== have) {
   fs.writeFileSync(stamp, hashOf('package.json') + ':' + hashOf('package-lock.json'));
 }
 
+// `npm start` runs the stack in its own process group: a Ctrl-C in the terminal reaches this
+// process only, which passes it on; the stack then stops the web and the worker first and
+// PostgreSQL and Redis after them (in the terminal's group they would all get SIGINT at once,
+// and the databases would go while the worker still finishes its jobs).
+const detached = process.argv[2] === 'start';
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'stack.ts'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
+  detached,
 });
-// The terminal sends Ctrl-C to the whole process group; the stack script does the
-// orderly shutdown, so here we only wait for it.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { LOCAL_STACK } from '../src/platform/local-stack';
+import { APP_PORTS_FILE, APP_PORT_DEFAULTS, LOCAL_STACK, rememberedAppPorts, type AppPorts } from '../src/platform/local-stack';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const DATA_DIR = path.join(ROOT, '.data');
@@ -139,6 +139,107 @@ export async function choosePort(o: {
   throw new Error(`${o.kind}: as portas ${o.port}-${o.port + tries - 1} estão todas em uso por outros servidores. Defina ${variable} com uma porta livre.`);
 }
 
+const APP_PORT_NAMES: Record<keyof AppPorts, { what: string; variable: string }> = {
+  pg: { what: 'PostgreSQL', variable: 'EMBEDDED_PG_PORT' },
+  redis: { what: 'Redis', variable: 'EMBEDDED_REDIS_PORT' },
+  web: { what: 'site (web)', variable: 'PORT' },
+  metrics: { what: 'métricas do worker', variable: 'WORKER_METRICS_PORT' },
+};
+
+/** Ports `npm start` never offers: `npm test`'s defaults and the ones it tries after them. */
+function reservedForTests(port: number): boolean {
+  const pg = Number(process.env.TEST_PG_PORT ?? 54339);
+  const redis = Number(process.env.TEST_REDIS_PORT ?? 6391);
+  return (port >= pg && port < pg + PORT_TRIES) || (port >= redis && port < redis + PORT_TRIES) || port === 54339 || port === 6391;
+}
+
+/** Who holds a port: null when free; for PostgreSQL and Redis, 'ours' when it is this checkout's server. */
+async function portHolder(port: number, own?: { dir: string; dirOn: (port: number) => Promise<string | null>; kind: string }): Promise<null | 'ours' | string> {
+  if (await portOpen(port)) {
+    if (own) {
+      const owner = await own.dirOn(port);
+      if (sameDir(owner, own.dir)) return 'ours';
+      return owner ? `um ${own.kind} com dados em ${owner}` : 'outro programa';
+    }
+    return 'outro programa';
+  }
+  return (await canBind(port)) ? null : 'outro programa (a porta não aceita escuta)';
+}
+
+/**
+ * `npm start`'s ports, all checked at once before anything starts: PostgreSQL and Redis (unless
+ * DATABASE_URL / REDIS_URL point elsewhere), the site (PORT) and the worker's metrics. A port
+ * another program holds is replaced by a free one (never `npm test`'s), said in one message; a
+ * port set explicitly in the environment is not replaced: every such conflict is reported at once
+ * and the start stops. The result is remembered in .data/app/ports.json, where the next
+ * `npm start` and the CLI of this checkout find it.
+ */
+export async function planAppPorts(o: {
+  env?: NodeJS.ProcessEnv;
+  /** Which ports to plan: PostgreSQL and Redis only when this checkout runs its own. */
+  need?: Partial<Record<keyof AppPorts, boolean>>;
+  file?: string;
+  dirs?: { pg: string; redis: string };
+} = {}): Promise<AppPorts> {
+  const env = o.env ?? process.env;
+  const file = o.file ?? APP_PORTS_FILE;
+  const need = { pg: true, redis: true, web: true, metrics: true, ...o.need };
+  const dirs = o.dirs ?? { pg: path.join(DATA_DIR, 'app', 'postgres'), redis: path.join(DATA_DIR, 'app', 'redis') };
+  const remembered = rememberedAppPorts(file);
+  const explicit: Partial<Record<keyof AppPorts, number>> = {};
+  const envOf: Record<keyof AppPorts, string | undefined> = { pg: env.EMBEDDED_PG_PORT, redis: env.EMBEDDED_REDIS_PORT, web: env.PORT, metrics: env.WORKER_METRICS_PORT };
+  const wanted = { ...APP_PORT_DEFAULTS };
+  for (const k of Object.keys(wanted) as Array<keyof AppPorts>) {
+    const v = envOf[k];
+    if (v !== undefined && v !== '') {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${APP_PORT_NAMES[k].variable}=${v} não é uma porta válida (1–65535).`);
+      explicit[k] = n;
+      wanted[k] = n;
+    } else if (remembered[k]) wanted[k] = remembered[k]!;
+  }
+  const own = {
+    pg: { dir: dirs.pg, dirOn: pgDataDirOn, kind: 'PostgreSQL' },
+    redis: { dir: dirs.redis, dirOn: redisDirOn, kind: 'Redis' },
+  } as const;
+  const keys = (Object.keys(wanted) as Array<keyof AppPorts>).filter((k) => need[k]);
+  const holders = await Promise.all(keys.map((k) => portHolder(wanted[k], k === 'pg' || k === 'redis' ? own[k] : undefined)));
+  const taken = keys.map((k, i) => ({ k, holder: holders[i] })).filter((x) => x.holder && x.holder !== 'ours');
+  // Two roles asked for the same port (e.g. PORT equal to the Redis port): the later one moves.
+  const seen = new Set<number>();
+  for (const k of keys) {
+    if (seen.has(wanted[k]) && !taken.some((x) => x.k === k)) taken.push({ k, holder: `a porta escolhida para outro serviço deste checkout` });
+    seen.add(wanted[k]);
+  }
+  const fixed = taken.filter((x) => explicit[x.k] !== undefined);
+  if (fixed.length) {
+    throw new Error(
+      `Porta(s) já em uso: ${fixed.map((x) => `${wanted[x.k]} (${APP_PORT_NAMES[x.k].what}, definida em ${APP_PORT_NAMES[x.k].variable}; em uso por ${x.holder})`).join('; ')}. Escolha porta(s) livre(s) ou remova a variável para o npm start escolher sozinho.`,
+    );
+  }
+  const chosen = { ...wanted };
+  const used = new Set(keys.filter((k) => !taken.some((x) => x.k === k)).map((k) => chosen[k]));
+  const moved: string[] = [];
+  for (const { k, holder } of taken) {
+    let port = wanted[k] + 1;
+    for (; port < 65536; port++) {
+      if (used.has(port) || reservedForTests(port)) continue;
+      if ((await portHolder(port)) === null) break;
+    }
+    if (port >= 65536) throw new Error(`Não há porta livre para ${APP_PORT_NAMES[k].what} a partir de ${wanted[k]}.`);
+    used.add(port);
+    chosen[k] = port;
+    moved.push(`${APP_PORT_NAMES[k].what}: ${wanted[k]} → ${port} (a ${wanted[k]} está em uso por ${holder})`);
+  }
+  if (moved.length) {
+    log(`porta(s) ocupada(s) por outros programas; usando outras: ${moved.join('; ')}.`);
+    log(`portas guardadas em ${path.relative(ROOT, file) || file}: o próximo npm start e a CLI deste checkout usam as mesmas.`);
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(chosen, null, 2) + '\n');
+  return chosen;
+}
+
 /** The port in a live postmaster.pid of `dir` (line 4), if its process is alive. */
 function postmasterPort(dir: string): number | null {
   const f = path.join(dir, 'postmaster.pid');
@@ -203,8 +304,8 @@ function postgresUserCan(test: '-x' | '-w', p: string) {
   return r.status === 0;
 }
 
-async function startEmbeddedPostgres(profile: Profile): Promise<{ url: string; stop: () => Promise<void> }> {
-  const cfg = PROFILES[profile];
+async function startEmbeddedPostgres(profile: Profile, port?: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const cfg = { ...PROFILES[profile], ...(port ? { pgPort: port } : {}) };
   const dir = path.join(DATA_DIR, cfg.dir, 'postgres');
   // Whatever listens on the port must be this checkout's own cluster (same data directory).
   const chosen = await choosePort({ kind: 'PostgreSQL', profile, port: cfg.pgPort, dir, dirOn: pgDataDirOn, known: postmasterPort(dir) });
@@ -313,8 +414,8 @@ async function redisPing(port: number): Promise<boolean> {
   });
 }
 
-async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () => Promise<void> }> {
-  const cfg = PROFILES[profile];
+async function startOwnRedis(profile: Profile, port?: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const cfg = { ...PROFILES[profile], ...(port ? { redisPort: port } : {}) };
   const dir = path.join(DATA_DIR, cfg.dir, 'redis');
   const portFile = path.join(dir, 'redis.port');
   const known = fs.existsSync(portFile) ? Number(fs.readFileSync(portFile, 'utf8')) || null : null;
@@ -347,7 +448,9 @@ async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () 
     '--logfile', path.join(dir, 'redis.log'),
     ...(cfg.durable ? ['--appendonly', 'yes', '--save', '60 1'] : ['--appendonly', 'no', '--save', '']),
   ];
-  const child: ChildProcess = spawn(bin, args, { stdio: 'ignore' });
+  // Its own process group: a Ctrl-C in the terminal does not reach it; the stack stops it itself,
+  // after the web and the worker (which may still be finishing jobs against it).
+  const child: ChildProcess = spawn(bin, args, { stdio: 'ignore', detached: profile === 'app' });
   let exited = false;
   child.on('exit', () => (exited = true));
   await waitFor(async () => {
@@ -370,7 +473,7 @@ async function startOwnRedis(profile: Profile): Promise<{ url: string; stop: () 
  * Provisions PostgreSQL and Redis for a profile and returns their URLs.
  * `appDatabase` is created when missing.
  */
-export async function provisionServices(profile: Profile, appDatabase: string): Promise<Services> {
+export async function provisionServices(profile: Profile, appDatabase: string, ports: { pg?: number; redis?: number } = {}): Promise<Services> {
   // Several runs (an `npm start` and an `npm test`, or two test runs) may share the
   // servers of a profile: each registers itself before it looks for running servers (so a
   // run ending meanwhile sees it and leaves them up), and the last one out stops them.
@@ -387,7 +490,7 @@ export async function provisionServices(profile: Profile, appDatabase: string): 
     log('usando DATABASE_URL do ambiente.');
     if (profile === 'test') databaseUrl = withDatabase(databaseUrl, appDatabase);
   } else {
-    const pgs = await startEmbeddedPostgres(profile);
+    const pgs = await startEmbeddedPostgres(profile, ports.pg);
     stops.push(pgs.stop);
     adminDatabaseUrl = pgs.url;
     databaseUrl = withDatabase(pgs.url, appDatabase);
@@ -399,7 +502,7 @@ export async function provisionServices(profile: Profile, appDatabase: string): 
     redisUrl = process.env.REDIS_URL;
     log('usando REDIS_URL do ambiente.');
   } else {
-    const r = await startOwnRedis(profile);
+    const r = await startOwnRedis(profile, ports.redis);
     stops.push(r.stop);
     redisUrl = r.url;
   }
@@ -418,6 +521,9 @@ export async function provisionServices(profile: Profile, appDatabase: string): 
     },
   };
 }
+
+/** `npm start`'s backoff before the nth restart in a row of a crashed web or worker: 1 s, 2 s, 4 s … up to 30 s. */
+export const restartDelayMs = (n: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, n - 1));
 
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

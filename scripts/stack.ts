@@ -1,7 +1,10 @@
 /**
  * `npm start` and `npm test` (through scripts/bootstrap.mjs):
- *   start — services, migrations, demo seed, server build (dist/, when stale) and web build, then
- *           the built web + worker (node dist/…, no TypeScript loader); Ctrl-C stops all.
+ *   start — every port checked at once (a taken one replaced and said, remembered in
+ *           .data/app/ports.json), services, migrations, demo seed (on an empty database only),
+ *           server build (dist/, when stale) and web build, then the built web + worker (node
+ *           dist/…, no TypeScript loader), each restarted with backoff when it dies; Ctrl-C stops
+ *           web and worker first, then Redis and PostgreSQL.
  *   test  — services (a separate test cluster), a migrated template database, web build,
  *           Chromium, then the whole jest suite. Extra args go to jest.
  *   services — only bring up PostgreSQL + Redis and print their URLs (for benches / debugging).
@@ -10,7 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { DATA_DIR, ROOT, log, provisionServices, ensureChromium, pidAlive } from './provision';
+import { randomUUID } from 'node:crypto';
+import { DATA_DIR, ROOT, log, planAppPorts, restartDelayMs, provisionServices, ensureChromium, pidAlive } from './provision';
 import { LOCAL_STACK } from '../src/platform/local-stack';
 import { isProductionEnv } from '../src/platform/config';
 
@@ -74,32 +78,56 @@ async function migrateAndSeed(databaseUrl: string, redisUrl: string, seed: boole
   void redisUrl;
 }
 
+/** A supervised child (web or worker): restarted with backoff when it dies, stopped on request. */
+interface Supervised {
+  name: string;
+  child: ChildProcess | null;
+  restarts: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/** A child that ran this long without dying starts its backoff over. */
+const STABLE_MS = 60_000;
+
 async function start() {
-  const services = await provisionServices('app', process.env.DATABASE_URL ? '' : LOCAL_STACK.database);
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+  const instance = randomUUID();
+  const ownPg = !process.env.DATABASE_URL;
+  const ownRedis = !process.env.REDIS_URL;
+  // Every port at once, before anything starts (a taken one is replaced and said, or the start stops here).
+  const ports = await planAppPorts({ need: { pg: ownPg, redis: ownRedis, web: true, metrics: true } });
+  const services = await provisionServices('app', ownPg ? LOCAL_STACK.database : '', { pg: ports.pg, redis: ports.redis });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
+    PORT: String(ports.web),
+    WORKER_METRICS_PORT: String(ports.metrics),
+    COTAVERDE_INSTANCE: instance,
+  };
   // Demo convenience: sandbox PIX payments approve themselves after 20 s (never in production).
   if (!isProductionEnv(env.NODE_ENV) && env.SANDBOX_AUTO_APPROVE_SECONDS === undefined) env.SANDBOX_AUTO_APPROVE_SECONDS = '20';
   // Without SMTP, development mail (e.g. reset links, which are never stored) lands as .eml files here.
   const mailDrop = !isProductionEnv(env.NODE_ENV) && !env.SMTP_URL ? (env.MAIL_DROP_DIR ??= path.join(DATA_DIR, 'app', 'mail')) : null;
-  const children: ChildProcess[] = [];
+  const procs: Supervised[] = [];
   let stopping = false;
+  const stopChild = (p: Supervised) =>
+    new Promise<void>((resolve) => {
+      if (p.timer) clearTimeout(p.timer);
+      const c = p.child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+      c.once('exit', () => resolve());
+      c.kill('SIGTERM');
+      setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
+    });
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     // Keep the process alive until the last step, whatever the children's handles do.
     setInterval(() => {}, 1000);
-    log('encerrando…');
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            c.once('exit', () => resolve());
-            c.kill('SIGTERM');
-            setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
-          }),
-      ),
-    );
+    log('encerrando: web e worker primeiro (o worker termina os jobs em andamento)…');
+    await Promise.all(procs.map(stopChild));
+    log('web e worker parados; agora Redis e PostgreSQL.');
     await services.stop();
     log('tudo parado; os dados ficam em .data/ para a próxima execução.');
     process.exit(code);
@@ -114,29 +142,51 @@ async function start() {
     await stopAll(1);
     return;
   }
-  const run = (name: string, file: string) => {
+  const launch = (p: Supervised, file: string) => {
     // The built JavaScript (no TypeScript loader in the web and worker processes).
     const c = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, file)], { cwd: ROOT, env, stdio: 'inherit' });
+    const startedAt = Date.now();
+    p.child = c;
+    log(`${p.name} iniciado (pid ${c.pid}).`);
     c.on('exit', (code, signal) => {
-      if (!stopping) {
-        log(`processo ${name} saiu (code=${code}, signal=${signal}); encerrando o resto.`);
-        void stopAll(code ?? 1);
-      }
+      if (stopping) return;
+      // Only this process restarts; the rest of the stack keeps running (and selling).
+      if (Date.now() - startedAt > STABLE_MS) p.restarts = 0;
+      p.restarts += 1;
+      const delay = restartDelayMs(p.restarts);
+      log(`o processo ${p.name} caiu (${signal ? `sinal ${signal}` : `código ${code}`}); reiniciando em ${Math.round(delay / 1000)} s (tentativa ${p.restarts}). O resto continua no ar.`);
+      p.timer = setTimeout(() => {
+        p.timer = null;
+        if (!stopping) launch(p, file);
+      }, delay);
     });
-    children.push(c);
   };
-  run('web', 'dist/src/bin/web.js');
-  run('worker', 'dist/jobs/worker.js');
-  const port = Number(process.env.PORT ?? 3000);
-  const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
+  const web: Supervised = { name: 'web', child: null, restarts: 0, timer: null };
+  const worker: Supervised = { name: 'worker', child: null, restarts: 0, timer: null };
+  procs.push(web, worker);
+  launch(web, 'dist/src/bin/web.js');
+  launch(worker, 'dist/jobs/worker.js');
+  const url = process.env.PUBLIC_URL ?? `http://localhost:${ports.web}`;
   const { DEMO_ACCOUNTS } = await import('../seeds/demo-accounts');
-  // wait until the web process answers before announcing the URL
-  for (let i = 0; i < 150 && !stopping; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok).catch(() => false);
-    if (ok) break;
+  // Announce only once OUR web process answers (its instance id): another program on the port must not pass for it.
+  let answered: 'ours' | 'other' | null = null;
+  for (let i = 0; i < 300 && !stopping; i++) {
+    answered = await fetch(`http://127.0.0.1:${ports.web}/api/health`)
+      .then(async (r) => ((await r.json().catch(() => null)) as { instance?: string } | null)?.instance === instance ? ('ours' as const) : ('other' as const))
+      .catch(() => null);
+    if (answered === 'ours') break;
     await new Promise((r) => setTimeout(r, 200));
   }
   if (stopping) return;
+  if (answered !== 'ours') {
+    console.error(
+      answered === 'other'
+        ? `[cotaverde] Outro programa responde na porta ${ports.web}, não o site do Cota Verde. Pare esse programa ou defina PORT com uma porta livre.`
+        : `[cotaverde] O site não respondeu na porta ${ports.web} em 60 s; veja as mensagens acima.`,
+    );
+    await stopAll(1);
+    return;
+  }
   console.log(
     [
       '',
@@ -148,8 +198,10 @@ async function start() {
       '',
       `  PIX (sandbox): aprovado sozinho em ${env.SANDBOX_AUTO_APPROVE_SECONDS ?? 0} s, ou na hora com 'npm run cli -- payments approve <id>'.`,
       ...(mailDrop ? [`  E-mails (sem SMTP_URL): gravados como arquivos .eml em ${path.relative(ROOT, mailDrop)}/ (ex.: o link de redefinição de senha).`] : []),
+      `  Métricas do worker: http://127.0.0.1:${ports.metrics}/metrics`,
       '',
-      '  Ctrl-C encerra web, worker, PostgreSQL e Redis (os dados ficam em .data/).',
+      '  Ctrl-C encerra web e worker, depois Redis e PostgreSQL (os dados ficam em .data/).',
+      '  Se o web ou o worker cair, ele é reiniciado sozinho; o resto continua no ar.',
       '',
     ].join('\n'),
   );
@@ -266,7 +318,8 @@ function reportA11y(file: string) {
 }
 
 async function servicesOnly() {
-  const s = await provisionServices('app', process.env.DATABASE_URL ? '' : LOCAL_STACK.database);
+  const ports = await planAppPorts({ need: { pg: !process.env.DATABASE_URL, redis: !process.env.REDIS_URL, web: false, metrics: false } });
+  const s = await provisionServices('app', process.env.DATABASE_URL ? '' : LOCAL_STACK.database, { pg: ports.pg, redis: ports.redis });
   console.log(JSON.stringify({ DATABASE_URL: s.databaseUrl, REDIS_URL: s.redisUrl }));
   process.on('SIGINT', () => void s.stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void s.stop().then(() => process.exit(0)));

@@ -45,14 +45,25 @@ export const DEMO_PRODUCTS = [
   },
 ];
 
+/** What the demo seed says when the database already has data: it then writes nothing at all. */
+export const SEED_SKIPPED = 'o banco já tem dados: nada foi criado nem alterado';
+
+/** Tables whose rows mean "someone already uses this database" (the demo's own rows included). */
+const IN_USE_TABLES = ['users', 'categories', 'infoproducts', 'draws', 'app_config'];
+
 /**
- * Idempotent demo data for development (`npm start`): every row is looked up by
- * its natural key first, so a second run changes nothing. Refuses production.
+ * Demo data for development (`npm start`), created once, on an empty database: when any user,
+ * category, e-book, draw or setting exists, nothing is created or changed — an operator's work
+ * (a draw closed on purpose, an e-book removed, a renamed category) stays as it is on every later
+ * start. Refuses production.
  */
 export async function seedDemo(db: Db): Promise<string> {
   if (isProductionEnv(process.env.NODE_ENV)) throw new Error('the demo seed never runs in production');
   const created: string[] = [];
-  await db.transaction(async (trx) => {
+  const skipped = await db.transaction(async (trx) => {
+    // One seed at a time (two `npm start` of one checkout): the second sees the first's rows.
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['cotaverde.seed-demo']);
+    for (const table of IN_USE_TABLES) if (await trx(table).first(trx.raw('1'))) return true;
     let category = await trx('categories').where({ slug: 'lotomania' }).first();
     if (!category) {
       [category] = await trx('categories').insert({ slug: 'lotomania', name: 'Lotomania', position: 1 }).returning('*');
@@ -116,6 +127,8 @@ export async function seedDemo(db: Db): Promise<string> {
       });
       created.push(`conta ${a.email}`);
     }
+    return false;
   });
-  return created.length ? `criados: ${created.join(', ')}` : 'já existiam (nada alterado)';
+  if (skipped) return SEED_SKIPPED;
+  return `criados: ${created.join(', ')}`;
 }

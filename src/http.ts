@@ -110,7 +110,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
  */
 export function moduleRouters(services: Services) {
   return [
-    healthRoutes({ db: services.db, redis: services.fastRedis, queuePrefix: services.config.queuePrefix }),
+    healthRoutes({ db: services.db, redis: services.fastRedis, queuePrefix: services.config.queuePrefix, instance: services.config.instance }),
     authRoutes(services.auth, services.config, services.userReads),
     catalogueRoutes(services.catalogue),
     drawsRoutes(services),

@@ -46,6 +46,7 @@ import { createAdminUsersService, type AdminUsersService } from './auth/admin-us
 import { createLiveBoards, type LiveBoards } from './draws/live';
 import { createFiguresService, type FiguresService } from './ops/figures';
 import { createBooksService, type BooksService } from './audit/books';
+import { createBackupsService, type BackupsService } from './ops/backups';
 
 /**
  * The one composition root: the Koa app, the worker and the CLI all call it.
@@ -110,6 +111,8 @@ export interface Services {
   figures: FiguresService;
   /** The books: every module's invariants checked on the live database (RULES B1). */
   books: BooksService;
+  /** Backups of the whole database: the nightly job, `cotaverde db backup`, the console's last backup (ops/backups.ts). */
+  backups: BackupsService;
   close(): Promise<void>;
 }
 
@@ -228,6 +231,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     streamMaxLen: config.live.streamMaxLen,
   });
   const books = createBooksService({ db, logger });
+  const backups = createBackupsService({ db, config, logger, books });
   const assignments = createNumberAssignmentsService({ db, draws, reservations, recordAdminPayment: recordAdminAssignment });
   const adminUsers = createAdminUsersService({
     db,
@@ -282,6 +286,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     live,
     figures: createFiguresService({ db }),
     books,
+    backups,
     async close() {
       live.closeAll();
       await cacheBus.close().catch(() => {});

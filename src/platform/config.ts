@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { announcedWebUrl } from './web-url';
+import { PROJECT_ROOT } from './paths';
 
 /**
  * Every setting the app reads from the environment, validated once at start.
@@ -77,6 +78,8 @@ const EnvSchema = z.object({
   COVERS_PATH: z.string().default('/covers'),
   TRUST_PROXY: bool,
   TRUSTED_PROXY_HOPS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(10).optional()),
+  /** Set by `npm start` for its own web process; GET /api/health echoes it. */
+  COTAVERDE_INSTANCE: optionalString.pipe(z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional()),
 });
 
 // ---- Customer area: coupon partner push and e-book files. ----
@@ -160,6 +163,31 @@ function loadLiveConfig(env: NodeJS.ProcessEnv, problems: string[]) {
 }
 // ---- end of the live boards and metrics block ----
 
+// ---- backups block ----
+const BackupEnvSchema = z.object({
+  /** Where the worker writes its nightly backups (src/ops/backups.ts); `.data/app/backups` outside production. */
+  BACKUP_DIR: optionalString,
+  /** The platform backs the database up itself (managed PostgreSQL's backups and point-in-time recovery): no nightly file. */
+  BACKUP_DISABLED: bool,
+  BACKUP_KEEP_DAILY: z.coerce.number().int().min(1).max(366).default(7),
+  BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).max(520).default(4),
+});
+
+function loadBackupConfig(env: NodeJS.ProcessEnv, isProduction: boolean, problems: string[]) {
+  const parsed = BackupEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    return null;
+  }
+  const e = parsed.data;
+  if (isProduction && !e.BACKUP_DIR && !e.BACKUP_DISABLED) {
+    problems.push('BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)');
+  }
+  const dir = e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : isProduction ? null : path.join(PROJECT_ROOT, '.data', 'app', 'backups');
+  return { backup: { dir, disabled: e.BACKUP_DISABLED, keepDaily: e.BACKUP_KEEP_DAILY, keepWeekly: e.BACKUP_KEEP_WEEKLY } };
+}
+// ---- end of the backups block ----
+
 export type Config = {
   env: 'development' | 'test' | 'production';
   isProduction: boolean;
@@ -222,6 +250,10 @@ export type Config = {
   live: { maxStreams: number; maxStreamsPerClient: number; heartbeatMs: number; streamMaxLen: number; redisTimeoutMs: number };
   /** GET /metrics: the bearer token required in production (404 without it); the worker's own metrics port. */
   metrics: { token?: string; workerPort?: number };
+  /** The id `npm start` gave this process (COTAVERDE_INSTANCE), echoed by GET /api/health. */
+  instance?: string;
+  /** The worker's nightly backup: its folder (null only when disabled in production), retention, or off. */
+  backup: { dir: string | null; disabled: boolean; keepDaily: number; keepWeekly: number };
 };
 
 /** The address of a mailbox as written in MAIL_FROM ('Nome <a@b>' or 'a@b'). */
@@ -265,7 +297,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const account = loadAccountConfig(env, problems);
   const lottery = loadLotteryConfig(env, problems);
   const live = loadLiveConfig(env, problems);
-  if (problems.length || !account || !lottery || !live) throw new ConfigError(problems);
+  const backup = loadBackupConfig(env, isProduction, problems);
+  if (problems.length || !account || !lottery || !live || !backup) throw new ConfigError(problems);
 
   // TRUSTED_PROXY_HOPS wins; else the older TRUST_PROXY switch (true = one hop); else one hop in
   // production (behind the load balancer) and none elsewhere. More hops than there really are
@@ -317,8 +350,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coversPath: e.COVERS_PATH,
     trustProxy: trustedHops > 0,
     trustedProxyHops: trustedHops,
+    ...(e.COTAVERDE_INSTANCE ? { instance: e.COTAVERDE_INSTANCE } : {}),
     ...account,
     ...lottery,
     ...live,
+    ...backup,
   };
 }

@@ -34,10 +34,13 @@ export const MIGRATIONS_DIR = RUNNING_BUILT ? path.join(PROJECT_ROOT, 'dist', 'm
 const MIGRATION_EXT = RUNNING_BUILT ? 'js' : 'ts';
 
 class TsMigrationSource implements Knex.MigrationSource<string> {
+  /** `only`: the names (no extension) this source lists, e.g. a backup's migration level. */
+  constructor(private readonly only?: ReadonlySet<string>) {}
   async getMigrations() {
     return fs
       .readdirSync(MIGRATIONS_DIR)
       .filter((f) => /^\d{14}_[a-z0-9-]+\.(ts|js)$/.test(f) && f.endsWith(`.${MIGRATION_EXT}`))
+      .filter((f) => !this.only || this.only.has(this.getMigrationName(f)))
       .sort();
   }
   getMigrationName(m: string) {
@@ -50,9 +53,19 @@ class TsMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
-export async function migrateLatest(db: Db): Promise<string[]> {
-  const [, done] = await db.migrate.latest({ migrationSource: new TsMigrationSource() });
+/**
+ * Applies the pending migrations. `only`: just these (by name), in their usual order — how a
+ * restore rebuilds the schema at a backup's migration level before loading its rows.
+ */
+export async function migrateLatest(db: Db, opts: { only?: readonly string[] } = {}): Promise<string[]> {
+  const [, done] = await db.migrate.latest({ migrationSource: new TsMigrationSource(opts.only ? new Set(opts.only) : undefined) });
   return done as string[];
+}
+
+/** The names (no extension) of every migration this code knows, in order. */
+export async function knownMigrations(): Promise<string[]> {
+  const src = new TsMigrationSource();
+  return (await src.getMigrations()).map((m) => src.getMigrationName(m));
 }
 
 export async function migrationStatus(db: Db) {

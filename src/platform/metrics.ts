@@ -94,6 +94,43 @@ export function recordBooksCheck(ok: boolean, at: Date = new Date()) {
   booksCheckAt.set(Math.floor(at.getTime() / 1000));
 }
 
+const backupLastSuccess = new client.Gauge({
+  name: 'cotaverde_backup_last_success_timestamp_seconds',
+  help: 'When the last successful backup finished (Unix time); set at worker start from backup_runs, 0 when there was none.',
+  registers: [registry],
+});
+const backupLastBytes = new client.Gauge({
+  name: 'cotaverde_backup_last_size_bytes',
+  help: 'Size of the last successful backup file.',
+  registers: [registry],
+});
+const backupFailures = new client.Counter({
+  name: 'cotaverde_backup_failures_total',
+  help: 'Backups that failed in this process (the BackupFailing alert, docs/DEPLOY.md).',
+  registers: [registry],
+});
+const backupEnabled = new client.Gauge({
+  name: 'cotaverde_backup_enabled',
+  help: '1 when this worker takes the nightly backup, 0 when BACKUP_DISABLED says the platform does.',
+  registers: [registry],
+});
+
+/** Records a backup run (src/ops/backups.ts); the BackupMissing / BackupFailing alerts read these. */
+export function recordBackup(o: { ok: true; at: Date; bytes: number } | { ok: false }) {
+  if (o.ok) {
+    backupLastSuccess.set(Math.floor(o.at.getTime() / 1000));
+    backupLastBytes.set(o.bytes);
+  } else backupFailures.inc();
+}
+
+/** At worker start: whether backups run here, and the last success known to the database. */
+export function initBackupMetrics(o: { enabled: boolean; lastSuccess: { at: Date; bytes: number } | null }) {
+  backupEnabled.set(o.enabled ? 1 : 0);
+  backupFailures.inc(0);
+  if (o.lastSuccess) recordBackup({ ok: true, ...o.lastSuccess });
+  else backupLastSuccess.set(0);
+}
+
 /**
  * A gauge read at scrape time: `collect` sets its values (and resets the stale ones). A collect that
  * throws (database or Redis away) leaves the gauge empty for that scrape instead of failing it.

@@ -35,6 +35,8 @@ export interface JobPayloads {
   'autopay.charge': { drawId: number };
   /** Nightly: check the books (RULES B1); a failure is logged as an error and audited. */
   'books.audit': Record<string, never>;
+  /** Nightly: a backup of the whole database into BACKUP_DIR, then the retention (ops/backups.ts). */
+  'backup.nightly': Record<string, never>;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface SweepPayload {
 export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile', 'outbox.relay'] as const satisfies readonly JobName[];
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge', 'books.audit'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge', 'books.audit', 'backup.nightly'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -87,6 +89,8 @@ export const SCHEDULES: Schedule[] = [
   { id: 'outbox-relay', name: 'outbox.relay', everyMs: 2_000 },
   // The books, every night at 03:30 Brasília (a quiet hour, after the draw nights' results).
   { id: 'books-audit-nightly', name: 'books.audit', pattern: '30 3 * * *', tz: BRASILIA },
+  // The backup, every night at 04:00 Brasília, after the books (its manifest carries their check too).
+  { id: 'backup-nightly', name: 'backup.nightly', pattern: '0 4 * * *', tz: BRASILIA },
 ];
 
 export const QUEUE_NAME = 'main';

@@ -231,6 +231,7 @@ describe('production behind one load balancer (TRUSTED_PROXY_HOPS default 1)', (
     prod = await createTestContext({
       env: {
         NODE_ENV: 'production',
+        BACKUP_DISABLED: 'true',
         TRUST_PROXY: '',
         APP_SECRET: 'k7Q2v9Xr4pLm8Zt1Wc6Yb3Nd5Hf0Gj2S-prod-test',
         PUBLIC_URL: 'https://cotaverde.test',

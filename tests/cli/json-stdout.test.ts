@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { childProcessEnv, createTestContext, createUser, type TestContext } from '../helpers/context';
@@ -89,6 +90,7 @@ test('every command with --json writes one JSON document to stdout; its logs go 
 
   const byCommand: Record<string, string[][]> = {
     'db migrate': [['db', 'migrate', '--status', '--json']],
+    'db backup': [['db', 'backup', '--out', path.join(os.tmpdir(), `cv-json-${process.pid}-${Date.now()}.cvbak`), '--json']],
     'users create-admin': [['users', 'create-admin', '--email', `adm-${Date.now()}@example.com`, '--password', 'senha-muito-segura-1', '--name', 'Admin Json', '--json']],
     'users list': [['users', 'list', '--limit', '5', '--json']],
     'users show': [['users', 'show', buyer.email, '--json']],

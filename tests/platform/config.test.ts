@@ -13,6 +13,7 @@ const PRODUCTION_OK = {
   MERCADOPAGO_WEBHOOK_SECRET: 'webhook-secreto',
   SMTP_URL: 'smtps://cotaverde:senha-smtp@smtp.example.com:465',
   SUPPORT_EMAIL: 'atendimento@cotaverde.com.br',
+  BACKUP_DIR: '/var/backups/cotaverde',
 };
 
 /** The ConfigError thrown by loadConfig (fails the test if none is). */
@@ -110,6 +111,7 @@ describe('production', () => {
       'PUBLIC_URL is required in production',
       'SMTP_URL is required in production (reset links are only ever sent, never stored)',
       'SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)',
+      'BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)',
     ]);
     expect(e.name).toBe('ConfigError');
     expect(e.message).toMatch(/^Configuração inválida:\n {2}- APP_SECRET/);
@@ -170,6 +172,26 @@ describe('production', () => {
   });
 });
 
+describe('backups', () => {
+  test('development keeps them under .data/app/backups, 7 daily and 4 weekly', () => {
+    const c = loadConfig({ ...URLS });
+    expect(c.backup).toEqual({ dir: expect.stringMatching(/[/\\]\.data[/\\]app[/\\]backups$/), disabled: false, keepDaily: 7, keepWeekly: 4 });
+  });
+
+  test('production needs BACKUP_DIR unless BACKUP_DISABLED says the platform does it', () => {
+    const env: Record<string, string> = { ...PRODUCTION_OK };
+    delete env.BACKUP_DIR;
+    expect(configError(env).problems).toEqual(['BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)']);
+    expect(loadConfig({ ...env, BACKUP_DISABLED: 'true' }).backup).toEqual({ dir: null, disabled: true, keepDaily: 7, keepWeekly: 4 });
+    expect(loadConfig({ ...PRODUCTION_OK, BACKUP_KEEP_DAILY: '14', BACKUP_KEEP_WEEKLY: '0' }).backup).toEqual({ dir: '/var/backups/cotaverde', disabled: false, keepDaily: 14, keepWeekly: 0 });
+  });
+
+  test('refuses a retention that is not a whole number in range', () => {
+    expect(configError({ ...URLS, BACKUP_KEEP_DAILY: '0' }).problems).toEqual([expect.stringMatching(/^BACKUP_KEEP_DAILY: /)]);
+    expect(configError({ ...URLS, BACKUP_KEEP_WEEKLY: 'muitos' }).problems).toEqual([expect.stringMatching(/^BACKUP_KEEP_WEEKLY: /)]);
+  });
+});
+
 describe('NODE_ENV fails closed: anything but development/test is production', () => {
   test.each(['staging', 'prod', 'Production', 'PRODUCTION', 'homolog', ' development', 'dev'])('%j gets every production check', (nodeEnv) => {
     const e = configError({ ...URLS, NODE_ENV: nodeEnv });
@@ -179,6 +201,7 @@ describe('NODE_ENV fails closed: anything but development/test is production', (
       'PUBLIC_URL is required in production',
       'SMTP_URL is required in production (reset links are only ever sent, never stored)',
       'SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)',
+      'BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)',
     ]);
   });
 

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { choosePort, pgDataDirOn, redisDirOn } from '../../scripts/provision';
+import { choosePort, pgDataDirOn, planAppPorts, redisDirOn } from '../../scripts/provision';
+import { rememberedAppPorts } from '../../src/platform/local-stack';
 
 /**
  * `npm start` / `npm test` beside other things (scripts/provision.ts): a server already on the
@@ -106,3 +107,92 @@ test('a port nothing listens on but that cannot be bound (e.g. the local end of 
     await new Promise((r) => server.close(r));
   }
 });
+
+describe('npm start: every port at once (planAppPorts)', () => {
+  const file = path.join(elsewhere, 'ports.json');
+  const dirs = { pg: path.join(elsewhere, 'postgres'), redis: path.join(elsewhere, 'redis') };
+  const strangers: net.Server[] = [];
+  /** Something else listening on `port` (or already held by another program: either way taken). */
+  async function occupy(port: number) {
+    const s = net.createServer((c) => c.destroy());
+    await new Promise<void>((resolve) => {
+      s.once('error', () => resolve());
+      s.listen(port, '127.0.0.1', () => resolve());
+    });
+    strangers.push(s);
+  }
+  afterEach(async () => {
+    for (const s of strangers.splice(0)) await new Promise((r) => s.close(() => r(null)));
+    fs.rmSync(file, { force: true });
+  });
+
+  test('taken ports are replaced by free ones, said in one Portuguese line, and remembered for the next start and the CLI', async () => {
+    const web = await freeLocalPort();
+    const metrics = await freeLocalPort();
+    await occupy(web);
+    fs.writeFileSync(file, JSON.stringify({ web, metrics, redis: strangerPort }));
+    const ports = await planAppPorts({ env: {}, file, dirs, need: { pg: false } });
+    expect(ports.web).not.toBe(web);
+    expect(ports.redis).not.toBe(strangerPort);
+    expect(ports.metrics).toBe(metrics);
+    expect(await listening(ports.web)).toBe(false);
+    const said = logs.join('');
+    expect(said).toContain(`porta(s) ocupada(s) por outros programas; usando outras: Redis: ${strangerPort} → ${ports.redis} (a ${strangerPort} está em uso por outro programa); site (web): ${web} → ${ports.web} (a ${web} está em uso por outro programa).`);
+    expect(said).toContain('o próximo npm start e a CLI deste checkout usam as mesmas');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(ports);
+    expect(rememberedAppPorts(file)).toEqual(ports);
+  });
+
+  test("npm test's Redis and PostgreSQL ports are never offered", async () => {
+    await occupy(6390);
+    fs.writeFileSync(file, JSON.stringify({ redis: 6390 }));
+    const ports = await planAppPorts({ env: {}, file, dirs, need: { pg: false, web: false, metrics: false } });
+    expect(ports.redis).toBeGreaterThan(6390);
+    expect(ports.redis >= 6391 && ports.redis < 6401).toBe(false);
+  });
+
+  test('ports set in the environment are not replaced: every conflict is reported at once, in Portuguese', async () => {
+    const web = await freeLocalPort();
+    await occupy(web);
+    const e = await planAppPorts({ env: { PORT: String(web), EMBEDDED_REDIS_PORT: String(strangerPort) }, file, dirs, need: { pg: false } }).catch((x: Error) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).message).toBe(
+      `Porta(s) já em uso: ${strangerPort} (Redis, definida em EMBEDDED_REDIS_PORT; em uso por outro programa); ${web} (site (web), definida em PORT; em uso por outro programa). Escolha porta(s) livre(s) ou remova a variável para o npm start escolher sozinho.`,
+    );
+    expect(fs.existsSync(file)).toBe(false);
+    await expect(planAppPorts({ env: { PORT: 'abc' }, file, dirs })).rejects.toThrow('PORT=abc não é uma porta válida (1–65535).');
+  });
+
+  test("this checkout's own PostgreSQL on the remembered port is kept", async () => {
+    fs.writeFileSync(file, JSON.stringify({ pg: pgPort }));
+    const ports = await planAppPorts({ env: {}, file, dirs: { pg: ourPg, redis: ourRedis }, need: { redis: false, web: false, metrics: false } });
+    expect(ports.pg).toBe(pgPort);
+    expect(logs.join('')).not.toContain('ocupada');
+  });
+});
+
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test('the web process on a port another program holds: a Portuguese line, exit 1, no stack trace', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'bin', 'web.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL, PORT: String(strangerPort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://cotaverde.test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  expect(code).toBe(1);
+  expect(err).toContain(`A porta ${strangerPort} já está em uso por outro programa: o site não pode escutar nela. Pare esse programa ou defina PORT com uma porta livre.`);
+  expect(err).not.toMatch(/EADDRINUSE|\n\s+at .+:\d+:\d+/);
+}, 60_000);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTestContext, type TestContext } from '../helpers/context';
-import { seedDemo, DEMO_PRODUCTS } from '../../seeds/demo';
+import { seedDemo, DEMO_PRODUCTS, SEED_SKIPPED } from '../../seeds/demo';
 import { DEMO_ACCOUNTS } from '../../seeds/demo-accounts';
 import { readAppConfig } from '../../src/platform/app-config';
 
@@ -39,7 +39,7 @@ test('the first run reports what it created; the second creates nothing and chan
     expect(first).toContain(`sorteio aberto de ${p.sku}`);
   }
   for (const a of DEMO_ACCOUNTS) expect(first).toContain(`conta ${a.email}`);
-  expect(second).toBe('já existiam (nada alterado)');
+  expect(second).toBe(SEED_SKIPPED);
   expect(countsAfterSecond).toEqual(countsAfterFirst);
 });
 
@@ -103,6 +103,36 @@ test('creates the demo accounts, who log in with their printed passwords', async
   const customers = DEMO_ACCOUNTS.filter((a) => a.role === 'customer');
   expect(admins).toHaveLength(1);
   expect(customers).toHaveLength(1);
+});
+
+test('later runs never change what an operator did: a closed draw stays closed, a removed e-book stays removed', async () => {
+  const [p0, p1] = await t.services.db('infoproducts').whereIn('sku', [DEMO_PRODUCTS[0].sku, DEMO_PRODUCTS[1].sku]).orderBy('id');
+  const open = await t.services.db('draws').where({ infoproduct_id: p0.id, status: 'open' }).first();
+  await t.services.db('draws').where({ id: open.id }).update({ status: 'closed', closed_at: new Date() });
+  await t.services.db('infoproducts').where({ id: p1.id }).update({ sku: 'EBOOK-DO-OPERADOR', title: 'Renomeado pelo operador' });
+  const before = await counts();
+  try {
+    expect(await seedDemo(t.services.db)).toBe(SEED_SKIPPED);
+    expect(await counts()).toEqual(before);
+    expect(await t.services.db('draws').where({ infoproduct_id: p0.id, status: 'open' })).toEqual([]);
+    expect((await t.services.db('draws').where({ id: open.id }).first()).status).toBe('closed');
+    expect(await t.services.db('infoproducts').where({ sku: DEMO_PRODUCTS[1].sku })).toEqual([]);
+  } finally {
+    await t.services.db('infoproducts').where({ id: p1.id }).update({ sku: p1.sku, title: p1.title });
+    await t.services.db('draws').where({ id: open.id }).update({ status: 'open', closed_at: null });
+  }
+});
+
+test('a database with only an operator’s own rows (no demo rows) is not seeded either', async () => {
+  const other = await createTestContext();
+  try {
+    await other.services.db('categories').insert({ slug: 'do-operador', name: 'Do operador', position: 1 });
+    expect(await seedDemo(other.services.db)).toBe(SEED_SKIPPED);
+    expect(await other.services.db('infoproducts')).toEqual([]);
+    expect(await other.services.db('users')).toEqual([]);
+  } finally {
+    await other.close();
+  }
 });
 
 test.each(['production', 'staging'])('refuses to run with NODE_ENV=%s (anything but development/test) and writes nothing', async (nodeEnv) => {

@@ -29,10 +29,12 @@ function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
  *   'worker' in `down`: the web process itself can serve (sales, boards), only background work
  *   (payment polling, mail) waits, so a load balancer must not take the web out for it; alert on it.
  */
-export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string }) {
+export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string; instance?: string }) {
   const router = routes();
+  // `instance` (COTAVERDE_INSTANCE, set by `npm start`): lets the starter know it reached its own
+  // web process, not another program answering on the same port.
   router.get('/health', 'public', (ctx) => {
-    ctx.body = { status: 'ok' };
+    ctx.body = deps.instance ? { status: 'ok', instance: deps.instance } : { status: 'ok' };
   });
   router.get('/ready', 'public', async (ctx) => {
     const unknown: WorkerHeartbeat = { status: 'missing', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: HEARTBEAT_STALE_MS };

@@ -33,3 +33,34 @@ export interface QueueStatus {
   types: QueueJobTypeCounts[];
   failed: QueueFailedJob[];
 }
+
+/** One backup run (GET /api/admin/ops/backups): nightly (the worker) or manual (`cotaverde db backup`). */
+export interface BackupRunView {
+  id: number;
+  kind: 'nightly' | 'manual';
+  startedAt: string;
+  finishedAt: string;
+  ok: boolean;
+  /** The file's name (never the server's folder). */
+  file: string | null;
+  bytes: number | null;
+  tables: number | null;
+  rows: number | null;
+  /** The books check at the backup's instant. */
+  booksOk: boolean | null;
+  /** The migration level (last migration) of the backup. */
+  migration: string | null;
+  error: string | null;
+}
+
+/** GET /api/admin/ops/backups: the console's operations view of the backups. */
+export interface BackupStatus {
+  /** False when BACKUP_DISABLED: the platform backs the database up. */
+  enabled: boolean;
+  keepDaily: number;
+  keepWeekly: number;
+  last: BackupRunView | null;
+  lastSuccess: BackupRunView | null;
+  /** The latest runs, newest first. */
+  recent: BackupRunView[];
+}

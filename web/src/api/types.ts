@@ -27,5 +27,5 @@ export type { AdminDraw, AdminDrawChange, AdminDrawList, DashboardSummary, NewSe
 export type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../../../src/shared/api/admin-infoproducts';
 export type { AdminPayment, AdminPaymentList } from '../../../src/shared/api/admin-payments';
 export type { DrawResult, ResultPreview, WalkStep, WalkReason } from '../../../src/shared/api/results';
-export type { OpsLink, QueueStatus } from '../../../src/shared/api/ops';
+export type { OpsLink, QueueStatus, BackupStatus, BackupRunView } from '../../../src/shared/api/ops';
 export type { AutopayCardConfig, AutopayCardSummary, AutopayClaims, AutopayConflict, AutopayProfile, AutopayRunStatus, AutopayRunView, AutopayRunsPage, AutopaySaveResult, SandboxCardToken, SandboxCardTokenRequest } from '../../../src/shared/api/autopay';

@@ -16,6 +16,7 @@ import PaymentsReviewPage from './PaymentsReviewPage';
 import AdminUsersPage from './AdminUsersPage';
 import ActiveClientsPage from './ActiveClientsPage';
 import { OpsLink } from './OpsLink';
+import { BackupStatusLine } from './BackupStatusLine';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -109,12 +110,13 @@ function ConsoleMenu({ selected, onNavigate }: { selected?: string; onNavigate?:
   );
 }
 
-/** Below the menu: 'Filas (operações)', the queue dashboard (/ops/queues) through a signed link (issue 10). */
+/** Below the menu: 'Filas (operações)', the queue dashboard (/ops/queues) through a signed link (issue 10), and the last backup. */
 function ConsoleOps() {
   return (
     <div className="admin-console-ops">
       <span className="admin-console-ops-title">Operações</span>
       <OpsLink block />
+      <BackupStatusLine />
     </div>
   );
 }
