@@ -230,6 +230,7 @@ describe('Reply-To: the store\'s support address (SUPPORT_EMAIL) on every mail t
       PAYMENT_PROVIDER: 'mercadopago',
       MERCADOPAGO_ACCESS_TOKEN: 't',
       MERCADOPAGO_WEBHOOK_SECRET: 's',
+      BACKUP_DISABLED: 'true',
     };
     expect(() => loadConfig(production)).toThrow(/SUPPORT_EMAIL is required in production/);
     expect(loadConfig({ ...production, SUPPORT_EMAIL: 'suporte@cotaverde.example' }).supportEmail).toBe('suporte@cotaverde.example');
