@@ -51,7 +51,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   app.use(requestContext(app, logger));
   app.use(httpMetrics());
   app.use(errorMiddleware);
-  app.use(securityHeaders(config));
+  app.use(securityHeaders(config, services.payments.browserOrigins()));
   // GET /metrics (Prometheus): open in development, bearer METRICS_TOKEN in production, else 404.
   app.use(metricsRoute(config));
   app.use(corsPolicy(config));
