@@ -5,7 +5,7 @@ import { ProviderError, type ProviderPayment } from './providers/types';
 import { ConfirmPurchaseCommand, PaymentId, RefundCommand } from './schema';
 import { pixView } from './serializers';
 import { createApplyProviderState } from './state';
-import { createChecks, type PollOutcome, type RefreshOptions } from './checks';
+import { createChecks, type PollOutcome, type RecheckOutcome, type RefreshOptions } from './checks';
 import { createCheckout } from './checkout';
 import type { PaymentsDeps } from './deps';
 
@@ -13,7 +13,7 @@ import type { PaymentsDeps } from './deps';
 export { RefundCommand } from './schema';
 export { AdminGrantCommand, ConfirmPurchaseCommand, InfoproductPaymentCommand, MAX_EBOOKS_PER_PURCHASE, PaymentId, ReservationPixCommand } from './schema';
 export { pixView } from './serializers';
-export { pollDelayMs, type PollOutcome } from './checks';
+export { pollDelayMs, type PollOutcome, type RecheckOutcome } from './checks';
 export { TRANSITIONS } from './state';
 
 export interface PaymentsService {
@@ -42,6 +42,8 @@ export interface PaymentsService {
   /** One pass of the payment.poll job: the status and when to come back (the handler re-delays the job). */
   pollPass(paymentId: number, attempt?: number): Promise<PollOutcome>;
   reconcile(): Promise<number>;
+  /** RULES P11: asks the provider again about approved payments (due ones, one, or those of the last days). */
+  recheck(o?: { id?: number; sinceDays?: number }): Promise<RecheckOutcome>;
   schedulePoll(paymentId: number, delayMs?: number): Promise<void>;
   /** The provider's browser SDK origins, for the Content-Security-Policy. */
   browserOrigins(): { script: string[]; connect: string[]; frame: string[] };
@@ -86,6 +88,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     poll: checks.poll,
     pollPass: checks.pollPass,
     reconcile: checks.reconcile,
+    recheck: checks.recheck,
     schedulePoll: checks.schedulePoll,
     approve: checks.approve,
     applyProviderState,
