@@ -26,7 +26,7 @@ export interface PaymentsService {
   refresh(paymentId: number, opts?: RefreshOptions): Promise<PaymentRow>;
   /** The one transition function: moves a payment to the provider's status and fulfils/revokes, idempotently. */
   applyProviderState(paymentId: number, remote: ProviderPayment, by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string }): Promise<PaymentRow>;
-  handleMercadoPagoWebhook(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<{ status: number; body: Record<string, unknown> }>;
+  handleProviderNotification(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Admin console: sandbox only, marks the charge paid and checks. */
   approveSandbox(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<PaymentRow>;
   /** `cotaverde payments approve`: sandbox approval when sandbox, then a forced check with any provider. */
@@ -126,7 +126,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
       return { ok: true, payment_id: p.id, status: p.status, vouchers_granted: (f.result.vouchers as number) ?? 0, infoproduct_id: p.infoproduct_id, draw_id: drawId, drawId, remaining };
     },
 
-    async handleMercadoPagoWebhook(req) {
+    async handleProviderNotification(req) {
       if (!provider.readNotification) return { status: 404, body: { error: 'not_found', message: 'Webhook não configurado.' } };
       // Every call is only a hint of which payments to ask about (RULES P8): signed or not, webhook
       // or IPN format, any topic. What we apply is what the provider answers when asked again.

@@ -333,13 +333,20 @@ describe('POST /api/webhooks/mercadopago', () => {
     expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
   });
 
-  test('with the sandbox provider the webhook does not exist (404)', async () => {
+  test('with the sandbox provider the webhook does not exist (404); the CSP names only the active provider\'s browser SDK', async () => {
+    const csp = async (url: string) => (await fetch(`${url}/api/health`)).headers.get('content-security-policy') ?? '';
+    const mp = await csp(t.url);
+    expect(mp).toContain("script-src 'self' https://sdk.mercadopago.com");
+    expect(mp).toContain('https://api.mercadopago.com');
     const sandbox = await createTestContext();
     try {
       const n = fake.notification(sandbox.url, 123, { secret: WEBHOOK_SECRET });
       const res = await fetch(n.url, n.init);
       expect(res.status).toBe(404);
       expect(((await res.json()) as { error: string }).error).toBe('not_found');
+      const sb = await csp(sandbox.url);
+      expect(sb).toContain("script-src 'self'");
+      expect(sb).not.toContain('mercadopago');
     } finally {
       await sandbox.close();
     }
