@@ -165,6 +165,24 @@ test('authorized: a state of its own, not expired by our clock; captured → app
   expect(await balanceOf(t, u.user.id, product.id)).toBe(1);
 });
 
+test('race: the scheduled re-check, a forced one and a late notification all find the same refund: undone exactly once', async () => {
+  const { u, product, paymentId, mpId } = await approvedPurchase(3);
+  fake.refundInPanel(mpId);
+  await makeDue(paymentId);
+  const [a, b] = await Promise.all([
+    t.services.payments.recheck(),
+    t.services.payments.recheck({ id: paymentId }),
+    fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET }),
+    fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET, unsigned: true }),
+  ]);
+  expect([...a.changed, ...b.changed].filter((c) => c.id === paymentId).length).toBeLessThanOrEqual(2);
+  expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'refunded' });
+  const l = await ledgerOf(t, paymentId);
+  expect(l.revoked).toBe(3);
+  expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
+  expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.refunded' })).toHaveLength(1);
+});
+
 test('Mercado Pago unreachable during a re-check: counted as failed, asked again on the next run', async () => {
   const { paymentId, mpId } = await approvedPurchase(1);
   fake.refundInPanel(mpId);
