@@ -2,6 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { mercadoPagoEnv } from '../payments/fixtures';
 import { registry } from '../../src/platform/metrics';
+import { runCliCaptured } from '../helpers/cli';
 import { CARDS, VALID_CPF, cardBody, mainSeries, openNextDraw, runsOf, cellsOf } from './fixtures';
 
 /**
@@ -200,8 +201,12 @@ describe('a refusal of the request is ours, never the customer\'s decline', () =
     const profile = await t.services.db('autopay_profiles').where({ user_id: u.user.id }).first();
     expect(profile.active).toBe(true);
     expect(await t.services.db('autopay_captive_numbers').where({ profile_id: profile.id, active: true }).pluck('n')).toEqual([9]);
-    const cli = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&status=provider_refused`, { token: (await createUser(t, { admin: true })).token });
-    expect(cli.body.items.map((r: any) => r.status)).toEqual(['provider_refused']);
+    const api = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&status=provider_refused`, { token: (await createUser(t, { admin: true })).token });
+    expect(api.body.items.map((r: any) => r.status)).toEqual(['provider_refused']);
+    // The operator's CLI lists it with its reason.
+    const cli = await runCliCaptured(['autopay', 'runs', '--draw', String(next), '--status', 'provider_refused', '--json'], () => t.services);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.out)).toEqual([expect.objectContaining({ status: 'provider_refused', error: expect.stringContaining('HTTP 403') })]);
   });
 
   test('saving a card: the token must carry the security code (Mercado Pago checks the card with its CVV once)', async () => {
