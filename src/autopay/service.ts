@@ -254,8 +254,9 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
   /** Phase C: applies the provider's answer through the payments' one transition function, then settles the run. */
   async function settle(run: RunRow, remote: ProviderPayment, statusDetail: string | null) {
     const paymentId = run.payment_id as number;
-    if (remote.status === 'pending') {
-      // Not decided yet (Mercado Pago outside binary mode): the payment's polling decides; look again later.
+    if (remote.status === 'pending' || remote.status === 'authorized') {
+      // Not decided yet (Mercado Pago outside binary mode, or authorized and not yet captured: RULES
+      // P9): the payment's polling and re-check decide; look again later.
       await db('autopay_runs').where({ id: run.id, status: 'charging' }).update({ next_attempt_at: db.raw(`now() + interval '30 seconds'`), updated_at: db.fn.now() });
       return;
     }
@@ -286,10 +287,11 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
     let run = c.run;
     if (run.provider_status) {
       // The answer is already recorded (a crash after the charge): never charge again.
-      if (run.provider_status === 'pending' && run.payment_id) {
+      if ((run.provider_status === 'pending' || run.provider_status === 'authorized') && run.payment_id) {
+        // Pending: asked now; authorized: the payment's re-check asks (RULES P9), we read its row.
         const p = await deps.payments.refresh(run.payment_id, { force: true });
         const remote: ProviderPayment = { providerPaymentId: run.provider_payment_id ?? '', externalReference: String(run.payment_id), status: p.status as ProviderPayment['status'], amountCents: p.amount_cents, paidAt: p.paid_at };
-        if (p.status !== 'pending') await db('autopay_runs').where({ id: run.id }).update({ provider_status: p.status });
+        if (p.status !== run.provider_status) await db('autopay_runs').where({ id: run.id }).update({ provider_status: p.status });
         return settle(run, remote, null);
       }
       const remote: ProviderPayment = {
