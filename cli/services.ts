@@ -44,25 +44,8 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
 
   // The payment provider and the sandbox, as createServices chooses them.
   let providers: { provider: PaymentProvider; sandbox: ReturnType<typeof import('../src/payments/providers/sandbox').createSandboxProvider> | null } | null = null;
-  const paymentProviders = () => {
-    if (providers) return providers;
-    const sandbox =
-      config.payments.provider === 'sandbox'
-        ? (require('../src/payments/providers/sandbox') as typeof import('../src/payments/providers/sandbox')).createSandboxProvider({
-            db: s.db,
-            pix: config.payments.pix,
-            autoApproveSeconds: config.payments.sandboxAutoApproveSeconds,
-          })
-        : null;
-    const provider: PaymentProvider =
-      sandbox ??
-      (require('../src/payments/providers/mercadopago') as typeof import('../src/payments/providers/mercadopago')).createMercadoPagoProvider({
-        apiUrl: config.payments.mercadopago.apiUrl,
-        accessToken: config.payments.mercadopago.accessToken as string,
-        notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
-      });
-    return (providers = { provider, sandbox });
-  };
+  const paymentProviders = () =>
+    (providers ??= (require('../src/payments/providers') as typeof import('../src/payments/providers')).createProvider(config, { db: s.db }));
   // As createServices: a reservation that ended leaves its PIX unpayable; payments cancels it.
   const onReservationEnded = (reservationId: number, reason: string) =>
     (require('../src/payments/queries') as typeof import('../src/payments/queries')).cancelPendingPaymentsOfReservation(s.db, reservationId, reason);

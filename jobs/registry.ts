@@ -24,6 +24,8 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ],
     // Rebuilds the polling of every pending payment on each run, recovery or not.
     ['payment.reconcile', async () => s.payments.reconcile()],
+    // Asks the provider again about approved payments (RULES P11): refunds, chargebacks, disputes.
+    ['payment.recheck', async (data: { id?: number; sinceDays?: number }) => s.payments.recheck(data ?? {})],
     ['coupon.sync', async (data: { userId?: number }) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))],
     // Fetches the contest every closed, undecided draw waits for and decides it (never twice).
     ['results.fetch', async (data: { contest?: number }) => s.results.fetch(data?.contest !== undefined ? { contest: data.contest } : {})],

@@ -67,7 +67,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   // One spelling of every /api and /ops path (RULES H2): any other answers 404 before any router,
   // guard or prefix test sees it.
   app.use(canonicalPaths);
-  app.use(securityHeaders(config));
+  app.use(securityHeaders(config, services.payments.browserOrigins()));
   // GET /metrics (Prometheus): open in development, bearer METRICS_TOKEN in production, else 404.
   app.use(metricsRoute(config));
   app.use(corsPolicy(config));

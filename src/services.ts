@@ -27,8 +27,7 @@ import { createAdminInfoproductsService, type AdminInfoproductsService } from '.
 import { createPaymentsReviewService, type PaymentsReviewService } from './payments/review';
 import { createCatalogueService, type CatalogueService } from './catalogue/service';
 import { createPaymentsService, type PaymentsService } from './payments/service';
-import { createSandboxProvider } from './payments/providers/sandbox';
-import { createMercadoPagoProvider } from './payments/providers/mercadopago';
+import { createProvider } from './payments/providers';
 import type { PaymentProvider } from './payments/providers/types';
 import { createParticipationsService, type ParticipationsService } from './payments/participations';
 import { createReceipts } from './payments/receipt';
@@ -173,18 +172,9 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const openBuyers = createOpenBuyersService({ db, draws });
   const winners = createWinnersService({ db, draws, readCache, logger });
   const catalogue = createCatalogueService({ db, draws, readCache });
-  const sandbox =
-    config.payments.provider === 'sandbox'
-      ? createSandboxProvider({ db, pix: config.payments.pix, autoApproveSeconds: config.payments.sandboxAutoApproveSeconds })
-      : null;
-  const provider: PaymentProvider =
-    overrides.paymentProvider ??
-    sandbox ??
-    createMercadoPagoProvider({
-      apiUrl: config.payments.mercadopago.apiUrl,
-      accessToken: config.payments.mercadopago.accessToken as string,
-      notificationUrl: `${config.publicUrl}/api/webhooks/mercadopago`,
-    });
+  const chosen = createProvider(config, { db });
+  const sandbox = chosen.sandbox;
+  const provider: PaymentProvider = overrides.paymentProvider ?? chosen.provider;
   const receipts = createReceipts({
     mailer,
     publicUrl: config.publicUrl,

@@ -3,7 +3,7 @@ import type { Services } from '../../src/services';
 import { brasilia, printRows } from '../output';
 import { parseId } from '../../src/shared/validation';
 
-const STATUSES = ['held', 'charging', 'approved', 'failed', 'released', 'skipped'];
+const STATUSES = ['held', 'charging', 'approved', 'failed', 'released', 'skipped', 'provider_refused'];
 
 /** `autopay runs [--draw <id>]` and `autopay run <drawId>` (issue 11): only call the autopay service. */
 export function registerAutopayCommands(program: Command, getServices: () => Services) {

@@ -151,4 +151,30 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
         : 'reembolsado';
     process.stdout.write(`pagamento #${p.id}: ${what}${p.review_reason ? ` (${p.review_reason})` : ''}\n`);
   });
+
+  usageExit2(
+    payments
+      .command('recheck')
+      .description(
+        'pergunta de novo ao provedor sobre pagamentos aprovados (estorno, chargeback, disputa, estorno parcial) e aplica o que mudou: os devidos no calendário, um (--id) ou os aprovados nos últimos dias (--since)',
+      )
+      .option('--id <id>', 'só este pagamento')
+      .option('--since <days>', 'todos os aprovados nos últimos <days> dias (1 a 180)')
+      .option('--json', 'saída em JSON'),
+  ).action(async function (this: Command, o: { id?: string; since?: string; json?: boolean }) {
+    if (o.id !== undefined && o.since !== undefined) this.error('erro: use --id ou --since, não os dois', { exitCode: 2, code: 'cotaverde.conflictingOptions' });
+    const id = o.id !== undefined ? paymentIdOrUsage(this, o.id) : undefined;
+    let sinceDays: number | undefined;
+    if (o.since !== undefined) {
+      sinceDays = /^\d{1,3}$/.test(o.since) ? Number(o.since) : NaN;
+      if (!(sinceDays >= 1 && sinceDays <= 180)) this.error('erro: --since deve ser um número de dias de 1 a 180', { exitCode: 2, code: 'cotaverde.invalidSince' });
+    }
+    const out = await getServices().payments.recheck({ id, sinceDays });
+    if (o.json) {
+      process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      return;
+    }
+    process.stdout.write(`${out.checked} pagamento(s) consultado(s), ${out.changed.length} com mudança${out.failed ? `, ${out.failed} sem resposta do provedor (nova tentativa na próxima execução)` : ''}\n`);
+    for (const c of out.changed) process.stdout.write(`  #${c.id}: ${c.from} → ${c.to}${c.refunded_cents ? ` (estornado: ${money(c.refunded_cents)})` : ''}\n`);
+  });
 }

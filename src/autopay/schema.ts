@@ -64,7 +64,7 @@ export const SandboxTokenCommand = z
 
 export const RunsQuery = z.object({
   draw_id: Id('Sorteio inválido.').optional(),
-  status: z.enum(['held', 'charging', 'approved', 'failed', 'released', 'skipped'], { error: 'Status inválido.' }).optional(),
+  status: z.enum(['held', 'charging', 'approved', 'failed', 'released', 'skipped', 'provider_refused'], { error: 'Status inválido.' }).optional(),
   limit: z.coerce.number({ error: 'limit deve ser um número.' }).int().min(1).max(500).default(50),
   offset: z.coerce.number({ error: 'offset deve ser um número.' }).int().min(0).max(1_000_000).default(0),
 });

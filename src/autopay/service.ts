@@ -6,6 +6,7 @@ import { audit } from '../platform/audit';
 import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import { readAppConfig } from '../platform/app-config';
+import { autopayProviderRefusals } from '../platform/metrics';
 import type { DrawsService } from '../draws/service';
 import { releaseReservation } from '../draws/sales';
 import { effectiveTicketPrice } from '../draws/serializers';
@@ -101,6 +102,21 @@ interface RunRow {
 }
 
 /** Retry spacing of a transient failure: 1 s, 2 s, 4 s… at most a minute (until the hold's end). */
+/**
+ * A run the provider refused as a request (our configuration or request, not the card) is tried
+ * again this much later while its hold lasts: an operator may fix the cause meanwhile.
+ */
+export const PROVIDER_REFUSED_RETRY_MS = 10 * 60_000;
+
+/** What the operator reads on a run the provider refused (console, CLI, logs). */
+export function providerRefusalText(httpStatus: number | undefined, message: string): string {
+  const what =
+    httpStatus === 401 || httpStatus === 403
+      ? 'credenciais recusadas ou aplicação sem "Pagamentos automáticos" habilitado'
+      : 'requisição recusada (pode ser a aplicação sem "Pagamentos automáticos" habilitado)';
+  return `recusa do provedor, não do cartão (HTTP ${httpStatus ?? '?'}): ${what}. Veja docs/DEPLOY.md, "Compra automática com Mercado Pago". Detalhe: ${message}`.slice(0, 1000);
+}
+
 export function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** Math.max(0, attempts - 1));
 }
@@ -146,7 +162,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
    * reservation ends, its payment (never charged) is cancelled. In the caller's transaction,
    * with the run row locked.
    */
-  async function releaseRun(trx: Trx, run: RunRow, reason: string): Promise<number | null> {
+  async function releaseRun(trx: Trx, run: RunRow, reason: string, status: 'released' | 'provider_refused' = 'released'): Promise<number | null> {
     let drawId: number | null = null;
     if (run.reservation_id) {
       drawId = await releaseReservation(trx, run.reservation_id, 'cancelled');
@@ -156,7 +172,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
     }
     await trx('autopay_runs')
       .where({ id: run.id })
-      .update({ status: 'released', error: reason, next_attempt_at: null, settled_at: trx.fn.now(), updated_at: trx.fn.now() });
+      .update({ status, error: reason, next_attempt_at: null, settled_at: trx.fn.now(), updated_at: trx.fn.now() });
     return drawId;
   }
 
@@ -181,7 +197,10 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
           return null;
         }
         if (!run.hold_until || new Date(run.hold_until).getTime() <= Date.now()) {
-          touched = await releaseRun(trx, run, 'a reserva terminou antes da cobrança');
+          // Still refused by the provider when the hold ended: the run ends as our failure, not the customer's.
+          if ((run.provider_response as { error?: string } | null)?.error === 'provider_refused') {
+            touched = await releaseRun(trx, run, `a reserva terminou sem cobrança: ${run.error ?? 'recusa do provedor'}`, 'provider_refused');
+          } else touched = await releaseRun(trx, run, 'a reserva terminou antes da cobrança');
           return null;
         }
         const reservation = run.reservation_id ? await trx('reservations').where({ id: run.reservation_id }).first('status') : null;
@@ -235,8 +254,9 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
   /** Phase C: applies the provider's answer through the payments' one transition function, then settles the run. */
   async function settle(run: RunRow, remote: ProviderPayment, statusDetail: string | null) {
     const paymentId = run.payment_id as number;
-    if (remote.status === 'pending') {
-      // Not decided yet (Mercado Pago outside binary mode): the payment's polling decides; look again later.
+    if (remote.status === 'pending' || remote.status === 'authorized') {
+      // Not decided yet (Mercado Pago outside binary mode, or authorized and not yet captured: RULES
+      // P9): the payment's polling and re-check decide; look again later.
       await db('autopay_runs').where({ id: run.id, status: 'charging' }).update({ next_attempt_at: db.raw(`now() + interval '30 seconds'`), updated_at: db.fn.now() });
       return;
     }
@@ -267,10 +287,11 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
     let run = c.run;
     if (run.provider_status) {
       // The answer is already recorded (a crash after the charge): never charge again.
-      if (run.provider_status === 'pending' && run.payment_id) {
+      if ((run.provider_status === 'pending' || run.provider_status === 'authorized') && run.payment_id) {
+        // Pending: asked now; authorized: the payment's re-check asks (RULES P9), we read its row.
         const p = await deps.payments.refresh(run.payment_id, { force: true });
         const remote: ProviderPayment = { providerPaymentId: run.provider_payment_id ?? '', externalReference: String(run.payment_id), status: p.status as ProviderPayment['status'], amountCents: p.amount_cents, paidAt: p.paid_at };
-        if (p.status !== 'pending') await db('autopay_runs').where({ id: run.id }).update({ provider_status: p.status });
+        if (p.status !== run.provider_status) await db('autopay_runs').where({ id: run.id }).update({ provider_status: p.status });
         return settle(run, remote, null);
       }
       const remote: ProviderPayment = {
@@ -285,7 +306,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
     if (!provider.chargeCard) throw new Error(`provider ${provider.name} cannot charge saved cards`);
     // Phase B: the provider call under the run's row lock (a second processor skips it; a crash
     // drops the lock with the connection, and the retry uses the same idempotency key).
-    let outcome: { charge?: CardCharge; retry?: string; fail?: string } | null = null;
+    let outcome: { charge?: CardCharge; retry?: string; fail?: string; refused?: { text: string; httpStatus?: number } } | null = null;
     let touched: number | null = null;
     await db.transaction(async (trx) => {
       const locked: RunRow | undefined = await trx('autopay_runs').where({ id: run.id, status: 'charging' }).whereNull('provider_status').forUpdate().skipLocked().first();
@@ -318,7 +339,24 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
       } catch (e) {
         const err = e as Error;
         const retryable = e instanceof ProviderError ? e.retryable : true;
-        const answer = JSON.stringify({ error: e instanceof ProviderError ? (e.code ?? 'provider_error') : 'unreachable', message: err.message });
+        const answer = JSON.stringify({ error: e instanceof ProviderError ? (e.code ?? 'provider_error') : 'unreachable', message: err.message, ...(e instanceof ProviderError && e.httpStatus ? { http_status: e.httpStatus } : {}) });
+        if (e instanceof ProviderError && e.code === 'provider_refused') {
+          // The provider refused the request itself: our side (configuration, request), never the
+          // customer's card. The run waits for a fix and tries again while the hold lasts; the
+          // customer's numbers stay held and the profile untouched (RULES A6).
+          const text = providerRefusalText(e.httpStatus, err.message);
+          outcome = { refused: { text, httpStatus: e.httpStatus } };
+          const next = Date.now() + PROVIDER_REFUSED_RETRY_MS;
+          if (locked.hold_until && next < new Date(locked.hold_until).getTime()) {
+            await trx('autopay_runs')
+              .where({ id: run.id })
+              .update({ status: 'held', next_attempt_at: new Date(next), error: text, provider_response: answer, updated_at: trx.fn.now() });
+          } else {
+            await trx('autopay_runs').where({ id: run.id }).update({ provider_response: answer });
+            touched = await releaseRun(trx, locked, `a reserva terminou sem cobrança: ${text}`, 'provider_refused');
+          }
+          return;
+        }
         const next = Date.now() + retryDelayMs(locked.attempts);
         if (retryable && locked.hold_until && next < new Date(locked.hold_until).getTime()) {
           await trx('autopay_runs')
@@ -333,7 +371,14 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
       }
     });
     if (touched) deps.draws.invalidateBoard(touched);
-    const o = outcome as { charge?: CardCharge; retry?: string; fail?: string } | null;
+    const o = outcome as { charge?: CardCharge; retry?: string; fail?: string; refused?: { text: string; httpStatus?: number } } | null;
+    if (o?.refused) {
+      autopayProviderRefusals.inc({ provider: provider.name, http_status: String(o.refused.httpStatus ?? 'unknown') });
+      logger.error(
+        { runId: run.id, drawId: run.draw_id, httpStatus: o.refused.httpStatus, action: 'ask Mercado Pago to enable "Pagamentos automáticos" for the application, check MERCADOPAGO_ACCESS_TOKEN (docs/DEPLOY.md)' },
+        `autopay: the payment provider refused the charge request (not the card): ${o.refused.text}`,
+      );
+    }
     if (o?.retry) logger.warn({ runId: run.id, drawId: run.draw_id, err: o.retry }, 'autopay charge failed transiently; will retry');
     if (o?.charge) await settle(run, o.charge, o.charge.statusDetail);
   }
@@ -380,7 +425,7 @@ export function createAutopayService(deps: AutopayDeps): AutopayService {
     },
 
     cardConfig() {
-      return { provider: provider.name, public_key: provider.name === 'mercadopago' ? (deps.config.payments.mercadopago.publicKey ?? null) : null };
+      return provider.cardConfig() as ReturnType<AutopayService['cardConfig']>;
     },
 
     async tokenize(userId, input) {

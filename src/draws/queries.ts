@@ -191,7 +191,9 @@ export async function soldNumbersThatCount(conn: Conn, drawId: number): Promise<
     .where('s.draw_id', drawId)
     .whereNull('s.voided_at')
     .where('dn.status', 'sold')
-    .where((w) => w.whereNull('s.payment_id').orWhereNotIn('p.status', ['refunded', 'charged_back']))
+    // RULES W3: a refunded or charged-back payment's numbers never win; RULES P10: nor do a
+    // disputed one's (in_mediation) while the dispute lasts.
+    .where((w) => w.whereNull('s.payment_id').orWhereNotIn('p.status', ['refunded', 'charged_back', 'in_mediation']))
     .orderBy('s.n')
     .select('s.n', 's.user_id', 's.payment_id');
 }

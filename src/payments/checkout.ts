@@ -38,19 +38,27 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         paymentId: p.id,
         amountCents: p.amount_cents,
         description,
-        expiresAt: new Date(p.expires_at as Date),
+        // Counted by the provider when the request leaves (RULES P9: never under its minimum).
+        expiresInMinutes: expiryMinutes,
         payer: await payerOf(p.user_id),
       });
-      const [row] = await db('payments')
-        .where({ id: p.id })
-        .update({
-          provider_payment_id: pix.providerPaymentId,
-          txid: pix.txid,
-          qr_code: pix.copyPasteCode,
-          qr_code_base64: pix.qrCodeBase64,
-          updated_at: db.fn.now(),
-        })
-        .returning('*');
+      // Our payment, and the reservation's hold, never end before the provider's code does.
+      const row = await db.transaction(async (trx) => {
+        const [updated]: PaymentRow[] = await trx('payments')
+          .where({ id: p.id })
+          .update({
+            provider_payment_id: pix.providerPaymentId,
+            txid: pix.txid,
+            qr_code: pix.copyPasteCode,
+            qr_code_base64: pix.qrCodeBase64,
+            expires_at: trx.raw('GREATEST(expires_at, ?::timestamptz)', [pix.expiresAt]),
+            updated_at: trx.fn.now(),
+          })
+          .returning('*');
+        if (updated.reservation_id) await deps.reservations.extendHoldInTransaction(trx, updated.reservation_id, updated.expires_at as Date);
+        return updated;
+      });
+      if (row.reservation_id) await deps.reservations.scheduleExpiry(row.reservation_id, new Date(row.expires_at as Date));
       await schedulePoll(p.id);
       return row;
     } catch (e) {

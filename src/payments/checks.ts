@@ -11,10 +11,21 @@ import {
   lateCheckIntervalSql,
 } from './queries';
 import type { PaymentsDeps } from './deps';
+import { RECHECKED_STATUSES, recheckDelayMs } from './state';
 
 /** Poll delays of a pending payment: quick at first, then every minute, until it expires. */
 export function pollDelayMs(attempt: number): number {
   return Math.min(60_000, 5_000 * 2 ** Math.min(attempt, 4));
+}
+
+/** What one re-check run did (RULES P11). */
+export interface RecheckOutcome {
+  /** Payments the provider answered about. */
+  checked: number;
+  /** Those whose status or refunded amount changed. */
+  changed: Array<{ id: number; from: string; to: string; refunded_cents: number }>;
+  /** Those the provider could not be asked about (asked again on the next run). */
+  failed: number;
 }
 
 /** What one polling pass found and when the next one is due. */
@@ -180,6 +191,58 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
       });
       const payment = await checks.refresh(paymentId, { force: true, anyAge: true });
       return { payment, approvedAtBank };
+    },
+
+    /**
+     * RULES P11: asks the provider again about payments whose money it has or holds (approved,
+     * authorized, in mediation) and applies what changed (refund, chargeback, dispute, partial
+     * refund) through the one transition function. Without options: the ones due on their decaying
+     * schedule (claimed, so two workers never ask twice). `id`: that payment now; `sinceDays`:
+     * every one approved in that many days, due or not.
+     */
+    async recheck(o: { id?: number; sinceDays?: number; limit?: number } = {}): Promise<RecheckOutcome> {
+      const limit = o.limit ?? 500;
+      const base = () =>
+        db('payments')
+          .whereIn('status', RECHECKED_STATUSES as unknown as string[])
+          .where({ provider: provider.name })
+          .whereNotNull('provider_payment_id');
+      let ids: number[];
+      if (o.id != null) ids = (await base().where({ id: o.id }).pluck('id')) as number[];
+      else if (o.sinceDays != null) ids = (await base().where('paid_at', '>', db.raw(`now() - make_interval(days => ?)`, [o.sinceDays])).orderBy('id').limit(5000).pluck('id')) as number[];
+      else {
+        // Claim the due ones (pushed 15 minutes ahead) so a concurrent run skips them.
+        const rows: Array<{ id: number }> = await db.raw(
+          `UPDATE payments SET recheck_at = now() + interval '15 minutes'
+            WHERE id IN (SELECT id FROM payments WHERE recheck_at <= now() AND status = ANY(?) AND provider = ? AND provider_payment_id IS NOT NULL
+                         ORDER BY recheck_at LIMIT ? FOR UPDATE SKIP LOCKED)
+            RETURNING id`,
+          [RECHECKED_STATUSES as unknown as string[], provider.name, limit],
+        ).then((r: { rows: Array<{ id: number }> }) => r.rows);
+        ids = rows.map((r) => r.id).sort((a, b) => a - b);
+      }
+      const out: RecheckOutcome = { checked: 0, changed: [], failed: 0 };
+      for (const id of ids) {
+        const before: PaymentRow = await db('payments').where({ id }).first();
+        let remote: ProviderPayment | null;
+        try {
+          remote = await provider.fetch(before.provider_payment_id as string);
+        } catch (e) {
+          out.failed++;
+          deps.logger.warn({ paymentId: id, err: (e as Error).message }, 'payment re-check: provider unreachable; next run asks again');
+          continue;
+        }
+        out.checked++;
+        const after = remote ? await apply(id, remote) : before;
+        // The next time: by the status and age after the answer, or never once it is over.
+        const next = (RECHECKED_STATUSES as readonly string[]).includes(after.status) ? recheckDelayMs(Date.now() - new Date(after.paid_at ?? after.created_at).getTime(), after.status) : null;
+        await db('payments').where({ id }).update({ recheck_at: next == null ? null : new Date(Date.now() + next) });
+        if (after.status !== before.status || (after.refunded_cents ?? 0) !== (before.refunded_cents ?? 0)) {
+          out.changed.push({ id, from: before.status, to: after.status, refunded_cents: after.refunded_cents ?? 0 });
+        }
+      }
+      if (out.changed.length) deps.logger.info({ changed: out.changed }, 'payment re-check applied changes found at the provider');
+      return out;
     },
 
     async reconcile(): Promise<number> {

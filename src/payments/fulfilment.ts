@@ -31,6 +31,10 @@ export interface PaymentRow {
   lapsed_at: Date | null;
   provider_cancel_pending: boolean;
   fulfilment_on_hold: boolean;
+  /** What the provider refunded so far (RULES P12: a partial refund is flagged, not undone). */
+  refunded_cents?: number;
+  /** When the re-check job asks the provider again (RULES P11). */
+  recheck_at?: Date | null;
   created_at: Date;
 }
 

@@ -34,9 +34,10 @@ export function paymentsRoutes(payments: PaymentsService, participations: Partic
     ctx.body = await payments.confirmPurchase(user.id, body(ctx));
   });
 
-  // Mercado Pago notifications: verified by signature, then re-fetched from the API.
+  // The provider's notifications (this path is registered at Mercado Pago): any call is only a hint;
+  // the payments it names are re-fetched from the provider (RULES P8).
   r.post('/webhooks/mercadopago', 'public', async (ctx) => {
-    const res = await payments.handleMercadoPagoWebhook({
+    const res = await payments.handleProviderNotification({
       headers: { 'x-signature': ctx.get('x-signature') || undefined, 'x-request-id': ctx.get('x-request-id') || undefined },
       query: ctx.query as Record<string, unknown>,
       body: body(ctx),

@@ -3,11 +3,10 @@ import { DomainError, errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
 import { ProviderError, type ProviderPayment } from './providers/types';
-import { verifyWebhookSignature } from './providers/mercadopago';
 import { ConfirmPurchaseCommand, PaymentId, RefundCommand } from './schema';
 import { pixView } from './serializers';
 import { createApplyProviderState } from './state';
-import { createChecks, type PollOutcome, type RefreshOptions } from './checks';
+import { createChecks, type PollOutcome, type RecheckOutcome, type RefreshOptions } from './checks';
 import { createCheckout } from './checkout';
 import type { PaymentsDeps } from './deps';
 
@@ -15,7 +14,7 @@ import type { PaymentsDeps } from './deps';
 export { RefundCommand } from './schema';
 export { AdminGrantCommand, ConfirmPurchaseCommand, InfoproductPaymentCommand, MAX_EBOOKS_PER_PURCHASE, PaymentId, ReservationPixCommand } from './schema';
 export { pixView } from './serializers';
-export { pollDelayMs, type PollOutcome } from './checks';
+export { pollDelayMs, type PollOutcome, type RecheckOutcome } from './checks';
 export { TRANSITIONS } from './state';
 
 /** How long a refund waits for a concurrent refund of the same payment to finish (the provider call times out at 10 s). */
@@ -34,7 +33,7 @@ export interface PaymentsService {
   refresh(paymentId: number, opts?: RefreshOptions): Promise<PaymentRow>;
   /** The one transition function: moves a payment to the provider's status and fulfils/revokes, idempotently. */
   applyProviderState(paymentId: number, remote: ProviderPayment, by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string }): Promise<PaymentRow>;
-  handleMercadoPagoWebhook(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<{ status: number; body: Record<string, unknown> }>;
+  handleProviderNotification(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Admin console: sandbox only, marks the charge paid and checks. */
   approveSandbox(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<PaymentRow>;
   /** `cotaverde payments approve`: sandbox approval when sandbox, then a forced check with any provider. */
@@ -53,7 +52,11 @@ export interface PaymentsService {
   /** One pass of the payment.poll job: the status and when to come back (the handler re-delays the job). */
   pollPass(paymentId: number, attempt?: number): Promise<PollOutcome>;
   reconcile(): Promise<number>;
+  /** RULES P11: asks the provider again about approved payments (due ones, one, or those of the last days). */
+  recheck(o?: { id?: number; sinceDays?: number }): Promise<RecheckOutcome>;
   schedulePoll(paymentId: number, delayMs?: number): Promise<void>;
+  /** The provider's browser SDK origins, for the Content-Security-Policy. */
+  browserOrigins(): { script: string[]; connect: string[]; frame: string[] };
 }
 
 export interface RefundOutcome {
@@ -72,7 +75,7 @@ export interface RefundOutcome {
  * fulfilment.ts (what an approval delivers).
  */
 export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
-  const { db, config, provider } = deps;
+  const { db, provider } = deps;
   const applyProviderState = createApplyProviderState(deps);
   const checks = createChecks(deps, (id, remote) => applyProviderState(id, remote));
   const checkout = createCheckout(deps, (id) => checks.schedulePoll(id));
@@ -135,9 +138,11 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     poll: checks.poll,
     pollPass: checks.pollPass,
     reconcile: checks.reconcile,
+    recheck: checks.recheck,
     schedulePoll: checks.schedulePoll,
     approve: checks.approve,
     applyProviderState,
+    browserOrigins: () => provider.browserOrigins,
 
     async status(userId, rawId) {
       const id = PaymentId.parse(rawId);
@@ -171,40 +176,44 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
       return { ok: true, payment_id: p.id, status: p.status, vouchers_granted: (f.result.vouchers as number) ?? 0, infoproduct_id: p.infoproduct_id, draw_id: drawId, drawId, remaining };
     },
 
-    async handleMercadoPagoWebhook(req) {
-      if (provider.name !== 'mercadopago' || !config.payments.mercadopago.webhookSecret) {
-        return { status: 404, body: { error: 'not_found', message: 'Webhook não configurado.' } };
-      }
-      const body = (req.body ?? {}) as { data?: { id?: unknown }; type?: string; action?: string };
-      const dataId = String(req.query['data.id'] ?? body.data?.id ?? '');
-      const type = String(req.query.type ?? body.type ?? '');
-      const v = verifyWebhookSignature({
-        xSignature: req.headers['x-signature'],
-        xRequestId: req.headers['x-request-id'],
-        dataId,
-        secret: config.payments.mercadopago.webhookSecret,
-        maxAgeMs: 10 * 60_000,
-      });
-      if (!v.ok) {
-        deps.logger.warn({ reason: v.reason }, 'mercadopago webhook rejected');
-        return { status: 401, body: { error: 'invalid_signature', message: 'Assinatura inválida.' } };
-      }
-      if (type && type !== 'payment') return { status: 200, body: { received: true, ignored: 'type' } };
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(dataId)) return { status: 400, body: { error: 'validation_error', message: 'data.id inválido.' } };
-      // Re-fetch before trusting anything: the notification only says "look at payment X".
-      let remote: ProviderPayment | null;
+    async handleProviderNotification(req) {
+      if (!provider.readNotification) return { status: 404, body: { error: 'not_found', message: 'Webhook não configurado.' } };
+      // Every call is only a hint of which payments to ask about (RULES P8): signed or not, webhook
+      // or IPN format, any topic. What we apply is what the provider answers when asked again.
+      let hint;
       try {
-        remote = await provider.fetch(dataId);
+        hint = await provider.readNotification(req);
       } catch (e) {
-        // 5xx: the provider retries the notification later. What went wrong stays in our logs.
-        deps.logger.warn({ dataId, err: (e as Error).message }, 'mercadopago webhook: re-fetch failed');
+        deps.logger.warn({ err: (e as Error).message }, 'payment notification: could not read it from the provider');
         return { status: 503, body: { error: 'provider_unavailable', message: 'O provedor de pagamento está indisponível no momento.' } };
       }
-      if (!remote) return { status: 200, body: { received: true, ignored: 'unknown_payment' } };
-      const ours: PaymentRow | undefined = await db('payments').where({ provider: 'mercadopago', provider_payment_id: remote.providerPaymentId }).first();
-      if (!ours) return { status: 200, body: { received: true, ignored: 'unknown_payment' } };
-      const p = await applyProviderState(ours.id, remote);
-      return { status: 200, body: { received: true, status: p.status } };
+      if (!hint.signed) {
+        // Unsigned, stale or IPN-format: still a hint, but all of them together are rate limited.
+        try {
+          await deps.rateLimits.hit('unsignedNotification', 'all');
+        } catch {
+          deps.logger.warn({ topic: hint.topic, reason: hint.signatureProblem }, 'payment notification: unsigned hints rate limited');
+          return { status: 200, body: { received: true, ignored: 'rate_limited' } };
+        }
+      }
+      if (!hint.providerPaymentIds.length) return { status: 200, body: { received: true, ignored: hint.topic === 'payment' ? 'invalid_id' : 'topic' } };
+      const statuses: string[] = [];
+      for (const id of hint.providerPaymentIds.slice(0, 10)) {
+        const ours: PaymentRow | undefined = await db('payments').where({ provider: provider.name, provider_payment_id: id }).first('id');
+        if (!ours) continue;
+        let remote: ProviderPayment | null;
+        try {
+          remote = await provider.fetch(id);
+        } catch (e) {
+          // 5xx: the provider retries the notification later. What went wrong stays in our logs.
+          deps.logger.warn({ providerPaymentId: id, err: (e as Error).message }, 'payment notification: re-fetch failed');
+          return { status: 503, body: { error: 'provider_unavailable', message: 'O provedor de pagamento está indisponível no momento.' } };
+        }
+        if (!remote) continue;
+        statuses.push((await applyProviderState(ours.id, remote)).status);
+      }
+      if (!statuses.length) return { status: 200, body: { received: true, ignored: 'unknown_payment' } };
+      return { status: 200, body: { received: true, status: statuses[0] } };
     },
 
     async refund(paymentId, input, actor) {

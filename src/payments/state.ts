@@ -13,13 +13,44 @@ import type { PaymentsDeps } from './deps';
 export const TRANSITIONS: Record<string, ProviderStatus[]> = {
   // pending → refunded/charged_back: approved and returned before we ever saw the approval
   // (nothing was delivered, nothing to revoke; flagged for review).
-  pending: ['approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'],
+  pending: ['authorized', 'approved', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'],
+  // RULES P9: authorized (card authorized, not captured) waits for the provider, never our clock.
+  authorized: ['approved', 'rejected', 'cancelled', 'refunded', 'charged_back'],
   expired: ['approved'],
   cancelled: ['approved'],
   rejected: ['approved'],
-  approved: ['refunded', 'charged_back'],
+  // RULES P10: a dispute (in_mediation) ends approved again, refunded or charged back.
+  approved: ['in_mediation', 'refunded', 'charged_back'],
+  in_mediation: ['approved', 'refunded', 'charged_back'],
   refunded: [],
   charged_back: [],
+};
+
+/** Statuses whose money the provider has or holds: asked about again by the re-check job (RULES P11). */
+export const RECHECKED_STATUSES = ['approved', 'authorized', 'in_mediation'] as const;
+/** How long after its approval a payment is asked about again: the card networks' chargeback window. */
+export const RECHECK_WINDOW_DAYS = 180;
+
+/**
+ * The re-check's decaying schedule (RULES P11): the delay before asking the provider again about a
+ * payment approved `ageMs` ago; null once the window has passed. A payment the provider holds
+ * (authorized, in mediation) is asked about daily whatever its age.
+ */
+export function recheckDelayMs(ageMs: number, status: string): number | null {
+  const HOUR = 3600_000;
+  const DAY = 24 * HOUR;
+  if (status === 'authorized' || status === 'in_mediation') return ageMs < DAY ? HOUR : DAY;
+  if (ageMs < DAY) return HOUR;
+  if (ageMs < 7 * DAY) return 6 * HOUR;
+  if (ageMs < 30 * DAY) return DAY;
+  if (ageMs < RECHECK_WINDOW_DAYS * DAY) return Math.min(7 * DAY, RECHECK_WINDOW_DAYS * DAY - ageMs + HOUR);
+  return null;
+}
+
+const nextRecheckAt = (paidAt: Date | null, status: string): Date | null => {
+  const age = paidAt ? Date.now() - new Date(paidAt).getTime() : 0;
+  const d = recheckDelayMs(age, status);
+  return d == null ? null : new Date(Date.now() + d);
 };
 
 const isLapsed = (s: string) => (LAPSED_STATUSES as readonly string[]).includes(s);
@@ -56,6 +87,19 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       // Our own expiry: a still-pending charge past its time.
       if (target === 'pending' && p.status === 'pending' && p.expires_at && new Date(p.expires_at).getTime() <= Date.now()) target = 'expired';
       if (target === p.status || !TRANSITIONS[p.status]?.includes(target)) {
+        const refunded = remote.refundedCents ?? 0;
+        if ((p.status === 'approved' || p.status === 'in_mediation') && refunded > (p.refunded_cents ?? 0) && refunded < p.amount_cents) {
+          // RULES P12: a partial refund made at the provider keeps the payment (and what it
+          // bought); a person decides, with the refunded amount in front of them.
+          const reason = `reembolso parcial no provedor: ${refunded} de ${p.amount_cents} centavo(s); analisar o que desfazer`;
+          const [row]: PaymentRow[] = await trx('payments')
+            .where({ id: paymentId })
+            .update({ refunded_cents: refunded, flagged_for_review: true, review_reason: reason, reviewed_at: null, reviewed_by: null, updated_at: trx.fn.now() })
+            .returning('*');
+          await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: 'payment.partially_refunded', entity: 'payment', entityId: paymentId, data: { provider: p.provider, refunded_cents: refunded, before_cents: p.refunded_cents ?? 0, amount_cents: p.amount_cents } });
+          deps.logger.warn({ paymentId, refundedCents: refunded }, 'partial refund at the provider: flagged for review');
+          return { p: row, f: null, touched };
+        }
         // Nothing to change, but an approved payment is always fulfilled (repairs a crash between).
         if (p.status === 'approved') {
           const f = await fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
@@ -72,18 +116,25 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       const reviewReason =
         target === 'refunded' || target === 'charged_back'
           ? `pagamento ${target === 'refunded' ? 'estornado' : 'contestado (chargeback)'}`
+          : target === 'in_mediation'
+            ? 'pagamento em disputa (mediação no provedor): seus números não ganham enquanto durar'
           : underpaid
             ? `valor aprovado (${remote.amountCents}) menor que o cobrado (${p.amount_cents}): não entregue, aguarda análise`
             : amountMismatch
               ? `valor aprovado (${remote.amountCents}) difere do cobrado (${p.amount_cents})`
-              : approving && p.status !== 'pending'
+              : approving && p.status === 'in_mediation'
+                ? 'disputa encerrada no provedor: pagamento aprovado de novo'
+              : approving && p.status !== 'pending' && p.status !== 'authorized'
                 ? `aprovado depois de ${p.status}`
                 : null;
       const [row]: PaymentRow[] = await trx('payments')
         .where({ id: paymentId })
         .update({
           status: target,
-          paid_at: approving ? (remote.paidAt ?? trx.fn.now()) : p.paid_at,
+          paid_at: approving && !p.paid_at ? (remote.paidAt ?? trx.fn.now()) : p.paid_at,
+          refunded_cents: Math.max(p.refunded_cents ?? 0, remote.refundedCents ?? 0),
+          // RULES P11: money the provider has or holds is asked about again on a decaying schedule.
+          recheck_at: (RECHECKED_STATUSES as readonly string[]).includes(target) ? nextRecheckAt(approving ? (remote.paidAt ?? new Date()) : p.paid_at, target) : null,
           lapsed_at: isLapsed(target) ? trx.fn.now() : p.lapsed_at,
           fulfilment_on_hold: underpaid || p.fulfilment_on_hold,
           // Paid after all: there is nothing left to cancel at the provider.
@@ -102,7 +153,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         if (f.touchedDrawId) touched.add(f.touchedDrawId);
         return { p: (await trx('payments').where({ id: paymentId }).first()) as PaymentRow, f, touched };
       }
-      if (p.status === 'approved' && (target === 'refunded' || target === 'charged_back')) {
+      if ((p.status === 'approved' || p.status === 'in_mediation') && (target === 'refunded' || target === 'charged_back')) {
         // RULES RF1 – RF5, a refund reaches everything the payment bought: its unused vouchers, the
         // numbers it bought directly or with its vouchers, its coupon cashback, its e-book right
         // (which follows the payment's status and the sales that still count).
@@ -130,7 +181,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         return { p: row, f: null, touched };
       }
       await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: auditData });
-      const lapsed = isLapsed(target) || (p.status === 'pending' && (target === 'refunded' || target === 'charged_back'));
+      const lapsed = isLapsed(target) || ((p.status === 'pending' || p.status === 'authorized') && (target === 'refunded' || target === 'charged_back'));
       if ((lapsed || underpaid) && row.reservation_id) {
         // The PIX lapsed (or will not be fulfilled): its reservation is released now rather than at
         // the hold's end, by the one release of the sales module.

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { announcedWebUrl } from './web-url';
 import { PROJECT_ROOT } from './paths';
+import { MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES } from '../payments/providers/mercadopago';
 
 /**
  * Every setting the app reads from the environment, validated once at start.
@@ -72,8 +73,10 @@ const EnvSchema = z.object({
   MERCADOPAGO_API_URL: z.string().url().default('https://api.mercadopago.com'),
   PIX_MERCHANT_NAME: z.string().default('COTA VERDE'),
   PIX_MERCHANT_CITY: z.string().default('CURITIBA'),
-  PIX_KEY: z.string().default('pix@cotaverde.com.br'),
-  PIX_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  /** The sandbox's PIX key; unset, a random EVP made per installation (a key nobody can own). */
+  PIX_KEY: optionalString,
+  /** How long a PIX code is payable; unset: 30 with the sandbox, 35 with Mercado Pago (which refuses under 30). */
+  PIX_EXPIRY_MINUTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(24 * 60).optional()),
   WEB_DIST_DIR: z.string().default('web/dist'),
   COVERS_PATH: z.string().default('/covers'),
   TRUST_PROXY: bool,
@@ -222,7 +225,7 @@ export type Config = {
     provider: 'sandbox' | 'mercadopago';
     sandboxAutoApproveSeconds: number;
     mercadopago: { accessToken?: string; webhookSecret?: string; apiUrl: string; publicKey?: string };
-    pix: { merchantName: string; merchantCity: string; key: string; expiryMinutes: number };
+    pix: { merchantName: string; merchantCity: string; key: string | null; expiryMinutes: number };
   };
   webDistDir: string;
   coversPath: string;
@@ -293,6 +296,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PAYMENT_PROVIDER === 'mercadopago') {
     if (!e.MERCADOPAGO_ACCESS_TOKEN) problems.push('MERCADOPAGO_ACCESS_TOKEN is required with PAYMENT_PROVIDER=mercadopago');
     if (!e.MERCADOPAGO_WEBHOOK_SECRET) problems.push('MERCADOPAGO_WEBHOOK_SECRET is required with PAYMENT_PROVIDER=mercadopago');
+    // Mercado Pago refuses a PIX that expires in less than 30 minutes; one more for the request's time.
+    if (e.PIX_EXPIRY_MINUTES != null && e.PIX_EXPIRY_MINUTES < MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES) {
+      problems.push(`PIX_EXPIRY_MINUTES must be at least ${MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES} with PAYMENT_PROVIDER=mercadopago (Mercado Pago refuses a PIX expiring in under 30 minutes)`);
+    }
   }
   const account = loadAccountConfig(env, problems);
   const lottery = loadLotteryConfig(env, problems);
@@ -342,8 +349,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pix: {
         merchantName: e.PIX_MERCHANT_NAME,
         merchantCity: e.PIX_MERCHANT_CITY,
-        key: e.PIX_KEY,
-        expiryMinutes: e.PIX_EXPIRY_MINUTES,
+        key: e.PIX_KEY ?? null,
+        expiryMinutes: e.PIX_EXPIRY_MINUTES ?? (e.PAYMENT_PROVIDER === 'mercadopago' ? 35 : 30),
       },
     },
     webDistDir: e.WEB_DIST_DIR,

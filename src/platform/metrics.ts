@@ -41,6 +41,18 @@ export const reservationsTotal = new client.Counter({
   registers: [registry],
 });
 
+/**
+ * Autopay charges the payment provider refused as a request (HTTP 4xx that is not a card decline:
+ * the application not enabled for automatic payments, a bad request). Our side, never the
+ * customer's: alert on any increase (docs/DEPLOY.md).
+ */
+export const autopayProviderRefusals = new client.Counter({
+  name: 'cotaverde_autopay_provider_refusals_total',
+  help: 'Autopay charges the payment provider refused as a request (not a card decline), by provider and HTTP status.',
+  labelNames: ['provider', 'http_status'] as const,
+  registers: [registry],
+});
+
 export const jobDuration = new client.Histogram({
   name: 'cotaverde_job_duration_seconds',
   help: 'Time a job ran in the worker, by queue, job name and outcome.',

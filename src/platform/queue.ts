@@ -25,6 +25,11 @@ export interface JobPayloads {
   'payment.poll': { paymentId: number; attempt?: number };
   /** Periodic: rebuild polling for every pending payment and fulfil any approved-but-unfulfilled one. */
   'payment.reconcile': SweepPayload;
+  /**
+   * Ask the provider again about approved payments (RULES P11): those due on the decaying schedule,
+   * or one payment (`id`), or every one approved in the last `sinceDays` days.
+   */
+  'payment.recheck': { id?: number; sinceDays?: number };
   /** Coupons: credit missed payments, reverse refunds, write expiries, push changed balances (one user, or everyone hourly). */
   'coupon.sync': { userId?: number };
   /** Periodic: fetch the Lotomania result every closed, undecided draw waits for, and decide it (RULES W1, W4). */
@@ -54,7 +59,7 @@ export interface SweepPayload {
 export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile', 'outbox.relay'] as const satisfies readonly JobName[];
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge', 'books.audit', 'backup.nightly'] as const satisfies readonly JobName[];
+export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'payment.recheck', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge', 'books.audit', 'backup.nightly'] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -84,6 +89,8 @@ export const SCHEDULES: Schedule[] = [
   { id: 'mail-sweep', name: 'mail.sweep', everyMs: 60_000 },
   { id: 'reservation-sweep', name: 'reservation.sweep', everyMs: 30_000 },
   { id: 'payment-reconcile', name: 'payment.reconcile', everyMs: 60_000 },
+  // Approved payments due on their decaying re-check schedule (RULES P11).
+  { id: 'payment-recheck', name: 'payment.recheck', everyMs: 10 * 60_000 },
   { id: 'coupon-sync', name: 'coupon.sync', everyMs: 3_600_000 },
   ...RESULTS_SCHEDULES,
   { id: 'outbox-relay', name: 'outbox.relay', everyMs: 2_000 },

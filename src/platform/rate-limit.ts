@@ -19,6 +19,11 @@ export const LIMITS = {
   reservations: { points: 60, duration: 60 },
   /** New PIX charges per user (a reused pending charge does not count). */
   pix: { points: 10, duration: 10 * 60 },
+  /**
+   * Provider notifications that did not prove their origin (unsigned, stale, IPN format): each is
+   * only a hint that costs a provider call, so all of them together are limited (RULES P8).
+   */
+  unsignedNotification: { points: 120, duration: 60 },
 } as const;
 export type LimitName = keyof typeof LIMITS;
 

@@ -103,6 +103,7 @@ test('every command with --json writes one JSON document to stdout; its logs go 
     'payments list': [['payments', 'list', '--limit', '5', '--json']],
     'payments show': [['payments', 'show', String(pix.paymentId), '--json']],
     'payments review': [['payments', 'review', String(pix2.paymentId), '--note', 'conferido', '--json']],
+    'payments recheck': [['payments', 'recheck', '--since', '1', '--json'], ['payments', 'recheck', '--id', String(pix.paymentId), '--json']],
     'mail list': [['mail', 'list', '--limit', '5', '--json']],
     'coupons show': [['coupons', 'show', buyer.email, '--json']],
     'coupons adjust': [['coupons', 'adjust', buyer.email, '--cents', '100', '--reason', 'teste json', '--json']],

@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import { buildBrCode, crc16ccitt, hasValidCrc, parseBrCode, pixText } from '../../src/payments/brcode';
 import { createSandboxProvider, newTxid, qrPngBase64 } from '../../src/payments/providers/sandbox';
 import { createTestContext, type TestContext } from '../helpers/context';
+import { installationOf } from '../../src/platform/installation';
 
 // pngjs (qrcode's own PNG codec) ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -75,11 +76,11 @@ describe('CRC16-CCITT-FALSE and the BCB examples', () => {
     expect(pixText('São José dos Pinhais', 15)).toBe('Sao Jose dos Pi');
   });
 
-  test('txids are 30 unambiguous alphanumerics and do not repeat', () => {
+  test('txids are 25 unambiguous alphanumerics (the 62-05 limit of BACEN) and do not repeat', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 2000; i++) {
       const id = newTxid();
-      expect(id).toMatch(/^[A-Za-z0-9]{26,35}$/);
+      expect(id).toMatch(/^[A-Za-z0-9]{25}$/);
       seen.add(id);
     }
     expect(seen.size).toBe(2000);
@@ -107,6 +108,29 @@ describe('QR image', () => {
   });
 });
 
+describe('BACEN field rules', () => {
+  test('newTxid: 25 characters of [A-Za-z0-9] (62-05), unguessable', () => {
+    const ids = new Set(Array.from({ length: 200 }, () => newTxid()));
+    expect(ids.size).toBe(200);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{25}$/);
+  });
+
+  test('buildBrCode refuses fields outside the manual\'s limits; every field of a code has its declared length', () => {
+    const ok = { key: 'pix@example.com', merchantName: 'LOJA', merchantCity: 'CURITIBA', amountCents: 100, txid: 'A'.repeat(25) };
+    const code = buildBrCode(ok);
+    expect(hasValidCrc(code)).toBe(true);
+    // ID(2) + length(2) + value, to the end: the declared lengths add up exactly.
+    let i = 0;
+    while (i < code.length) i += 4 + Number(code.slice(i + 2, i + 4));
+    expect(i).toBe(code.length);
+    expect(() => buildBrCode({ ...ok, txid: 'A'.repeat(26) })).toThrow(/62-05/);
+    expect(() => buildBrCode({ ...ok, txid: 'ABC-123' })).toThrow(/62-05/);
+    expect(() => buildBrCode({ ...ok, merchantName: 'N'.repeat(26) })).toThrow(/merchant name/);
+    expect(() => buildBrCode({ ...ok, merchantCity: 'C'.repeat(16) })).toThrow(/city/);
+    expect(buildBrCode({ ...ok, txid: '***' })).toContain('0503***');
+  });
+});
+
 describe('sandbox provider', () => {
   let t: TestContext;
   beforeAll(async () => {
@@ -118,9 +142,8 @@ describe('sandbox provider', () => {
     { key: 'pix@cotaverde.com.br', merchantName: 'COTA VERDE', merchantCity: 'CURITIBA' },
     { key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Cota Verde Comércio de E-books Ltda', merchantCity: 'São José dos Pinhais' },
   ])('creates a valid single-use PIX BR Code with amount and txid ($merchantName)', async (pix) => {
-    const sandbox = createSandboxProvider({ db: t.services.db, pix, autoApproveSeconds: 0 });
-    const expiresAt = new Date(Date.now() + 30 * 60_000);
-    const created = await sandbox.createPix({ paymentId: 987, amountCents: 12_345, description: 'x', expiresAt, payer: { email: 'a@b.c', name: 'A B', cpf: null } });
+    const sandbox = createSandboxProvider({ db: t.services.db, pix, autoApproveSeconds: 0, installation: installationOf(t.services.db) });
+    const created = await sandbox.createPix({ paymentId: 987, amountCents: 12_345, description: 'x', expiresInMinutes: 30, payer: { email: 'a@b.c', name: 'A B', cpf: null } });
     const code = created.copyPasteCode;
     expect(hasValidCrc(code)).toBe(true);
     const f = parseBrCode(code);
@@ -139,7 +162,8 @@ describe('sandbox provider', () => {
     expect(f['60']).toBe(pixText(pix.merchantCity, 15));
     expect(f['59'] + f['60']).toMatch(/^[\x20-\x7e]+$/);
     const txid = sub(f['62'])['05'];
-    expect(txid).toMatch(/^[A-Za-z0-9]{26,35}$/);
+    // BACEN: 62-05 at most 25 characters of [A-Za-z0-9] in a static code.
+    expect(txid).toMatch(/^[A-Za-z0-9]{25}$/);
     expect(created.txid).toBe(txid);
     expect(created.providerPaymentId).toBe(`sbx_${txid}`);
     const png = PNG.sync.read(Buffer.from(created.qrCodeBase64, 'base64'));
@@ -149,10 +173,20 @@ describe('sandbox provider', () => {
     expect(charge).toMatchObject({ external_reference: '987', amount_cents: 12_345, status: 'pending' });
   });
 
+  test('without PIX_KEY the key is this installation\'s random EVP (a uuid nobody can own), made once per database', async () => {
+    expect(t.services.config.payments.pix.key).toBeNull();
+    const inst = await t.services.db('installation').first('pix_evp');
+    expect(inst.pix_evp).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const sandbox = createSandboxProvider({ db: t.services.db, pix: t.services.config.payments.pix, autoApproveSeconds: 0, installation: installationOf(t.services.db) });
+    const created = await sandbox.createPix({ paymentId: 5, amountCents: 100, description: 'x', expiresInMinutes: 30, payer: { email: 'a@b.c', name: 'A B', cpf: null } });
+    expect(sub(parseBrCode(created.copyPasteCode)['26'])['01']).toBe(inst.pix_evp);
+    expect(hasValidCrc(created.copyPasteCode)).toBe(true);
+  });
+
   test('the charge is pending, then approved once, then expired when unpaid past its time', async () => {
-    const sandbox = createSandboxProvider({ db: t.services.db, pix: t.services.config.payments.pix, autoApproveSeconds: 0 });
+    const sandbox = createSandboxProvider({ db: t.services.db, pix: t.services.config.payments.pix, autoApproveSeconds: 0, installation: installationOf(t.services.db) });
     const payer = { email: 'a@b.c', name: 'A B', cpf: null };
-    const a = await sandbox.createPix({ paymentId: 1, amountCents: 100, description: 'x', expiresAt: new Date(Date.now() + 60_000), payer });
+    const a = await sandbox.createPix({ paymentId: 1, amountCents: 100, description: 'x', expiresInMinutes: 1, payer });
     expect((await sandbox.fetch(a.providerPaymentId))?.status).toBe('pending');
     expect(await sandbox.approve(a.providerPaymentId)).toBe(true);
     expect(await sandbox.approve(a.providerPaymentId)).toBe(false);
@@ -160,7 +194,7 @@ describe('sandbox provider', () => {
     expect(approved).toMatchObject({ status: 'approved', amountCents: 100, externalReference: '1' });
     expect(approved?.paidAt).toBeInstanceOf(Date);
 
-    const b = await sandbox.createPix({ paymentId: 2, amountCents: 100, description: 'x', expiresAt: new Date(Date.now() - 1000), payer });
+    const b = await sandbox.createPix({ paymentId: 2, amountCents: 100, description: 'x', expiresInMinutes: -1, payer });
     expect((await sandbox.fetch(b.providerPaymentId))?.status).toBe('expired');
     expect(await sandbox.fetch('sbx_UNKNOWN')).toBeNull();
   });

@@ -2,18 +2,21 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { createMercadoPagoProvider, mapMercadoPagoStatus, signWebhook, verifyWebhookSignature } from '../../src/payments/providers/mercadopago';
 import { hasValidCrc } from '../../src/payments/brcode';
+import { loadConfig } from '../../src/platform/config';
 import { WEBHOOK_SECRET, balanceOf, buyEbooks, ledgerOf, ledgerSum, letThrottlePass, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
 
 /**
- * The Mercado Pago provider against a local fake of its HTTP API: PIX
- * creation, status by re-fetching, and webhooks (signature, replay, stale,
- * unknown payments), refunds and chargebacks.
+ * The Mercado Pago provider against the strict fake of its HTTP API: PIX creation (expiry,
+ * idempotency), status by re-fetching, notifications (every call a hint: signed or not, webhook
+ * or IPN, any topic), refunds and chargebacks.
  */
 let fake: FakeMercadoPago;
 let t: TestContext;
+let installation: string;
 beforeAll(async () => {
   fake = await startFakeMercadoPago();
   t = await createTestContext({ env: mercadoPagoEnv(fake, { RATE_LIMIT_DISABLED: '1' }) });
+  installation = (await t.services.db('installation').first('id')).id;
 });
 afterAll(async () => {
   await t.close();
@@ -30,10 +33,11 @@ async function newPurchase(quantity = 3, unit = 500) {
 }
 
 describe('PIX creation', () => {
-  test('POST /v1/payments with Bearer token, idempotency key from our id, expiry, external_reference, notification_url', async () => {
+  test('POST /v1/payments with Bearer token, idempotency key from installation and our id, expiry, external_reference, notification_url', async () => {
     const u = await createUser(t, { name: 'Maria Clara de Souza' });
     const { product } = await makeProductWithDraw(t, { price_cents: 725 });
     const before = fake.requests.length;
+    const sentAfter = Date.now();
     const p = await buyEbooks(t, u.token, product.id, 2, 725);
     const calls = fake.requests.slice(before).filter((r) => r.method === 'POST');
     expect(calls).toHaveLength(1);
@@ -41,19 +45,26 @@ describe('PIX creation', () => {
     expect(req.path).toBe('/v1/payments');
     expect(req.status).toBe(201);
     expect(req.headers.authorization).toBe(`Bearer ${fake.token}`);
-    expect(req.headers['x-idempotency-key']).toBe(`cotaverde-payment-${p.paymentId}`);
+    expect(req.headers['x-idempotency-key']).toBe(`${installation}-cotaverde-payment-${p.paymentId}`);
+    expect(installation).toMatch(/^[0-9a-f-]{36}$/);
     const row = await paymentRow(t, p.paymentId);
     expect(req.body).toMatchObject({
       transaction_amount: 14.5,
       payment_method_id: 'pix',
       external_reference: String(p.paymentId),
-      notification_url: 'http://cotaverde.test/api/webhooks/mercadopago',
+      notification_url: 'http://cotaverde.test/api/webhooks/mercadopago?source_news=webhooks',
       payer: { email: u.email, first_name: 'Maria', last_name: 'Clara de Souza', identification: { type: 'CPF', number: u.user.cpf } },
     });
     expect((req.body as any).date_of_expiration).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
-    expect(new Date((req.body as any).date_of_expiration).getTime()).toBe(row.expires_at.getTime());
+    // PIX_EXPIRY_MINUTES (35 by default with Mercado Pago) counted when the request leaves, and our
+    // payment ends with Mercado Pago's code, never before it.
+    const mpExpiry = new Date((req.body as any).date_of_expiration).getTime();
+    expect(mpExpiry).toBeGreaterThanOrEqual(sentAfter + 35 * 60_000);
+    expect(row.expires_at.getTime()).toBe(mpExpiry);
+    expect(p.expires_at).toBe(row.expires_at.toISOString());
     // What the app answers and stores is Mercado Pago's PIX data.
     const mp = fake.payments.get(Number(row.provider_payment_id))!;
+    if (!mp.point_of_interaction) throw new Error('no PIX data');
     expect(row.provider).toBe('mercadopago');
     expect(p.copy_paste_code).toBe(mp.point_of_interaction.transaction_data.qr_code);
     expect(p.qr_code_base64).toBe(mp.point_of_interaction.transaction_data.qr_code_base64);
@@ -63,8 +74,9 @@ describe('PIX creation', () => {
   });
 
   test('a retried create with the same payment id is the same charge at Mercado Pago (X-Idempotency-Key)', async () => {
-    const provider = createMercadoPagoProvider({ apiUrl: fake.url, accessToken: fake.token, notificationUrl: 'http://x/api/webhooks/mercadopago' });
-    const input = { paymentId: 424242, amountCents: 1000, description: 'teste', expiresAt: new Date(Date.now() + 600_000), payer: { email: 'a@b.c', name: 'A', cpf: null } };
+    const provider = createMercadoPagoProvider({ apiUrl: fake.url, accessToken: fake.token, notificationUrl: 'http://x/api/webhooks/mercadopago', idempotencyPrefix: async () => 'inst-a' });
+    // 10 minutes asked: the provider sends Mercado Pago's minimum plus its margin instead.
+    const input = { paymentId: 424242, amountCents: 1000, description: 'teste', expiresInMinutes: 10, payer: { email: 'a@b.c', name: 'A', cpf: null } };
     const [a, b] = await Promise.all([provider.createPix(input), provider.createPix(input)]);
     const c = await provider.createPix(input);
     expect(new Set([a.providerPaymentId, b.providerPaymentId, c.providerPaymentId]).size).toBe(1);
@@ -72,6 +84,49 @@ describe('PIX creation', () => {
     expect([...fake.payments.values()].filter((p) => p.external_reference === '424242')).toHaveLength(1);
     const other = await provider.createPix({ ...input, paymentId: 424243 });
     expect(other.providerPaymentId).not.toBe(a.providerPaymentId);
+    expect(a.expiresAt.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    // Another installation (a reset database, a second store) on the same account: another charge.
+    const elsewhere = createMercadoPagoProvider({ apiUrl: fake.url, accessToken: fake.token, notificationUrl: 'http://x/api/webhooks/mercadopago', idempotencyPrefix: async () => 'inst-b' });
+    expect((await elsewhere.createPix(input)).providerPaymentId).not.toBe(a.providerPaymentId);
+  });
+
+  test('the fake refuses what Mercado Pago refuses: PIX under 30 minutes or over 30 days, no X-Idempotency-Key, card_id without token, a bad token', async () => {
+    const post = (body: unknown, headers: Record<string, string> = { 'x-idempotency-key': `k-${Math.random()}` }, token = fake.token) =>
+      fetch(`${fake.url}/v1/payments`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const pix = (minutes: number) => ({ transaction_amount: 1, payment_method_id: 'pix', payer: { email: 'a@b.c' }, date_of_expiration: new Date(Date.now() + minutes * 60_000).toISOString() });
+    expect((await post(pix(29.9))).status).toBe(400);
+    expect((await post(pix(30 * 24 * 60 + 1))).status).toBe(400);
+    expect((await post(pix(31))).status).toBe(201);
+    expect((await post(pix(31), {})).body.message).toMatch(/X-Idempotency-Key/);
+    const cardId = await post({ transaction_amount: 1, card_id: '123', installments: 1, payment_method_id: 'visa', payer: { type: 'customer', id: 'x' } });
+    expect(cardId).toMatchObject({ status: 400, body: { message: 'Invalid card_token_id', cause: [{ code: 3003 }] } });
+    expect((await post(pix(31), undefined, 'TEST-wrong')).status).toBe(401);
+    // A card token serves one payment.
+    const tok = fake.cardToken('4111111111111111');
+    const card = { transaction_amount: 1, token: tok, installments: 1, payment_method_id: 'visa', payer: { email: 'a@b.c' } };
+    expect((await post(card)).status).toBe(201);
+    expect((await post(card)).body.cause[0].code).toBe(3003);
+  });
+
+  test('config: PIX_EXPIRY_MINUTES under 31 is refused at load with Mercado Pago; 35 by default', () => {
+    const env = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/x', REDIS_URL: 'redis://127.0.0.1:6379', PAYMENT_PROVIDER: 'mercadopago', MERCADOPAGO_ACCESS_TOKEN: 'a', MERCADOPAGO_WEBHOOK_SECRET: 'b' };
+    expect(() => loadConfig({ ...env, PIX_EXPIRY_MINUTES: '30' })).toThrow(/PIX_EXPIRY_MINUTES must be at least 31/);
+    expect(loadConfig({ ...env, PIX_EXPIRY_MINUTES: '31' }).payments.pix.expiryMinutes).toBe(31);
+    expect(loadConfig(env).payments.pix.expiryMinutes).toBe(35);
+    expect(loadConfig({ ...env, PAYMENT_PROVIDER: 'sandbox', PIX_EXPIRY_MINUTES: '5' }).payments.pix.expiryMinutes).toBe(5);
+  });
+
+  test('a reservation PIX: the hold lasts at least as long as Mercado Pago\'s code', async () => {
+    const u = await createUser(t);
+    const { draw } = await makeProductWithDraw(t, { price_cents: 200 });
+    const res = await reserve(t, u.token, draw.id, [11, 12]);
+    const r = await t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
+    expect(r.status).toBe(201);
+    const row = await paymentRow(t, r.body.paymentId);
+    const mp = fake.payments.get(Number(row.provider_payment_id))!;
+    const hold = await t.services.db('reservations').where({ id: res.id }).first();
+    expect(hold.expires_at.getTime()).toBeGreaterThanOrEqual(new Date(mp.date_of_expiration!).getTime());
+    expect(row.expires_at.getTime()).toBe(new Date(mp.date_of_expiration!).getTime());
   });
 
   test('Mercado Pago refusing (bad token) or failing (5xx) → 409 payment_provider_unavailable, payment cancelled, no 500', async () => {
@@ -96,10 +151,12 @@ describe('PIX creation', () => {
     expect((await t.services.db('payments').where({ user_id: u.user.id })).map((x) => x.status)).toEqual(['cancelled']);
   });
 
-  test('status mapping: cancelled past date_of_expiration is expired; in_process is pending', () => {
+  test('status mapping: cancelled past date_of_expiration is expired; in_process is pending; authorized and in_mediation are their own', () => {
     expect(mapMercadoPagoStatus('cancelled', new Date(Date.now() - 1000).toISOString())).toBe('expired');
     expect(mapMercadoPagoStatus('cancelled', new Date(Date.now() + 60_000).toISOString())).toBe('cancelled');
     expect(mapMercadoPagoStatus('in_process')).toBe('pending');
+    expect(mapMercadoPagoStatus('authorized')).toBe('authorized');
+    expect(mapMercadoPagoStatus('in_mediation')).toBe('in_mediation');
     expect(mapMercadoPagoStatus('charged_back')).toBe('charged_back');
     expect(mapMercadoPagoStatus('something_new')).toBe('pending');
   });
@@ -161,29 +218,60 @@ describe('POST /api/webhooks/mercadopago', () => {
     ['a signature made with another secret', { secret: 'not-the-secret' }],
     ['a signature made for another payment', { signedId: '999' }],
     ['no signature at all', { unsigned: true }],
-    ['a stale timestamp (11 minutes old)', { ts: Math.floor(Date.now() / 1000) - 11 * 60 }],
+    ['a stale timestamp (a redelivery 11 minutes later)', { ts: Math.floor(Date.now() / 1000) - 11 * 60 }],
     ['a timestamp 11 minutes in the future', { ts: Math.floor(Date.now() / 1000) + 11 * 60 }],
-  ])('%s → 401 invalid_signature and nothing changes (not even a fetch)', async (_label, o) => {
+    ['the IPN format (?topic=payment&id=…)', { format: 'ipn' as const }],
+  ])('%s → 200: only a hint, the payment is re-fetched and what Mercado Pago says is applied', async (_label, o) => {
     const { u, product, p, mpId } = await newPurchase(2);
-    fake.setStatus(mpId, 'approved');
     const getsBefore = fake.count('GET', `/v1/payments/${mpId}`);
-    const r = await fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET, ...o });
-    expect(r.status).toBe(401);
-    expect(r.body).toMatchObject({ error: 'invalid_signature' });
-    expect(fake.count('GET', `/v1/payments/${mpId}`)).toBe(getsBefore);
-    expect((await paymentRow(t, p.paymentId)).status).toBe('pending');
+    // Mercado Pago says pending: a forged "approved" call changes nothing.
+    const r0 = await fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET, ...o });
+    expect(r0).toEqual({ status: 200, body: { received: true, status: 'pending' } });
+    expect(fake.count('GET', `/v1/payments/${mpId}`)).toBe(getsBefore + 1);
     expect(await balanceOf(t, u.user.id, product.id)).toBeNull();
-    expect((await ledgerOf(t, p.paymentId)).fulfilments).toHaveLength(0);
+    fake.setStatus(mpId, 'approved');
+    const r = await fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET, ...o });
+    expect(r).toEqual({ status: 200, body: { received: true, status: 'approved' } });
+    expect((await paymentRow(t, p.paymentId)).status).toBe('approved');
+    expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
+    expect((await ledgerOf(t, p.paymentId)).fulfilments).toHaveLength(1);
   });
 
-  test('a malformed x-signature header → 401', async () => {
+  test('a malformed x-signature header → 200, a hint like any other (here about no payment of ours)', async () => {
     for (const sig of ['garbage', 'ts=abc,v1=zz', `ts=${Math.floor(Date.now() / 1000)}`, `v1=${'a'.repeat(64)}`]) {
       const res = await fetch(`${t.url}/api/webhooks/mercadopago?data.id=123&type=payment`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-signature': sig, 'x-request-id': 'req-1' },
         body: JSON.stringify({ type: 'payment', data: { id: '123' } }),
       });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true, ignored: 'unknown_payment' });
+    }
+  });
+
+  test('what Mercado Pago delivers for a notification_url with source_news=webhooks: one signed webhook; a redelivery (same request) is applied once', async () => {
+    const { u, product, mpId } = await newPurchase(2);
+    fake.setStatus(mpId, 'approved');
+    const sent = await fake.deliver(t.url, mpId, WEBHOOK_SECRET);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].url).toContain('source_news=webhooks');
+    expect(sent[0].url).toContain(`data.id=${mpId}`);
+    expect(sent[0]).toMatchObject({ status: 200, body: { received: true, status: 'approved' } });
+    expect(await fake.redeliver(sent[0])).toMatchObject({ status: 200, body: { received: true, status: 'approved' } });
+    expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
+  });
+
+  test('unsigned hints are rate limited (200 ignored past the limit); signed ones are not', async () => {
+    const limited = await createTestContext({ env: mercadoPagoEnv(fake) });
+    try {
+      const answers: Array<{ status: number; body: any }> = [];
+      for (let i = 0; i < 121; i++) answers.push(await fake.notify(limited.url, 777000000 + i, { secret: WEBHOOK_SECRET, unsigned: true }));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect(answers.slice(0, 120).every((a) => a.body.ignored === 'unknown_payment')).toBe(true);
+      expect(answers[120].body).toEqual({ received: true, ignored: 'rate_limited' });
+      expect((await fake.notify(limited.url, 777000999, { secret: WEBHOOK_SECRET })).body).toEqual({ received: true, ignored: 'unknown_payment' });
+    } finally {
+      await limited.close();
     }
   });
 
@@ -201,7 +289,7 @@ describe('POST /api/webhooks/mercadopago', () => {
     // Created at Mercado Pago by someone else (another integration of the account).
     const res = await fetch(`${fake.url}/v1/payments`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json', 'x-idempotency-key': 'someone-else-1' },
       body: JSON.stringify({ transaction_amount: 10, payment_method_id: 'pix', payer: { email: 'x@y.z' }, external_reference: '1' }),
     });
     const foreign = (await res.json()) as { id: number };
@@ -212,14 +300,25 @@ describe('POST /api/webhooks/mercadopago', () => {
     expect(await t.services.db('payment_fulfilments').where({ payment_id: 1 })).toHaveLength(0);
   });
 
-  test('another notification type → 200 ignored without fetching; a signed but invalid data.id → 400', async () => {
-    const before = fake.count('GET', '/v1/');
-    const r = await fake.notify(t.url, 5555, { secret: WEBHOOK_SECRET, type: 'merchant_order' });
-    expect(r).toEqual({ status: 200, body: { received: true, ignored: 'type' } });
-    expect(fake.count('GET', '/v1/')).toBe(before);
+  test('merchant_order → 200 ignored without fetching; an invalid data.id → 200 ignored; a chargeback re-fetches its payment', async () => {
+    const before = fake.count('GET', '/');
+    for (const format of ['webhook', 'ipn'] as const) {
+      const r = await fake.notify(t.url, 5555, { secret: WEBHOOK_SECRET, type: 'merchant_order', format });
+      expect(r).toEqual({ status: 200, body: { received: true, ignored: 'topic' } });
+    }
+    expect(fake.count('GET', '/')).toBe(before);
     const bad = await fake.notify(t.url, 'a b;c', { secret: WEBHOOK_SECRET });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toBe('validation_error');
+    expect(bad).toEqual({ status: 200, body: { received: true, ignored: 'invalid_id' } });
+
+    const { u, product, p, mpId } = await newPurchase(2);
+    fake.setStatus(mpId, 'approved');
+    await fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET });
+    const cb = fake.chargeback(mpId);
+    const r = await fake.notify(t.url, cb.id, { secret: WEBHOOK_SECRET, type: 'chargebacks' });
+    expect(r).toEqual({ status: 200, body: { received: true, status: 'charged_back' } });
+    expect(fake.count('GET', `/v1/chargebacks/${cb.id}`)).toBe(1);
+    expect(await paymentRow(t, p.paymentId)).toMatchObject({ status: 'charged_back', flagged_for_review: true });
+    expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
   });
 
   test('Mercado Pago unavailable while re-fetching → 503 (so it retries); the retry fulfils once', async () => {
@@ -234,13 +333,20 @@ describe('POST /api/webhooks/mercadopago', () => {
     expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
   });
 
-  test('with the sandbox provider the webhook does not exist (404)', async () => {
+  test('with the sandbox provider the webhook does not exist (404); the CSP names only the active provider\'s browser SDK', async () => {
+    const csp = async (url: string) => (await fetch(`${url}/api/health`)).headers.get('content-security-policy') ?? '';
+    const mp = await csp(t.url);
+    expect(mp).toContain("script-src 'self' https://sdk.mercadopago.com");
+    expect(mp).toContain('https://api.mercadopago.com');
     const sandbox = await createTestContext();
     try {
       const n = fake.notification(sandbox.url, 123, { secret: WEBHOOK_SECRET });
       const res = await fetch(n.url, n.init);
       expect(res.status).toBe(404);
       expect(((await res.json()) as { error: string }).error).toBe('not_found');
+      const sb = await csp(sandbox.url);
+      expect(sb).toContain("script-src 'self'");
+      expect(sb).not.toContain('mercadopago');
     } finally {
       await sandbox.close();
     }

@@ -213,7 +213,9 @@ describe('the operator refund (POST /api/admin/payments/:id/refund, payments ref
     expect(r.body).toMatchObject({ id: a.paymentId, status: 'refunded', flagged_for_review: true, refund: { refunded: true, already: false } });
     const calls = fake.requests.filter((q) => q.method === 'POST' && q.path === `/v1/payments/${a.mpId}/refunds`);
     expect(calls.length).toBe(before + 1);
-    expect(calls[calls.length - 1].headers['x-idempotency-key']).toBe(`cotaverde-refund-${a.paymentId}`);
+    // RULES P8: the key starts with this installation's id.
+    const installation = (await db()('installation').first('id')).id;
+    expect(calls[calls.length - 1].headers['x-idempotency-key']).toBe(`${installation}-cotaverde-refund-${a.paymentId}`);
     expect(fake.payments.get(a.mpId)!.status).toBe('refunded');
     expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
     expect((await db()('draw_numbers').where({ draw_id: draw.id, n: 40 }).first()).status).toBe('available');

@@ -1,15 +1,32 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CardCharge, ChargeCardInput, CreatePixInput, CreatedPix, PaymentProvider, ProviderPayment, ProviderStatus, SaveCardInput, SavedCard } from './types';
+import type {
+  CardCharge,
+  ChargeCardInput,
+  CreatePixInput,
+  CreatedPix,
+  NotificationHint,
+  PaymentProvider,
+  ProviderPayment,
+  ProviderStatus,
+  SaveCardInput,
+  SavedCard,
+} from './types';
 import { ProviderError } from './types';
 
-/** Mercado Pago payment status → ours. */
+/**
+ * Mercado Pago's payment status → ours ("Status de pagamento"). `authorized` and `in_mediation`
+ * keep their names: the money is held at Mercado Pago (RULES P9).
+ */
 export function mapMercadoPagoStatus(status: string, dateOfExpiration?: string | null): ProviderStatus {
   switch (status) {
     case 'approved':
       return 'approved';
+    case 'authorized':
+      return 'authorized';
+    case 'in_mediation':
+      return 'in_mediation';
     case 'pending':
     case 'in_process':
-    case 'authorized':
       return 'pending';
     case 'rejected':
       return 'rejected';
@@ -23,6 +40,9 @@ export function mapMercadoPagoStatus(status: string, dateOfExpiration?: string |
       return 'pending';
   }
 }
+
+/** Mercado Pago's documented PIX minimum (30 minutes) plus a minute for the clocks and the request. */
+export const MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES = 31;
 
 export interface WebhookSignatureInput {
   xSignature: string | undefined;
@@ -71,14 +91,37 @@ export function signWebhook(secret: string, dataId: string, requestId: string, t
   return `ts=${ts},v1=${v1}`;
 }
 
-/** Mercado Pago PIX through its REST API (`/v1/payments`). */
-export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: string; notificationUrl: string; timeoutMs?: number }): PaymentProvider {
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface MercadoPagoConfig {
+  apiUrl: string;
+  accessToken: string;
+  /** Where Mercado Pago notifies; `source_news=webhooks` is added (signed webhooks only, no IPN). */
+  notificationUrl: string;
+  webhookSecret?: string;
+  publicKey?: string | null;
+  /** Prefix of every X-Idempotency-Key (the installation id: RULES P8). */
+  idempotencyPrefix: () => Promise<string>;
+  timeoutMs?: number;
+}
+
+/** Mercado Pago through its REST API: PIX, refunds, and autopay through "Pagamentos automáticos". */
+export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvider {
+  const notificationUrl = (() => {
+    const u = new URL(cfg.notificationUrl);
+    u.searchParams.set('source_news', 'webhooks');
+    return u.toString();
+  })();
+
+  async function call(method: string, path: string, body?: unknown, idempotencyKey?: string) {
+    const headers: Record<string, string> = { authorization: `Bearer ${cfg.accessToken}`, 'content-type': 'application/json' };
+    // One key per operation of ours, prefixed with this installation's id (RULES P8).
+    if (idempotencyKey) headers['X-Idempotency-Key'] = `${await cfg.idempotencyPrefix()}-${idempotencyKey}`;
     let res: Response;
     try {
       res = await fetch(cfg.apiUrl + path, {
         method,
-        headers: { authorization: `Bearer ${cfg.accessToken}`, 'content-type': 'application/json', ...headers },
+        headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(cfg.timeoutMs ?? 10_000),
       });
@@ -95,18 +138,56 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
     return { status: res.status, json };
   }
 
+  const transient = (status: number) => status >= 500 || status === 429;
+  const describe = (json: any) => [json?.message, ...(Array.isArray(json?.cause) ? json.cause.map((c: any) => `${c?.code ?? ''} ${c?.description ?? ''}`.trim()) : [])].filter(Boolean).join('; ');
+
   const toPayment = (p: any): ProviderPayment => ({
     providerPaymentId: String(p.id),
     externalReference: p.external_reference ?? null,
     status: mapMercadoPagoStatus(p.status, p.date_of_expiration),
     amountCents: Math.round(Number(p.transaction_amount ?? 0) * 100),
     paidAt: p.date_approved ? new Date(p.date_approved) : null,
+    refundedCents: Math.round(Number(p.transaction_amount_refunded ?? 0) * 100),
   });
 
   const provider: PaymentProvider = {
     name: 'mercadopago',
+    minPixExpiryMinutes: MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES,
+    // MercadoPago.js (https://sdk.mercadopago.com/js/v2) talks to api.mercadopago.com and frames *.mercadopago.com.
+    browserOrigins: { script: ['https://sdk.mercadopago.com'], connect: ['https://api.mercadopago.com'], frame: ['https://*.mercadopago.com'] },
+    cardConfig: () => ({ provider: 'mercadopago', public_key: cfg.publicKey ?? null }),
+
+    async readNotification(req): Promise<NotificationHint> {
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as { data?: { id?: unknown }; type?: unknown; topic?: unknown; resource?: unknown };
+      const q = (k: string) => (typeof req.query[k] === 'string' ? (req.query[k] as string) : undefined);
+      // Webhooks: ?data.id=…&type=… (and the JSON body); IPN: ?topic=…&id=… (resource in the body).
+      const topic = String(q('type') ?? q('topic') ?? body.type ?? body.topic ?? 'payment');
+      const resourceId = typeof body.resource === 'string' ? body.resource.split('/').pop() : undefined;
+      const dataId = String(q('data.id') ?? q('id') ?? body.data?.id ?? resourceId ?? '');
+      let signed = false;
+      let signatureProblem: string | undefined;
+      if (cfg.webhookSecret) {
+        const v = verifyWebhookSignature({ xSignature: req.headers['x-signature'], xRequestId: req.headers['x-request-id'], dataId, secret: cfg.webhookSecret, maxAgeMs: 10 * 60_000 });
+        signed = v.ok;
+        if (!v.ok) signatureProblem = v.reason;
+      } else signatureProblem = 'no_secret';
+      if (!ID_RE.test(dataId)) return { signed, signatureProblem, topic, providerPaymentIds: [] };
+      if (topic === 'payment') return { signed, signatureProblem, topic, providerPaymentIds: [dataId] };
+      if (topic === 'chargebacks') {
+        // A chargeback names its payments (GET /v1/chargebacks/{id}); each is re-fetched.
+        const { status, json } = await call('GET', `/v1/chargebacks/${encodeURIComponent(dataId)}`);
+        if (transient(status)) throw new ProviderError(`mercadopago chargeback fetch failed (${status})`, true);
+        const ids = status < 300 && Array.isArray(json?.payments) ? json.payments.map((p: unknown) => String(typeof p === 'object' && p ? (p as { id: unknown }).id : p)) : [];
+        return { signed, signatureProblem, topic, providerPaymentIds: ids.filter((id: string) => ID_RE.test(id)) };
+      }
+      // merchant_order and any other topic: our payments arrive by their own payment topic.
+      return { signed, signatureProblem, topic, providerPaymentIds: [] };
+    },
+
     async createPix(i: CreatePixInput): Promise<CreatedPix> {
       const [first, ...rest] = i.payer.name.trim().split(/\s+/);
+      // The deadline is computed here, when the request leaves: Mercado Pago refuses less than 30 minutes.
+      const expiresAt = new Date(Date.now() + Math.max(i.expiresInMinutes, MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES) * 60_000);
       const { status, json } = await call(
         'POST',
         '/v1/payments',
@@ -115,8 +196,8 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
           description: i.description.slice(0, 250),
           payment_method_id: 'pix',
           external_reference: String(i.paymentId),
-          notification_url: cfg.notificationUrl,
-          date_of_expiration: i.expiresAt.toISOString().replace('Z', '+00:00'),
+          notification_url: notificationUrl,
+          date_of_expiration: expiresAt.toISOString().replace('Z', '+00:00'),
           payer: {
             email: i.payer.email,
             first_name: first,
@@ -125,10 +206,10 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
           },
         },
         // Same key for the same payment of ours: a retried create never charges twice.
-        { 'X-Idempotency-Key': `cotaverde-payment-${i.paymentId}` },
+        `cotaverde-payment-${i.paymentId}`,
       );
-      if (status >= 500 || status === 429) throw new ProviderError(`mercadopago create failed (${status})`, true);
-      if (status >= 400 || !json?.id) throw new ProviderError(`mercadopago refused the payment (${status}): ${json?.message ?? ''}`, false);
+      if (transient(status)) throw new ProviderError(`mercadopago create failed (${status})`, true);
+      if (status >= 400 || !json?.id) throw new ProviderError(`mercadopago refused the payment (${status}): ${describe(json)}`, false, 'provider_refused', status);
       const td = json.point_of_interaction?.transaction_data ?? {};
       if (!td.qr_code || !td.qr_code_base64) throw new ProviderError('mercadopago answered without PIX data', false);
       return {
@@ -137,24 +218,30 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
         copyPasteCode: td.qr_code,
         qrCodeBase64: td.qr_code_base64,
         status: mapMercadoPagoStatus(json.status, json.date_of_expiration),
+        // A replayed key answers the first payment: its own deadline is the one that counts.
+        expiresAt: json.date_of_expiration ? new Date(json.date_of_expiration) : expiresAt,
       };
     },
+
     async fetch(providerPaymentId: string) {
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerPaymentId)) return null;
+      if (!ID_RE.test(providerPaymentId)) return null;
       const { status, json } = await call('GET', `/v1/payments/${encodeURIComponent(providerPaymentId)}`);
       if (status === 404) return null;
-      if (status >= 400 || !json) throw new ProviderError(`mercadopago fetch failed (${status})`, status >= 500 || status === 429);
+      if (status >= 400 || !json) throw new ProviderError(`mercadopago fetch failed (${status})`, transient(status), undefined, status);
       return toPayment(json);
     },
+
     /**
      * Autopay: the user's Mercado Pago customer (found by e-mail, else created), then the card
-     * token saved on it (`POST /v1/customers/{id}/cards {token}`).
+     * registered on it from the browser's token, which carries the security code: Mercado Pago
+     * checks the card with its CVV here, once ("Pagamentos automáticos": tokenize the card that
+     * later charges without CVV).
      */
     async saveCard(i: SaveCardInput): Promise<SavedCard> {
       let customerId = i.customerId ?? null;
       if (!customerId) {
         const found = await call('GET', `/v1/customers/search?email=${encodeURIComponent(i.email)}`);
-        if (found.status >= 500 || found.status === 429) throw new ProviderError(`mercadopago customer search failed (${found.status})`, true);
+        if (transient(found.status)) throw new ProviderError(`mercadopago customer search failed (${found.status})`, true);
         customerId = found.status < 300 && found.json?.results?.[0]?.id ? String(found.json.results[0].id) : null;
       }
       if (!customerId) {
@@ -165,13 +252,13 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
           last_name: rest.join(' ') || undefined,
           identification: { type: i.docNumber.length > 11 ? 'CNPJ' : 'CPF', number: i.docNumber },
         });
-        if (created.status >= 500 || created.status === 429) throw new ProviderError(`mercadopago customer create failed (${created.status})`, true);
-        if (created.status >= 400 || !created.json?.id) throw new ProviderError(`mercadopago refused the customer (${created.status})`, false);
+        if (transient(created.status)) throw new ProviderError(`mercadopago customer create failed (${created.status})`, true);
+        if (created.status >= 400 || !created.json?.id) throw new ProviderError(`mercadopago refused the customer (${created.status})`, false, undefined, created.status);
         customerId = String(created.json.id);
       }
       const card = await call('POST', `/v1/customers/${encodeURIComponent(customerId)}/cards`, { token: i.token });
-      if (card.status >= 500 || card.status === 429) throw new ProviderError(`mercadopago card save failed (${card.status})`, true);
-      if (card.status >= 400 || !card.json?.id) throw new ProviderError(`mercadopago refused the card (${card.status})`, false, 'card_token_invalid');
+      if (transient(card.status)) throw new ProviderError(`mercadopago card save failed (${card.status})`, true);
+      if (card.status >= 400 || !card.json?.id) throw new ProviderError(`mercadopago refused the card (${card.status}): ${describe(card.json)}`, false, 'card_token_invalid', card.status);
       return {
         customerId,
         cardId: String(card.json.id),
@@ -181,10 +268,19 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
     },
 
     /**
-     * Autopay: `POST /v1/payments` with the customer and the saved card, binary mode (approved or
-     * rejected at once), `X-Idempotency-Key` = our run: a retried charge never charges twice.
+     * Autopay through "Pagamentos automáticos": a fresh card token from the saved card
+     * (`POST /v1/card_tokens {card_id, customer_id}`), then `POST /v1/payments {token, payer:
+     * {type: 'customer', id}}` in binary mode with our run's idempotency key. A 201 answers the
+     * card's decision (approved or rejected: the customer's); any other 4xx is a refusal of the
+     * request itself (application not enabled for automatic payments, bad request): ours, thrown
+     * as 'provider_refused', never recorded as the customer's decline.
      */
     async chargeCard(i: ChargeCardInput): Promise<CardCharge> {
+      const refused = (step: string, status: number, json: any) =>
+        new ProviderError(`mercadopago refused the ${step} (${status}): ${describe(json)}`.slice(0, 500), false, 'provider_refused', status);
+      const tok = await call('POST', '/v1/card_tokens', { card_id: i.cardId, customer_id: i.customerId });
+      if (transient(tok.status)) throw new ProviderError(`mercadopago card token failed (${tok.status})`, true, 'temporarily_unavailable', tok.status);
+      if (tok.status >= 400 || !tok.json?.id) throw refused('card token', tok.status, tok.json);
       const { status, json } = await call(
         'POST',
         '/v1/payments',
@@ -193,27 +289,16 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
           description: i.description.slice(0, 250),
           installments: 1,
           binary_mode: true,
+          token: String(tok.json.id),
           payment_method_id: i.brand ?? undefined,
           external_reference: String(i.paymentId),
-          notification_url: cfg.notificationUrl,
-          card_id: i.cardId,
+          notification_url: notificationUrl,
           payer: { type: 'customer', id: i.customerId, email: i.payer.email },
         },
-        { 'X-Idempotency-Key': i.idempotencyKey },
+        i.idempotencyKey,
       );
-      if (status >= 500 || status === 429) throw new ProviderError(`mercadopago charge failed (${status})`, true, 'temporarily_unavailable');
-      if (status >= 400 || !json?.id) {
-        // A refused request (bad card, bad customer): a decline of this charge, not a retry.
-        return {
-          providerPaymentId: '',
-          externalReference: String(i.paymentId),
-          status: 'rejected',
-          amountCents: i.amountCents,
-          paidAt: null,
-          statusDetail: `http_${status}`,
-          answer: { http_status: status, message: json?.message ?? null, error: json?.error ?? null },
-        };
-      }
+      if (transient(status)) throw new ProviderError(`mercadopago charge failed (${status})`, true, 'temporarily_unavailable', status);
+      if (status >= 400 || !json?.id) throw refused('charge', status, json);
       return {
         ...toPayment(json),
         statusDetail: json.status_detail ?? null,
@@ -222,19 +307,19 @@ export function createMercadoPagoProvider(cfg: { apiUrl: string; accessToken: st
     },
 
     async cancel(providerPaymentId: string) {
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerPaymentId)) return false;
+      if (!ID_RE.test(providerPaymentId)) return false;
       // Mercado Pago cancels a pending payment by updating its status; a paid or ended one is refused (4xx).
       const { status, json } = await call('PUT', `/v1/payments/${encodeURIComponent(providerPaymentId)}`, { status: 'cancelled' });
-      if (status >= 500 || status === 429) throw new ProviderError(`mercadopago cancel failed (${status})`, true);
+      if (transient(status)) throw new ProviderError(`mercadopago cancel failed (${status})`, true);
       return status < 300 && json?.status === 'cancelled';
     },
 
     async refund(providerPaymentId: string, o: { idempotencyKey: string }) {
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerPaymentId)) throw new ProviderError('invalid provider payment id', false, 'refund_refused');
+      if (!ID_RE.test(providerPaymentId)) throw new ProviderError('invalid provider payment id', false, 'refund_refused');
       // A full refund: POST /v1/payments/{id}/refunds with no amount; the key makes a retry the same refund.
-      const { status, json } = await call('POST', `/v1/payments/${encodeURIComponent(providerPaymentId)}/refunds`, {}, { 'X-Idempotency-Key': o.idempotencyKey });
-      if (status >= 500 || status === 429) throw new ProviderError(`mercadopago refund failed (${status})`, true);
-      if (status >= 300) throw new ProviderError(`mercadopago refused the refund (${status}): ${json?.message ?? ''}`, false, 'refund_refused');
+      const { status, json } = await call('POST', `/v1/payments/${encodeURIComponent(providerPaymentId)}/refunds`, {}, o.idempotencyKey);
+      if (transient(status)) throw new ProviderError(`mercadopago refund failed (${status})`, true);
+      if (status >= 300) throw new ProviderError(`mercadopago refused the refund (${status}): ${describe(json)}`, false, 'refund_refused', status);
       return provider.fetch(providerPaymentId);
     },
   };

@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db';
+import type { Installation } from '../../platform/installation';
 import { buildBrCode, pixText } from '../brcode';
 import type { CardCharge, ChargeCardInput, CreatePixInput, CreatedPix, PaymentProvider, ProviderPayment, ProviderStatus, SaveCardInput, SavedCard } from './types';
 import { ProviderError } from './types';
@@ -39,9 +40,13 @@ export type SandboxProvider = PaymentProvider & {
 
 const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-/** 30 alphanumerics: within the 26-35 a PIX txid allows, unguessable. */
+/**
+ * 25 alphanumerics: BACEN's BR Code manual limits field 62-05 (reference label / txid) to 25
+ * characters of [A-Za-z0-9] in a static code; 32 symbols ^ 25 is unguessable.
+ */
+export const TXID_LENGTH = 25;
 export function newTxid(): string {
-  const bytes = randomBytes(30);
+  const bytes = randomBytes(TXID_LENGTH);
   let s = '';
   for (const b of bytes) s += ALNUM[b % ALNUM.length];
   return s;
@@ -64,17 +69,23 @@ export async function qrPngBase64(text: string): Promise<string> {
  */
 export function createSandboxProvider(deps: {
   db: Db;
-  pix: { key: string; merchantName: string; merchantCity: string };
+  /** key: the configured PIX_KEY, else this installation's random EVP (nobody's key). */
+  pix: { key?: string | null; merchantName: string; merchantCity: string };
   autoApproveSeconds: number;
+  installation: () => Promise<Installation>;
 }): SandboxProvider {
   const { db } = deps;
   const provider = {
     name: 'sandbox' as const,
+    minPixExpiryMinutes: 1,
+    browserOrigins: { script: [], connect: [], frame: [] },
+    cardConfig: () => ({ provider: 'sandbox', public_key: null }),
 
     async createPix(i: CreatePixInput): Promise<CreatedPix> {
       const txid = newTxid();
+      const expiresAt = new Date(Date.now() + i.expiresInMinutes * 60_000);
       const code = buildBrCode({
-        key: deps.pix.key,
+        key: deps.pix.key || (await deps.installation()).pixEvp,
         merchantName: pixText(deps.pix.merchantName, 25),
         merchantCity: pixText(deps.pix.merchantCity, 15),
         amountCents: i.amountCents,
@@ -87,9 +98,9 @@ export function createSandboxProvider(deps: {
         external_reference: String(i.paymentId),
         amount_cents: i.amountCents,
         status: 'pending',
-        expires_at: i.expiresAt,
+        expires_at: expiresAt,
       });
-      return { providerPaymentId, txid, copyPasteCode: code, qrCodeBase64: await qrPngBase64(code), status: 'pending' };
+      return { providerPaymentId, txid, copyPasteCode: code, qrCodeBase64: await qrPngBase64(code), status: 'pending', expiresAt };
     },
 
     async fetch(providerPaymentId: string): Promise<ProviderPayment | null> {

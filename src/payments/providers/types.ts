@@ -1,11 +1,19 @@
-/** What we keep of a payment at the provider, whichever provider it is. */
-export type ProviderStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'charged_back';
+/**
+ * What we keep of a payment at the provider, whichever provider it is. `authorized` (a card
+ * authorized, not captured) and `in_mediation` (a dispute holds the money) are states of their own
+ * (RULES P9): the provider holds the money, our clock never expires them.
+ */
+export type ProviderStatus = 'pending' | 'authorized' | 'approved' | 'in_mediation' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'charged_back';
 
 export interface CreatePixInput {
   paymentId: number;
   amountCents: number;
   description: string;
-  expiresAt: Date;
+  /**
+   * How long the code is payable, counted by the provider from the moment it sends the request
+   * (a deadline computed earlier would reach the provider shorter than asked).
+   */
+  expiresInMinutes: number;
   payer: { email: string; name: string; cpf: string | null };
 }
 
@@ -15,6 +23,27 @@ export interface CreatedPix {
   copyPasteCode: string;
   qrCodeBase64: string;
   status: ProviderStatus;
+  /** When the provider's code stops being payable: our hold never ends before it. */
+  expiresAt: Date;
+}
+
+/**
+ * A notification call, whatever its format: only a hint of which payments to ask the provider
+ * about again (RULES P8). `signed` says whether the call proved it came from the provider.
+ */
+export interface NotificationHint {
+  signed: boolean;
+  /** Why a signature did not verify (absent, stale, bad), for the logs. */
+  signatureProblem?: string;
+  topic: string;
+  /** The provider's payment ids to re-fetch (a chargeback's payments, a merchant order's payments). */
+  providerPaymentIds: string[];
+}
+
+/** What the browser needs to tokenize a card, and where the provider's browser SDK lives (CSP). */
+export interface CardTokenizationConfig {
+  provider: string;
+  public_key: string | null;
 }
 
 export interface ProviderPayment {
@@ -24,10 +53,24 @@ export interface ProviderPayment {
   status: ProviderStatus;
   amountCents: number;
   paidAt: Date | null;
+  /** What the provider refunded so far (a partial refund leaves the status approved). */
+  refundedCents?: number;
 }
 
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'mercadopago';
+  /** The shortest PIX expiry (minutes) the provider accepts, margin included; config refuses less. */
+  readonly minPixExpiryMinutes: number;
+  /** Origins of the provider's browser SDK, for the Content-Security-Policy. */
+  readonly browserOrigins: { script: string[]; connect: string[]; frame: string[] };
+  /** What the browser's card form needs (never a secret). */
+  cardConfig(): CardTokenizationConfig;
+  /**
+   * Reads a notification call (any format the provider sends) into the payments to re-fetch; null
+   * when this provider receives no notifications. Throws a retryable ProviderError when it had to
+   * ask the provider (a chargeback's payments) and could not.
+   */
+  readNotification?(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<NotificationHint>;
   createPix(input: CreatePixInput): Promise<CreatedPix>;
   /** Fetches the payment's current state from the provider (null when the provider does not know it). */
   fetch(providerPaymentId: string): Promise<ProviderPayment | null>;
@@ -48,7 +91,8 @@ export interface PaymentProvider {
   /**
    * Autopay: charges a saved card once per idempotency key (a repeated key answers the same
    * charge). Declines come back as status 'rejected'; a transient failure throws a retryable
-   * ProviderError.
+   * ProviderError; a refusal of the request itself (our configuration or our request, never the
+   * card) throws a ProviderError with code 'provider_refused' and the provider's HTTP status.
    */
   chargeCard?(input: ChargeCardInput): Promise<CardCharge>;
 }
@@ -95,8 +139,10 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     public readonly retryable: boolean,
-    /** A reason callers may show (e.g. 'card_token_invalid'). */
+    /** A reason callers may show (e.g. 'card_token_invalid', 'provider_refused'). */
     public readonly code?: string,
+    /** The provider's HTTP status, when it answered. */
+    public readonly httpStatus?: number,
   ) {
     super(message);
     this.name = 'ProviderError';

@@ -65,17 +65,23 @@ export function requestContext(app: CotaVerdeApp, logger: Logger): Koa.Middlewar
   };
 }
 
-/** Helmet's security headers, with the CSP the storefront (and Mercado Pago's SDK) needs. */
-export function securityHeaders(config: Pick<Config, 'isProduction'>): Koa.Middleware<AppState> {
+/**
+ * Helmet's security headers, with the CSP the storefront needs; `provider` adds the origins of the
+ * payment provider's browser SDK (each provider declares its own: PaymentProvider.browserOrigins).
+ */
+export function securityHeaders(
+  config: Pick<Config, 'isProduction'>,
+  provider: { script: string[]; connect: string[]; frame: string[] } = { script: [], connect: [], frame: [] },
+): Koa.Middleware<AppState> {
   return helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'https:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'", 'https://sdk.mercadopago.com'],
-        connectSrc: ["'self'", 'https://api.mercadopago.com'],
-        frameSrc: ["'self'", 'https://*.mercadopago.com'],
+        scriptSrc: ["'self'", ...provider.script],
+        connectSrc: ["'self'", ...provider.connect],
+        frameSrc: ["'self'", ...provider.frame],
         upgradeInsecureRequests: config.isProduction ? [] : null,
       },
     },

@@ -65,7 +65,7 @@ export interface SandboxCardToken {
   last4: string;
 }
 
-export type AutopayRunStatus = 'held' | 'charging' | 'approved' | 'failed' | 'released' | 'skipped';
+export type AutopayRunStatus = 'held' | 'charging' | 'approved' | 'failed' | 'released' | 'skipped' | 'provider_refused';
 
 /** GET /api/admin/autopay/runs?draw_id=&limit=&offset= → {items, hasMore, limit, offset} */
 export interface AutopayRunView {

@@ -19,6 +19,7 @@ const STATUS: Record<AutopayRunStatus, { label: string; color: string; hint: str
   failed: { label: 'Recusado', color: 'red', hint: 'Cartão recusado; números liberados no quadro.' },
   released: { label: 'Liberado', color: 'default', hint: 'Sem cobrança (reserva encerrada ou compra automática cancelada); números liberados.' },
   skipped: { label: 'Ignorado', color: 'default', hint: 'Nenhum número pôde ser reservado (indisponível ou acima do limite por pessoa).' },
+  provider_refused: { label: 'Recusa do provedor', color: 'volcano', hint: 'O provedor recusou a requisição (não o cartão): configuração nossa. Veja o erro e docs/DEPLOY.md.' },
 };
 
 const brl = (cents: number | null) => (cents == null ? '—' : (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }));

@@ -14,7 +14,9 @@ const PAGE = 50;
 
 export const STATUS_LABELS: Record<string, { label: string; color?: string }> = {
   pending: { label: 'Pendente', color: 'processing' },
+  authorized: { label: 'Autorizado', color: 'processing' },
   approved: { label: 'Aprovado', color: 'success' },
+  in_mediation: { label: 'Em disputa', color: 'warning' },
   rejected: { label: 'Recusado', color: 'error' },
   cancelled: { label: 'Cancelado' },
   expired: { label: 'Expirado' },

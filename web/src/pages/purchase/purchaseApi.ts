@@ -66,6 +66,8 @@ const STATUS_PT: Record<string, string> = {
   refunded: 'estornado',
   charged_back: 'contestado',
   in_process: 'em análise',
+  authorized: 'autorizado',
+  in_mediation: 'em disputa',
 };
 
 export function statusLabel(status: string | null | undefined): string {

@@ -65,6 +65,9 @@ const ACTION_LABELS: Record<string, string> = {
   'payment.refund_requested': 'Reembolso pedido ao provedor',
   'payment.charged_back': 'Chargeback do pagamento',
   'payment.pending': 'Pagamento pendente',
+  'payment.authorized': 'Pagamento autorizado (aguarda captura)',
+  'payment.in_mediation': 'Pagamento em disputa (mediação)',
+  'payment.partially_refunded': 'Estorno parcial no provedor',
 };
 
 export const entityLabel = (entity: string) => ENTITY_LABELS[entity] ?? entity;
