@@ -9,6 +9,7 @@ import { firstName, formatDate } from './format';
 import { Participations } from './Participations';
 import { Receipts } from './Receipts';
 import { RegistrationData } from './RegistrationData';
+import { SecurityCard } from './SecurityCard';
 import { useParticipations } from './useParticipations';
 import { usePixPay } from './usePixPay';
 import './account.css';
@@ -51,6 +52,7 @@ export default function AccountPage() {
         </div>
         <div className="account-slot account-slot--side">
           <RegistrationData user={user} />
+          <SecurityCard user={user} />
         </div>
         <div className="account-slot account-slot--autopay">
           <AutopayCard onChanged={reload} />

@@ -1,0 +1,48 @@
+import { api, ApiError } from '../api/client';
+
+/** POST /api/auth/mfa/setup: a new secret for the authenticator app (not active until enabled). */
+export interface MfaSetup {
+  secret: string;
+  otpauth_url: string;
+  /** A data:image/png URL of the QR code of `otpauth_url`. */
+  qr_code_data_url: string;
+}
+
+/** Two-factor sign-in calls (TOTP and single-use recovery codes). */
+export const mfaApi = {
+  setup: () => api.post<MfaSetup>('/auth/mfa/setup'),
+  /** The first code from the app turns it on; the answer carries the recovery codes, shown once. */
+  enable: (code: string) => api.post<{ recovery_codes: string[] }>('/auth/mfa/enable', { code }),
+  disable: (code: string) => api.post<unknown>('/auth/mfa/disable', { code }),
+  /** Second step of the sign-in: answers like POST /auth/login ({token, user}). */
+  verifyLogin: (mfaToken: string, code: string) => api.post<unknown>('/auth/login/mfa', { mfa_token: mfaToken, code }, { auth: false }),
+};
+
+/** The digits of a typed one-time code ('123 456' → '123456'). */
+export const totpDigits = (v: string | undefined): string => (v ?? '').replace(/\D/g, '');
+
+/** A typed recovery code without spaces, lowercased ('ABCD-EFGH ' → 'abcd-efgh'). */
+export const recoveryCode = (v: string | undefined): string => (v ?? '').replace(/\s+/g, '').toLowerCase();
+
+/** A wrong, reused or spent code (the code field shows the server's message). */
+export const isInvalidCode = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'invalid_code';
+
+export const MFA_MESSAGES = {
+  totpRequired: 'Digite o código de 6 dígitos do aplicativo autenticador.',
+  recoveryRequired: 'Digite um dos seus códigos de recuperação.',
+  invalidCode: 'Código inválido.',
+} as const;
+
+/** Form rule of the 6-digit code (spaces allowed while typing). */
+export const totpRule = {
+  validator: (_: unknown, v: string | undefined) =>
+    totpDigits(v).length === 6 ? Promise.resolve() : Promise.reject(new Error(MFA_MESSAGES.totpRequired)),
+};
+
+/** Form rule of a recovery code: something typed, of a sensible length. */
+export const recoveryRule = {
+  validator: (_: unknown, v: string | undefined) => {
+    const c = recoveryCode(v);
+    return c.length >= 6 && c.length <= 64 ? Promise.resolve() : Promise.reject(new Error(MFA_MESSAGES.recoveryRequired));
+  },
+};
