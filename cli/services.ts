@@ -156,6 +156,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         mailer: s.mailer,
         logger: s.logger,
         sessions: s.sessions,
+        now: Date.now,
       }),
     // As createServices: autopay holds the main series' captive numbers when a draw is opened by
     // sell-out succession or by an admin, never by a customer's ensure-open-draw (RULES A3).
@@ -311,7 +312,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
           recordAdminPayment: (require('../src/payments/records') as typeof import('../src/payments/records')).recordAdminAssignment,
         }),
         sessions: s.sessions,
-        forgetUser: [(trx, u) => s.autopay.forgetUser(trx, u), (trx, u) => s.mailer.forgetUser(trx, u)],
+        forgetUser: [(trx, u) => s.autopay.forgetUser(trx, u), (trx, u) => s.mailer.forgetUser(trx, u), (trx, u) => s.auth.forgetUser(trx, u)],
       }),
   };
   for (const key of Object.keys(makers) as Array<keyof typeof makers>) define(key, makers[key]);

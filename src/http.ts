@@ -49,6 +49,12 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
     logger.error({ err: err.message, code: err.code }, 'koa error outside the middleware chain');
   });
   app.use(requestContext(app, logger));
+  // What the admin access rule reads (auth/access.ts), on every request: adminRouter() and /ops.
+  const accessConfig = { adminMfaRequired: config.adminMfaRequired };
+  app.use((ctx, next) => {
+    ctx.state.accessConfig = accessConfig;
+    return next();
+  });
   app.use(httpMetrics());
   app.use(errorMiddleware);
   app.use(securityHeaders(config));

@@ -121,6 +121,8 @@ export interface ServiceOverrides {
   couponAdapter?: CouponPushAdapter;
   readCache?: ReadCache;
   lotteryClient?: LotteryClient;
+  /** The clock of two-factor codes (ms since the epoch); tests move it. */
+  now?: () => number;
 }
 
 export function createServices(overrides: ServiceOverrides = {}): Services {
@@ -146,7 +148,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const sessions = new SessionCache<SessionUser>();
   const userReads = new UserReadCache();
   sessions.alsoDrop((userId) => userReads.dropUser(userId));
-  const auth = createAuthService({ db, config, rateLimits, mailer, logger, sessions });
+  const auth = createAuthService({ db, config, rateLimits, mailer, logger, sessions, now: overrides.now ?? Date.now });
   const readCache = overrides.readCache ?? new ReadCache();
   const cacheBus = createCacheBus({ cache: readCache, sessions: sessions as SessionCache<unknown>, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
   // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
@@ -230,7 +232,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     readCache,
     assignments,
     sessions,
-    forgetUser: [(trx, u) => autopay.forgetUser(trx, u), (trx, u) => mailer.forgetUser(trx, u)],
+    forgetUser: [(trx, u) => autopay.forgetUser(trx, u), (trx, u) => mailer.forgetUser(trx, u), (trx, u) => auth.forgetUser(trx, u)],
   });
 
   return {

@@ -50,6 +50,23 @@ export function registerUsersCommands(program: Command, getServices: () => Servi
       ];
       process.stdout.write(lines.join('\n') + '\n');
     });
+  users
+    .command('mfa-reset')
+    .description('desativa a verificação em duas etapas de uma conta que perdeu o acesso ao aplicativo e aos códigos de recuperação, e encerra as sessões dela')
+    .argument('<email>', 'e-mail da conta', (v: string) => {
+      if (!v.includes('@')) throw new InvalidArgumentError('informe o e-mail da conta.');
+      return v;
+    })
+    .option('--json', 'saída em JSON')
+    .action(async (email: string, o: { json?: boolean }) => {
+      const r = await getServices().auth.mfaReset(email);
+      if (o.json) printRows([r as unknown as Record<string, unknown>], true);
+      else {
+        const what = r.mfa_was_enabled ? 'verificação em duas etapas desativada' : 'a verificação em duas etapas já estava desativada';
+        const ended = r.sessions_ended === 1 ? '1 sessão encerrada' : `${r.sessions_ended} sessões encerradas`;
+        process.stdout.write(`usuário #${r.id} ${r.email}: ${what}; ${ended}\n`);
+      }
+    });
   for (const [name, flag, text] of [
     ['promote', true, 'torna a conta administradora'],
     ['demote', false, 'tira o acesso de administrador da conta'],

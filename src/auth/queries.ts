@@ -19,10 +19,11 @@ export async function insertUser(conn: Conn, u: Partial<UserRow> & { name: strin
 export async function findSession(conn: Conn, tokenHash: string) {
   return conn('auth_tokens as t')
     .join('users as u', 'u.id', 't.user_id')
+    .leftJoin('user_mfa as m', 'm.user_id', 'u.id')
     .where('t.token_hash', tokenHash)
     .whereNull('t.revoked_at')
     .where('t.expires_at', '>', conn.fn.now())
-    .first('t.id as token_id', 't.expires_at', 'u.id', 'u.name', 'u.email', 'u.role', 'u.is_admin', 'u.admin_email_proved');
+    .first('t.id as token_id', 't.expires_at', 'u.id', 'u.name', 'u.email', 'u.role', 'u.is_admin', 'u.admin_email_proved', 'm.enabled_at as mfa_enabled_at');
 }
 
 export async function insertSession(conn: Conn, userId: number, tokenHash: string, ttlDays: number, userAgent?: string) {
@@ -54,4 +55,17 @@ export function listUsers(conn: Conn, opts: { limit: number; offset: number; sea
     q.where((w) => w.whereRaw('lower(name) like ?', [s]).orWhereRaw('lower(email) like ?', [s]).orWhere('phone', 'like', s).orWhereRaw('lower(coupon_code) like ?', [s]));
   }
   return q as Promise<UserRow[]>;
+}
+
+/** Whether two-factor sign-in is on for the account. */
+export async function mfaEnabled(conn: Conn, userId: number): Promise<boolean> {
+  const row = await conn('user_mfa').where({ user_id: userId }).whereNotNull('enabled_at').first('user_id');
+  return !!row;
+}
+
+/** Everything two-factor sign-in keeps about an account (turned off, reset, or the account forgotten). */
+export async function deleteMfa(conn: Conn, userId: number) {
+  await conn('mfa_challenges').where({ user_id: userId }).del();
+  await conn('mfa_recovery_codes').where({ user_id: userId }).del();
+  return conn('user_mfa').where({ user_id: userId }).del();
 }

@@ -20,11 +20,45 @@ export function authRoutes(auth: AuthService, config: Pick<Config, 'isProduction
   }
 
   r.post('/auth/login', async (ctx) => {
-    const input = body(ctx);
-    const session = await auth.login(input, { ip: clientIp(ctx), userAgent: ctx.get('user-agent') });
+    const result = await auth.login(body(ctx), { ip: clientIp(ctx), userAgent: ctx.get('user-agent') });
+    ctx.set('Cache-Control', 'no-store');
+    // Two factors on: no session and no cookie yet, only the mfa_token for /auth/login/mfa.
+    if ('mfa_required' in result) {
+      ctx.body = { mfa_required: true, mfa_token: result.mfa_token };
+      return;
+    }
     // The same token as an HttpOnly cookie, for the e-book download opened as a plain link.
-    ctx.append('Set-Cookie', sessionCookie(config, session.token, (input as { remember?: unknown }).remember !== false));
-    ctx.body = session;
+    ctx.append('Set-Cookie', sessionCookie(config, result.token, result.remember));
+    ctx.body = { token: result.token, user: result.user };
+  });
+
+  // The second step of a sign-in with two factors: {mfa_token, code} → the same answer (and
+  // cookie) as a sign-in without them.
+  r.post('/auth/login/mfa', async (ctx) => {
+    const session = await auth.loginMfa(body(ctx), { ip: clientIp(ctx), userAgent: ctx.get('user-agent') });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.append('Set-Cookie', sessionCookie(config, session.token, session.remember));
+    ctx.body = { token: session.token, user: session.user };
+  });
+
+  // Two-factor sign-in of the signed-in account (customers and admins alike; an admin whom
+  // ADMIN_MFA_REQUIRED keeps out of the console still reaches these).
+  r.post('/auth/mfa/setup', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await auth.mfaSetup(user);
+  });
+
+  r.post('/auth/mfa/enable', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await auth.mfaEnable(user, body(ctx));
+  });
+
+  r.post('/auth/mfa/disable', async (ctx) => {
+    const user = requireUser(ctx);
+    await auth.mfaDisable(user, body(ctx));
+    ctx.body = { ok: true };
   });
 
   r.post('/auth/logout', async (ctx) => {
@@ -51,16 +85,19 @@ export function authRoutes(auth: AuthService, config: Pick<Config, 'isProduction
     ctx.body = { ok: true };
   });
 
-  // The link mailed to an ADMIN_EMAILS address (DESIGN §9): opened in a browser it lands on the
-  // sign-in page; asked for JSON it answers {ok, user_id, email}. A bad or used link: 400 JSON.
+  // The ADMIN_EMAILS proof (RULES U3). The mailed link opens the web page /confirmar-email-admin,
+  // which asks this GET whether the link is live ({valid, email}; 400 when not): a GET changes
+  // nothing, so a mail scanner prefetching the link confirms nothing. The page's button POSTs the
+  // token from a session of the link's own account (401 anonymous, 403 wrong_account otherwise).
   r.get('/auth/confirm-admin-email', async (ctx) => {
-    const done = await auth.confirmAdminEmail(ctx.query.token);
     ctx.set('Cache-Control', 'no-store');
-    if (ctx.accepts('json', 'html') === 'html') {
-      ctx.status = 303;
-      ctx.redirect('/login?email_admin_confirmado=1');
-      return;
-    }
+    ctx.body = await auth.checkAdminEmailToken(ctx.query.token);
+  });
+
+  r.post('/auth/confirm-admin-email', async (ctx) => {
+    const user = requireUser(ctx);
+    const done = await auth.confirmAdminEmail(user, body(ctx));
+    ctx.set('Cache-Control', 'no-store');
     ctx.body = { ok: true, ...done };
   });
 

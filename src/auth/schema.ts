@@ -46,3 +46,35 @@ export const ResetConfirmCommand = z.object({
   token: z.string({ error: 'Link inválido ou expirado.' }).min(20, 'Link inválido ou expirado.').max(200, 'Link inválido ou expirado.'),
   password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD, MESSAGES.passwordTooShort).max(200, 'Senha muito longa.'),
 }, BODY);
+
+// ---- Two-factor sign-in (TOTP) ----
+const TOTP_MESSAGE = 'Informe o código de 6 dígitos do aplicativo autenticador.';
+const ANY_CODE_MESSAGE = 'Informe o código de 6 dígitos do aplicativo autenticador ou um código de recuperação.';
+/** Spaces anywhere are ignored ("123 456", a pasted recovery code with a trailing space). */
+const code = (message: string, ok: (v: string) => boolean) =>
+  z
+    .string({ error: message })
+    .max(40, message)
+    .transform((v) => v.replace(/\s+/g, ''))
+    .refine(ok, message);
+
+/** POST /api/auth/mfa/enable: only a code of the app proves the app has the secret. */
+export const MfaEnableCommand = z.object({ code: code(TOTP_MESSAGE, (v) => /^\d{6}$/.test(v)) }, BODY);
+
+/** POST /api/auth/mfa/disable: a code of the app or a recovery code. */
+export const MfaCodeCommand = z.object({ code: code(ANY_CODE_MESSAGE, (v) => /^\d{6}$/.test(v) || /^[a-z0-9]{5}-?[a-z0-9]{5}$/i.test(v)) }, BODY);
+
+/** POST /api/auth/login/mfa. */
+export const MfaLoginCommand = z.object(
+  {
+    mfa_token: z.string({ error: 'Verificação expirada. Entre de novo com e-mail e senha.' }).min(20, 'Verificação expirada. Entre de novo com e-mail e senha.').max(200, 'Verificação expirada. Entre de novo com e-mail e senha.'),
+    code: code(ANY_CODE_MESSAGE, (v) => /^\d{6}$/.test(v) || /^[a-z0-9]{5}-?[a-z0-9]{5}$/i.test(v)),
+  },
+  BODY,
+);
+
+/** POST /api/auth/confirm-admin-email. */
+export const ConfirmAdminEmailCommand = z.object(
+  { token: z.string({ error: 'Link de confirmação inválido ou expirado.' }).min(10, 'Link de confirmação inválido ou expirado.').max(200, 'Link de confirmação inválido ou expirado.') },
+  BODY,
+);

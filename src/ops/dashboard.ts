@@ -106,7 +106,7 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
 
     const check = await deps.ops.checkSession(readCookie(ctx.get('cookie'), OPS_COOKIE));
     if (!check.ok) {
-      if (check.reason === 'not_admin') throw errors.forbidden('Acesso restrito a administradores.');
+      if (check.reason === 'not_admin') throw check.refusal;
       // A bearer token is no way in (only the cookie is); a customer's is told so plainly.
       const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
       if (bearer) {
@@ -115,7 +115,7 @@ export function opsDashboard(deps: { ops: OpsService; auth: Pick<AuthService, 'a
       }
       throw errors.unauthenticated(DENIED[check.reason]);
     }
-    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, tokenId: 0 };
+    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, mfaEnabled: check.user.mfaEnabled, tokenId: 0 };
 
     if (ctx.path === '/ops' || ctx.path === '/ops/') {
       ctx.redirect(OPS_BASE);

@@ -7,6 +7,7 @@ import type { Redis } from '../platform/redis';
 import { DomainError, errors } from '../platform/errors';
 import { JOB_NAMES, type JobName, type JobQueue } from '../platform/queue';
 import { isAdminRow } from '../auth/serializers';
+import { adminAccessRefusal } from '../auth/access';
 import type { OpsLink, QueueFailedJob, QueueJobTypeCounts, QueueStatus } from '../shared/api/ops';
 
 /**
@@ -36,9 +37,14 @@ export interface OpsUser {
   email: string;
   name: string;
   isAdmin: boolean;
+  mfaEnabled: boolean;
 }
 
-export type SessionCheck = { ok: true; user: OpsUser } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'unknown_user' | 'ended' } | { ok: false; reason: 'not_admin'; user: OpsUser };
+export type SessionCheck =
+  | { ok: true; user: OpsUser }
+  | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'unknown_user' | 'ended' }
+  /** Refused by the admin access rule (auth/access.ts): not an admin, or two factors required and off. */
+  | { ok: false; reason: 'not_admin'; user: OpsUser; refusal: DomainError };
 
 export interface OpsService {
   /** A one-time link to /ops/login for this admin (the route checks the admin first). */
@@ -65,7 +71,7 @@ export class UnknownJobTypeError extends Error {
   }
 }
 
-export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret' | 'publicUrl' | 'adminEmails'>; queue: JobQueue; redis: Redis; prefix: string; logger: Logger }): OpsService {
+export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret' | 'publicUrl' | 'adminEmails' | 'adminMfaRequired'>; queue: JobQueue; redis: Redis; prefix: string; logger: Logger }): OpsService {
   const key = createHmac('sha256', deps.config.appSecret).update('cotaverde:ops-dashboard:v1').digest();
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
 
@@ -94,9 +100,12 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
   }
 
   async function loadUser(id: number): Promise<OpsUser | null> {
-    const row = await deps.db('users').where({ id }).first('id', 'email', 'name', 'role', 'is_admin', 'admin_email_proved');
+    const row = await deps.db('users as u')
+      .leftJoin('user_mfa as m', 'm.user_id', 'u.id')
+      .where('u.id', id)
+      .first('u.id', 'u.email', 'u.name', 'u.role', 'u.is_admin', 'u.admin_email_proved', 'm.enabled_at as mfa_enabled_at');
     if (!row) return null;
-    return { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, deps.config.adminEmails) };
+    return { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, deps.config.adminEmails), mfaEnabled: row.mfa_enabled_at != null };
   }
 
   function jobText(j: Job): QueueFailedJob {
@@ -135,7 +144,8 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
       if (first !== 'OK') throw errors.unauthenticated('Este link já foi usado. Gere outro no console de administração.');
       const user = await loadUser(v.claims.u);
       if (!user) throw errors.unauthenticated('Link inválido. Gere outro no console de administração.');
-      if (!user.isAdmin) throw errors.forbidden('Acesso restrito a administradores.');
+      const refusal = adminAccessRefusal(user, deps.config);
+      if (refusal) throw refusal;
       const e = Math.floor(now / 1000) + OPS_SESSION_TTL_S;
       deps.logger.info({ userId: user.id }, 'ops dashboard session opened');
       return { cookie: sign({ p: 'session', u: user.id, e, n: randomBytes(9).toString('base64url') }), user, maxAgeS: OPS_SESSION_TTL_S };
@@ -154,7 +164,8 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
       if (ended) return { ok: false, reason: 'ended' };
       const user = await loadUser(v.claims.u);
       if (!user) return { ok: false, reason: 'unknown_user' };
-      if (!user.isAdmin) return { ok: false, reason: 'not_admin', user };
+      const refusal = adminAccessRefusal(user, deps.config);
+      if (refusal) return { ok: false, reason: 'not_admin', user, refusal };
       return { ok: true, user };
     },
 

@@ -49,6 +49,8 @@ const EnvSchema = z.object({
   APP_SECRET: z.string().min(32).default(DEV_SECRET),
   CORS_ORIGINS: list,
   ADMIN_EMAILS: list,
+  /** Unset: on in production, off in development and test. */
+  ADMIN_MFA_REQUIRED: bool,
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(60),
   RATE_LIMIT_DISABLED: bool,
@@ -161,6 +163,12 @@ export type Config = {
   appSecret: string;
   corsOrigins: string[];
   adminEmails: string[];
+  /**
+   * Admins must have two-factor sign-in (TOTP) on to use the admin console and /ops; without it
+   * their session reaches only the enrolment (auth/access.ts). ADMIN_MFA_REQUIRED; default: on in
+   * production, off in development and test.
+   */
+  adminMfaRequired: boolean;
   sessionTtlDays: number;
   passwordResetTtlMinutes: number;
   rateLimitDisabled: boolean;
@@ -256,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret: e.APP_SECRET,
     corsOrigins: e.CORS_ORIGINS,
     adminEmails: e.ADMIN_EMAILS.map((m) => m.toLowerCase()),
+    adminMfaRequired: env.ADMIN_MFA_REQUIRED ? e.ADMIN_MFA_REQUIRED : isProduction,
     sessionTtlDays: e.SESSION_TTL_DAYS,
     passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,

@@ -64,6 +64,13 @@ export const jobFailures = new client.Counter({
   registers: [registry],
 });
 
+/** A proof mail queued by a process whose ADMIN_EMAILS lists the address, sent by one whose list does not (auth/service.ts). */
+export const adminEmailsMismatch = new client.Counter({
+  name: 'cotaverde_admin_emails_mismatch_total',
+  help: 'ADMIN_EMAILS proof mails sent by a process whose ADMIN_EMAILS does not list the address the queuing process listed: the processes run with different ADMIN_EMAILS.',
+  registers: [registry],
+});
+
 const booksCheckOk = new client.Gauge({
   name: 'cotaverde_books_check_ok',
   help: 'Result of the last books check in this process: 1 the books balance, 0 they do not. Absent until a check ran.',

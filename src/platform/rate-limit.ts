@@ -14,6 +14,8 @@ export const LIMITS = {
   reset: { points: 5, duration: 60 * 60 },
   resetEmail: { points: 3, duration: 60 * 60 },
   resetConfirm: { points: 10, duration: 15 * 60 },
+  /** Wrong two-factor codes per signed-in account when turning two factors on or off. */
+  mfaCode: { points: 5, duration: 15 * 60 },
   reservations: { points: 60, duration: 60 },
   /** New PIX charges per user (a reused pending charge does not count). */
   pix: { points: 10, duration: 10 * 60 },

@@ -47,7 +47,7 @@ async function adminQuery(sql: string) {
 }
 
 export async function createTestContext(
-  opts: { serveWeb?: boolean; env?: Record<string, string>; logger?: (config: ReturnType<typeof loadConfig>) => Logger } = {},
+  opts: { serveWeb?: boolean; env?: Record<string, string>; logger?: (config: ReturnType<typeof loadConfig>) => Logger; now?: () => number } = {},
 ): Promise<TestContext> {
   const template = process.env.TEST_TEMPLATE_DB;
   if (!template) throw new Error('TEST_TEMPLATE_DB is not set: run the suite with `npm test`.');
@@ -68,7 +68,7 @@ export async function createTestContext(
     PUBLIC_URL: 'http://cotaverde.test',
     ...opts.env,
   });
-  const services = createServices({ config, logger: opts.logger?.(config) });
+  const services = createServices({ config, logger: opts.logger?.(config), now: opts.now });
   const app = createApp(services, { serveWeb: opts.serveWeb ?? false });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

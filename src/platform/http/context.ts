@@ -4,6 +4,8 @@ import type { ZodType } from 'zod';
 import { errors } from '../errors';
 import type { Logger } from '../logger';
 import type { CachedJson } from '../read-cache';
+import type { Config } from '../config';
+import { adminAccessRefusal } from '../../auth/access';
 
 /** The account attached to a request by the auth middleware (fresh from the database). */
 export interface SessionUser {
@@ -11,6 +13,8 @@ export interface SessionUser {
   email: string;
   name: string;
   isAdmin: boolean;
+  /** Two-factor sign-in (TOTP) is on for this account (user_mfa.enabled_at). */
+  mfaEnabled: boolean;
   tokenId: number;
 }
 
@@ -18,6 +22,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   user: SessionUser | null;
+  /** What the admin access decision reads from the configuration (set by src/http.ts for every request). */
+  accessConfig?: Pick<Config, 'adminMfaRequired'>;
   /** Set by sendCachedJson: the public read's cached answer this response sends. */
   publicAnswer?: CachedJson;
 }
@@ -38,13 +44,16 @@ export function requireAdmin(ctx: Context): SessionUser {
 
 /**
  * A router under /api/admin whose every matched route first requires an admin (the user and
- * is_admin were read from the database for this request by the bearer middleware, DESIGN §9,
- * never from a token claim) and is never cached. Every module's admin routes start here.
+ * is_admin were read from the database for this request by the bearer middleware, RULES U1,
+ * never from a token claim) that the admin access rule lets in (auth/access.ts: two-factor
+ * sign-in when ADMIN_MFA_REQUIRED), and is never cached. Every module's admin routes start here.
  */
 export function adminRouter(): Router<AppState> {
   const r = new Router<AppState>({ prefix: '/api/admin' });
   r.use(async (ctx, next) => {
-    requireAdmin(ctx);
+    // Fails closed: an app that did not say whether two factors are required requires them.
+    const refusal = adminAccessRefusal(requireUser(ctx), ctx.state.accessConfig ?? { adminMfaRequired: true });
+    if (refusal) throw refusal;
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
