@@ -1,21 +1,15 @@
+import type { LoginAnswer, MfaEnabled, MfaSetup } from '../../../src/shared/api/auth';
 import { api, ApiError } from '../api/client';
-
-/** POST /api/auth/mfa/setup: a new secret for the authenticator app (not active until enabled). */
-export interface MfaSetup {
-  secret: string;
-  otpauth_url: string;
-  /** A data:image/png URL of the QR code of `otpauth_url`. */
-  qr_code_data_url: string;
-}
 
 /** Two-factor sign-in calls (TOTP and single-use recovery codes). */
 export const mfaApi = {
+  /** A new secret for the authenticator app (pending until enabled). */
   setup: () => api.post<MfaSetup>('/auth/mfa/setup'),
   /** The first code from the app turns it on; the answer carries the recovery codes, shown once. */
-  enable: (code: string) => api.post<{ recovery_codes: string[] }>('/auth/mfa/enable', { code }),
+  enable: (code: string) => api.post<MfaEnabled>('/auth/mfa/enable', { code }),
   disable: (code: string) => api.post<unknown>('/auth/mfa/disable', { code }),
   /** Second step of the sign-in: answers like POST /auth/login ({token, user}). */
-  verifyLogin: (mfaToken: string, code: string) => api.post<unknown>('/auth/login/mfa', { mfa_token: mfaToken, code }, { auth: false }),
+  verifyLogin: (mfaToken: string, code: string) => api.post<LoginAnswer>('/auth/login/mfa', { mfa_token: mfaToken, code }, { auth: false }),
 };
 
 /** The digits of a typed one-time code ('123 456' → '123456'). */

@@ -8,6 +8,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { LinkButton } from '../../components/LinkButton';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import type { LoginLocationState } from '../login/redirect';
+import type { AdminEmailCheck, AdminEmailConfirmed } from '../../../../src/shared/api/auth';
 
 const CHECK_FAILED = 'Não foi possível verificar o link agora.';
 const CONFIRM_FAILED = 'Não foi possível confirmar o e-mail agora.';
@@ -15,9 +16,9 @@ const INVALID_LINK = 'Link de confirmação inválido ou expirado. Entre na sua 
 
 /** GET /api/auth/confirm-admin-email?token=…: the link is alive (nothing changes). */
 const checkLink = (token: string, signal: AbortSignal) =>
-  api.get<{ valid: true; email: string }>('/auth/confirm-admin-email', { query: { token }, signal, auth: false });
+  api.get<AdminEmailCheck>('/auth/confirm-admin-email', { query: { token }, signal, auth: false });
 /** POST /api/auth/confirm-admin-email {token}: signed in as the link's account, the proof is done. */
-const confirmLink = (token: string) => api.post<{ ok: true; user_id: number; email: string }>('/auth/confirm-admin-email', { token });
+const confirmLink = (token: string) => api.post<AdminEmailConfirmed>('/auth/confirm-admin-email', { token });
 
 /**
  * /confirmar-email-admin?token=…: the page the ADMIN_EMAILS proof mail links to (RULES U3 "A
