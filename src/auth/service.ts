@@ -562,7 +562,7 @@ export function createAuthService(deps: {
     async mfaReset(email) {
       const result = await db.transaction(async (trx) => {
         const user = await q.findUserByEmail(trx, email.trim());
-        if (!user) throw errors.notFound('user_not_found', 'Conta não encontrada.');
+        if (!user) throw errors.notFound('user_not_found', `Usuário não encontrado: ${email.trim()}`);
         await trx('users').where({ id: user.id }).forUpdate().first('id');
         const wasEnabled = await q.mfaEnabled(trx, user.id);
         await q.deleteMfa(trx, user.id);

@@ -1,7 +1,9 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { createLogger } from '../../src/platform/logger';
 import { ACCOUNT_EXISTS } from '../../src/auth/service';
-import { freshIp, publicUser, registration, resetTokenFrom } from './fixtures';
+import { freshIp, publicUser, registration, resetTokenFrom, resetTokenOf } from './fixtures';
+import { createServices } from '../../src/services';
+import { adminEmailsMismatch } from '../../src/platform/metrics';
 import { fakeSmtp, type FakeSmtp } from '../helpers/smtp';
 
 let t: TestContext;
@@ -223,7 +225,7 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
   let smtp2: FakeSmtp;
   beforeAll(async () => {
     smtp2 = await fakeSmtp();
-    t2 = await createTestContext({ env: { ADMIN_EMAILS: 'boss@x.com, Chefe@Example.com, novo-chefe@example.com, antigo@example.com', SMTP_URL: smtp2.url } });
+    t2 = await createTestContext({ env: { ADMIN_EMAILS: 'boss@x.com, Chefe@Example.com, novo-chefe@example.com, antigo@example.com, dono@example.com, tomada@example.com, lista@example.com', SMTP_URL: smtp2.url } });
   });
   afterAll(async () => {
     await t2.close();
@@ -231,19 +233,21 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
   });
   const registerAt2 = (email: string) => t2.api('POST', '/api/auth/register', { body: registration({ email }), headers: freshIp() });
   const isAdmin = async (token: string) => (await t2.api('GET', '/api/me', { token })).body.user.is_admin as boolean;
-  /** Delivers the pending proof mail to `email` and returns the link it carried. */
+  /** Delivers the pending proof mail to `email` and returns the token of the link it carried (to the web page). */
   async function proofLink(email: string): Promise<string> {
     const row = await t2.services.db('mail_outbox').where({ to_address: email, template: 'admin_email_confirm', status: 'pending' }).orderBy('id', 'desc').first();
     expect(row).toBeTruthy();
     expect(row.body_text).not.toMatch(/token=/);
     expect(await t2.services.mailer.deliver(row.id)).toBe('sent');
     const mail = smtp2.mails.filter((m) => m.to.includes(email)).at(-1)!;
-    const m = /http:\/\/cotaverde\.test(\/api\/auth\/confirm-admin-email\?token=[A-Za-z0-9_%-]+)/.exec(mail.text);
+    const m = /http:\/\/cotaverde\.test\/confirmar-email-admin\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);
     expect(m).toBeTruthy();
     // The stored copy keeps the text without the link.
     expect((await t2.services.db('mail_outbox').where({ id: row.id }).first()).body_text).not.toMatch(/token=/);
-    return m![1];
+    return decodeURIComponent(m![1]);
   }
+  const check = (token: string) => t2.api('GET', `/api/auth/confirm-admin-email?token=${encodeURIComponent(token)}`);
+  const confirm = (token: string, session?: string) => t2.api('POST', '/api/auth/confirm-admin-email', { token: session, body: { token } });
 
   test('registering a listed address gives a customer account and mails a proof link; the link makes it admin, once', async () => {
     const r = await registerAt2('Novo-Chefe@Example.com');
@@ -254,44 +258,128 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
     expect(login.body.user).toMatchObject({ is_admin: false });
     // Not admin anywhere before the proof: the admin API refuses it.
     expect((await t2.api('GET', '/api/admin/users', { token: login.body.token })).status).toBe(403);
-    const link = await proofLink('novo-chefe@example.com');
-    const bad = await t2.api('GET', '/api/auth/confirm-admin-email?token=nao-e-um-token-valido');
+    const token = await proofLink('novo-chefe@example.com');
+    const bad = await check('nao-e-um-token-valido');
     expect([bad.status, bad.body.error]).toEqual([400, 'invalid_token']);
-    const ok = await t2.api('GET', link, { headers: { accept: 'application/json' } });
+    // The GET (what the page, a browser or a mail scanner opening the link asks) changes nothing, however often.
+    for (let i = 0; i < 2; i++) {
+      const seen = await check(token);
+      expect([seen.status, seen.body]).toEqual([200, { valid: true, email: 'novo-chefe@example.com' }]);
+      expect(seen.headers.get('cache-control')).toBe('no-store');
+    }
+    expect(await isAdmin(login.body.token)).toBe(false);
+    // Confirming takes a session of the link's account.
+    expect(await confirm(token)).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
+    const ok = await confirm(token, login.body.token);
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ ok: true, email: 'novo-chefe@example.com' });
+    expect(ok.body).toEqual({ ok: true, user_id: login.body.user.id, email: 'novo-chefe@example.com' });
     expect(await isAdmin(login.body.token)).toBe(true);
     expect((await t2.services.auth.authenticate(login.body.token))?.isAdmin).toBe(true);
     expect((await t2.api('GET', '/api/admin/users', { token: login.body.token })).status).toBe(200);
     // Single use.
-    const again = await t2.api('GET', link, { headers: { accept: 'application/json' } });
+    const again = await confirm(token, login.body.token);
     expect([again.status, again.body.error]).toEqual([400, 'invalid_token']);
+    expect([(await check(token)).status, (await check(token)).body.error]).toEqual([400, 'invalid_token']);
     expect(await t2.services.db('audit_log').where({ action: 'user.admin_email_proved', entity_id: String(ok.body.user_id) })).toHaveLength(1);
   });
 
-  test('an existing account with a listed address is not admin until it proves it; signing in mails the link (once an hour); a browser lands on /login', async () => {
+  test('POST: bad bodies → 400; a session of another account → 403 wrong_account and the link stays usable by its own account', async () => {
+    const owner = await createUser(t2, { email: 'dono@example.com' });
+    // Its account is older than the list: signing in mails the link.
+    expect((await t2.api('POST', '/api/auth/login', { body: { email: owner.email, password: owner.password }, headers: freshIp() })).status).toBe(200);
+    const token = await proofLink('dono@example.com');
+    const other = await createUser(t2);
+    const admin = await createUser(t2, { admin: true });
+    for (const session of [other.token, admin.token]) {
+      const r = await confirm(token, session);
+      expect(r.status).toBe(403);
+      expect(r.body).toEqual({ error: 'wrong_account', message: 'Este link confirma o e-mail dono@example.com. Saia desta conta, entre com dono@example.com e abra o link de novo.' });
+    }
+    for (const body of [{}, { token: 12 }, { token: 'curto' }, { token: 'x'.repeat(201) }]) {
+      const r = await t2.api('POST', '/api/auth/confirm-admin-email', { token: owner.token, body });
+      expect([r.status, r.body.error, r.body.message]).toEqual([400, 'validation_error', 'Link de confirmação inválido ou expirado.']);
+    }
+    expect(await isAdmin(other.token)).toBe(false);
+    expect(await isAdmin(owner.token)).toBe(false);
+    expect((await confirm(token, owner.token)).status).toBe(200);
+    expect(await isAdmin(owner.token)).toBe(true);
+  });
+
+  test('an existing account with a listed address is not admin until it proves it; signing in mails the link (once an hour); a browser opening the API link changes nothing', async () => {
     const old = await createUser(t2, { email: 'antigo@example.com' });
     expect(await isAdmin(old.token)).toBe(false);
     expect((await t2.services.auth.authenticate(old.token))?.isAdmin).toBe(false);
     for (let i = 0; i < 2; i++) expect((await t2.api('POST', '/api/auth/login', { body: { email: old.email, password: old.password }, headers: freshIp() })).status).toBe(200);
     expect(await t2.services.db('mail_outbox').where({ to_address: old.email, template: 'admin_email_confirm' })).toHaveLength(1);
-    const link = await proofLink(old.email);
-    const page = await fetch(t2.url + link, { headers: { accept: 'text/html' }, redirect: 'manual' });
-    expect(page.status).toBe(303);
-    expect(page.headers.get('location')).toBe('/login?email_admin_confirmado=1');
+    const token = await proofLink(old.email);
+    const page = await fetch(`${t2.url}/api/auth/confirm-admin-email?token=${encodeURIComponent(token)}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(page.status).toBe(200);
+    expect(await isAdmin(old.token)).toBe(false);
+    expect((await confirm(token, old.token)).status).toBe(200);
     expect(await isAdmin(old.token)).toBe(true);
   });
 
   test('a proof is for the address it was sent to: an account whose e-mail changed afterwards is not admin by it', async () => {
     const u = await createUser(t2, { email: 'chefe@example.com' });
     await t2.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password }, headers: freshIp() });
-    const link = await proofLink('chefe@example.com');
+    const token = await proofLink('chefe@example.com');
     await t2.services.db('users').where({ id: u.user.id }).update({ email: 'outro@example.com' });
-    const r = await t2.api('GET', link, { headers: { accept: 'application/json' } });
+    expect([(await check(token)).status, (await check(token)).body.error]).toEqual([400, 'invalid_token']);
+    const r = await confirm(token, u.token);
     expect([r.status, r.body.error]).toEqual([400, 'invalid_token']);
     expect(await isAdmin(u.token)).toBe(false);
     // The row itself never gets is_admin.
     expect(await t2.services.db('users').where({ id: u.user.id }).first('is_admin', 'role', 'admin_email_proved')).toEqual({ is_admin: false, role: 'customer', admin_email_proved: null });
+  });
+
+  test('a squatter who registered the listed address first gets nothing when the owner (or a scanner) opens the link; the owner takes the account back with a password reset', async () => {
+    const squatter = await registerAt2('tomada@example.com');
+    expect(squatter.status).toBe(201);
+    const squatterSession = await t2.api('POST', '/api/auth/login', { body: { email: 'tomada@example.com', password: registration({}).password }, headers: freshIp() });
+    const token = await proofLink('tomada@example.com');
+    // The owner's mail client prefetches the link, the owner opens it signed out: nothing changes.
+    expect((await check(token)).status).toBe(200);
+    expect((await confirm(token)).status).toBe(401);
+    expect(await isAdmin(squatterSession.body.token)).toBe(false);
+    // The owner resets the password through the mailbox: every session of the account ends.
+    const reset = await resetTokenOf(t2, smtp2, 'tomada@example.com');
+    expect((await t2.api('POST', '/api/auth/reset-password/confirm', { body: { token: reset, password: 'senha-da-dona-1' }, headers: freshIp() })).status).toBe(200);
+    expect((await t2.api('GET', '/api/me', { token: squatterSession.body.token })).status).toBe(401);
+    const owner = await t2.api('POST', '/api/auth/login', { body: { email: 'tomada@example.com', password: 'senha-da-dona-1' }, headers: freshIp() });
+    expect(owner.status).toBe(200);
+    expect((await confirm(token, owner.body.token)).status).toBe(200);
+    expect(await isAdmin(owner.body.token)).toBe(true);
+  });
+
+  test('a sender whose ADMIN_EMAILS does not list the address (processes configured apart) sends the queued proof mail, loudly: error log with both views, audit entry, metric', async () => {
+    const old = await createUser(t2, { email: 'lista@example.com' });
+    expect((await t2.api('POST', '/api/auth/login', { body: { email: old.email, password: old.password }, headers: freshIp() })).status).toBe(200);
+    const row = await t2.services.db('mail_outbox').where({ to_address: old.email, template: 'admin_email_confirm', status: 'pending' }).first();
+    expect(row).toBeTruthy();
+    // A worker started with another ADMIN_EMAILS (here: none), on the same database and SMTP.
+    const logs: string[] = [];
+    const worker = createServices({
+      config: { ...t2.services.config, adminEmails: [] },
+      logger: createLogger({ level: 'info', name: 'other-worker', destination: { write: (l: string) => void logs.push(l) } }),
+    });
+    const before = (await adminEmailsMismatch.get()).values[0]?.value ?? 0;
+    try {
+      expect(await worker.mailer.deliver(row.id)).toBe('sent');
+    } finally {
+      await worker.close();
+    }
+    // The mail went as queued: the owner can prove the address.
+    const mail = smtp2.mails.filter((m) => m.to.includes(old.email)).at(-1)!;
+    expect(mail.text).toMatch(/\/confirmar-email-admin\?token=/);
+    const error = logs.map((l) => JSON.parse(l)).find((l) => l.level === 50);
+    expect(error).toMatchObject({ outboxId: row.id, userId: old.user.id, queuedAs: 'listed', senderList: 'not listed' });
+    expect(error.msg).toContain('ADMIN_EMAILS differs between processes');
+    expect(logs.join('\n')).not.toMatch(/token=/);
+    expect(await t2.services.db('audit_log').where({ action: 'config.admin_emails_mismatch', entity_id: String(old.user.id) }).first()).toMatchObject({
+      actor: 'system',
+      data: { outbox_id: row.id, queued_as: 'listed', sender_list: 'not listed' },
+    });
+    expect((await adminEmailsMismatch.get()).values[0]?.value).toBe(before + 1);
   });
 
   test('users create-admin makes a listed address admin at once', async () => {
