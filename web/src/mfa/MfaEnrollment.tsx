@@ -4,7 +4,7 @@ import { Alert, App, Button, Form, Skeleton, type InputRef } from 'antd';
 import { CopyOutlined, ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../api/client';
 import { copyText } from './download';
-import { isInvalidCode, mfaApi, totpDigits, totpRule } from './mfaApi';
+import { codeErrorProps, isInvalidCode, mfaApi, totpDigits, totpRule } from './mfaApi';
 import { OneTimeCodeInput } from './OneTimeCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
 import './mfa.css';
@@ -113,6 +113,7 @@ function SetupStep({
   const [form] = Form.useForm<{ code: string }>();
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const input = useRef<InputRef>(null);
 
   const onCopy = async () => {
@@ -129,8 +130,8 @@ function SetupStep({
     } catch (err) {
       setSending(false);
       if (isInvalidCode(err)) {
-        form.setFields([{ name: 'code', errors: [errorMessage(err, 'Código inválido.')] }]);
-        input.current?.focus({ cursor: 'all' });
+        setCodeError(errorMessage(err, 'Código inválido.'));
+        setTimeout(() => input.current?.focus({ cursor: 'all' }));
       } else setError(errorMessage(err, ENABLE_FAILED));
     }
   };
@@ -163,8 +164,21 @@ function SetupStep({
 
       {error && <Alert type="error" showIcon role="alert" title={error} className="mfa-alert" />}
 
-      <Form form={form} name="mfa-enable" layout="vertical" requiredMark={false} noValidate onFinish={submit} disabled={sending}>
-        <Form.Item name="code" label="Código do aplicativo" rules={[totpRule]} validateTrigger="onSubmit">
+      <Form
+        form={form}
+        name="mfa-enable"
+        layout="vertical"
+        requiredMark={false}
+        noValidate
+        onFinish={submit}
+        onFinishFailed={() => input.current?.focus()}
+        onValuesChange={() => {
+          setError(null);
+          setCodeError(null);
+        }}
+        disabled={sending}
+      >
+        <Form.Item name="code" label="Código do aplicativo" rules={[totpRule]} validateTrigger="onSubmit" {...codeErrorProps(codeError)}>
           <OneTimeCodeInput ref={input} size="large" />
         </Form.Item>
         <div className="mfa-actions">

@@ -1,3 +1,4 @@
+import { createElement, type ReactNode } from 'react';
 import type { LoginAnswer, MfaEnabled, MfaSetup } from '../../../src/shared/api/auth';
 import { api, ApiError } from '../api/client';
 
@@ -26,6 +27,14 @@ export const MFA_MESSAGES = {
   recoveryRequired: 'Digite um dos seus códigos de recuperação.',
   invalidCode: 'Código inválido.',
 } as const;
+
+/**
+ * Form.Item props that show the server's refusal of a code on its field, in a role="alert"
+ * element so that a screen reader announces it (antd's own field messages are not announced).
+ */
+export function codeErrorProps(error: string | null): { validateStatus?: 'error'; help?: ReactNode } {
+  return error ? { validateStatus: 'error', help: createElement('span', { role: 'alert' }, error) } : {};
+}
 
 /** Form rule of the 6-digit code (spaces allowed while typing). */
 export const totpRule = {

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import type { User } from '../../auth/user';
 import { MfaEnrollment } from '../../mfa/MfaEnrollment';
-import { isInvalidCode, mfaApi, recoveryCode, recoveryRule, totpDigits, totpRule } from '../../mfa/mfaApi';
+import { codeErrorProps, isInvalidCode, mfaApi, recoveryCode, recoveryRule, totpDigits, totpRule } from '../../mfa/mfaApi';
 import { OneTimeCodeInput } from '../../mfa/OneTimeCodeInput';
 
 const DISABLE_FAILED = 'Não foi possível desativar a verificação em duas etapas agora.';
@@ -94,6 +94,7 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
   const [recovery, setRecovery] = useState(false);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const input = useRef<InputRef>(null);
 
   const submit = async () => {
@@ -101,16 +102,18 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
     try {
       ({ code } = await form.validateFields());
     } catch {
-      return; // the field shows its message
+      input.current?.focus(); // the field shows its message
+      return;
     }
     setError(null);
+    setCodeError(null);
     setSending(true);
     try {
       await mfaApi.disable(recovery ? recoveryCode(code) : totpDigits(code));
       onDisabled();
     } catch (err) {
       if (isInvalidCode(err)) {
-        form.setFields([{ name: 'code', errors: [errorMessage(err, 'Código inválido.')] }]);
+        setCodeError(errorMessage(err, 'Código inválido.'));
         setTimeout(() => input.current?.focus({ cursor: 'all' }));
       } else setError(errorMessage(err, DISABLE_FAILED));
     } finally {
@@ -133,6 +136,7 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
       afterClose={() => {
         setRecovery(false);
         setError(null);
+        setCodeError(null);
       }}
     >
       <p>
@@ -140,15 +144,27 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
         {recovery ? 'um dos seus códigos de recuperação.' : 'o código de 6 dígitos do aplicativo autenticador.'}
       </p>
       {error && <Alert type="error" showIcon role="alert" title={error} className="mfa-alert" />}
-      <Form form={form} name="mfa-disable" layout="vertical" requiredMark={false} noValidate onFinish={() => void submit()}>
+      <Form
+        form={form}
+        name="mfa-disable"
+        layout="vertical"
+        requiredMark={false}
+        noValidate
+        onFinish={() => void submit()}
+        onValuesChange={() => {
+          setError(null);
+          setCodeError(null);
+        }}
+      >
         <Form.Item
           key={recovery ? 'recovery' : 'totp'}
           name="code"
           label={recovery ? 'Código de recuperação' : 'Código do aplicativo'}
           rules={[recovery ? recoveryRule : totpRule]}
           validateTrigger="onSubmit"
+          {...codeErrorProps(codeError)}
         >
-          <OneTimeCodeInput ref={input} recovery={recovery} size="large" />
+          <OneTimeCodeInput ref={input} recovery={recovery} size="large" autoFocus />
         </Form.Item>
       </Form>
       <Button
@@ -157,6 +173,7 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
         onClick={() => {
           form.resetFields();
           setError(null);
+          setCodeError(null);
           setRecovery((r) => !r);
           setTimeout(() => input.current?.focus());
         }}

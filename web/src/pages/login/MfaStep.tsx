@@ -3,7 +3,7 @@ import { Alert, Button, Form, type InputRef } from 'antd';
 import { ArrowLeftOutlined, LoginOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
-import { isInvalidCode, mfaApi, recoveryCode, recoveryRule, totpDigits, totpRule } from '../../mfa/mfaApi';
+import { codeErrorProps, isInvalidCode, mfaApi, recoveryCode, recoveryRule, totpDigits, totpRule } from '../../mfa/mfaApi';
 import { OneTimeCodeInput } from '../../mfa/OneTimeCodeInput';
 import '../../mfa/mfa.css';
 
@@ -31,6 +31,8 @@ export function MfaStep({
   const [recovery, setRecovery] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The server's refusal of the code (wrong, reused, spent): on the field, announced.
+  const [codeError, setCodeError] = useState<string | null>(null);
   const input = useRef<InputRef>(null);
 
   useEffect(() => {
@@ -39,6 +41,7 @@ export function MfaStep({
 
   const switchKind = () => {
     setError(null);
+    setCodeError(null);
     form.resetFields();
     setRecovery((r) => !r);
   };
@@ -53,7 +56,7 @@ export function MfaStep({
     } catch (err) {
       setSubmitting(false);
       if (isInvalidCode(err)) {
-        form.setFields([{ name: 'code', errors: [errorMessage(err, 'Código inválido.')] }]);
+        setCodeError(errorMessage(err, 'Código inválido.'));
         // After the re-render that enables the form again.
         setTimeout(() => input.current?.focus({ cursor: 'all' }));
       } else if (err instanceof ApiError && err.status === 401) {
@@ -83,7 +86,11 @@ export function MfaStep({
         requiredMark={false}
         noValidate
         onFinish={onFinish}
-        onValuesChange={() => error && setError(null)}
+        onValuesChange={() => {
+          setError(null);
+          setCodeError(null);
+        }}
+        onFinishFailed={() => input.current?.focus()}
         disabled={submitting}
       >
         <Form.Item
@@ -92,6 +99,7 @@ export function MfaStep({
           label={recovery ? 'Código de recuperação' : 'Código de 6 dígitos'}
           rules={[recovery ? recoveryRule : totpRule]}
           validateTrigger="onSubmit"
+          {...codeErrorProps(codeError)}
         >
           <OneTimeCodeInput ref={input} recovery={recovery} size="large" />
         </Form.Item>
