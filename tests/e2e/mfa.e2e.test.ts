@@ -63,6 +63,8 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
 
   const shot = (name: string) => saveFullPageShot(page, SHOTS, name, 300);
   const focusedAttr = (name: string) => page.evaluate((n) => (globalThis as any).document.activeElement?.getAttribute(n) ?? null, name);
+  /** Waits for the focus to land on the element whose `name` attribute is `value`. */
+  const focusOn = (name: string, value: string) => eventually(async () => (await focusedAttr(name)) === value || null, `focus on [${name}=${value}]`);
 
   /** Sign-in through /login (the code step, if any, is the caller's). */
   async function passwordStep(email: string, password: string) {
@@ -127,13 +129,13 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await code.fill(wrongCode(secret));
       await page.getByRole('button', { name: 'Ativar' }).click();
       await page.getByRole('alert').filter({ hasText: 'Código inválido.' }).waitFor();
-      await expect(focusedAttr('autocomplete')).resolves.toBe('one-time-code');
+      await focusOn('autocomplete', 'one-time-code');
       await shot(`mfa-console-enrol-wrong-code-${label}`);
       await code.fill(totp(secret));
       await page.getByRole('button', { name: 'Ativar' }).click();
 
       const codes = await readRecoveryCodes();
-      await expect(focusedAttr('id')).resolves.toBe('mfa-codes-title');
+      await focusOn('id', 'mfa-codes-title');
       const next = page.getByRole('button', { name: 'Continuar para o painel' });
       await expect(next.isDisabled()).resolves.toBe(true);
       await shot(`mfa-console-recovery-codes-${label}`);
@@ -159,14 +161,14 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await signOut();
       await passwordStep(admin.email, admin.password);
       await page.getByRole('heading', { level: 1, name: 'Verificação em duas etapas' }).waitFor();
-      await expect(eventually(async () => (await focusedAttr('autocomplete')) === 'one-time-code' || null, 'focus on the code box')).resolves.toBe(true);
+      await focusOn('autocomplete', 'one-time-code');
       const loginCode = page.getByLabel('Código de 6 dígitos');
       await expect(loginCode.getAttribute('inputmode')).resolves.toBe('numeric');
       await shot(`mfa-login-code-${label}`);
       await loginCode.fill(wrongCode(secret));
       await page.locator('form[id="login-mfa"] button[type="submit"]').click();
       await page.getByRole('alert').filter({ hasText: 'Código inválido.' }).waitFor();
-      await expect(focusedAttr('autocomplete')).resolves.toBe('one-time-code');
+      await focusOn('autocomplete', 'one-time-code');
       await shot(`mfa-login-wrong-code-${label}`);
       nextStep();
       await loginCode.fill(totp(secret));
@@ -180,13 +182,13 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await page.getByRole('heading', { level: 1, name: 'Verificação em duas etapas' }).waitFor();
       await page.getByRole('button', { name: 'Voltar', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Entrar' }).waitFor();
-      await expect(focusedAttr('autocomplete')).resolves.toBe('current-password');
+      await focusOn('autocomplete', 'current-password');
       await page.locator('form[id="login"] button[type="submit"]').click();
       await page.getByRole('heading', { level: 1, name: 'Verificação em duas etapas' }).waitFor();
       await page.getByRole('button', { name: 'Usar um código de recuperação' }).click();
       const recovery = page.getByLabel('Código de recuperação');
       await recovery.waitFor();
-      await expect(eventually(async () => (await focusedAttr('autocomplete')) === 'off' || null, 'focus on the recovery box')).resolves.toBe(true);
+      await focusOn('autocomplete', 'off');
       await recovery.fill(codes[3].toUpperCase());
       await shot(`mfa-login-recovery-${label}`);
       await page.locator('form[id="login-mfa"] button[type="submit"]').click();
@@ -202,7 +204,7 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await page.locator('form[id="login-mfa"] button[type="submit"]').click();
       await page.getByRole('alert').filter({ hasText: 'Código inválido.' }).waitFor();
       expect(page.url()).toBe(`${t.url}/login`);
-    }, 180_000);
+    }, 300_000);
 
     it(`a customer turns two-factor sign-in on in /conta and off again (${label})`, async () => {
       await page.setViewportSize(viewport);
@@ -236,7 +238,7 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       // 'Desativar' asks for a code: a wrong one is refused, the next step's code turns it off.
       await card.getByRole('button', { name: 'Desativar' }).click();
       const off = await settled(page.getByRole('dialog', { name: 'Desativar verificação em duas etapas' }));
-      await expect(eventually(async () => (await focusedAttr('autocomplete')) === 'one-time-code' || null, 'focus on the code box')).resolves.toBe(true);
+      await focusOn('autocomplete', 'one-time-code');
       await off.getByLabel('Código do aplicativo').fill(wrongCode(secret));
       await off.getByRole('button', { name: 'Desativar' }).click();
       await off.getByRole('alert').filter({ hasText: 'Código inválido.' }).waitFor();
@@ -248,7 +250,7 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await card.getByText('Desativada', { exact: true }).waitFor();
       await expectAccessible(page, `conta: segurança desativada de novo (${label})`);
       expect(await t.services.db('user_mfa').where({ user_id: customer.user.id }).first()).toBeUndefined();
-    }, 120_000);
+    }, 240_000);
 
     it(`the admin e-mail confirmation page: a bad link, signed out, another account, the right account (${label})`, async () => {
       await page.setViewportSize(viewport);
@@ -310,6 +312,6 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       // The link was single use.
       await page.goto(`${t.url}${link![1]}`);
       await page.getByRole('heading', { level: 1, name: 'Não foi possível usar este link' }).waitFor();
-    }, 120_000);
+    }, 240_000);
   }
 });

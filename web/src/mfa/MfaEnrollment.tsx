@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Skeleton, type InputRef } from 'antd';
 import { CopyOutlined, ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
@@ -115,6 +115,10 @@ function SetupStep({
   const [error, setError] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
   const input = useRef<InputRef>(null);
+  // A refused code: the box takes the focus back (once enabled again), its text selected to retype.
+  useEffect(() => {
+    if (codeError) input.current?.focus({ cursor: 'all' });
+  }, [codeError]);
 
   const onCopy = async () => {
     if (await copyText(secret.replace(/\s+/g, ''))) message.success('Chave copiada.');
@@ -123,6 +127,7 @@ function SetupStep({
 
   const submit = async ({ code }: { code: string }) => {
     setError(null);
+    setCodeError(null);
     setSending(true);
     try {
       const { recovery_codes } = await mfaApi.enable(totpDigits(code));
@@ -131,7 +136,6 @@ function SetupStep({
       setSending(false);
       if (isInvalidCode(err)) {
         setCodeError(errorMessage(err, 'Código inválido.'));
-        setTimeout(() => input.current?.focus({ cursor: 'all' }));
       } else setError(errorMessage(err, ENABLE_FAILED));
     }
   };

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, App, Button, Card, Form, Modal, Tag, type InputRef } from 'antd';
 import { LockOutlined, SafetyOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
@@ -96,6 +96,10 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
   const [error, setError] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
   const input = useRef<InputRef>(null);
+  // A refused code: the box takes the focus back (once enabled again), its text selected to retype.
+  useEffect(() => {
+    if (codeError) input.current?.focus({ cursor: 'all' });
+  }, [codeError]);
 
   const submit = async () => {
     let code: string;
@@ -114,7 +118,6 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
     } catch (err) {
       if (isInvalidCode(err)) {
         setCodeError(errorMessage(err, 'Código inválido.'));
-        setTimeout(() => input.current?.focus({ cursor: 'all' }));
       } else setError(errorMessage(err, DISABLE_FAILED));
     } finally {
       setSending(false);

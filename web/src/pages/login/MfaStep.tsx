@@ -34,6 +34,10 @@ export function MfaStep({
   // The server's refusal of the code (wrong, reused, spent): on the field, announced.
   const [codeError, setCodeError] = useState<string | null>(null);
   const input = useRef<InputRef>(null);
+  // A refused code: the box takes the focus back (once enabled again), its text selected to retype.
+  useEffect(() => {
+    if (codeError) input.current?.focus({ cursor: 'all' });
+  }, [codeError]);
 
   useEffect(() => {
     input.current?.focus();
@@ -48,6 +52,7 @@ export function MfaStep({
 
   const onFinish = async ({ code }: { code: string }) => {
     setError(null);
+    setCodeError(null);
     setSubmitting(true);
     try {
       const body = await mfaApi.verifyLogin(mfaToken, recovery ? recoveryCode(code) : totpDigits(code));
@@ -57,8 +62,6 @@ export function MfaStep({
       setSubmitting(false);
       if (isInvalidCode(err)) {
         setCodeError(errorMessage(err, 'Código inválido.'));
-        // After the re-render that enables the form again.
-        setTimeout(() => input.current?.focus({ cursor: 'all' }));
       } else if (err instanceof ApiError && err.status === 401) {
         // The step expired or took too many tries: a new password step starts over.
         onRestart(errorMessage(err, 'A verificação expirou. Entre de novo com a sua senha.'));
