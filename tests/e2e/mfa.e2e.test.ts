@@ -275,6 +275,7 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await page.goto(`${t.url}${link![1]}`);
       await page.getByRole('heading', { level: 1, name: 'Confirmar e-mail de administração' }).waitFor();
       await page.getByText(owner.email, { exact: true }).first().waitFor();
+      await page.getByRole('button', { name: 'Entrar para confirmar' }).waitFor();
       await shot(`admin-email-signed-out-${label}`);
 
       // Signed in with another account: said, with the way to switch.
@@ -288,7 +289,7 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       const otherSession = await t.api('POST', '/api/auth/confirm-admin-email', { token: other.token, body: { token: new URLSearchParams(link![1].split('?')[1]).get('token') } });
       expect([otherSession.status, otherSession.body.error]).toEqual([403, 'wrong_account']);
 
-      await page.getByRole('button', { name: `Sair e entrar com ${owner.email}` }).click();
+      await page.getByRole('button', { name: 'Sair e trocar de conta' }).click();
       await page.waitForURL(`${t.url}/login`);
       await expect(page.getByLabel('E-mail').inputValue()).resolves.toBe(owner.email);
       await page.getByText(`Entre com a conta de ${owner.email} para confirmar o e-mail de administração.`).waitFor();

@@ -8,6 +8,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { LinkButton } from '../../components/LinkButton';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import type { LoginLocationState } from '../login/redirect';
+import './confirm-admin-email.css';
 import type { AdminEmailCheck, AdminEmailConfirmed } from '../../../../src/shared/api/auth';
 
 const CHECK_FAILED = 'Não foi possível verificar o link agora.';
@@ -50,7 +51,7 @@ export default function ConfirmAdminEmailPage() {
 
 function Card({ children }: { children: ReactNode }) {
   return (
-    <div className="page page-auth">
+    <div className="page page-auth page-confirm-admin">
       <div className="auth-card">{children}</div>
     </div>
   );
@@ -151,7 +152,7 @@ function Confirm({ token, email }: { token: string; email: string }) {
       <h1 className="auth-title">Confirmar e-mail de administração</h1>
       <p className="auth-subtitle">
         Este link confirma que o endereço <strong className="confirm-admin-email">{email}</strong> é seu e ativa o acesso de
-        administrador da conta dele.
+        administrador da conta com esse e-mail.
       </p>
 
       {error && (
@@ -164,7 +165,7 @@ function Confirm({ token, email }: { token: string; email: string }) {
           action={
             error.again ? (
               <Button size="small" onClick={() => void logout().then(signInAs)}>
-                {error.again === 'wrong_account' ? `Sair e entrar com ${email}` : 'Entrar de novo'}
+                {error.again === 'wrong_account' ? 'Sair e trocar de conta' : 'Entrar de novo'}
               </Button>
             ) : undefined
           }
@@ -173,9 +174,11 @@ function Confirm({ token, email }: { token: string; email: string }) {
 
       {!user ? (
         <>
-          <p>Para continuar, entre com a conta de {email}. Depois do login você volta para esta página.</p>
+          <p className="confirm-admin-text">
+            Para continuar, entre com a conta de {email}. Depois do login você volta para esta página.
+          </p>
           <Button type="primary" size="large" block icon={<LoginOutlined aria-hidden />} onClick={signInAs}>
-            Entrar com {email}
+            Entrar para confirmar
           </Button>
         </>
       ) : !same ? (
@@ -188,12 +191,12 @@ function Confirm({ token, email }: { token: string; email: string }) {
             description={`Você está conectado como ${user.email}, mas este link é do e-mail ${email}. Saia e entre com a conta de ${email} para confirmar.`}
           />
           <Button type="primary" size="large" block icon={<LogoutOutlined aria-hidden />} onClick={() => void logout().then(signInAs)}>
-            Sair e entrar com {email}
+            Sair e trocar de conta
           </Button>
         </>
       ) : (
         <>
-          <p>Você está conectado como {user.email}.</p>
+          <p className="confirm-admin-text">Você está conectado como {user.email}.</p>
           <Button type="primary" size="large" block icon={<CheckCircleOutlined aria-hidden />} loading={sending} onClick={() => void onConfirm()}>
             Confirmar e-mail de administração
           </Button>
