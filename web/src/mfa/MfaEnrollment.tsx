@@ -4,6 +4,7 @@ import { Alert, App, Button, Form, Skeleton, type InputRef } from 'antd';
 import { CopyOutlined, ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../api/client';
 import { copyText } from './download';
+import { groupedSecret } from './format';
 import { codeErrorProps, isInvalidCode, mfaApi, totpDigits, totpRule } from './mfaApi';
 import { OneTimeCodeInput } from './OneTimeCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
@@ -11,9 +12,6 @@ import './mfa.css';
 
 const SETUP_FAILED = 'Não foi possível preparar a verificação em duas etapas agora.';
 const ENABLE_FAILED = 'Não foi possível ativar a verificação em duas etapas agora.';
-
-/** The secret in groups of four, easier to type into an app by hand. */
-export const groupedSecret = (secret: string): string => secret.replace(/\s+/g, '').match(/.{1,4}/g)?.join(' ') ?? secret;
 
 /**
  * Turning two-factor sign-in on (the console's enrolment screen and the 'Segurança' dialog of

@@ -2,20 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { App, Button, Checkbox } from 'antd';
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { copyText, saveText } from './download';
-
-export const RECOVERY_FILENAME = 'cota-verde-codigos-de-recuperacao.txt';
-
-/** The text of the .txt file (and of the clipboard): what the codes are for, then one code a line. */
-export function recoveryCodesText(codes: string[], account?: string): string {
-  return [
-    'Cota Verde: códigos de recuperação da verificação em duas etapas',
-    ...(account ? [`Conta: ${account}`] : []),
-    'Cada código vale uma única vez. Use um deles para entrar se perder o acesso ao aplicativo autenticador.',
-    '',
-    ...codes,
-    '',
-  ].join('\n');
-}
+import { RECOVERY_FILENAME, recoveryCodesText } from './format';
 
 /**
  * The recovery codes, shown once right after two-factor sign-in is turned on: the list, 'Copiar'

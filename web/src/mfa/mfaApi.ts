@@ -1,6 +1,7 @@
 import { createElement, type ReactNode } from 'react';
 import type { LoginAnswer, MfaEnabled, MfaSetup } from '../../../src/shared/api/auth';
 import { api, ApiError } from '../api/client';
+export { MFA_MESSAGES, recoveryCode, recoveryRule, totpDigits, totpRule } from './format';
 
 /** Two-factor sign-in calls (TOTP and single-use recovery codes). */
 export const mfaApi = {
@@ -13,21 +14,6 @@ export const mfaApi = {
   verifyLogin: (mfaToken: string, code: string) => api.post<LoginAnswer>('/auth/login/mfa', { mfa_token: mfaToken, code }, { auth: false }),
 };
 
-/** The digits of a typed one-time code ('123 456' → '123456'). */
-export const totpDigits = (v: string | undefined): string => (v ?? '').replace(/\D/g, '');
-
-/** A typed recovery code without spaces, lowercased ('ABCD-EFGH ' → 'abcd-efgh'). */
-export const recoveryCode = (v: string | undefined): string => (v ?? '').replace(/\s+/g, '').toLowerCase();
-
-/** A wrong, reused or spent code (the code field shows the server's message). */
-export const isInvalidCode = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'invalid_code';
-
-export const MFA_MESSAGES = {
-  totpRequired: 'Digite o código de 6 dígitos do aplicativo autenticador.',
-  recoveryRequired: 'Digite um dos seus códigos de recuperação.',
-  invalidCode: 'Código inválido.',
-} as const;
-
 /**
  * Form.Item props that show the server's refusal of a code on its field, in a role="alert"
  * element so that a screen reader announces it (antd's own field messages are not announced).
@@ -36,16 +22,5 @@ export function codeErrorProps(error: string | null): { validateStatus?: 'error'
   return error ? { validateStatus: 'error', help: createElement('span', { role: 'alert' }, error) } : {};
 }
 
-/** Form rule of the 6-digit code (spaces allowed while typing). */
-export const totpRule = {
-  validator: (_: unknown, v: string | undefined) =>
-    totpDigits(v).length === 6 ? Promise.resolve() : Promise.reject(new Error(MFA_MESSAGES.totpRequired)),
-};
-
-/** Form rule of a recovery code: something typed, of a sensible length. */
-export const recoveryRule = {
-  validator: (_: unknown, v: string | undefined) => {
-    const c = recoveryCode(v);
-    return c.length >= 6 && c.length <= 64 ? Promise.resolve() : Promise.reject(new Error(MFA_MESSAGES.recoveryRequired));
-  },
-};
+/** A wrong, reused or spent code (the code field shows the server's message). */
+export const isInvalidCode = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'invalid_code';

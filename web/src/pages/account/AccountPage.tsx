@@ -41,7 +41,7 @@ export default function AccountPage() {
         <h1>Olá{firstName(user.name) ? `, ${firstName(user.name)}` : ''}!</h1>
         {since && <p className="muted">Cliente desde {since}</p>}
       </header>
-      {/* Phones: balance, participations, data, settings; desktops: balance and data side by side above the table. */}
+      {/* Phones: balance, participations, data, security, autopay, settings; desktops: balance and data side by side above the table, security beside autopay below it. */}
       <div className="account-grid">
         <div className="account-slot account-slot--coupon">
           <CouponCard ref={coupon} />
@@ -52,6 +52,8 @@ export default function AccountPage() {
         </div>
         <div className="account-slot account-slot--side">
           <RegistrationData user={user} />
+        </div>
+        <div className="account-slot account-slot--security">
           <SecurityCard user={user} />
         </div>
         <div className="account-slot account-slot--autopay">
