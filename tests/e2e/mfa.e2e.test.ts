@@ -223,7 +223,7 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       }
       await page.getByRole('heading', { level: 1, name: 'Ative a verificação em duas etapas' }).waitFor();
       await readSecret();
-    }, 300_000);
+    }, 420_000);
 
     it(`a customer turns two-factor sign-in on in /conta and off again (${label})`, async () => {
       await page.setViewportSize(viewport);
@@ -269,7 +269,7 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await card.getByText('Desativada', { exact: true }).waitFor();
       await expectAccessible(page, `conta: segurança desativada de novo (${label})`);
       expect(await t.services.db('user_mfa').where({ user_id: customer.user.id }).first()).toBeUndefined();
-    }, 240_000);
+    }, 360_000);
 
     it(`the admin e-mail confirmation page: a bad link, signed out, another account, the right account (${label})`, async () => {
       await page.setViewportSize(viewport);
