@@ -250,6 +250,11 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await dialog.getByRole('button', { name: 'Concluir' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await card.getByText('Ativada', { exact: true }).waitFor();
+      // The confirmation toast, then the card once it has faded away (axe reads a fading toast's
+      // colours mid-animation).
+      const toast = page.locator('.ant-message-notice').filter({ hasText: 'Verificação em duas etapas ativada.' });
+      await toast.waitFor();
+      await toast.waitFor({ state: 'detached', timeout: 15_000 });
       await card.scrollIntoViewIfNeeded();
       await shot(`mfa-account-on-${label}`);
       expect(await t.services.db('user_mfa').where({ user_id: customer.user.id }).whereNotNull('enabled_at').first()).toBeTruthy();
@@ -267,6 +272,9 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await off.getByRole('button', { name: 'Desativar' }).click();
       await off.waitFor({ state: 'hidden' });
       await card.getByText('Desativada', { exact: true }).waitFor();
+      const offToast = page.locator('.ant-message-notice').filter({ hasText: 'Verificação em duas etapas desativada.' });
+      await offToast.waitFor();
+      await offToast.waitFor({ state: 'detached', timeout: 15_000 });
       await expectAccessible(page, `conta: segurança desativada de novo (${label})`);
       expect(await t.services.db('user_mfa').where({ user_id: customer.user.id }).first()).toBeUndefined();
     }, 360_000);
