@@ -206,7 +206,9 @@ export function createAuthService(deps: {
     const m = await trx('user_mfa').where({ user_id: userId }).whereNotNull('enabled_at').forUpdate().first('secret_enc', 'last_step');
     if (!m) return null;
     if (isTotpShape(code)) {
-      const step = await totpStep(mfaCrypto.decrypt(m.secret_enc), code, now(), m.last_step == null ? null : Number(m.last_step));
+      const secret = readSecret(userId, m.secret_enc);
+      if (secret == null) return null;
+      const step = await totpStep(secret, code, now(), m.last_step == null ? null : Number(m.last_step));
       if (step == null) return null;
       await trx('user_mfa').where({ user_id: userId }).update({ last_step: step, updated_at: trx.fn.now() });
       return 'totp';
@@ -219,6 +221,19 @@ export function createAuthService(deps: {
     if (!spent.length) return null;
     await audit(trx, { actorUserId: userId, action: 'user.mfa_recovery_code_used', entity: 'user', entityId: userId });
     return 'recovery';
+  }
+
+  /**
+   * A stored secret in clear, or null when it cannot be read (APP_SECRET changed since it was
+   * stored): logged, and the code is simply not accepted (`users mfa-reset` is the way out).
+   */
+  function readSecret(userId: number, stored: string): string | null {
+    try {
+      return mfaCrypto.decrypt(stored);
+    } catch (err) {
+      deps.logger.error({ userId, err: (err as Error).message }, 'two-factor secret unreadable (was APP_SECRET changed?): run `cotaverde users mfa-reset` for this account');
+      return null;
+    }
   }
 
   /** Runs `work`; a code the account got wrong counts against its limit, a right one gives the point back. */
@@ -529,7 +544,9 @@ export function createAuthService(deps: {
           if (m?.enabled_at) throw errors.conflict('mfa_already_enabled', 'A verificação em duas etapas já está ativa nesta conta.');
           if (!m?.pending_secret_enc) throw errors.conflict('mfa_setup_required', 'Nenhuma configuração pendente: comece de novo pela leitura do QR code.');
           // The app proves it holds the secret with a code of now (± one step).
-          const step = await totpStep(mfaCrypto.decrypt(m.pending_secret_enc), cmd.code, now(), null);
+          const pending = readSecret(user.id, m.pending_secret_enc);
+          if (pending == null) throw errors.conflict('mfa_setup_required', 'Nenhuma configuração pendente: comece de novo pela leitura do QR code.');
+          const step = await totpStep(pending, cmd.code, now(), null);
           if (step == null) throw invalidCode('validation');
           await trx('user_mfa')
             .where({ user_id: user.id })

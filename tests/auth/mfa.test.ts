@@ -351,6 +351,18 @@ describe('sign-in with two factors', () => {
     }
   });
 
+  test('a secret that cannot be read (APP_SECRET changed since) accepts no code: 401 invalid_code, an error log, never a 500', async () => {
+    const u = await enrolled();
+    // Encrypted under another key: what a changed APP_SECRET leaves behind.
+    const { createMfaCrypto } = await import('../../src/auth/mfa');
+    await t.services.db('user_mfa').where({ user_id: u.user.id }).update({ secret_enc: createMfaCrypto('o-outro-segredo-de-32-caracteres-ou-mais').encrypt(u.secret) });
+    lines.length = 0;
+    expect(await loginMfa({ mfa_token: await mfaToken(u), code: await codeAt(u.secret) })).toMatchObject({ status: 401, body: INVALID_CODE_401 });
+    expect(lines.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ level: 50, userId: u.user.id, msg: expect.stringContaining('users mfa-reset') }));
+    // A recovery code still works.
+    expect((await loginMfa({ mfa_token: await mfaToken(u), code: u.recovery[0] })).status).toBe(200);
+  });
+
   test('neither the secret, the codes nor the tokens are logged', async () => {
     lines.length = 0;
     const u = await enrolled();

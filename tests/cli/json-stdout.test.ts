@@ -94,6 +94,7 @@ test('every command with --json writes one JSON document to stdout; its logs go 
     'users show': [['users', 'show', buyer.email, '--json']],
     'users promote': [['users', 'promote', other.email, '--json']],
     'users demote': [['users', 'demote', other.email, '--json']],
+    'users mfa-reset': [['users', 'mfa-reset', (await createUser(t)).email, '--json']],
     'vouchers grant': [['vouchers', 'grant', '--user', buyer.email, '--product', String(product.id), '--quantity', '1', '--json']],
     'payments approve': [['payments', 'approve', String(pix.paymentId), '--json'], ['payments', 'approve', String(pix3.paymentId), '--json']],
     'payments refund': [['payments', 'refund', String(pix3.paymentId), '--reason', 'teste do --json', '--json']],

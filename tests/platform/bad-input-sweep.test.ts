@@ -20,6 +20,10 @@ const POSTS = [
   '/api/auth/login',
   '/api/auth/reset-password',
   '/api/auth/reset-password/confirm',
+  '/api/auth/login/mfa',
+  '/api/auth/mfa/enable',
+  '/api/auth/mfa/disable',
+  '/api/auth/confirm-admin-email',
   '/api/reservations',
   '/api/vouchers/consume',
   '/api/payments/infoproduct',
@@ -46,6 +50,7 @@ test.each([
   '/api/infoproducts/%s/open-draw?include=numbers',
   '/api/draws?infoproduct_id=%s',
   '/api/infoproducts?limit=%s',
+  '/api/auth/confirm-admin-email?token=%s',
 ])('GET %s with odd ids → JSON 4xx', async (pattern) => {
   for (const id of ODD_IDS) {
     const r = await t.api('GET', pattern.replace('%s', id), { token });

@@ -236,3 +236,30 @@ describe('trusted proxy hops (TRUSTED_PROXY_HOPS, TRUST_PROXY)', () => {
     ]);
   });
 });
+
+describe('ADMIN_MFA_REQUIRED: admins need two-factor sign-in for the console', () => {
+  test('default: on in production (any name of it), off in development and test', () => {
+    expect(loadConfig({ ...PRODUCTION_OK }).adminMfaRequired).toBe(true);
+    expect(loadConfig({ ...PRODUCTION_OK, NODE_ENV: 'staging' }).adminMfaRequired).toBe(true);
+    expect(loadConfig({ ...URLS }).adminMfaRequired).toBe(false);
+    expect(loadConfig({ ...URLS, NODE_ENV: 'development' }).adminMfaRequired).toBe(false);
+    expect(loadConfig({ ...URLS, NODE_ENV: 'test' }).adminMfaRequired).toBe(false);
+  });
+
+  test.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+  ])('set to %s → %s, whatever the environment', (value, want) => {
+    expect(loadConfig({ ...PRODUCTION_OK, ADMIN_MFA_REQUIRED: value }).adminMfaRequired).toBe(want);
+    expect(loadConfig({ ...URLS, ADMIN_MFA_REQUIRED: value }).adminMfaRequired).toBe(want);
+  });
+
+  test('an empty value counts as unset', () => {
+    expect(loadConfig({ ...PRODUCTION_OK, ADMIN_MFA_REQUIRED: '' }).adminMfaRequired).toBe(true);
+    expect(loadConfig({ ...URLS, ADMIN_MFA_REQUIRED: '' }).adminMfaRequired).toBe(false);
+  });
+});
