@@ -49,14 +49,23 @@ export interface BrowserSession {
  * (`setup` runs on it, e.g. to seed the catalogue) and a Chromium; before each test, a new
  * phone-sized pt-BR browser context (with `permissions` granted for the app's origin) and page.
  */
-export function useBrowser(opts: { setup?: (t: TestContext) => Promise<void>; permissions?: string[] } = {}): BrowserSession {
+export function useBrowser(
+  opts: {
+    setup?: (t: TestContext) => Promise<void>;
+    permissions?: string[];
+    /** Extra environment of the test app, read when it starts (e.g. ADMIN_MFA_REQUIRED, or the SMTP_URL of a server started before). */
+    env?: () => Record<string, string>;
+    /** The app's clock for the time-based codes of two-factor sign-in (createTestContext's `now`). */
+    now?: () => number;
+  } = {},
+): BrowserSession {
   const session = {} as BrowserSession;
 
   beforeAll(async () => {
     if (!fs.existsSync(WEB_INDEX)) {
       throw new Error('web/dist/index.html is missing: build the SPA first (npm run build:web).');
     }
-    session.t = await createTestContext({ serveWeb: true });
+    session.t = await createTestContext({ serveWeb: true, env: opts.env?.(), now: opts.now });
     await opts.setup?.(session.t);
     session.browser = await launchChromium();
   });

@@ -24,6 +24,8 @@ const NumbersPage = lazy(() => import('./pages/numbers/NumbersPage'));
 const CataloguePage = lazy(() => import('./pages/catalogue/CataloguePage'));
 const ProductPage = lazy(() => import('./pages/product/ProductPage'));
 const ResultPage = lazy(() => import('./pages/result/ResultPage'));
+/** The page of the ADMIN_EMAILS proof link: rare, never part of the store's first visit. */
+const ConfirmAdminEmailPage = lazy(() => import('./pages/confirm-admin-email/ConfirmAdminEmailPage'));
 
 /** The admin console is a separate chunk, fetched only when an administrator opens /admin. */
 const AdminConsole = lazy(() => import('./pages/admin/AdminConsole'));
@@ -47,6 +49,7 @@ export const routes: RouteObject[] = [
           { path: 'infoprodutos', element: <CataloguePage /> },
           { path: 'comprar/:sku', element: <ProductPage /> },
           { path: 'resultado/:id', element: <ResultPage /> },
+          { path: 'confirmar-email-admin', element: <ConfirmAdminEmailPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -219,6 +219,34 @@ function toApiError(status: number, body: unknown): ApiError {
   return new ApiError(status, 'http_error', `HTTP ${status}`);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Server refusals other modules react to                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+type ErrorListener = (err: ApiError) => void;
+const errorListeners = new Set<ErrorListener>();
+
+/**
+ * Calls `listener` with every error answer of the server (4xx/5xx with our JSON body), whatever
+ * screen made the call; returns the unsubscribe function. The admin console listens for
+ * 403 mfa_enrollment_required (an administrator who must turn two-factor sign-in on first).
+ */
+export function onApiError(listener: ErrorListener): () => void {
+  errorListeners.add(listener);
+  return () => void errorListeners.delete(listener);
+}
+
+function refusal(err: ApiError): ApiError {
+  for (const listener of errorListeners) {
+    try {
+      listener(err);
+    } catch {
+      /* a listener's failure never changes the caller's error */
+    }
+  }
+  return err;
+}
+
 export async function request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -267,7 +295,7 @@ export async function request<T = unknown>(method: string, path: string, opts: R
     if (res.status >= 500 && (body === undefined || typeof body !== 'object')) {
       throw new ApiError(res.status, 'server_unavailable', UNAVAILABLE_MESSAGE);
     }
-    throw toApiError(res.status, body);
+    throw refusal(toApiError(res.status, body));
   }
   return body as T;
 }
@@ -307,7 +335,7 @@ export async function requestFile(path: string, opts: Omit<RequestOptions, 'body
     if (res.status >= 500 && (body === undefined || typeof body !== 'object')) {
       throw new ApiError(res.status, 'server_unavailable', UNAVAILABLE_MESSAGE);
     }
-    throw toApiError(res.status, body);
+    throw refusal(toApiError(res.status, body));
   }
   if ((res.headers.get('content-type') ?? '').includes('text/html')) {
     throw new ApiError(res.status, 'html_response', 'Falha ao carregar (resposta HTML do servidor). Verifique a URL base.');
@@ -344,7 +372,7 @@ export async function uploadFile<T = unknown>(path: string, file: Blob, filename
   if (!res.ok) {
     if (res.status >= 500 && (body === undefined || typeof body !== 'object')) throw new ApiError(res.status, 'server_unavailable', UNAVAILABLE_MESSAGE);
     if (res.status === 413 && (body === undefined || typeof body !== 'object')) throw new ApiError(413, 'payload_too_large', 'Arquivo grande demais.');
-    throw toApiError(res.status, body);
+    throw refusal(toApiError(res.status, body));
   }
   return body as T;
 }

@@ -13,12 +13,20 @@ export interface AuthState {
   isAdmin: boolean;
   /** Set when a token exists but the profile call failed for a reason other than 401. */
   profileError: Error | null;
-  /** Resolves with the signed-in user; rejects with ApiError (missing_token, profile_unavailable…). */
-  login(email: string, password: string, remember?: boolean): Promise<User>;
+  /**
+   * Resolves with the signed-in user, or with the token of the second step when the account has
+   * two-factor sign-in on (then `completeLogin` finishes it); rejects with ApiError
+   * (missing_token, profile_unavailable…).
+   */
+  login(email: string, password: string, remember?: boolean): Promise<LoginOutcome>;
+  /** Opens the session a sign-in answer carries (`{token, user}`), e.g. the second step's; resolves with the user. */
+  completeLogin(body: unknown, remember?: boolean): Promise<User>;
   logout(): Promise<void>;
   /** Reloads the profile with the stored token. */
   refresh(): Promise<void>;
 }
+
+export type LoginOutcome = { user: User; mfaToken?: undefined } | { mfaToken: string; user?: undefined };
 
 export const AuthContext = createContext<AuthState | null>(null);
 

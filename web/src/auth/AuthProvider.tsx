@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, TOKEN_KEY, tokenStore } from '../api/client';
-import { AuthContext, type AuthState } from './AuthContext';
-import { isAdminUser, tokenOf, toUser, type User } from './user';
+import { AuthContext, type AuthState, type LoginOutcome } from './AuthContext';
+import { isAdminUser, mfaTokenOf, tokenOf, toUser, type User } from './user';
 
 async function fetchProfile(): Promise<User> {
   const body = await api.get('/me');
@@ -76,9 +76,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('storage', onStorage);
   }, [loadProfile]);
 
-  const login = useCallback(async (email: string, password: string, remember = true): Promise<User> => {
-    // `remember` also decides the e-book download cookie's life (the browser's session, or the token's).
-    const body = await api.post('/auth/login', { email, password, remember }, { auth: false });
+  const completeLogin = useCallback(async (body: unknown, remember = true): Promise<User> => {
     const t = tokenOf(body);
     if (!t) throw new ApiError(200, 'missing_token', 'missing_token');
     tokenStore.set(t, remember);
@@ -99,6 +97,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setLoading(false);
     return u;
   }, []);
+
+  const login = useCallback(
+    async (email: string, password: string, remember = true): Promise<LoginOutcome> => {
+      // `remember` also decides the e-book download cookie's life (the browser's session, or the token's).
+      const body = await api.post('/auth/login', { email, password, remember }, { auth: false });
+      // Two-factor sign-in on: no session yet, the login page asks for the code (POST /auth/login/mfa).
+      const mfaToken = mfaTokenOf(body);
+      if (mfaToken) return { mfaToken };
+      return { user: await completeLogin(body, remember) };
+    },
+    [completeLogin],
+  );
 
   const logout = useCallback(async () => {
     generation.current++;
@@ -123,10 +133,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isAdmin: isAdminUser(user),
       profileError,
       login,
+      completeLogin,
       logout,
       refresh: loadProfile,
     }),
-    [loading, user, token, profileError, login, logout, loadProfile],
+    [loading, user, token, profileError, login, completeLogin, logout, loadProfile],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -10,6 +10,10 @@ export interface User {
   is_admin: boolean;
   created_at: string | null;
   coupon_code: string | null;
+  /** Two-factor sign-in (TOTP) is on for this account. */
+  mfa_enabled: boolean;
+  /** An administrator who must turn two-factor sign-in on before using the console (ADMIN_MFA_REQUIRED). */
+  mfa_enrollment_required: boolean;
 }
 
 type Raw = Record<string, unknown>;
@@ -38,6 +42,8 @@ export function toUser(body: unknown): User | null {
     is_admin: u.is_admin === true,
     created_at: str(u.created_at),
     coupon_code: str(u.coupon_code),
+    mfa_enabled: u.mfa_enabled === true,
+    mfa_enrollment_required: u.mfa_enrollment_required === true,
   };
 }
 
@@ -50,4 +56,11 @@ export function tokenOf(body: unknown): string | null {
   if (!body || typeof body !== 'object') return null;
   const b = body as Raw;
   return str(b.token, b.access_token, b.jwt);
+}
+
+/** The first step of a two-factor sign-in: the password was right, a code is still due. */
+export function mfaTokenOf(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const b = body as Raw;
+  return b.mfa_required === true ? str(b.mfa_token) : null;
 }

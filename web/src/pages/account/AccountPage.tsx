@@ -9,6 +9,7 @@ import { firstName, formatDate } from './format';
 import { Participations } from './Participations';
 import { Receipts } from './Receipts';
 import { RegistrationData } from './RegistrationData';
+import { SecurityCard } from './SecurityCard';
 import { useParticipations } from './useParticipations';
 import { usePixPay } from './usePixPay';
 import './account.css';
@@ -40,7 +41,7 @@ export default function AccountPage() {
         <h1>Olá{firstName(user.name) ? `, ${firstName(user.name)}` : ''}!</h1>
         {since && <p className="muted">Cliente desde {since}</p>}
       </header>
-      {/* Phones: balance, participations, data, settings; desktops: balance and data side by side above the table. */}
+      {/* Phones: balance, participations, data, security, autopay, settings; desktops: balance and data side by side above the table, security beside autopay below it. */}
       <div className="account-grid">
         <div className="account-slot account-slot--coupon">
           <CouponCard ref={coupon} />
@@ -51,6 +52,9 @@ export default function AccountPage() {
         </div>
         <div className="account-slot account-slot--side">
           <RegistrationData user={user} />
+        </div>
+        <div className="account-slot account-slot--security">
+          <SecurityCard user={user} />
         </div>
         <div className="account-slot account-slot--autopay">
           <AutopayCard onChanged={reload} />

@@ -17,6 +17,7 @@ import AdminUsersPage from './AdminUsersPage';
 import ActiveClientsPage from './ActiveClientsPage';
 import { OpsLink } from './OpsLink';
 import { BackupStatusLine } from './BackupStatusLine';
+import { MfaEnrollmentScreen, useMfaEnrollmentGate } from './MfaEnrollmentScreen';
 
 /**
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
@@ -30,6 +31,9 @@ export default function AdminConsole() {
   const { pathname } = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const current = navItemFor(pathname);
+  // An administrator who must turn two-factor sign-in on first sees only the enrolment screen.
+  const mfa = useMfaEnrollmentGate();
+  if (mfa.required) return <MfaEnrollmentScreen onDone={mfa.done} />;
 
   return (
     <Layout className="admin-console">
