@@ -30,13 +30,19 @@ describe('unknown paths and wrong methods under /api answer JSON', () => {
     ['PUT', '/api/reservations', 'POST'],
     ['GET', '/api/auth/login', 'POST'],
     ['PATCH', '/api/payments/7/status', 'GET'],
-    ['POST', '/API/HEALTH', 'GET'],
   ])('%s %s → 405 JSON with Allow', async (method, path, allowed) => {
     const r = await t.api(method, path);
     expect(r.status).toBe(405);
     isJson(r);
     expect(r.body).toEqual({ error: 'method_not_allowed', message: 'Método não permitido para esta rota.' });
     expect(r.headers.get('allow')).toContain(allowed);
+  });
+
+  test('another spelling of a known path is no path at all (RULES H2): POST /API/HEALTH → 404 JSON', async () => {
+    const r = await t.api('POST', '/API/HEALTH');
+    expect(r.status).toBe(404);
+    isJson(r);
+    expect(r.body).toEqual({ error: 'route_not_found', message: 'Rota não encontrada.' });
   });
 
   test('a method no route knows (PROPFIND) is JSON too', async () => {
