@@ -1,5 +1,6 @@
 import { apiUrl, errorMessage } from '../../api/client';
 import { accountApi } from './accountApi';
+import { saveBlob } from '../../components/saveFile';
 
 export const EBOOK_FAILED = 'Não foi possível baixar o e-book agora.';
 export const EXPORT_FAILED = 'Não foi possível baixar seus dados agora.';
@@ -28,19 +29,6 @@ export async function openEbook(drawId: number): Promise<string | null> {
     tab?.close();
     return errorMessage(err, EBOOK_FAILED);
   }
-}
-
-/** Saves a downloaded file under its name (a temporary link with the download attribute). */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
 /** 'Baixar meus dados' (GET /api/me/export). Resolves with an error text to show, or null. */
