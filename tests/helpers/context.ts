@@ -39,15 +39,25 @@ function adminUrl() {
   return u;
 }
 
-async function adminQuery(sql: string) {
+/** The test server's URL as its admin user, on database `db` (the admin connection's own by default). */
+export function serverUrl(db?: string): string {
+  const u = new URL(adminUrl());
+  if (db) u.pathname = `/${db}`;
+  return u.toString();
+}
+
+/** One statement on the test server as its admin user (CREATE/DROP DATABASE, catalogue reads). */
+export async function serverQuery(sql: string): Promise<pg.QueryResult> {
   const c = new pg.Client({ connectionString: adminUrl() });
   await c.connect();
   try {
-    await c.query(sql);
+    return await c.query(sql);
   } finally {
     await c.end();
   }
 }
+
+const adminQuery = serverQuery;
 
 export async function createTestContext(
   opts: {

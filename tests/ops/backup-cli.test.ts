@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { createTestContext, createUser, type TestContext, serverQuery, serverUrl } from '../helpers/context';
 import { runCliCaptured, STACK } from '../helpers/cli';
 import { BACKUP_MAGIC, readBackupHeader } from '../../src/ops/backup';
 
@@ -20,20 +20,8 @@ let dir: string;
 let good: string;
 const dbs: string[] = [];
 
-function adminUrl(db = 'postgres') {
-  const u = new URL(process.env.TEST_ADMIN_DATABASE_URL!);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: adminUrl() });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const adminUrl = (db = 'postgres') => serverUrl(db);
+const admin = serverQuery;
 /** A fresh database name of this run (dropped in afterAll; leftovers are dropped by the next `npm test`). */
 function newDb() {
   const name = `cv_t_${process.env.TEST_RUN_ID ?? process.pid}_bk${randomBytes(3).toString('hex')}`;

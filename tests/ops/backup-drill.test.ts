@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { createTestContext, createUser, type TestContext } from '../helpers/context';
+import { createTestContext, createUser, type TestContext, serverQuery, serverUrl } from '../helpers/context';
 import { runCliCaptured, STACK } from '../helpers/cli';
 import { eventually } from '../helpers/eventually';
 import { freePort } from '../helpers/ports';
@@ -40,20 +40,8 @@ let restored: Db;
 const f: { holdId: number; pendingPaymentId: number; refundedPaymentId: number; decidedDrawId: number; autopayDrawId: number } = {} as never;
 let purchasesDuringBackup = 0;
 
-function adminUrl(db = 'postgres') {
-  const u = new URL(process.env.TEST_ADMIN_DATABASE_URL!);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: adminUrl() });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const adminUrl = (db = 'postgres') => serverUrl(db);
+const admin = serverQuery;
 const cli = (argv: string[]) => runCliCaptured(argv, () => t.services);
 const count = async (db: Db, table: string) => Number((await db(table).count({ n: '*' }))[0].n);
 
