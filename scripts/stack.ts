@@ -7,6 +7,8 @@
  *           web and worker first, then Redis and PostgreSQL.
  *   test  — services (a separate test cluster), a migrated template database, web build,
  *           Chromium, then the whole jest suite. Extra args go to jest.
+ *   test-services — what `test` prepares, held up for a jest started on its own (`npx jest <file>`,
+ *           through tests/setup/global-setup.ts) until that jest ends.
  *   services — only bring up PostgreSQL + Redis and print their URLs (for benches / debugging).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -241,9 +243,18 @@ async function dropDatabase(adminUrl: string, name: string) {
   }
 }
 
-async function test(jestArgs: string[]) {
+/**
+ * What a jest run needs, built the one way whether `npm test` runs the suite or a bare `npx jest`
+ * asks for it (tests/setup/global-setup.ts through `stack.ts test-services`): services (the test
+ * cluster), a migrated template database, the web build, Chromium. Answers the environment the
+ * tests read, the file of the run's axe records, and `finish` (the template dropped, the services stopped).
+ */
+async function prepareTestRun(): Promise<{ env: Record<string, string>; a11yFile: string; finish(): Promise<void> }> {
   const services = await provisionServices('test', TEMPLATE_DB);
-  let code = 1;
+  const finish = async () => {
+    await dropDatabase(services.adminDatabaseUrl, TEMPLATE_DB).catch(() => {});
+    await services.stop();
+  };
   try {
     await recreateTemplate(services.adminDatabaseUrl, services.databaseUrl);
     log(`banco modelo ${TEMPLATE_DB} migrado.`);
@@ -253,11 +264,7 @@ async function test(jestArgs: string[]) {
       if (process.env.CI === 'true') throw new Error('CI: /usr/bin/chromium ausente e não foi possível instalá-lo (apt-get install chromium); os testes de navegador são obrigatórios.');
       log('AVISO: /usr/bin/chromium ausente e sem permissão para instalar (apt-get install chromium): os testes de navegador serão pulados.');
     }
-    const resultsFile = path.join(ROOT, '.data', 'test', 'jest-results.json');
-    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
-    fs.rmSync(resultsFile, { force: true });
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
+    const env = {
       NODE_ENV: 'test',
       TEST_ADMIN_DATABASE_URL: services.adminDatabaseUrl,
       TEST_TEMPLATE_DB: TEMPLATE_DB,
@@ -265,12 +272,27 @@ async function test(jestArgs: string[]) {
       REDIS_URL: services.redisUrl,
       CHROMIUM_PATH: chromium ?? '',
     };
-    delete env.DATABASE_URL;
     // The browser tests' axe records (tests/helpers/a11y.ts): one line per page state, this run's only.
     const a11yFile = path.join(ROOT, '.data', 'test', `a11y-${env.TEST_RUN_ID}.jsonl`);
     fs.rmSync(a11yFile, { force: true });
+    return { env, a11yFile, finish };
+  } catch (e) {
+    await finish();
+    throw e;
+  }
+}
+
+async function test(jestArgs: string[]) {
+  const run = await prepareTestRun();
+  let code = 1;
+  try {
+    const resultsFile = path.join(ROOT, '.data', 'test', 'jest-results.json');
+    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+    fs.rmSync(resultsFile, { force: true });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...run.env };
+    delete env.DATABASE_URL;
     code = await runChild(process.execPath, [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${resultsFile}`, ...jestArgs], { cwd: ROOT, env });
-    reportA11y(a11yFile);
+    reportA11y(run.a11yFile);
     if (fs.existsSync(resultsFile)) {
       const res = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
       const skipped = res.numPendingTests + res.numTodoTests;
@@ -279,10 +301,29 @@ async function test(jestArgs: string[]) {
       if (res.numTotalTests === 0) code = code || 1;
     }
   } finally {
-    await dropDatabase(services.adminDatabaseUrl, TEMPLATE_DB).catch(() => {});
-    await services.stop();
+    await run.finish();
   }
   process.exit(code);
+}
+
+/**
+ * `stack.ts test-services`: what `test` prepares, for a jest started on its own (`npx jest <file>`,
+ * tests/setup/global-setup.ts): writes the tests' environment as one JSON line on file descriptor 3,
+ * keeps the services up until its stdin closes (the global teardown, or jest gone), then finishes.
+ */
+async function testServices() {
+  const run = await prepareTestRun();
+  fs.writeSync(3, `${JSON.stringify(run.env)}\n`);
+  fs.closeSync(3);
+  await new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, resolve);
+    process.stdin.resume();
+  });
+  reportA11y(run.a11yFile);
+  await run.finish();
+  process.exit(0);
 }
 
 /**
@@ -339,7 +380,16 @@ function runChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.
 }
 
 const [cmd, ...rest] = process.argv.slice(2);
-const main = cmd === 'start' ? start() : cmd === 'test' ? test(rest) : cmd === 'services' ? servicesOnly() : Promise.reject(new Error(`uso: stack.ts start|test|services`));
+const main =
+  cmd === 'start'
+    ? start()
+    : cmd === 'test'
+      ? test(rest)
+      : cmd === 'test-services'
+        ? testServices()
+        : cmd === 'services'
+          ? servicesOnly()
+          : Promise.reject(new Error(`uso: stack.ts start|test|test-services|services`));
 main.catch((e) => {
   console.error(`[cotaverde] ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
