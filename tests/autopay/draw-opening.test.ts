@@ -4,7 +4,7 @@ import type { RunningWorker } from '../../src/platform/queue';
 import { insertDrawWithNumbers } from '../../src/draws/queries';
 import { eventually } from '../helpers/eventually';
 import { makeProduct, makeDraw } from '../payments/fixtures';
-import { CARDS, VALID_CPF, autopayUser, cellsOf, mainSeries, openNextDraw, runsOf, tokenize } from './fixtures';
+import { CARDS, VALID_CPF, autopayUser, cellsOf, mainSeries, openNextDraw, retriesDue, runsOf, tokenize } from './fixtures';
 
 /**
  * DESIGN §7: a new draw of the main series holds every active profile's free captive numbers in
@@ -220,7 +220,7 @@ test('a transient failure that outlasts the hold releases the numbers; cancellin
   expect(s1).toMatchObject({ pending: 1 });
   const f = runs.find((r: any) => r.numbers[0] === 70);
   expect(await t.services.db('autopay_runs').where({ id: f.id }).first()).toMatchObject({ status: 'held', attempts: 1 });
-  await new Promise((r) => setTimeout(r, 1100));
+  await retriesDue(t, next);
   const s2 = await t.services.autopay.runDraw(next);
   expect(s2.pending).toBe(0);
   const final = await t.services.db('autopay_runs').where({ id: f.id }).first();

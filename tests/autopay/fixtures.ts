@@ -1,5 +1,6 @@
 import type { TestContext } from '../helpers/context';
 import { createUser } from '../helpers/context';
+import { eventually } from '../helpers/eventually';
 import { writeAppConfig } from '../../src/platform/app-config';
 import { makeProduct, makeDraw } from '../payments/fixtures';
 
@@ -57,4 +58,15 @@ export const runsOf = (t: TestContext, drawId: number) => t.services.db('autopay
 
 export async function cellsOf(t: TestContext, drawId: number, numbers: number[]) {
   return t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'owner_user_id', 'reservation_id');
+}
+
+/**
+ * Waits until every held run of the draw is due for its retry (its next_attempt_at passed, by the
+ * database's clock, the one the charging run compares with): a transient failure's backoff has run out.
+ */
+export function retriesDue(t: TestContext, drawId: number) {
+  return eventually(
+    async () => !(await t.services.db('autopay_runs').where({ draw_id: drawId, status: 'held' }).where('next_attempt_at', '>', t.services.db.fn.now()).first()),
+    'the held runs to be due for their retry',
+  );
 }

@@ -3,7 +3,7 @@ import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-merc
 import { mercadoPagoEnv } from '../payments/fixtures';
 import { registry } from '../../src/platform/metrics';
 import { runCliCaptured } from '../helpers/cli';
-import { CARDS, VALID_CPF, cardBody, mainSeries, openNextDraw, runsOf, cellsOf } from './fixtures';
+import { CARDS, VALID_CPF, cardBody, mainSeries, openNextDraw, retriesDue, runsOf, cellsOf } from './fixtures';
 
 /**
  * Autopay with Mercado Pago ("Pagamentos automáticos"), against the strict fake of its API: the
@@ -82,9 +82,9 @@ test('charges: one POST /v1/payments per run with customer, card and idempotency
 
   const s1 = await t.services.autopay.runDraw(next);
   expect(s1.pending).toBe(1);
-  await new Promise((r) => setTimeout(r, 1_100));
+  await retriesDue(t, next);
   expect((await t.services.autopay.runDraw(next)).pending).toBe(1);
-  await new Promise((r) => setTimeout(r, 2_100));
+  await retriesDue(t, next);
   expect((await t.services.autopay.runDraw(next)).pending).toBe(0);
 
   const runs = await runsOf(t, next);

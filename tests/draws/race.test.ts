@@ -1,5 +1,6 @@
 import { createTestContext, createUser, type ApiResponse, type TestContext } from '../helpers/context';
 import { grant, invariantViolations, makeProductWithDraw, range, voucherViolations } from './fixtures';
+import { eventually } from '../helpers/eventually';
 
 /**
  * THE race: many users fight over the same 10 numbers of one draw through the
@@ -32,7 +33,6 @@ function prng(seed: number) {
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Round {
   name: string;
@@ -97,7 +97,12 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
   const expirer = (async () => {
     if (!round.expirer) return;
     const pick = prng(round.seed * 7919);
+    // One round of expiries per answered request: each round waits for the race to have moved on.
+    let answered = -1;
     while (running) {
+      await eventually(async () => !running || reserves.length + consumes.length !== answered, 'another answer in the race', 60_000, 2);
+      if (!running) break;
+      answered = reserves.length + consumes.length;
       const active: Array<{ id: number }> = await db('reservations').where({ draw_id: draw.id, status: 'active' }).select('id');
       const chosen = active.filter(() => pick() < 0.3).map((r) => r.id);
       if (chosen.length) {
@@ -105,7 +110,6 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
         if (pick() < 0.5) await t.services.reservations.sweep();
         else await Promise.all(chosen.map((id) => t.services.reservations.expire(id)));
       }
-      await sleep(3);
     }
   })();
 

@@ -16,6 +16,7 @@ import { sellDirectly } from '../draws/fixtures';
 import { eventually } from '../helpers/eventually';
 import { readAppConfig } from '../../src/platform/app-config';
 import { seedDemo } from '../../seeds/demo';
+import { pageAtRest } from '../helpers/screenshots';
 
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const DESKTOP = { width: 1280, height: 900 };
@@ -41,7 +42,7 @@ describeBrowser('admin dashboard in the browser', () => {
     // From the top: a full-page shot of a scrolled page paints the sticky top bar mid-page.
     if (fullPage) {
       await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
-      await page.waitForTimeout(200);
+      await pageAtRest(page);
     }
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage, animations: 'disabled' });
   }
@@ -111,10 +112,10 @@ describeBrowser('admin dashboard in the browser', () => {
 
     await expectNoSidewaysScroll();
     await page.setViewportSize(DESKTOP);
-    await page.waitForTimeout(300);
+    await pageAtRest(page);
     await shot('dashboard-desktop');
     await page.setViewportSize(PHONE);
-    await page.waitForTimeout(300);
+    await pageAtRest(page);
     await shot('dashboard-phone');
 
     // --- NOVO SORTEIO: the confirmation says how many numbers are sold ---

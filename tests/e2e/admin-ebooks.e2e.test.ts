@@ -14,7 +14,7 @@ import { describeBrowser, PHONE_VIEWPORT, settled, signInWithToken, useBrowser }
 import { eventually } from '../helpers/eventually';
 import { seedDemo } from '../../seeds/demo';
 import { buyEbooks, makeProductWithDraw } from '../payments/fixtures';
-import { saveFullPageShot } from '../helpers/screenshots';
+import { pageAtRest, saveFullPageShot } from '../helpers/screenshots';
 
 // Uploads of this file go to temporary storage, not to the repository's storage/.
 const STORAGE = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-admin-e2e-'));
@@ -44,11 +44,11 @@ describeBrowser('admin console: e-books and payments to review', () => {
   /** A dialog taller than the screen: the whole dialog, scrolled through. */
   async function dialogShot(name: string, dialog: ReturnType<Page['getByRole']>) {
     fs.mkdirSync(SHOTS, { recursive: true });
-    await page.waitForTimeout(300);
+    await pageAtRest(page);
     const viewport = page.viewportSize()!;
     const box = await dialog.locator('.ant-modal-container').first().boundingBox();
     await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil((box?.height ?? 0) + 200)) });
-    await page.waitForTimeout(300);
+    await pageAtRest(page);
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
     await page.setViewportSize(viewport);
   }

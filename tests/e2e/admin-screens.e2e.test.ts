@@ -15,7 +15,7 @@ import { describeBrowser, PHONE_VIEWPORT, settled, signInWithToken, useBrowser }
 import { eventually } from '../helpers/eventually';
 import { seedDemo } from '../../seeds/demo';
 import { seedConsole } from './console-seed';
-import { saveFullPageShot } from '../helpers/screenshots';
+import { pageAtRest, saveFullPageShot } from '../helpers/screenshots';
 import { expectAccessible } from '../helpers/a11y';
 
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
@@ -41,7 +41,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
   let page: Page;
   beforeEach(() => ({ t, context, page } = session));
 
-  const shot = (name: string) => saveFullPageShot(page, SHOTS, name, 400);
+  const shot = (name: string) => saveFullPageShot(page, SHOTS, name);
 
   it('shoots every page on desktop and phone, the autopay detail and the menu drawer', async () => {
     const { admin, next } = await seedConsole(t);
@@ -57,7 +57,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
         await page.getByRole('heading', { name: p.heading, exact: true }).first().waitFor();
         // Loaded: no skeleton left.
         await eventually(async () => (await page.locator('.ant-skeleton').count()) === 0 || null, `${p.path} to load`);
-        await page.waitForTimeout(300);
+        await pageAtRest(page);
         if (label === 'phone') {
           const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
           expect({ page: p.path, width }).toEqual({ page: p.path, width: PHONE_VIEWPORT.width });
@@ -74,7 +74,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
       await detail.getByText('Recusado', { exact: true }).waitFor();
       await expectAccessible(page, `console: compras automáticas do sorteio (${label})`);
       await detail.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
+      await pageAtRest(page);
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS, `console-draw-autopay-${label}.png`), animations: 'disabled' });
     }
@@ -84,7 +84,7 @@ describeBrowser('admin console screenshots (every page, desktop and phone)', () 
     await page.getByRole('button', { name: 'Menu do painel' }).click();
     const drawer = await settled(page.locator('.admin-console-drawer'));
     await drawer.getByRole('button', { name: 'Filas (operações)' }).waitFor();
-    await page.waitForTimeout(300);
+    await pageAtRest(page);
     await page.screenshot({ path: path.join(SHOTS, 'console-menu-drawer-phone.png'), animations: 'disabled' });
   }, 240_000);
 });

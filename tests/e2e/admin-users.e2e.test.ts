@@ -13,6 +13,7 @@ import type { Locator } from 'playwright-core';
 import { describeBrowser, signInWithToken, useBrowser } from '../helpers/browser';
 import { eventually } from '../helpers/eventually';
 import { makeDraw, sellDirectly } from '../draws/fixtures';
+import { pageAtRest } from '../helpers/screenshots';
 
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const DESKTOP = { width: 1280, height: 860 };
@@ -31,7 +32,7 @@ describeBrowser('admin customer registry in the browser', () => {
   async function settled(dialog: Locator): Promise<Locator> {
     await dialog.waitFor();
     await eventually(async () => !/-(appear|enter)\b/.test((await dialog.getAttribute('class')) ?? '') || null, 'the dialog to open');
-    await page.waitForTimeout(300);
+    await pageAtRest(page);
     return dialog;
   }
 

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { eventually } from './eventually';
 
 export const A11Y_DIR = path.resolve(__dirname, '../../.data/test');
 export type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
@@ -39,15 +40,16 @@ export function a11yRecordFile(runId = process.env.TEST_RUN_ID ?? 'local'): stri
  * a dialog still fading in has text at a fraction of its opacity. Endless ones (spinners) are ignored.
  */
 async function animationsDone(page: Page): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    const running = await page.evaluate(() =>
-      ((globalThis as any).document.getAnimations() as any[]).some(
-        (a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity),
-      ),
-    );
-    if (!running) return;
-    await page.waitForTimeout(50);
-  }
+  await eventually(
+    async () =>
+      !(await page.evaluate(() =>
+        ((globalThis as any).document.getAnimations() as any[]).some(
+          (a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity),
+        ),
+      )),
+    'the animations to end',
+    3_000,
+  ).catch(() => {});
 }
 
 function record(rec: A11yRecord): void {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createTestContext, type TestContext } from './context';
 import { expectAccessible } from './a11y';
+import { eventually } from './eventually';
 
 const WEB_INDEX = path.resolve(__dirname, '../../web/dist/index.html');
 
@@ -107,19 +108,18 @@ export async function submitLogin(page: Page, email: string, password: string): 
  */
 export async function settled(dialog: Locator): Promise<Locator> {
   await dialog.waitFor();
-  for (let i = 0; i < 100; i++) {
-    const moving = await dialog.evaluate(
-      (el: any) => /-(appear|enter)\b/.test(el.className) || el.getAnimations({ subtree: true }).some((a: any) => a.playState === 'running'),
-    );
-    if (!moving) {
-      // Every dialog a browser test opens is an accessibility gate too (tests/helpers/a11y.ts).
-      const title: string = await dialog.evaluate(
-        (el: any) => el.querySelector('.ant-modal-title, .ant-drawer-title, .ant-modal-confirm-title, .ant-popover-title')?.textContent ?? '',
-      );
-      await expectAccessible(dialog.page(), `diálogo: ${title.trim() || 'sem título'}`);
-      return dialog;
-    }
-    await dialog.page().waitForTimeout(50);
-  }
-  throw new Error('the dialog never stopped animating');
+  await eventually(
+    async () =>
+      !(await dialog.evaluate(
+        (el: any) => /-(appear|enter)\b/.test(el.className) || el.getAnimations({ subtree: true }).some((a: any) => a.playState === 'running'),
+      )),
+    'the dialog to stop animating',
+    5_000,
+  );
+  // Every dialog a browser test opens is an accessibility gate too (tests/helpers/a11y.ts).
+  const title: string = await dialog.evaluate(
+    (el: any) => el.querySelector('.ant-modal-title, .ant-drawer-title, .ant-modal-confirm-title, .ant-popover-title')?.textContent ?? '',
+  );
+  await expectAccessible(dialog.page(), `diálogo: ${title.trim() || 'sem título'}`);
+  return dialog;
 }

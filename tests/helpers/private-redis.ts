@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { eventually } from './eventually';
 
 /** Whether a Redis answers PING on 127.0.0.1:port. */
 export function pingRedis(port: number): Promise<boolean> {
@@ -43,11 +44,7 @@ export class PrivateRedis {
     const bin = execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--daemonize', 'no', '--appendonly', 'no', '--save', '', ...(this.o.extraArgs ?? [])];
     this.child = spawn(bin, args, { stdio: 'ignore' });
-    const deadline = Date.now() + timeoutMs;
-    while (!(await pingRedis(this.port))) {
-      if (Date.now() > deadline) throw new Error(`the private redis-server on port ${this.port} did not answer within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(() => pingRedis(this.port), `the private redis-server on port ${this.port} to answer`, timeoutMs);
   }
   async stop() {
     const child = this.child;

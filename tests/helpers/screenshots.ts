@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { contrastRatio } from './contrast';
 import { expectAccessible } from './a11y';
+import { eventually } from './eventually';
 
 export const ARTIFACTS_DIR = path.resolve(__dirname, '../artifacts');
 
@@ -34,20 +35,49 @@ export async function paintedColours(el: Locator): Promise<{ color: string; back
  * once the element has no running animation or transition (waited for up to 10 s).
  */
 export async function paintedContrast(el: Locator): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && !(await el.evaluate((node: any) => node.getAnimations().length === 0))) await el.page().waitForTimeout(50);
+  await eventually(async () => el.evaluate((node: any) => node.getAnimations().length === 0), 'the element to stop animating', 10_000).catch(() => {});
   const c = await paintedColours(el);
   return contrastRatio(c.color, c.background);
 }
 
 /**
- * A full-page screenshot for docs (`dir/name.png`), taken from the top: a full-page shot of a
- * scrolled page paints the sticky top bar mid-page. `settleMs` lets the scroll settle first.
+ * Waits until the page is at rest: no finite animation or transition running, and two checks in a
+ * row (each two animation frames apart) see the same layout (document size, scroll position,
+ * viewport). Before a screenshot, after a scroll or a viewport change.
  */
-export async function saveFullPageShot(page: Page, dir: string, name: string, settleMs = 300): Promise<void> {
+export async function pageAtRest(page: Page): Promise<void> {
+  let last = '';
+  await eventually(async () => {
+    const now = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const g = globalThis as any;
+          g.requestAnimationFrame(() =>
+            g.requestAnimationFrame(() => {
+              const moving = (g.document.getAnimations() as any[]).some(
+                (a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity),
+              );
+              const d = g.document.documentElement;
+              resolve(moving ? 'moving' : JSON.stringify([d.scrollWidth, d.scrollHeight, g.scrollX, g.scrollY, g.innerWidth, g.innerHeight]));
+            }),
+          );
+        }),
+    );
+    const still = now !== 'moving' && now === last;
+    last = now;
+    return still;
+  }, 'the page to come to rest');
+}
+
+/**
+ * A full-page screenshot for docs (`dir/name.png`), taken from the top (a full-page shot of a
+ * scrolled page paints the sticky top bar mid-page), once the page is at rest after the scroll.
+ * The fourth argument, a fixed settling time in older callers, is not used.
+ */
+export async function saveFullPageShot(page: Page, dir: string, name: string, _unusedSettleMs?: number): Promise<void> {
   await expectAccessible(page, name);
   fs.mkdirSync(dir, { recursive: true });
   await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
-  await page.waitForTimeout(settleMs);
+  await pageAtRest(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { childProcessEnv, createTestContext, createUser, type TestContext } from '../helpers/context';
 import { eventually } from '../helpers/eventually';
+import { waitForJob } from '../helpers/jobs';
 import { startTestWorker } from '../helpers/worker';
 import { registerJobHandlers } from '../../jobs/registry';
 import { grant } from '../draws/fixtures';
@@ -344,7 +345,11 @@ test('a worker killed (SIGKILL) mid-run loses nothing: its jobs are re-run by th
   await expectFulfilledOnce(list);
   // And a replacement worker joins without redoing anything.
   workers[0] = await startWorkerProcess();
-  await new Promise((r) => setTimeout(r, 1500));
+  // Whatever the joined worker would take up again (its first stalled-job check runs as it starts,
+  // and puts any such job back in line) comes before a job queued now: once that one has run, so has
+  // anything it might have redone.
+  await queue.add('mail.sweep', {}, { jobId: 'after-replacement' });
+  await waitForJob(queue, 'after-replacement', 'completed', 'a job queued after the replacement worker joined to have run');
   await expectFulfilledOnce(list);
 }, 360_000);
 

@@ -2,6 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { runCliCaptured } from '../helpers/cli';
 import { brasilia } from '../../cli/output';
 import { eventually } from '../helpers/eventually';
+import { waitForJob } from '../helpers/jobs';
 import { startTestWorker } from '../helpers/worker';
 import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 import { grant, makeDraw, makeProductWithDraw, range, sellDirectly } from '../draws/fixtures';
@@ -285,9 +286,9 @@ test('the job through a real worker: the results service fails twice, then answe
     expect(fake.requests.slice(0, 3)).toEqual(['/lotomania', '/lotomania', '/lotomania']);
     expect(await t.services.db('lottery_results').where({ contest_number: 2970 }).first()).toMatchObject({ source: 'service', numbers, held_at: D });
     expect((await decisions(draw.id))[0]).toMatchObject({ actor: 'system' });
-    // Queued again: nothing is decided twice.
-    await t.services.queue.enqueue('results.fetch', {});
-    await new Promise((r) => setTimeout(r, 500));
+    // Queued again: once that job has run to its end, the draw was still decided only once.
+    await t.services.queue.enqueue('results.fetch', {}, { jobId: 'results-fetch-again' });
+    await waitForJob(t.services.queue.raw, 'results-fetch-again', 'completed', 'the second results.fetch job to have run');
     expect(await decisions(draw.id)).toHaveLength(1);
   } finally {
     await worker.close();
