@@ -3,7 +3,7 @@ import { adminContext, type TestUser } from './setup';
 import { audit } from '../../src/platform/audit';
 
 /**
- * The audit log of the admin console (issue 9): GET /api/admin/audit, newest first, filtered by
+ * The audit log of the admin console (RULES U5): GET /api/admin/audit, newest first, filtered by
  * entity and entity id, paginated with hasMore. 401/403 come from tests/admin/route-table.test.ts
  * (every mounted /api/admin route).
  */

@@ -65,7 +65,7 @@ test('an admin reopening a paused draw while a customer asks ensure-open-draw: t
   const admin = await createUser(t, { admin: true });
   const customer = await createUser(t);
   for (let round = 0; round < 6; round++) {
-    // Closed by an admin (a pause, DESIGN §2): only an admin opens the product's next draw.
+    // Closed by an admin (a pause, RULES D3): only an admin opens the product's next draw.
     const { product, draw: old } = await makeProductWithDraw(t, {}, { total_numbers: 3, status: 'closed' });
     const [toggle, ensure] = await Promise.all([
       t.api('PATCH', `/api/admin/draws/${old.id}`, { token: admin.token, body: { status: 'open' } }),

@@ -4,9 +4,9 @@ import { makeDraw, makeProduct, makeProductWithDraw, range, sellDirectly } from 
 import { writeAppConfig } from '../../src/platform/app-config';
 
 /**
- * The admin draws table (issue 9): create, edit, status chip, delete, list and the legend board,
- * against the real app and database. Writes are audited with before/after and show in the
- * public reads at once (their cache is dropped on commit).
+ * The admin draws table (account spec §2 "Admin dashboard"): create, edit, status chip, delete,
+ * list and the legend board, against the real app and database. Writes are audited with
+ * before/after and show in the public reads at once (their cache is dropped on commit).
  */
 let t: TestContext;
 let admin: TestUser;

@@ -4,9 +4,10 @@ import { makeDraw } from '../draws/fixtures';
 import { drawnDraw, sell } from './history-fixtures';
 
 /**
- * Held raffles (issue 9 '/admin/sorteios'): the public GET /api/draws?status=closed, the admin's
- * GET /api/admin/draws/history (closed and drawn draws, paginated, searchable) and
- * GET /api/admin/draws/{id}/participants (grouped by user, sorted by name).
+ * Held raffles (account spec §7 "Held raffles", the console's '/admin/sorteios'): the public GET
+ * /api/draws?status=closed, the admin's GET /api/admin/draws/history (closed and drawn draws,
+ * paginated, searchable) and GET /api/admin/draws/{id}/participants (grouped by user, sorted by
+ * name).
  */
 let t: TestContext;
 let admin: TestUser;

@@ -9,7 +9,7 @@ import { reaisToCents } from '../../src/catalogue/admin';
 import { jsonOrText } from '../helpers/http';
 
 /**
- * The admin console's e-books (issue 9, 'Cadastro de Infoprodutos'): CRUD with prices typed in
+ * The admin console's e-books ('Cadastro de Infoprodutos'): CRUD with prices typed in
  * reais, archive, PDF and cover uploads checked by their bytes, against the real app, database
  * and a private e-book storage. The uploaded PDF reaches a buyer only through the customer-area
  * download.

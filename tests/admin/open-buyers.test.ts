@@ -9,8 +9,9 @@ import { buyersCsv, centsForCsv, csvField, csvFileName, numbersCsv, toCsv } from
 import { sell } from './history-fixtures';
 
 /**
- * Active raffle buyers (issue 9 '/admin/sorteiosAtivos'): GET /api/admin/dashboard/open-buyers
- * with the spec's shape (draw_id, sold, remaining, buyers, numbers), and the client-side CSV.
+ * Active raffle buyers (the console's '/admin/sorteiosAtivos'): GET
+ * /api/admin/dashboard/open-buyers with the spec's shape (draw_id, sold, remaining, buyers,
+ * numbers), and the client-side CSV.
  */
 
 describe('CSV export (pure functions)', () => {

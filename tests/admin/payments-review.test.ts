@@ -2,7 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { buyEbooks, makeProductWithDraw, paymentRow } from '../payments/fixtures';
 
 /**
- * Payments to review (issue 9, `/api/admin/payments`): the payments the money rules flagged (late
+ * Payments to review (`/api/admin/payments`): the payments the money rules flagged (late
  * approval, refund, amount mismatch) listed with their reason, marked reviewed with a note
  * (audited), flagged again when a new reason comes, and the sandbox approval.
  */

@@ -5,7 +5,7 @@ import { ADMIN_DRAWS_ROUTES, adminDrawsRoutes } from '../../src/draws/admin-rout
 import { moduleRouters } from '../../src/http';
 
 /**
- * The admin-route guard table (issue 9, DESIGN §9): every /api/admin route of the draws router,
+ * The admin-route guard table (RULES U1, H1): every /api/admin route of the draws router,
  * called anonymously (401), as a customer (403) and as an admin (its success status). The table is
  * built from ADMIN_DRAWS_ROUTES, which must name exactly the routes the router registers, and each
  * listed route must have a call below: a route added without both fails this file.

@@ -4,10 +4,10 @@ import { grant, invariantViolations, makeDraw, makeProductWithDraw, sellDirectly
 import { ADMIN_USERS_ROUTES, adminUsersRoutes } from '../../src/auth/admin-users-routes';
 
 /**
- * The customer registry (issue 9, 'Cadastro de Clientes') and the number assignment, against the
- * real app and database: list/search/pagination, create with a temporary password and a reset
- * mail, edit with a coupon ledger adjustment, the own-admin-flag rule, delete or anonymize
- * (LGPD), and assigning numbers as an admin payment of 0. Every write is audited.
+ * The customer registry (the console's 'Cadastro de Clientes') and the number assignment, against
+ * the real app and database: list/search/pagination, create with a temporary password and a reset
+ * mail, edit with a coupon ledger adjustment, the own-admin-flag rule, delete or anonymize (LGPD),
+ * and assigning numbers as an admin payment of 0. Every write is audited.
  */
 let t: TestContext;
 let admin: TestUser;

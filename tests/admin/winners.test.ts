@@ -4,7 +4,7 @@ import { makeDraw } from '../draws/fixtures';
 import { drawnDraw } from './history-fixtures';
 
 /**
- * Winners (issue 9 '/admin/vencedores'): GET /api/admin/winners lists drawn draws that have a
+ * Winners (the console's '/admin/vencedores'): GET /api/admin/winners lists drawn draws that have a
  * winner; PATCH /api/admin/winners/{drawId} edits the prize (name, http(s) link, redeemed) in one
  * transaction with an audit entry holding before/after.
  */

@@ -202,7 +202,7 @@ describe('admin detection (from the database, on every request)', () => {
     expect((await t.services.auth.authenticate(u.token))?.isAdmin).toBe(true);
 
     await t.services.db('users').where({ id: u.user.id }).update({ is_admin: false });
-    // the session user that guards admin routes is read fresh (DESIGN §9), even when the
+    // the session user that guards admin routes is read fresh (RULES U1), even when the
     // write bypassed the services (nothing told the session cache)
     expect((await t.services.auth.authenticate(u.token, { fresh: true }))?.isAdmin).toBe(false);
     // the session cache keeps the other routes' copy until a service reports the change, as every

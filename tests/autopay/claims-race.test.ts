@@ -2,7 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { VALID_CPF, tokenize } from './fixtures';
 
 /**
- * A captive number belongs to one active profile at a time (DESIGN §7): 20 users save
+ * A captive number belongs to one active profile at a time (RULES A1): 20 users save
  * overlapping sets of numbers at once, with real parallel HTTP requests. Every answer is 200 or
  * 409 with the conflicting numbers; each number ends with one owner, and a 409's user keeps
  * nothing of what it asked for.

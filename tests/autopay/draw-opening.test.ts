@@ -7,7 +7,7 @@ import { makeProduct, makeDraw } from '../payments/fixtures';
 import { CARDS, VALID_CPF, autopayUser, cellsOf, mainSeries, openNextDraw, retriesDue, runsOf, tokenize } from './fixtures';
 
 /**
- * DESIGN §7: a new draw of the main series holds every active profile's free captive numbers in
+ * RULES A2-A4: a new draw of the main series holds every active profile's free captive numbers in
  * the opening transaction; the worker relays draw.opened from the outbox to autopay.charge,
  * which charges each profile once: approval sells (payment kind 'autopay', coupon credit),
  * a decline releases (the public board shows the numbers free), a transient failure retries.

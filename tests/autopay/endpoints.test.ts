@@ -4,7 +4,7 @@ import { AUTOPAY_MESSAGES as M } from '../../src/shared/autopay';
 import { CARDS, VALID_CNPJ, VALID_CPF, cardBody, tokenize } from './fixtures';
 
 /**
- * The customer's autopay API (issue 11; account spec §5, §7, §8): the sandbox tokenizer, the
+ * The customer's autopay API (account spec §5, §7, §8): the sandbox tokenizer, the
  * profile (get / save / cancel), the claims grid and the card config, with their validation,
  * 401 for anonymous callers and nothing of another user's.
  */

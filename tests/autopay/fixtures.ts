@@ -4,7 +4,10 @@ import { eventually } from '../helpers/eventually';
 import { writeAppConfig } from '../../src/platform/app-config';
 import { makeProduct, makeDraw } from '../payments/fixtures';
 
-/** Test cards (Luhn-valid): outcome by the last four digits (issue 11). */
+/**
+ * Test cards (Luhn-valid): outcome by the last four digits (docs/DECISIONS.md "Autopay and captive
+ * numbers").
+ */
 export const CARDS = {
   approve: '4111111111111111',
   decline: '4000000000000002',

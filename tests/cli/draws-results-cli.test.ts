@@ -4,7 +4,10 @@ import { brasilia } from '../../cli/output';
 import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 import { makeDraw, makeProduct, range, sellDirectly } from '../draws/fixtures';
 
-/** `cotaverde draws …` and `cotaverde results …` (issue 10): output, --json, exit codes 1 (errors) and 2 (usage). */
+/**
+ * `cotaverde draws …` and `cotaverde results …`: output, --json, exit codes 1 (errors) and 2
+ * (usage).
+ */
 let t: TestContext;
 let fake: FakeLottery;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { buyEbooks, makeProductWithDraw, paymentRow } from '../payments/fixtures
 
 /**
  * `cotaverde payments list [--status …] [--flagged] [--json]`, `payments show <id>`,
- * `payments review <id> --note <text>` (issue 10): output, --json, exit codes (1 errors, 2 usage).
+ * `payments review <id> --note <text>`: output, --json, exit codes (1 errors, 2 usage).
  */
 let t: TestContext;
 let flaggedId: number;

@@ -6,7 +6,7 @@ import { eventually } from '../helpers/eventually';
 import { JOB_NAMES } from '../../src/platform/queue';
 import type { QueueStatus } from '../../src/shared/api/ops';
 
-/** `queues status` and `queues retry <job type> [--failed]` (issue 10), against a real queue. */
+/** `queues status` and `queues retry <job type> [--failed]`, against a real queue. */
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestContext();

@@ -3,7 +3,7 @@ import { runCliCaptured, STACK } from '../helpers/cli';
 import { makeDraw, sellDirectly } from '../draws/fixtures';
 
 /**
- * `cotaverde users show|promote|demote` and `cotaverde coupons show|adjust` (issue 10): they call
+ * `cotaverde users show|promote|demote` and `cotaverde coupons show|adjust`: they call
  * the admin registry's service (the same rules as the console), print text or --json, and exit
  * 1 on a domain error, 2 on a usage error, with the message on stderr and no stack trace.
  */

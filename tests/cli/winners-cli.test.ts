@@ -5,7 +5,7 @@ import { drawnDraw } from '../admin/history-fixtures';
 import type { Services } from '../../src/services';
 
 /**
- * `cotaverde winners list | show | set-prize | redeem` (issue 10): the same service as the admin
+ * `cotaverde winners list | show | set-prize | redeem`: the same service as the admin
  * console; --json on list and show; errors to stderr with exit 1, usage errors exit 2.
  */
 let t: TestContext;

@@ -5,7 +5,7 @@ import { COUPON_CODE_RE } from '../../src/coupons/schema';
 import { buyEbooks, makeProductWithDraw, paymentRow, sandboxBank } from '../payments/fixtures';
 
 /**
- * Store credit (DESIGN §6): cashback on every approved paid payment, once; reversal on
+ * Store credit (RULES C1-C3): cashback on every approved paid payment, once; reversal on
  * refund/chargeback never below zero; expiry as a ledger entry; random unique codes;
  * GET /api/coupons/mine and POST /api/coupons/sync (and its alias) over real HTTP.
  */

@@ -5,7 +5,7 @@ import { eventually } from '../helpers/eventually';
 import { grant, invariantViolations, makeDraw, makeProductWithDraw } from './fixtures';
 
 /**
- * Expiry of holds (DESIGN §4): a delayed job per reservation plus a periodic
+ * Expiry of holds (RULES R3): a delayed job per reservation plus a periodic
  * sweep, with the database as the source of truth (a Redis wipe loses jobs,
  * never holds).
  */

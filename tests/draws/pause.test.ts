@@ -8,10 +8,10 @@ import { makeDraw, makeProduct } from '../payments/fixtures';
 import { autopayUser, mainSeries, runsOf } from '../autopay/fixtures';
 
 /**
- * DESIGN §2 "an admin's close is a pause": ensure-open-draw opens a draw only for an active product
- * with no draw yet or whose last draw closed by selling out; after an admin's close it answers the
- * product's state (200, no draw) and opens nothing. DESIGN §7: autopay holds and charges only in
- * draws opened by sell-out succession or by an admin (draws.opened_by).
+ * RULES D3 "An admin's close is a pause" and D4: ensure-open-draw opens a draw only for an active
+ * product with no draw yet or whose last draw closed by selling out; after an admin's close it
+ * answers the product's state (200, no draw) and opens nothing. RULES A3: autopay holds and charges
+ * only in draws opened by sell-out succession or by an admin (draws.opened_by).
  */
 let t: TestContext;
 let worker: RunningWorker | null = null;

@@ -3,7 +3,7 @@ import { writeAppConfig } from '../../src/platform/app-config';
 import { makeProductWithDraw } from './fixtures';
 
 /**
- * Holds (issue 7): at most max_numbers_per_selection × 2 numbers held per user and draw at a time,
+ * Holds (RULES R5): at most max_numbers_per_selection × 2 numbers held per user and draw at a time,
  * whatever max_per_user is; reserving reclaims cells of holds already past their time, so a
  * stopped worker never freezes a board. No worker runs in this file.
  */

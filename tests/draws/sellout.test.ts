@@ -2,7 +2,7 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { grant, invariantViolations, makeDraw, makeProductWithDraw, range, sellDirectly } from './fixtures';
 
 /**
- * Sell-out (DESIGN §2): the sale of the last number closes the draw and opens
+ * Sell-out (RULES D2): the sale of the last number closes the draw and opens
  * exactly one successor with the predecessor's settings, in the same
  * transaction, with a 'draw.opened' event, also when the last numbers are sold
  * concurrently.

@@ -1,11 +1,11 @@
 /**
- * The issue-9 browser test, through the real console pages as an admin: sign in → the dashboard
- * shows the current draw → /admin/infoproducts: a new e-book with a PDF (a small real PDF made
- * here) → its draw opens and is listed in the dashboard's draws table, whose 'Compras automáticas'
- * detail is fetched only when opened → /admin/AdminClientesUser assigns two numbers of that draw to
- * a customer → /admin/sorteiosAtivos (that draw, picked with 'Ver compradores') lists them →
- * 'Exportar CSV' downloads a BOM + ';' file with the customer's row → the customer, in a second
- * browser, sees the two numbers in /conta. 'Filas (operações)' opens the queue dashboard.
+ * The admin console's whole flow in a browser, through the real console pages as an admin: sign in
+ * → the dashboard shows the current draw → /admin/infoproducts: a new e-book with a PDF (a small
+ * real PDF made here) → its draw opens and is listed in the dashboard's draws table, whose 'Compras
+ * automáticas' detail is fetched only when opened → /admin/AdminClientesUser assigns two numbers of
+ * that draw to a customer → /admin/sorteiosAtivos (that draw, picked with 'Ver compradores') lists
+ * them → 'Exportar CSV' downloads a BOM + ';' file with the customer's row → the customer, in a
+ * second browser, sees the two numbers in /conta. 'Filas (operações)' opens the queue dashboard.
  * Desktop (1280) screens for the admin, phone (390) for the customer; demo catalogue.
  */
 import fs from 'node:fs';
@@ -53,7 +53,7 @@ function tinyPdf(text: string): Buffer {
 
 // Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
 jest.setTimeout(180_000);
-describeBrowser('admin console: the whole flow of issue 9', () => {
+describeBrowser('admin console: the whole flow', () => {
   const session = useBrowser({ setup: (app) => seedDemo(app.services.db).then(() => undefined) });
   let t: TestContext;
   let context: BrowserContext;

@@ -1,5 +1,5 @@
 /**
- * Browser test of the admin dashboard (account spec §2 "Admin dashboard", issue 9): an admin
+ * Browser test of the admin dashboard (account spec §2 "Admin dashboard"): an admin
  * signs in → /admin shows the current draw's sold and remaining → changes the ticket price →
  * creates a draw with 'Novo' → toggles its status chip → 'NOVO SORTEIO' after the confirmation
  * that says how many numbers are sold → the new draw is listed. Then the audit log shows those

@@ -1,5 +1,5 @@
 /**
- * Browser test of the admin console's e-books and payments to review (issue 9): an admin creates
+ * Browser test of the admin console's e-books and payments to review: an admin creates
  * an e-book with its price typed in reais, a fake PDF is refused with the server's message, the
  * real PDF and a PNG cover are accepted (its draw is open, the store shows the cover); a flagged
  * payment is marked reviewed with a note. Desktop (1280) and phone (390) screenshots go to

@@ -7,7 +7,7 @@ import { drawnDraw, sell } from '../admin/history-fixtures';
 import { writeAppConfig } from '../../src/platform/app-config';
 
 /**
- * The admin's held raffles, active raffle buyers and winners pages in a real browser (issue 9):
+ * The admin's held raffles, active raffle buyers and winners pages in a real browser:
  * expand a draw's participants, switch the buyers' tabs and export the CSV, edit a winner's prize.
  * Screenshots (desktop 1280 and phone 390) go to docs/screenshots/admin/ for a person to look at.
  */

@@ -1,5 +1,5 @@
 /**
- * Browser test of the customer registry and the customers with active balance (issue 9), as an
+ * Browser test of the customer registry and the customers with active balance, as an
  * admin: the table lists and searches, 'Novo' creates an account and shows 'Senha padrão: …' once,
  * an edit of the balance asks for the reason, 'Atribuir números' picks two free numbers on the
  * legend grid and sells them, and /admin/clientes lists the balance. Desktop and phone

@@ -1,5 +1,5 @@
 /**
- * Browser test of autopay (issue 11 "Proof"; account spec §2 'Compra automática - número cativo'):
+ * Browser test of autopay (account spec §2 'Compra automática - número cativo'):
  * a customer saves 3 captive numbers with a sandbox test card in /conta → an administrator opens
  * a new draw of the main series (POST /api/admin/dashboard/new) → the worker charges the card →
  * /conta shows the numbers as the customer's, paid. A declined test card (ending 0002): the

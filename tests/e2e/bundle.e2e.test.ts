@@ -1,8 +1,8 @@
 /**
- * What a visitor's browser downloads (issue 7, "the site people download"): the home page's first
- * visit stays within the JS budget, carries no antd and no account/admin code, and loads the
- * purchase dialogs and the phone menu only when first used; GET /api/me is asked once per page
- * load. Real app serving the built SPA (web/dist), demo catalogue, phone-sized Chromium.
+ * What a visitor's browser downloads ("the site people download", docs/BENCHMARKS.md): the home
+ * page's first visit stays within the JS budget, carries no antd and no account/admin code, and
+ * loads the purchase dialogs and the phone menu only when first used; GET /api/me is asked once per
+ * page load. Real app serving the built SPA (web/dist), demo catalogue, phone-sized Chromium.
  */
 import type { Page } from 'playwright-core';
 import { createUser, type TestContext } from '../helpers/context';

@@ -1,5 +1,5 @@
 /**
- * Browser test of the public result page (/resultado/{id}, issue 10) and of the customer's draw
+ * Browser test of the public result page (/resultado/{id}) and of the customer's draw
  * detail once the draw is drawn: the winner sees CONTEMPLADO, another buyer NÃO CONTEMPLADO, both
  * reach the result page. Phone and desktop screenshots go to docs/screenshots/results/.
  */

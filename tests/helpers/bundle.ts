@@ -10,7 +10,10 @@ import type { Page, Request } from 'playwright-core';
 
 export const WEB_DIST = path.resolve(__dirname, '../../web/dist');
 
-/** The site's own budget (issue 7): JS the home page's first visit transfers, compressed. */
+/**
+ * The site's own budget (docs/BENCHMARKS.md, the home page's JS): JS the home page's first visit
+ * transfers, compressed.
+ */
 export const HOME_JS_BUDGET_BYTES = 170 * 1024;
 
 /** Sources that belong to the customer area and the admin console: never downloaded by a store visitor. */

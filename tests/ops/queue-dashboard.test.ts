@@ -14,7 +14,7 @@ import { errorMiddleware } from '../../src/platform/http/errors';
 import { createApp } from '../../src/http';
 
 /**
- * The queue dashboard under /ops (issue 10 "Operations view"): only through the signed link of
+ * The queue dashboard under /ops (the operations view; RULES H3): only through the signed link of
  * POST /api/admin/ops/link, which sets an httpOnly, SameSite=Strict cookie scoped to /ops. Without
  * it every path under /ops (page, static files, API) answers 401 JSON, a customer 403, never the
  * dashboard; a demoted admin is refused at once.

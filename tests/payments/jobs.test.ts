@@ -339,7 +339,8 @@ describe('late approval of a reservation payment', () => {
     await t.services.payments.applyProviderState(paymentId, await remote(paymentId, 'approved'));
     expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'approved', flagged_for_review: true });
     const credit = await t.services.db('coupon_ledger').where({ payment_id: paymentId }).orderBy('id');
-    // The lost half comes back as credit; the payment's cashback (DESIGN §6, default 100%) is credited too.
+    // The lost half comes back as credit; the payment's cashback (RULES C2, default 100%) is
+    // credited too.
     expect(credit.map((c) => [c.kind, c.amount_cents])).toEqual([['late_approval', amount / 2], ['credit', amount]]);
     expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(amount / 2 + amount);
   });

@@ -19,7 +19,7 @@ import {
 } from './fixtures';
 
 /**
- * DESIGN §5: a payment we marked expired or cancelled is still asked about for a while (48 h,
+ * RULES P3 and P5: a payment we marked expired or cancelled is still asked about for a while (48 h,
  * spaced out); an approval that arrives then is applied by the late-approval rule. Proven through
  * every detection path: the status call, the poll job, reconciliation and the operator's CLI.
  */

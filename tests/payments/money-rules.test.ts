@@ -6,9 +6,9 @@ import { runCliCaptured } from '../helpers/cli';
 import { WEBHOOK_SECRET, balanceOf, ledgerOf, letThrottlePass, makeDraw, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
 
 /**
- * DESIGN §5 money rules, against the fake Mercado Pago (webhooks, re-fetches, cancellations):
- * late approval within max_per_user, coupon credit to the cent, refunds and chargebacks of
- * numbers in open and closed draws, and approvals for less than charged.
+ * The money rules (RULES P3-P6, RF1-RF6), against the fake Mercado Pago (webhooks, re-fetches,
+ * cancellations): late approval within max_per_user, coupon credit to the cent, refunds and
+ * chargebacks of numbers in open and closed draws, and approvals for less than charged.
  */
 let fake: FakeMercadoPago;
 let t: TestContext;

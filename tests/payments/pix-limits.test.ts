@@ -3,7 +3,7 @@ import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-merc
 import { makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
 
 /**
- * Provider calls (issue 7): a user's pending charge for the same e-book and quantity is shown
+ * Provider calls (RULES P8): a user's pending charge for the same e-book and quantity is shown
  * again instead of a new one (parallel requests included), and creating charges is limited per
  * user (10 per 10 minutes). Rate limits are on in this file.
  */

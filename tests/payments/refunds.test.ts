@@ -8,7 +8,7 @@ import { soldNumbersThatCount } from '../../src/draws/queries';
 import { WEBHOOK_SECRET, balanceOf, buyEbooks, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
 
 /**
- * Refunds reach everything a payment bought (DESIGN §3, §5, §8): voucher lots tied to their
+ * Refunds reach everything a payment bought (RULES RF1-RF6): voucher lots tied to their
  * payment, consumptions that record the lots they spent, and a refund or chargeback (webhook or
  * the operator's refund through the provider) that revokes unused vouchers, voids the sales its
  * vouchers bought, reverses the cashback, ends the e-book right and flags the payment. Against

@@ -3,7 +3,7 @@ import { seedDemo } from '../../seeds/demo';
 
 /**
  * Every API route answers malformed input with a JSON 4xx {error, message}, never a 500 or HTML:
- * a sweep of odd bodies and path/query values over the routes of issues 2-4.
+ * a sweep of odd bodies and path/query values over the storefront's and the account area's routes.
  */
 let t: TestContext;
 let token: string;
@@ -61,8 +61,9 @@ test.each([
 });
 
 /**
- * One id rule for every route (DESIGN §10): decimal integers ≥ 1 only, in paths, queries and
- * bodies. Each refusal is a 400 naming the problem in Portuguese, never a 404 of a coerced id.
+ * One id rule for every route (docs/DECISIONS.md "One id rule"): decimal integers ≥ 1 only, in
+ * paths, queries and bodies. Each refusal is a 400 naming the problem in Portuguese, never a 404 of
+ * a coerced id.
  */
 describe('the id rule on every route', () => {
   const BAD_IDS = ['0x0f', '1e3', '01', '-1', '1.0', '0', '+1', '9007199254740992', '99999999999999999999'];

@@ -20,12 +20,12 @@ import { insertSession } from '../../src/auth/queries';
 import { sha256 } from '../../src/auth/service';
 
 /**
- * Past one machine (issue 10): 2 web + 2 worker processes, started here as real child processes
- * (src/bin/web.ts, and jobs/worker.ts's startWorker with short BullMQ lock timings), against one
- * database and one Redis. Per-process state must not break: a sale through web A shows on the
- * board served by web B within 1 s; payments approved while both workers run are fulfilled
- * exactly once; a worker killed mid-run loses nothing; rate limits are shared; the job
- * schedulers run once per tick whatever the number of workers.
+ * Past one machine (docs/DECISIONS.md "Operations and several processes"): 2 web + 2 worker
+ * processes, started here as real child processes (src/bin/web.ts, and jobs/worker.ts's startWorker
+ * with short BullMQ lock timings), against one database and one Redis. Per-process state must not
+ * break: a sale through web A shows on the board served by web B within 1 s; payments approved
+ * while both workers run are fulfilled exactly once; a worker killed mid-run loses nothing; rate
+ * limits are shared; the job schedulers run once per tick whatever the number of workers.
  */
 const ROOT = path.resolve(__dirname, '../..');
 let t: TestContext;

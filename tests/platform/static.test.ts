@@ -1,5 +1,5 @@
 /**
- * The built site as the server sends it (issue 7, "the site people download"): hashed assets
+ * The built site as the server sends it ("the site people download"): hashed assets
  * cached for a year, the app shell revalidated, brotli/gzip honoured from the files precompressed
  * at build time, dot folders never served, and web/dist a production build of React.
  */

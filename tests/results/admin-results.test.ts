@@ -5,8 +5,8 @@ import { ADMIN_RESULTS_ROUTES, adminResultsRoutes } from '../../src/draws/admin-
 import { moduleRouters } from '../../src/http';
 
 /**
- * The admin console's 'Registrar resultado' API (issue 10): preview (nothing saved), record (the
- * same service as the CLI), fetch from the results service; validation, roles and conflicts.
+ * The admin console's 'Registrar resultado' API (RULES W4, W5): preview (nothing saved), record
+ * (the same service as the CLI), fetch from the results service; validation, roles and conflicts.
  */
 let t: TestContext;
 let fake: FakeLottery;

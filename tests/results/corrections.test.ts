@@ -8,7 +8,7 @@ import { createServices } from '../../src/services';
 import { announceWebUrl, WEB_URL_FILE } from '../../src/platform/web-url';
 
 /**
- * DESIGN §8, corrections correct everything: a correction that changes the winner resets the
+ * RULES W6, a correction corrects everything: a correction that changes the winner resets the
  * prize's redeemed flag (name and link stay with the draw), mails the previous winner a retraction
  * and the new one the announcement, audits both; typed results carry the contest's real date and
  * keep the contests' date order (--force to insist); a draw decided with no winner reads so;

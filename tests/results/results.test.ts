@@ -12,7 +12,7 @@ import { previousScheduledContest } from '../../src/draws/results';
 import { RESULTS_SCHEDULES, SCHEDULES } from '../../src/platform/queue';
 
 /**
- * Winners from Lotomania results (issue 10) against the real app, database and a local fake of
+ * Winners from Lotomania results (RULES W1-W5) against the real app, database and a local fake of
  * the results service: sold out → closed → `results record` → the winner stored once with an
  * audit entry holding the inputs; the job decides nothing twice; parallel decisions; conflicts,
  * corrections, the public result and the customer's views.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { decideWinner, lotomaniaNumbersProblem } from '../../src/draws/winner-rule';
 
 /**
- * The winner rule (DESIGN §8) against the 100 real Lotomania contests 2600-2699 (in draw order,
+ * The winner rule (RULES W2) against the 100 real Lotomania contests 2600-2699 (in draw order,
  * tests/fixtures/lotomania-2600-2699.json, a copy of ../shared/data) and constructed edge cases.
  */
 const contests: Record<string, string[]> = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/lotomania-2600-2699.json'), 'utf8'));
