@@ -41,28 +41,19 @@ export async function paintedContrast(el: Locator): Promise<number> {
 }
 
 /**
- * Waits until the page is at rest: no finite animation or transition running, and two checks in a
- * row (each two animation frames apart) see the same layout (document size, scroll position,
- * viewport). Before a screenshot, after a scroll or a viewport change.
+ * Waits until the page is at rest: no finite animation or transition running, and two looks in a
+ * row see the same layout (document size, scroll position, viewport). Before a screenshot, after a
+ * scroll or a viewport change.
  */
 export async function pageAtRest(page: Page): Promise<void> {
   let last = '';
   await eventually(async () => {
-    const now = await page.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          const g = globalThis as any;
-          g.requestAnimationFrame(() =>
-            g.requestAnimationFrame(() => {
-              const moving = (g.document.getAnimations() as any[]).some(
-                (a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity),
-              );
-              const d = g.document.documentElement;
-              resolve(moving ? 'moving' : JSON.stringify([d.scrollWidth, d.scrollHeight, g.scrollX, g.scrollY, g.innerWidth, g.innerHeight]));
-            }),
-          );
-        }),
-    );
+    const now = await page.evaluate(() => {
+      const g = globalThis as any;
+      const moving = (g.document.getAnimations() as any[]).some((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity));
+      const d = g.document.documentElement;
+      return moving ? 'moving' : JSON.stringify([d.scrollWidth, d.scrollHeight, g.scrollX, g.scrollY, g.innerWidth, g.innerHeight]);
+    });
     const still = now !== 'moving' && now === last;
     last = now;
     return still;
