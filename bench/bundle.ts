@@ -143,7 +143,7 @@ async function main() {
       `- Date: ${new Date().toISOString()}`,
       machineLine(loadAtStart),
       `- What: a first visit of \`/\` (fresh browser context, empty cache, ${PHONE_VIEWPORT.width}x${PHONE_VIEWPORT.height} viewport) served by the real app with the demo catalogue (${cards} product cards), until the cards are shown and the network is idle. "Sent" is the response body as transferred (Chromium's \`Accept-Encoding: ${acceptEncoding || 'n/a'}\`; the server sends the \`.br\`/\`.gz\` files precompressed at build time); "gzip" is the \`.gz\` sibling on disk, for browsers without brotli.`,
-      '- Budget (the home page's first visit): at most 170 KB of JS (1 KB = 1024 bytes throughout), and no account or admin code for a store visitor. Before this work the same page moved about 1.2 MB of development-build JS, uncompressed (about 314 KB gzip once built for production).',
+      '- Budget (a first visit of the home page): at most 170 KB of JS (1 KB = 1024 bytes throughout), and no account or admin code for a store visitor. Before this work the same page moved about 1.2 MB of development-build JS, uncompressed (about 314 KB gzip once built for production).',
       '',
       table,
       '',

@@ -11,7 +11,7 @@ import { expireIfDue } from './service';
 import { daysToExpire, liveBalanceCents, validUntil } from './serializers';
 
 /**
- * The coupon rules as the admin and the operator CLI use them (DESIGN §6): a balance edit is an
+ * The coupon rules as the admin and the operator CLI use them (RULES C1, C5): a balance edit is an
  * 'adjustment' entry of the append-only ledger with its reason and author, never an overwrite,
  * and every balance shown is `liveBalanceCents`, the rule of the customer area.
  */

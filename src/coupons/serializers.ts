@@ -3,7 +3,7 @@ import type { CouponAccountRow, CouponLedgerRow } from './queries';
 import { iso } from '../shared/iso';
 
 
-/** Balance validity: the last paid payment + the configured days (DESIGN §6), or null before any. */
+/** Balance validity: the last paid payment + the configured days (RULES C3), or null before any. */
 export function validUntil(account: Pick<CouponAccountRow, 'last_paid_payment_at'> | undefined, validityDays: number): string | null {
   if (!account?.last_paid_payment_at) return null;
   return new Date(new Date(account.last_paid_payment_at).getTime() + validityDays * 86_400_000).toISOString();

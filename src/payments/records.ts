@@ -4,7 +4,7 @@ import type { PaymentRow } from './fulfilment';
 /**
  * The one place that writes payments rows and fulfilment records (the rule "one owner for each
  * write": other modules call these, or the payments service, never insert into payments tables).
- * One payments table for every way money or value comes in (DESIGN §5): e-book and reservation
+ * One payments table for every way money or value comes in (RULES P1): e-book and reservation
  * PIX (checkout), autopay card charges (autopay), admin grants and assignments.
  */
 export interface NewPayment {

@@ -63,7 +63,7 @@ z.config(z.locales.ptBR());
 z.config({ customError: ptBrIssueMessage });
 
 /**
- * The one id rule (DESIGN §10) as a zod schema for paths, queries and bodies:
+ * The one id rule (RULES H4) as a zod schema for paths, queries and bodies:
  * decimal integers ≥ 1 only (`0x0f`, `1e3`, `01`, `-1`, `1.0`, `0` and numbers
  * beyond 2^53 are refused with `message`). See parseId in shared/validation.
  */
