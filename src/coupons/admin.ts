@@ -43,7 +43,10 @@ export interface Adjustment {
  * balance owes first (as /conta does), then appends the adjustment. The balance never goes below
  * zero (409). The caller writes the audit entry.
  */
-export async function adjustCouponBalance(trx: Trx, a: { userId: number; cents: number; reason: string; actorUserId: number | null }): Promise<Adjustment> {
+export async function adjustCouponBalance(
+  trx: Trx,
+  a: { userId: number; cents: number; reason: string; actorUserId: number | null },
+): Promise<Adjustment> {
   const cfg = await readAppConfig(trx);
   // A balance needs its code to be spent at the partner store: an account without one gets it now.
   await trx('users').where({ id: a.userId }).whereNull('coupon_code').update({ coupon_code: newCouponCode() });
@@ -51,7 +54,8 @@ export async function adjustCouponBalance(trx: Trx, a: { userId: number; cents: 
   await expireIfDue(trx, account, cfg.coupon_validity_days);
   const before = account.balance_cents;
   const after = before + a.cents;
-  if (after < 0) throw errors.conflict('coupon_negative', `O saldo não pode ficar negativo: o saldo atual é ${brl(before)}.`, { balance_cents: before });
+  if (after < 0)
+    throw errors.conflict('coupon_negative', `O saldo não pode ficar negativo: o saldo atual é ${brl(before)}.`, { balance_cents: before });
   const [entry] = await trx('coupon_ledger')
     .insert({ user_id: a.userId, kind: 'adjustment', amount_cents: a.cents, note: a.reason, actor_user_id: a.actorUserId })
     .returning('id');
@@ -60,7 +64,10 @@ export async function adjustCouponBalance(trx: Trx, a: { userId: number; cents: 
 }
 
 /** Live balances (and validity) of some users, by the customer area's rule. */
-export async function balancesOf(conn: Conn, userIds: number[]): Promise<Map<number, { cents: number; valid_until: string | null; days_to_expire: number | null }>> {
+export async function balancesOf(
+  conn: Conn,
+  userIds: number[],
+): Promise<Map<number, { cents: number; valid_until: string | null; days_to_expire: number | null }>> {
   const out = new Map<number, { cents: number; valid_until: string | null; days_to_expire: number | null }>();
   if (!userIds.length) return out;
   const cfg = await readAppConfig(conn);
@@ -85,7 +92,10 @@ export const ActiveClientsQuery = z.object({
  * 'Clientes com saldo ativo' (GET /api/admin/clients/active): every customer whose live balance is
  * positive, biggest balance first, with purchases, last purchase, wins and days to expiry.
  */
-export async function activeClients(db: Db, query: unknown): Promise<{ items: ActiveClient[]; hasMore: boolean; limit: number; offset: number }> {
+export async function activeClients(
+  db: Db,
+  query: unknown,
+): Promise<{ items: ActiveClient[]; hasMore: boolean; limit: number; offset: number }> {
   const f = ActiveClientsQuery.parse(query);
   const cfg = await readAppConfig(db);
   const rows = await db('coupon_accounts as a')
@@ -93,8 +103,15 @@ export async function activeClients(db: Db, query: unknown): Promise<{ items: Ac
     .where('a.balance_cents', '>', 0)
     .whereNull('u.anonymized_at')
     // The SQL twin of liveBalanceCents (checked again below with the function itself).
-    .where((w) => w.whereNull('a.last_paid_payment_at').orWhereRaw('a.last_paid_payment_at + make_interval(days => ?) > now()', [cfg.coupon_validity_days]))
-    .orderBy([{ column: 'a.balance_cents', order: 'desc' }, { column: 'u.id', order: 'asc' }])
+    .where((w) =>
+      w
+        .whereNull('a.last_paid_payment_at')
+        .orWhereRaw('a.last_paid_payment_at + make_interval(days => ?) > now()', [cfg.coupon_validity_days]),
+    )
+    .orderBy([
+      { column: 'a.balance_cents', order: 'desc' },
+      { column: 'u.id', order: 'asc' },
+    ])
     .limit(f.limit + 1)
     .offset(f.offset)
     .select(
@@ -109,9 +126,10 @@ export async function activeClients(db: Db, query: unknown): Promise<{ items: Ac
         `(SELECT count(*)::int FROM payments p WHERE p.user_id = u.id AND p.status = 'approved' AND p.kind = ANY(?) AND p.amount_cents > 0) AS purchases_count`,
         [PAID_KINDS as unknown as string[]],
       ),
-      db.raw(`(SELECT max(p.paid_at) FROM payments p WHERE p.user_id = u.id AND p.status = 'approved' AND p.kind = ANY(?) AND p.amount_cents > 0) AS last_buy`, [
-        PAID_KINDS as unknown as string[],
-      ]),
+      db.raw(
+        `(SELECT max(p.paid_at) FROM payments p WHERE p.user_id = u.id AND p.status = 'approved' AND p.kind = ANY(?) AND p.amount_cents > 0) AS last_buy`,
+        [PAID_KINDS as unknown as string[]],
+      ),
       db.raw(`(SELECT count(*)::int FROM draws d WHERE d.winner_user_id = u.id) AS wins`),
     );
   const hasMore = rows.length > f.limit;

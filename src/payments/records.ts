@@ -48,15 +48,30 @@ export async function cancelUnsentPayment(trx: Conn, paymentId: number, reason: 
 
 /** The provider's id of a charge made for our payment (set once). */
 export async function attachProviderPaymentId(trx: Conn, paymentId: number, providerPaymentId: string): Promise<void> {
-  await trx('payments').where({ id: paymentId }).whereNull('provider_payment_id').update({ provider_payment_id: providerPaymentId, updated_at: trx.fn.now() });
+  await trx('payments')
+    .where({ id: paymentId })
+    .whereNull('provider_payment_id')
+    .update({ provider_payment_id: providerPaymentId, updated_at: trx.fn.now() });
 }
 
 /**
  * An admin's assignment of numbers: an approved payment of R$ 0 delivered at once. Called by the
  * draws module's assignment (through the hook wired in services.ts) before it sells the numbers.
  */
-export async function recordAdminAssignment(trx: Conn, a: { userId: number; drawId: number; numbers: number[]; assignedBy: number | null }): Promise<number> {
-  const p = await insertPayment(trx, { user_id: a.userId, kind: 'admin', method: 'admin', provider: 'admin', status: 'approved', amount_cents: 0, draw_id: a.drawId, numbers: a.numbers });
+export async function recordAdminAssignment(
+  trx: Conn,
+  a: { userId: number; drawId: number; numbers: number[]; assignedBy: number | null },
+): Promise<number> {
+  const p = await insertPayment(trx, {
+    user_id: a.userId,
+    kind: 'admin',
+    method: 'admin',
+    provider: 'admin',
+    status: 'approved',
+    amount_cents: 0,
+    draw_id: a.drawId,
+    numbers: a.numbers,
+  });
   await recordDelivered(trx, p.id, { draw_id: a.drawId, sold: a.numbers, assigned_by: a.assignedBy });
   return Number(p.id);
 }
