@@ -88,6 +88,18 @@ export const ActiveClientsQuery = z.object({
   offset: PageOffset(),
 });
 
+/** One row of the active-clients query below. */
+type ActiveClientRow = Pick<q.CouponAccountRow, 'balance_cents' | 'last_paid_payment_at'> & {
+  id: number;
+  name: string;
+  email: string;
+  created_at: Date;
+  coupon_code: string | null;
+  purchases_count: number;
+  last_buy: Date | null;
+  wins: number;
+};
+
 /**
  * 'Clientes com saldo ativo' (GET /api/admin/clients/active): every customer whose live balance is
  * positive, biggest balance first, with purchases, last purchase, wins and days to expiry.
@@ -135,8 +147,8 @@ export async function activeClients(
   const hasMore = rows.length > f.limit;
   const items: ActiveClient[] = rows
     .slice(0, f.limit)
-    .map((r: Record<string, any>) => {
-      const cents = liveBalanceCents(r as q.CouponAccountRow, cfg.coupon_validity_days);
+    .map((r: ActiveClientRow) => {
+      const cents = liveBalanceCents(r, cfg.coupon_validity_days);
       return {
         user_id: Number(r.id),
         name: r.name,
@@ -148,8 +160,8 @@ export async function activeClients(
         last_buy: iso(r.last_buy),
         wins: Number(r.wins),
         coupon: r.coupon_code,
-        valid_until: validUntil(r as q.CouponAccountRow, cfg.coupon_validity_days),
-        days_to_expire: daysToExpire(r as q.CouponAccountRow, cfg.coupon_validity_days),
+        valid_until: validUntil(r, cfg.coupon_validity_days),
+        days_to_expire: daysToExpire(r, cfg.coupon_validity_days),
       };
     })
     .filter((c) => c.coupon_value_cents > 0);

@@ -1,4 +1,3 @@
-import type { Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { releaseReservation } from '../draws/sales';
