@@ -42,7 +42,11 @@ export async function buildWebIfStale() {
   }
   const index = path.join(ROOT, 'web', 'dist', 'index.html');
   const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
-  const source = Math.max(newestMtime(path.join(ROOT, 'web')), newestMtime(path.join(ROOT, 'src', 'shared')), newestMtime(path.join(ROOT, 'package-lock.json')));
+  const source = Math.max(
+    newestMtime(path.join(ROOT, 'web')),
+    newestMtime(path.join(ROOT, 'src', 'shared')),
+    newestMtime(path.join(ROOT, 'package-lock.json')),
+  );
   if (built >= source) {
     log('build do site está em dia.');
     return;
@@ -50,10 +54,14 @@ export async function buildWebIfStale() {
   log('gerando o build do site (vite build)…');
   // Always a production build (minified React, no jsxDEV or source paths), whatever NODE_ENV the
   // caller runs with (`npm start` runs the server with development by default, `npm test` with test).
-  const status = await runChild(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const status = await runChild(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   if (status !== 0) throw new Error('vite build falhou');
 }
 
@@ -156,7 +164,9 @@ async function start() {
       if (Date.now() - startedAt > STABLE_MS) p.restarts = 0;
       p.restarts += 1;
       const delay = restartDelayMs(p.restarts);
-      log(`o processo ${p.name} caiu (${signal ? `sinal ${signal}` : `código ${code}`}); reiniciando em ${Math.round(delay / 1000)} s (tentativa ${p.restarts}). O resto continua no ar.`);
+      log(
+        `o processo ${p.name} caiu (${signal ? `sinal ${signal}` : `código ${code}`}); reiniciando em ${Math.round(delay / 1000)} s (tentativa ${p.restarts}). O resto continua no ar.`,
+      );
       p.timer = setTimeout(() => {
         p.timer = null;
         if (!stopping) launch(p, file);
@@ -174,7 +184,11 @@ async function start() {
   let answered: 'ours' | 'other' | null = null;
   for (let i = 0; i < 300 && !stopping; i++) {
     answered = await fetch(`http://127.0.0.1:${ports.web}/api/health`)
-      .then(async (r) => ((await r.json().catch(() => null)) as { instance?: string } | null)?.instance === instance ? ('ours' as const) : ('other' as const))
+      .then(async (r) =>
+        ((await r.json().catch(() => null)) as { instance?: string } | null)?.instance === instance
+          ? ('ours' as const)
+          : ('other' as const),
+      )
       .catch(() => null);
     if (answered === 'ours') break;
     await new Promise((r) => setTimeout(r, 200));
@@ -199,7 +213,11 @@ async function start() {
       ...DEMO_ACCOUNTS.map((a) => `    ${a.label.padEnd(14)} ${a.email}  /  ${a.password}`),
       '',
       `  PIX (sandbox): aprovado sozinho em ${env.SANDBOX_AUTO_APPROVE_SECONDS ?? 0} s, ou na hora com 'npm run cli -- payments approve <id>'.`,
-      ...(mailDrop ? [`  E-mails (sem SMTP_URL): gravados como arquivos .eml em ${path.relative(ROOT, mailDrop)}/ (ex.: o link de redefinição de senha).`] : []),
+      ...(mailDrop
+        ? [
+            `  E-mails (sem SMTP_URL): gravados como arquivos .eml em ${path.relative(ROOT, mailDrop)}/ (ex.: o link de redefinição de senha).`,
+          ]
+        : []),
       `  Métricas do worker: http://127.0.0.1:${ports.metrics}/metrics`,
       '',
       '  Ctrl-C encerra web e worker, depois Redis e PostgreSQL (os dados ficam em .data/).',
@@ -261,8 +279,13 @@ async function prepareTestRun(): Promise<{ env: Record<string, string>; a11yFile
     await buildWebIfStale();
     const chromium = ensureChromium();
     if (!chromium) {
-      if (process.env.CI === 'true') throw new Error('CI: /usr/bin/chromium ausente e não foi possível instalá-lo (apt-get install chromium); os testes de navegador são obrigatórios.');
-      log('AVISO: /usr/bin/chromium ausente e sem permissão para instalar (apt-get install chromium): os testes de navegador serão pulados.');
+      if (process.env.CI === 'true')
+        throw new Error(
+          'CI: /usr/bin/chromium ausente e não foi possível instalá-lo (apt-get install chromium); os testes de navegador são obrigatórios.',
+        );
+      log(
+        'AVISO: /usr/bin/chromium ausente e sem permissão para instalar (apt-get install chromium): os testes de navegador serão pulados.',
+      );
     }
     const env = {
       NODE_ENV: 'test',
@@ -291,7 +314,11 @@ async function test(jestArgs: string[]) {
     fs.rmSync(resultsFile, { force: true });
     const env: NodeJS.ProcessEnv = { ...process.env, ...run.env };
     delete env.DATABASE_URL;
-    code = await runChild(process.execPath, [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${resultsFile}`, ...jestArgs], { cwd: ROOT, env });
+    code = await runChild(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${resultsFile}`, ...jestArgs],
+      { cwd: ROOT, env },
+    );
     reportA11y(run.a11yFile);
     if (fs.existsSync(resultsFile)) {
       const res = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
@@ -341,7 +368,11 @@ function reportA11y(file: string) {
   let states = 0;
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const r = JSON.parse(line) as { rules: Record<string, number>; nodes: Record<string, number>; violations: Array<{ id: string; impact: string }> };
+    const r = JSON.parse(line) as {
+      rules: Record<string, number>;
+      nodes: Record<string, number>;
+      violations: Array<{ id: string; impact: string }>;
+    };
     states += 1;
     for (const i of impacts) {
       rules[i] += r.rules[i] ?? 0;

@@ -15,7 +15,10 @@ afterAll(() => t.close());
 const get = (query = '') => t.api('GET', `/api/admin/audit${query}`, { token: admin.token });
 
 test('an admin write shows first in the log with actor, action, entity and before/after', async () => {
-  const created = await t.api('POST', '/api/admin/draws', { token: admin.token, body: { title: 'Auditado', numbers_total: 5, status: 'closed' } });
+  const created = await t.api('POST', '/api/admin/draws', {
+    token: admin.token,
+    body: { title: 'Auditado', numbers_total: 5, status: 'closed' },
+  });
   expect(created.status).toBe(201);
   const id = created.body.id;
   const renamed = await t.api('PUT', `/api/admin/draws/${id}`, { token: admin.token, body: { title: 'Auditado 2' } });
@@ -44,18 +47,36 @@ test('an admin write shows first in the log with actor, action, entity and befor
 });
 
 test('filters by entity and by entity id; an entry without before/after keeps its data', async () => {
-  await t.services.db.transaction((trx) => audit(trx, { actor: 'cli', action: 'config.updated', entity: 'app_config', data: { banner_title: 'Olá' } }));
-  const a = await t.api('POST', '/api/admin/draws', { token: admin.token, body: { title: 'Filtro A', numbers_total: 3, status: 'closed' } });
-  const b = await t.api('POST', '/api/admin/draws', { token: admin.token, body: { title: 'Filtro B', numbers_total: 3, status: 'closed' } });
+  await t.services.db.transaction((trx) =>
+    audit(trx, { actor: 'cli', action: 'config.updated', entity: 'app_config', data: { banner_title: 'Olá' } }),
+  );
+  const a = await t.api('POST', '/api/admin/draws', {
+    token: admin.token,
+    body: { title: 'Filtro A', numbers_total: 3, status: 'closed' },
+  });
+  const b = await t.api('POST', '/api/admin/draws', {
+    token: admin.token,
+    body: { title: 'Filtro B', numbers_total: 3, status: 'closed' },
+  });
 
   const configs = await get('?entity=app_config');
   expect(configs.status).toBe(200);
   expect(configs.body.items.length).toBeGreaterThanOrEqual(1);
   expect(configs.body.items.every((e: { entity: string }) => e.entity === 'app_config')).toBe(true);
-  expect(configs.body.items[0]).toMatchObject({ actor: 'cli', actor_user_id: null, actor_name: null, action: 'config.updated', before: null, after: null, data: { banner_title: 'Olá' } });
+  expect(configs.body.items[0]).toMatchObject({
+    actor: 'cli',
+    actor_user_id: null,
+    actor_name: null,
+    action: 'config.updated',
+    before: null,
+    after: null,
+    data: { banner_title: 'Olá' },
+  });
 
   const onlyA = await get(`?entity=draw&entity_id=${a.body.id}`);
-  expect(onlyA.body.items.map((e: { entity_id: string; action: string }) => [e.entity_id, e.action])).toEqual([[String(a.body.id), 'draw.created']]);
+  expect(onlyA.body.items.map((e: { entity_id: string; action: string }) => [e.entity_id, e.action])).toEqual([
+    [String(a.body.id), 'draw.created'],
+  ]);
   const onlyB = await get(`?entity_id=${b.body.id}&entity=draw`);
   expect(onlyB.body.items).toHaveLength(1);
   expect(onlyB.body.items[0].after.title).toBe('Filtro B');
@@ -65,7 +86,8 @@ test('filters by entity and by entity id; an entry without before/after keeps it
 });
 
 test('pages newest first with limit, offset and hasMore, without gaps or repeats', async () => {
-  for (let i = 0; i < 5; i++) await t.api('POST', '/api/admin/draws', { token: admin.token, body: { title: `Página ${i}`, numbers_total: 2, status: 'closed' } });
+  for (let i = 0; i < 5; i++)
+    await t.api('POST', '/api/admin/draws', { token: admin.token, body: { title: `Página ${i}`, numbers_total: 2, status: 'closed' } });
   const all = (await get('?entity=draw&limit=200')).body.items.map((e: { id: number }) => e.id);
   expect(all.length).toBeGreaterThanOrEqual(5);
   expect([...all].sort((x, y) => y - x)).toEqual(all);

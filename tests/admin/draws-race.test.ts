@@ -24,7 +24,8 @@ async function lastNumberReady() {
   await grant(t, buyer.user.id, product.id, 1);
   const res = await t.api('POST', '/api/reservations', { token: buyer.token, body: { draw_id: draw.id, numbers: [1] } });
   expect(res.status).toBe(201);
-  const consume = () => t.api('POST', '/api/vouchers/consume', { token: buyer.token, body: { reservationId: res.body.reservationId, numbers: [1] } });
+  const consume = () =>
+    t.api('POST', '/api/vouchers/consume', { token: buyer.token, body: { reservationId: res.body.reservationId, numbers: [1] } });
   return { product, draw, consume, buyer };
 }
 
@@ -33,7 +34,10 @@ test('toggling an old draw open while the sell-out opens the successor never yie
   for (let round = 0; round < 8; round++) {
     const { product, draw, consume } = await lastNumberReady();
     const old = await makeDraw(t, { infoproduct_id: product.id, status: 'closed', total_numbers: 3 });
-    const [sale, toggle] = await Promise.all([consume(), t.api('PATCH', `/api/admin/draws/${old.id}`, { token: admin.token, body: { status: 'open' } })]);
+    const [sale, toggle] = await Promise.all([
+      consume(),
+      t.api('PATCH', `/api/admin/draws/${old.id}`, { token: admin.token, body: { status: 'open' } }),
+    ]);
     // The buyer's sale never fails because of the admin.
     expect(sale.status).toBe(200);
     expect(sale.body.sold_out).toBe(true);
@@ -55,7 +59,9 @@ test('two admins opening two closed draws of one product at once: one wins, the 
   for (let round = 0; round < 5; round++) {
     const { product, draw } = await makeProductWithDraw(t, {}, { total_numbers: 2, status: 'closed' });
     const other = await makeDraw(t, { infoproduct_id: product.id, status: 'closed', total_numbers: 2 });
-    const rs = await Promise.all([draw, other].map((d) => t.api('PATCH', `/api/admin/draws/${d.id}`, { token: admin.token, body: { status: 'open' } })));
+    const rs = await Promise.all(
+      [draw, other].map((d) => t.api('PATCH', `/api/admin/draws/${d.id}`, { token: admin.token, body: { status: 'open' } })),
+    );
     expect(rs.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await openOf(product.id)).toHaveLength(1);
   }
@@ -86,13 +92,18 @@ test('NOVO SORTEIO racing a sell-out of the main series: one successor, never tw
     const { product, draw, consume, buyer } = await lastNumberReady();
     await writeAppConfig(t.services.db, { main_infoproduct_id: product.id });
     t.services.readCache.invalidateAll();
-    const [sale, renew] = await Promise.all([consume(), t.api('POST', '/api/admin/dashboard/new', { token: admin.token, body: { draw_id: draw.id } })]);
+    const [sale, renew] = await Promise.all([
+      consume(),
+      t.api('POST', '/api/admin/dashboard/new', { token: admin.token, body: { draw_id: draw.id } }),
+    ]);
     if (renew.status === 201) {
       // The admin closed the draw first: the held number is not sold in a closed draw, and the
       // buyer keeps the voucher (it carries over to the successor).
       expect([sale.status, sale.body.error]).toEqual([409, 'draw_closed']);
       expect(await t.services.db('number_sales').where({ draw_id: draw.id }).orderBy('n').pluck('n')).toEqual([0]);
-      expect(await t.services.db('voucher_balances').where({ user_id: buyer.user.id, infoproduct_id: product.id }).pluck('balance')).toEqual([1]);
+      expect(
+        await t.services.db('voucher_balances').where({ user_id: buyer.user.id, infoproduct_id: product.id }).pluck('balance'),
+      ).toEqual([1]);
       outcomes.add('new series first');
     } else {
       // The sell-out came first and opened the successor: the admin's confirmation is stale.

@@ -15,14 +15,24 @@ afterAll(() => t.close());
 
 const api = (method: string, path: string, body?: unknown) => t.api(method, path, { token: admin.token, body });
 const auditOf = (drawId: number, action: string) =>
-  t.services.db('audit_log').where({ entity: 'draw', entity_id: String(drawId), action }).orderBy('id').select('actor_user_id', 'actor', 'data');
-const events = (name: string, drawId: number) => t.services.db('domain_events').where({ name }).whereRaw(`(payload->>'drawId')::bigint = ?`, [drawId]);
+  t.services
+    .db('audit_log')
+    .where({ entity: 'draw', entity_id: String(drawId), action })
+    .orderBy('id')
+    .select('actor_user_id', 'actor', 'data');
+const events = (name: string, drawId: number) =>
+  t.services.db('domain_events').where({ name }).whereRaw(`(payload->>'drawId')::bigint = ?`, [drawId]);
 
 describe('POST /api/admin/draws', () => {
   test('creates a draw with its number rows, from the spec aliases, audited, opened with an event and shown publicly at once', async () => {
     // Warm the public list: the creation must drop it.
     await t.api('GET', '/api/draws?status=open');
-    const r = await api('POST', '/api/admin/draws', { name: 'Rodada Prata', ticket_price_cents: '250.9', total_numbers: 12.7, limit_per_user: 2 });
+    const r = await api('POST', '/api/admin/draws', {
+      name: 'Rodada Prata',
+      ticket_price_cents: '250.9',
+      total_numbers: 12.7,
+      limit_per_user: 2,
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       title: 'Rodada Prata',
@@ -42,7 +52,11 @@ describe('POST /api/admin/draws', () => {
     expect(await events('draw.opened', id)).toHaveLength(1);
     const log = await auditOf(id, 'draw.created');
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ actor_user_id: admin.user.id, actor: 'admin', data: { before: null, after: { id, title: 'Rodada Prata', status: 'open', total_numbers: 12, max_per_user: 2 } } });
+    expect(log[0]).toMatchObject({
+      actor_user_id: admin.user.id,
+      actor: 'admin',
+      data: { before: null, after: { id, title: 'Rodada Prata', status: 'open', total_numbers: 12, max_per_user: 2 } },
+    });
     const pub = await t.api('GET', '/api/draws?status=open');
     expect(pub.body.items.map((d: { id: number }) => d.id)).toContain(id);
   });
@@ -50,19 +64,36 @@ describe('POST /api/admin/draws', () => {
   test('defaults: 100 numbers, 1 per user; a product gives its prize and price; a closed draw opens no event', async () => {
     const plain = await api('POST', '/api/admin/draws', { title: 'Padrão', status: 'fechado' });
     expect(plain.status).toBe(201);
-    expect(plain.body).toMatchObject({ status: 'closed', total_numbers: 100, max_per_user: 1, price_cents: 100, ticket_price_cents_override: null });
+    expect(plain.body).toMatchObject({
+      status: 'closed',
+      total_numbers: 100,
+      max_per_user: 1,
+      price_cents: 100,
+      ticket_price_cents_override: null,
+    });
     expect(plain.body.closed_at).not.toBeNull();
     expect(await events('draw.opened', plain.body.id)).toHaveLength(0);
 
     const p = await makeProduct(t, { price_cents: 990, default_prize_cents: 4321, default_total_numbers: 20 });
     const withProduct = await api('POST', '/api/admin/draws', { title: 'Do e-book', infoproduct_id: p.id, price_cents: 0 });
     expect(withProduct.status).toBe(201);
-    expect(withProduct.body).toMatchObject({ infoproduct_id: p.id, price_cents: 990, ipPriceCents: 990, ipTitle: p.title, prize_cents: 4321, total_numbers: 20, status: 'open' });
+    expect(withProduct.body).toMatchObject({
+      infoproduct_id: p.id,
+      price_cents: 990,
+      ipPriceCents: 990,
+      ipTitle: p.title,
+      prize_cents: 4321,
+      total_numbers: 20,
+      status: 'open',
+    });
 
     // One open draw per product: a second open one is refused, a closed one is fine.
     const second = await api('POST', '/api/admin/draws', { title: 'Outro', infoproduct_id: p.id });
     expect(second.status).toBe(409);
-    expect(second.body).toEqual({ error: 'draw_already_open', message: 'Este e-book já tem um sorteio aberto. Feche-o antes de abrir outro.' });
+    expect(second.body).toEqual({
+      error: 'draw_already_open',
+      message: 'Este e-book já tem um sorteio aberto. Feche-o antes de abrir outro.',
+    });
     const closed = await api('POST', '/api/admin/draws', { title: 'Outro fechado', infoproduct_id: p.id, status: 'closed' });
     expect(closed.status).toBe(201);
     expect(await t.services.db('draws').where({ infoproduct_id: p.id, status: 'open' })).toHaveLength(1);
@@ -106,7 +137,8 @@ describe('GET /api/admin/draws', () => {
   test('pages with limit/offset/hasMore, filters by status and searches by title or id', async () => {
     const tag = `Busca${Date.now()}`;
     const made = [];
-    for (let i = 0; i < 3; i++) made.push(await makeDraw(t, { title: `${tag} ${i}`, status: i === 0 ? 'closed' : 'open', total_numbers: 2 }));
+    for (let i = 0; i < 3; i++)
+      made.push(await makeDraw(t, { title: `${tag} ${i}`, status: i === 0 ? 'closed' : 'open', total_numbers: 2 }));
     const p1 = await api('GET', `/api/admin/draws?search=${tag}&limit=2`);
     expect(p1.status).toBe(200);
     expect(p1.body).toMatchObject({ hasMore: true, limit: 2, offset: 0 });
@@ -120,7 +152,9 @@ describe('GET /api/admin/draws', () => {
     await t.services.db('draws').where({ id: made[0].id }).update({ status: 'drawn', realized_at: new Date() });
     const held = await api('GET', `/api/admin/draws?search=${tag}&status=closed`);
     expect(held.body.items.map((d: { id: number; status: string }) => [d.id, d.status])).toEqual([[made[0].id, 'sorteado']]);
-    expect((await api('GET', `/api/admin/draws?search=${tag}&status=sorteado`)).body.items.map((d: { id: number }) => d.id)).toEqual([made[0].id]);
+    expect((await api('GET', `/api/admin/draws?search=${tag}&status=sorteado`)).body.items.map((d: { id: number }) => d.id)).toEqual([
+      made[0].id,
+    ]);
     const byId = await api('GET', `/api/admin/draws?search=${made[1].id}`);
     expect(byId.body.items.map((d: { id: number }) => d.id)).toContain(made[1].id);
     // A LIKE wildcard in the search is a plain character.
@@ -161,10 +195,16 @@ describe('PUT /api/admin/draws/:id', () => {
     expect(await t.services.db('draw_numbers').where({ draw_id: d.id }).pluck('n')).toEqual(range(0, 5));
     expect((await t.api('GET', `/api/draws/${d.id}`)).body).toMatchObject({ title: 'Depois', price_cents: 333, total_numbers: 5 });
     const log = await auditOf(d.id, 'draw.updated');
-    expect(log[0].data).toMatchObject({ before: { title: 'Antes', total_numbers: 10, ticket_price_cents_override: null }, after: { title: 'Depois', total_numbers: 5, ticket_price_cents_override: 333 } });
+    expect(log[0].data).toMatchObject({
+      before: { title: 'Antes', total_numbers: 10, ticket_price_cents_override: null },
+      after: { title: 'Depois', total_numbers: 5, ticket_price_cents_override: 333 },
+    });
 
     // price 0 (or null) goes back to the product's / config's price.
-    expect((await api('PUT', `/api/admin/draws/${d.id}`, { price_cents: null })).body).toMatchObject({ ticket_price_cents_override: null, price_cents: 100 });
+    expect((await api('PUT', `/api/admin/draws/${d.id}`, { price_cents: null })).body).toMatchObject({
+      ticket_price_cents_override: null,
+      price_cents: 100,
+    });
 
     const buyer = await createUser(t);
     await sellDirectly(t, d.id, buyer.user.id, [0]);
@@ -293,7 +333,9 @@ describe('DELETE /api/admin/draws/:id', () => {
     await t.services.db('draws').where({ id: drawn.id }).update({ status: 'drawn', realized_at: new Date() });
     expect((await api('DELETE', `/api/admin/draws/${drawn.id}`)).status).toBe(409);
     expect(await t.services.db('draws').whereIn('id', [sold.id, held.id, drawn.id])).toHaveLength(3);
-    expect(await t.services.db('audit_log').where({ action: 'draw.deleted' }).whereIn('entity_id', [sold.id, held.id, drawn.id].map(String))).toHaveLength(0);
+    expect(
+      await t.services.db('audit_log').where({ action: 'draw.deleted' }).whereIn('entity_id', [sold.id, held.id, drawn.id].map(String)),
+    ).toHaveLength(0);
   });
 });
 
@@ -323,7 +365,11 @@ describe('GET /api/admin/draws/:id/board', () => {
 
 describe('dashboard', () => {
   test('summary, ticket price and NOVO SORTEIO on the main series; other products untouched', async () => {
-    const { product, draw: main } = await makeProductWithDraw(t, { price_cents: 500 }, { total_numbers: 10, max_per_user: 3, title: 'Série principal' });
+    const { product, draw: main } = await makeProductWithDraw(
+      t,
+      { price_cents: 500 },
+      { total_numbers: 10, max_per_user: 3, title: 'Série principal' },
+    );
     const other = await makeProductWithDraw(t, {}, { total_numbers: 5 });
     await writeAppConfig(t.services.db, { main_infoproduct_id: product.id });
     t.services.readCache.invalidateAll();
@@ -334,7 +380,17 @@ describe('dashboard', () => {
 
     const s = await api('GET', '/api/admin/dashboard/summary');
     expect(s.status).toBe(200);
-    expect(s.body).toMatchObject({ draw_id: main.id, title: 'Série principal', sold: 3, reserved: 1, available: 6, remaining: 7, total_numbers: 10, price_cents: 500, max_per_user: 3 });
+    expect(s.body).toMatchObject({
+      draw_id: main.id,
+      title: 'Série principal',
+      sold: 3,
+      reserved: 1,
+      available: 6,
+      remaining: 7,
+      total_numbers: 10,
+      price_cents: 500,
+      max_per_user: 3,
+    });
 
     // Ticket price: becomes the current draw's price (and the config's fallback), publicly at once.
     await t.api('GET', `/api/draws/${main.id}`);
@@ -342,8 +398,15 @@ describe('dashboard', () => {
     expect(price.status).toBe(200);
     expect(price.body).toMatchObject({ draw_id: main.id, price_cents: 275, config_ticket_price_cents: 275 });
     expect((await t.api('GET', `/api/draws/${main.id}`)).body.price_cents).toBe(275);
-    const priceLog = await t.services.db('audit_log').where({ action: 'draw.ticket_price', actor_user_id: admin.user.id }).orderBy('id', 'desc').first();
-    expect(priceLog.data).toMatchObject({ before: { config_ticket_price_cents: 100, draw: { ticket_price_cents_override: null } }, after: { config_ticket_price_cents: 275, draw: { ticket_price_cents_override: 275 } } });
+    const priceLog = await t.services
+      .db('audit_log')
+      .where({ action: 'draw.ticket_price', actor_user_id: admin.user.id })
+      .orderBy('id', 'desc')
+      .first();
+    expect(priceLog.data).toMatchObject({
+      before: { config_ticket_price_cents: 100, draw: { ticket_price_cents_override: null } },
+      after: { config_ticket_price_cents: 275, draw: { ticket_price_cents_override: 275 } },
+    });
     for (const [body, message] of [
       [{ price_cents: -1 }, 'O preço do bilhete não pode ser negativo.'],
       [{ price_cents: 'caro' }, 'O preço do bilhete deve ser um número.'],
@@ -356,7 +419,11 @@ describe('dashboard', () => {
     // NOVO SORTEIO: a stale confirmation is refused and changes nothing.
     const stale = await api('POST', '/api/admin/dashboard/new', { draw_id: main.id, confirm_sold: 2 });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ error: 'draw_changed', message: 'O sorteio atual já tem 3 números vendidos. Confira e confirme de novo.', sold: 3 });
+    expect(stale.body).toMatchObject({
+      error: 'draw_changed',
+      message: 'O sorteio atual já tem 3 números vendidos. Confira e confirme de novo.',
+      sold: 3,
+    });
     const wrongDraw = await api('POST', '/api/admin/dashboard/new', { draw_id: other.draw.id });
     expect(wrongDraw.status).toBe(409);
     expect((await t.services.db('draws').where({ id: main.id }).first()).status).toBe('open');
@@ -365,17 +432,33 @@ describe('dashboard', () => {
     expect(n.status).toBe(201);
     const successor = await t.services.db('draws').where({ predecessor_id: main.id }).first();
     expect(n.body).toEqual({ closed_draw_id: main.id, draw_id: successor.id, sold: 3 });
-    expect(successor).toMatchObject({ status: 'open', infoproduct_id: product.id, title: 'Série principal', total_numbers: 10, max_per_user: 3, ticket_price_cents_override: 275 });
+    expect(successor).toMatchObject({
+      status: 'open',
+      infoproduct_id: product.id,
+      title: 'Série principal',
+      total_numbers: 10,
+      max_per_user: 3,
+      ticket_price_cents_override: 275,
+    });
     expect((await t.services.db('draws').where({ id: main.id }).first()).status).toBe('closed');
     expect(await t.services.db('draws').where({ infoproduct_id: product.id, status: 'open' }).pluck('id')).toEqual([successor.id]);
     expect((await t.services.db('draws').where({ id: other.draw.id }).first()).status).toBe('open');
     expect(await events('draw.opened', successor.id)).toHaveLength(1);
     expect(await events('draw.closed', main.id)).toHaveLength(1);
-    expect((await auditOf(main.id, 'draw.new_series'))[0].data).toMatchObject({ sold: 3, before: { status: 'open' }, after: { closed: { status: 'closed' }, opened: { id: successor.id, status: 'open' } } });
+    expect((await auditOf(main.id, 'draw.new_series'))[0].data).toMatchObject({
+      sold: 3,
+      before: { status: 'open' },
+      after: { closed: { status: 'closed' }, opened: { id: successor.id, status: 'open' } },
+    });
     // The sales of the closed draw stay; the public config's current draw is the successor.
     expect(await t.services.db('number_sales').where({ draw_id: main.id }).pluck('n')).toEqual([0, 1, 2]);
     expect((await t.api('GET', '/api/config')).body.current_draw_id).toBe(successor.id);
-    expect((await api('GET', '/api/admin/dashboard/summary')).body).toMatchObject({ draw_id: successor.id, sold: 0, remaining: 10, price_cents: 275 });
+    expect((await api('GET', '/api/admin/dashboard/summary')).body).toMatchObject({
+      draw_id: successor.id,
+      sold: 0,
+      remaining: 10,
+      price_cents: 275,
+    });
   });
 
   test('NOVO SORTEIO without a main series is a 409; without its open draw it opens one (201), and the summary shows the newest open draw meanwhile', async () => {
@@ -410,8 +493,16 @@ describe('dashboard', () => {
     expect(opened).toMatchObject({ title: 'Série pausada', total_numbers: 20, max_per_user: 4 });
     expect((await t.services.db('draws').where({ id: newest.id }).first()).status).toBe('open');
     expect(await events('draw.opened', opened.id)).toHaveLength(1);
-    expect((await auditOf(opened.id, 'draw.new_series'))[0]).toMatchObject({ actor_user_id: admin.user.id, data: { before: null, after: { closed: null, opened: { id: opened.id } }, sold: 0 } });
-    expect((await api('GET', '/api/admin/dashboard/summary')).body).toMatchObject({ draw_id: opened.id, infoproduct_id: p.id, sold: 0, remaining: 20 });
+    expect((await auditOf(opened.id, 'draw.new_series'))[0]).toMatchObject({
+      actor_user_id: admin.user.id,
+      data: { before: null, after: { closed: null, opened: { id: opened.id } }, sold: 0 },
+    });
+    expect((await api('GET', '/api/admin/dashboard/summary')).body).toMatchObject({
+      draw_id: opened.id,
+      infoproduct_id: p.id,
+      sold: 0,
+      remaining: 20,
+    });
     expect((await t.api('GET', '/api/config')).body.current_draw_id).toBe(opened.id);
   });
 });
@@ -419,7 +510,11 @@ describe('dashboard', () => {
 test('the draw_id indexes migration is in place and runs down and up again', async () => {
   const m = await import('../../migrations/20261123120500_draw-history-indexes');
   const names = async () =>
-    (await t.services.db('pg_indexes').whereIn('indexname', ['reservations_draw', 'payments_draw', 'autopay_runs_draw', 'number_sales_draw']).orderBy('indexname').pluck('indexname')) as string[];
+    (await t.services
+      .db('pg_indexes')
+      .whereIn('indexname', ['reservations_draw', 'payments_draw', 'autopay_runs_draw', 'number_sales_draw'])
+      .orderBy('indexname')
+      .pluck('indexname')) as string[];
   expect(await names()).toEqual(['autopay_runs_draw', 'number_sales_draw', 'payments_draw', 'reservations_draw']);
   await m.down(t.services.db);
   expect(await names()).toEqual([]);

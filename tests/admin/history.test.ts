@@ -42,7 +42,14 @@ describe('GET /api/admin/draws/history', () => {
     const closed = await makeDraw(t, { status: 'closed', title: 'Histórico fechado' });
     await sell(t, closed.id, other.user.id, [1, 2], { amountCents: 1000 });
     await sell(t, closed.id, winner.user.id, [3], { amountCents: 500, paymentStatus: 'refunded' });
-    const drawn = await drawnDraw(t, { winnerUserId: winner.user.id, number: 9, contest: 2610, daysAgo: 3, openedDaysBefore: 6, draw: { title: 'Histórico sorteado' } });
+    const drawn = await drawnDraw(t, {
+      winnerUserId: winner.user.id,
+      number: 9,
+      contest: 2610,
+      daysAgo: 3,
+      openedDaysBefore: 6,
+      draw: { title: 'Histórico sorteado' },
+    });
     await sell(t, drawn.id, other.user.id, [10]);
     const open = await makeDraw(t, { title: 'Histórico aberto' });
 
@@ -76,7 +83,15 @@ describe('GET /api/admin/draws/history', () => {
     });
     const c = r.body.items.find((x: { id: number }) => x.id === closed.id);
     // The refunded sale does not count; no alert holds the closed draw up (RULES W9).
-    expect(c).toMatchObject({ status: 'closed', sold: 2, participants: 1, winner_name: null, realized_at: null, contest_number: null, result_alert: null });
+    expect(c).toMatchObject({
+      status: 'closed',
+      sold: 2,
+      participants: 1,
+      winner_name: null,
+      realized_at: null,
+      contest_number: null,
+      result_alert: null,
+    });
   });
 
   test('paginates, filters by status, searches by title, draw number or contest', async () => {
@@ -96,7 +111,9 @@ describe('GET /api/admin/draws/history', () => {
     expect(ids(await api('GET', '/api/admin/draws/history?search=2990'))).toEqual([b.id]);
     expect(ids(await api('GET', `/api/admin/draws/history?search=${a.id}`))).toContain(a.id);
     expect(ids(await api('GET', '/api/admin/draws/history?search=%25%25'))).toEqual([]);
-    expect((await api('GET', `/api/admin/draws/history?search=${tag}`)).body.items.find((x: { id: number }) => x.id === b.id)).toMatchObject({ no_winner: true, winner_user_id: null });
+    expect(
+      (await api('GET', `/api/admin/draws/history?search=${tag}`)).body.items.find((x: { id: number }) => x.id === b.id),
+    ).toMatchObject({ no_winner: true, winner_user_id: null });
   });
 
   test('bad query answers 400 in Portuguese', async () => {
@@ -132,7 +149,16 @@ describe('GET /api/admin/draws/:id/participants', () => {
     expect(r.body).toMatchObject({ draw_id: d.id, status: 'open', sold: 4, hasMore: false, limit: 500, offset: 0 });
     expect(r.body.items.map((p: { name: string }) => p.name)).toEqual(['ana primeira', 'Bruno Meio', 'Zeca Último']);
     const [a, b, z] = r.body.items;
-    expect(a).toMatchObject({ user_id: ana.user.id, user_name: 'ana primeira', email: ana.email, phone: '41999998888', quantity: 1, numbers: [1], statuses: ['approved'], payment_kinds: ['admin'] });
+    expect(a).toMatchObject({
+      user_id: ana.user.id,
+      user_name: 'ana primeira',
+      email: ana.email,
+      phone: '41999998888',
+      quantity: 1,
+      numbers: [1],
+      statuses: ['approved'],
+      payment_kinds: ['admin'],
+    });
     expect(z).toMatchObject({ quantity: 3, numbers: [5, 7, 50], statuses: ['approved'] });
     expect(z.payment_kinds.sort()).toEqual(['pix', 'voucher']);
     expect(z.entries.map((e: { number: number; payment_kind: string }) => [e.number, e.payment_kind])).toEqual([

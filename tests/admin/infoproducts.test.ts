@@ -15,7 +15,11 @@ import { jsonOrText } from '../helpers/http';
  * download.
  */
 const PDF = fs.readFileSync(path.resolve(__dirname, '../../storage/ebooks/financas-em-dia.pdf'));
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000d49484452', 'hex'), Buffer.alloc(64, 1)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('0000000d49484452', 'hex'),
+  Buffer.alloc(64, 1),
+]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 2)]);
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x40, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(64, 3)]);
 const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
@@ -31,7 +35,13 @@ beforeAll(async () => {
   ebookDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-admin-ebooks-'));
   coverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-admin-covers-'));
   t = await createTestContext({
-    env: { RATE_LIMIT_DISABLED: '1', EBOOK_STORAGE_DIR: ebookDir, COVER_STORAGE_DIR: coverDir, EBOOK_MAX_UPLOAD_BYTES: String(EBOOK_MAX), COVER_MAX_UPLOAD_BYTES: String(COVER_MAX) },
+    env: {
+      RATE_LIMIT_DISABLED: '1',
+      EBOOK_STORAGE_DIR: ebookDir,
+      COVER_STORAGE_DIR: coverDir,
+      EBOOK_MAX_UPLOAD_BYTES: String(EBOOK_MAX),
+      COVER_MAX_UPLOAD_BYTES: String(COVER_MAX),
+    },
   });
   admin = await createUser(t, { admin: true });
   customer = await createUser(t);
@@ -43,13 +53,21 @@ afterAll(async () => {
 });
 
 const api = (method: string, p: string, body?: unknown) => t.api(method, p, { token: admin.token, body });
-const auditOf = (id: number, action: string) => t.services.db('audit_log').where({ entity: 'infoproduct', entity_id: String(id), action }).orderBy('id');
+const auditOf = (id: number, action: string) =>
+  t.services
+    .db('audit_log')
+    .where({ entity: 'infoproduct', entity_id: String(id), action })
+    .orderBy('id');
 let seq = 0;
 const sku = () => `EBOOK-T${++seq}-${Date.now().toString(36)}`;
 
 async function upload(p: string, bytes: Buffer, o: { token?: string; filename?: string; type?: string; field?: string } = {}) {
   const form = new FormData();
-  form.append(o.field ?? 'file', new Blob([new Uint8Array(bytes)], { type: o.type ?? 'application/octet-stream' }), o.filename ?? 'arquivo.bin');
+  form.append(
+    o.field ?? 'file',
+    new Blob([new Uint8Array(bytes)], { type: o.type ?? 'application/octet-stream' }),
+    o.filename ?? 'arquivo.bin',
+  );
   const headers: Record<string, string> = {};
   const token = o.token === undefined ? admin.token : o.token;
   if (token) headers.authorization = `Bearer ${token}`;
@@ -127,12 +145,30 @@ describe('POST /api/admin/infoproducts', () => {
       draws_count: 1,
     });
     const draw = await t.services.db('draws').where({ id: r.body.open_draw_id }).first();
-    expect(draw).toMatchObject({ infoproduct_id: r.body.id, status: 'open', total_numbers: 50, prize_cents: 150000, title: 'Guia do Poupador' });
-    expect(await t.services.db('draw_numbers').where({ draw_id: draw.id }).count<{ c: string }[]>({ c: '*' }).then((x) => Number(x[0].c))).toBe(50);
-    expect(await t.services.db('domain_events').where({ name: 'draw.opened' }).whereRaw(`(payload->>'drawId')::bigint = ?`, [draw.id])).toHaveLength(1);
+    expect(draw).toMatchObject({
+      infoproduct_id: r.body.id,
+      status: 'open',
+      total_numbers: 50,
+      prize_cents: 150000,
+      title: 'Guia do Poupador',
+    });
+    expect(
+      await t.services
+        .db('draw_numbers')
+        .where({ draw_id: draw.id })
+        .count<{ c: string }[]>({ c: '*' })
+        .then((x) => Number(x[0].c)),
+    ).toBe(50);
+    expect(
+      await t.services.db('domain_events').where({ name: 'draw.opened' }).whereRaw(`(payload->>'drawId')::bigint = ?`, [draw.id]),
+    ).toHaveLength(1);
     const log = await auditOf(r.body.id, 'infoproduct.created');
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ actor: 'admin', actor_user_id: admin.user.id, data: { before: null, after: { sku: s, price_cents: 1990, active: true }, opened_draw_id: draw.id } });
+    expect(log[0]).toMatchObject({
+      actor: 'admin',
+      actor_user_id: admin.user.id,
+      data: { before: null, after: { sku: s, price_cents: 1990, active: true }, opened_draw_id: draw.id },
+    });
     const pub = await t.api('GET', '/api/infoproducts?limit=200');
     const item = pub.body.items.find((p: { id: number }) => p.id === r.body.id);
     expect(item).toMatchObject({ price_cents: 1990, draw: { id: draw.id } });
@@ -140,11 +176,33 @@ describe('POST /api/admin/infoproducts', () => {
   });
 
   test('cents aliases win, inactive e-books open no draw, open_draw:false skips it', async () => {
-    const a = await api('POST', '/api/admin/infoproducts', { sku: sku(), name: 'Alias', price_cents: 700, price: '99,00', default_prize_cents: 100, default_total_numbers: 10, active: false });
+    const a = await api('POST', '/api/admin/infoproducts', {
+      sku: sku(),
+      name: 'Alias',
+      price_cents: 700,
+      price: '99,00',
+      default_prize_cents: 100,
+      default_total_numbers: 10,
+      active: false,
+    });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ title: 'Alias', price_cents: 700, default_prize_cents: 100, default_total_numbers: 10, active: false, open_draw_id: null, draws_count: 0 });
+    expect(a.body).toMatchObject({
+      title: 'Alias',
+      price_cents: 700,
+      default_prize_cents: 100,
+      default_total_numbers: 10,
+      active: false,
+      open_draw_id: null,
+      draws_count: 0,
+    });
     const b = await api('POST', '/api/admin/infoproducts', { sku: sku(), title: 'Sem sorteio', open_draw: false });
-    expect(b.body).toMatchObject({ active: true, open_draw_id: null, price_cents: null, default_prize_cents: 0, default_total_numbers: 100 });
+    expect(b.body).toMatchObject({
+      active: true,
+      open_draw_id: null,
+      price_cents: null,
+      default_prize_cents: 0,
+      default_total_numbers: 100,
+    });
   });
 
   test.each([
@@ -173,7 +231,10 @@ describe('POST /api/admin/infoproducts', () => {
   });
 
   test('a body that is not an object, or bad JSON → 400; a taken SKU → 409', async () => {
-    expect((await api('POST', '/api/admin/infoproducts', [1, 2])).body).toMatchObject({ error: 'validation_error', message: 'Envie um objeto JSON.' });
+    expect((await api('POST', '/api/admin/infoproducts', [1, 2])).body).toMatchObject({
+      error: 'validation_error',
+      message: 'Envie um objeto JSON.',
+    });
     expect((await t.api('POST', '/api/admin/infoproducts', { token: admin.token, rawBody: '{"sku":' })).status).toBe(400);
     const p = await create();
     const dup = await api('POST', '/api/admin/infoproducts', { sku: p.sku, title: 'Outro' });
@@ -194,8 +255,12 @@ describe('GET /api/admin/infoproducts', () => {
     expect(Array.isArray(r.body.categories)).toBe(true);
     const next = await api('GET', '/api/admin/infoproducts?search=alfa%20zeta&limit=1&offset=1');
     expect(next.body).toMatchObject({ hasMore: false, items: [{ id: a.id, active: false }] });
-    expect((await api('GET', `/api/admin/infoproducts?search=${encodeURIComponent(b.sku)}`)).body.items.map((p: { id: number }) => p.id)).toEqual([b.id]);
-    expect((await api('GET', '/api/admin/infoproducts?search=alfa%20zeta&active=1')).body.items.map((p: { id: number }) => p.id)).toEqual([b.id]);
+    expect(
+      (await api('GET', `/api/admin/infoproducts?search=${encodeURIComponent(b.sku)}`)).body.items.map((p: { id: number }) => p.id),
+    ).toEqual([b.id]);
+    expect((await api('GET', '/api/admin/infoproducts?search=alfa%20zeta&active=1')).body.items.map((p: { id: number }) => p.id)).toEqual([
+      b.id,
+    ]);
     expect((await api('GET', '/api/admin/infoproducts?limit=0')).body.message).toBe('O limite mínimo é 1.');
     expect((await api('GET', '/api/admin/infoproducts?active=x')).status).toBe(400);
     expect((await api('GET', `/api/admin/infoproducts/${b.id}`)).body).toMatchObject({ id: b.id, title: 'Busca Alfa Zeta 2' });
@@ -213,7 +278,10 @@ describe('PUT /api/admin/infoproducts/{id}', () => {
     expect(r.body).toMatchObject({ price_cents: 750, title: 'Novo título', category_id: null, sku: p.sku });
     const log = await auditOf(p.id, 'infoproduct.updated');
     expect(log).toHaveLength(1);
-    expect(log[0].data).toMatchObject({ before: { price_cents: 500, title: 'E-book de teste' }, after: { price_cents: 750, title: 'Novo título' } });
+    expect(log[0].data).toMatchObject({
+      before: { price_cents: 500, title: 'E-book de teste' },
+      after: { price_cents: 750, title: 'Novo título' },
+    });
     expect((await t.api('GET', `/api/infoproducts/${p.id}`)).body).toMatchObject({ price_cents: 750, title: 'Novo título' });
   });
 
@@ -233,11 +301,17 @@ describe('DELETE /api/admin/infoproducts/{id} archives', () => {
   test('the product leaves the store lists, its draws and sales stay; reactivating reopens a draw', async () => {
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 300 }, { total_numbers: 5 });
     const buyer = await createUser(t);
-    const pay = await t.api('POST', '/api/payments/infoproduct', { token: buyer.token, body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 300 } });
+    const pay = await t.api('POST', '/api/payments/infoproduct', {
+      token: buyer.token,
+      body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 300 },
+    });
     expect(pay.status).toBe(201);
     await t.services.payments.approveSandbox(pay.body.paymentId, { via: 'cli' });
     expect((await t.api('GET', '/api/infoproducts?limit=200')).body.items.map((p: { id: number }) => p.id)).toContain(product.id);
-    const sections = async () => (await t.api('GET', '/api/infoproducts/sections')).body.flatMap((s: { items: Array<{ product: { id: number } }> }) => s.items.map((i) => i.product.id));
+    const sections = async () =>
+      (await t.api('GET', '/api/infoproducts/sections')).body.flatMap((s: { items: Array<{ product: { id: number } }> }) =>
+        s.items.map((i) => i.product.id),
+      );
 
     const r = await api('DELETE', `/api/admin/infoproducts/${product.id}`);
     expect(r.status).toBe(200);
@@ -287,20 +361,29 @@ describe('POST /api/admin/infoproducts/{id}/file', () => {
     expect(await t.services.db('infoproducts').where({ id: p.id }).first()).toMatchObject({ file_sha256: sha, file_url: r.body.file_url });
     const log = await auditOf(p.id, 'infoproduct.file_uploaded');
     expect(log).toHaveLength(1);
-    expect(log[0].data).toMatchObject({ before: { file_url: null, file_sha256: null }, after: { file_sha256: sha }, size: PDF.length, original_name: 'livro.pdf' });
+    expect(log[0].data).toMatchObject({
+      before: { file_url: null, file_sha256: null },
+      after: { file_sha256: sha },
+      size: PDF.length,
+      original_name: 'livro.pdf',
+    });
 
     // Nobody reaches it as a public file.
     for (const pub of [`/${r.body.file_url}`, `/ebooks/${r.body.file_url}`, `/storage/ebooks/${r.body.file_url}`]) {
       const res = await fetch(t.url + pub);
       expect([pub, res.status]).toEqual([pub, 404]);
     }
-    const download = (token?: string) => fetch(`${t.url}/api/ebooks/${p.sku}/download`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const download = (token?: string) =>
+      fetch(`${t.url}/api/ebooks/${p.sku}/download`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     expect((await download()).status).toBe(401);
     expect((await download(customer.token)).status).toBe(403);
 
     // A buyer: the e-book paid by sandbox PIX, then the customer-area link.
     const buyer = await createUser(t);
-    const pay = await t.api('POST', '/api/payments/infoproduct', { token: buyer.token, body: { infoproduct_id: p.id, quantity: 1, amount_cents_total: 200 } });
+    const pay = await t.api('POST', '/api/payments/infoproduct', {
+      token: buyer.token,
+      body: { infoproduct_id: p.id, quantity: 1, amount_cents_total: 200 },
+    });
     expect(pay.status).toBe(201);
     await t.services.payments.approveSandbox(pay.body.paymentId, { via: 'cli' });
     const res = await download(buyer.token);
@@ -310,7 +393,11 @@ describe('POST /api/admin/infoproducts/{id}/file', () => {
     expect(link.status).toBe(200);
     const viaLink = await fetch(t.url + link.body.url);
     expect(viaLink.status).toBe(200);
-    expect(createHash('sha256').update(Buffer.from(await viaLink.arrayBuffer())).digest('hex')).toBe(sha);
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await viaLink.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(sha);
     expect((await t.api('GET', `/api/ebooks/by-draw/${p.open_draw_id}`, { token: customer.token })).status).toBe(403);
 
     // A new PDF replaces it (the old file leaves the storage).
@@ -326,9 +413,16 @@ describe('POST /api/admin/infoproducts/{id}/file', () => {
     const p = await create();
     const fake = await upload(`/api/admin/infoproducts/${p.id}/file`, PNG, { filename: 'capa.pdf', type: 'application/pdf' });
     expect([fake.status, fake.body]).toEqual([400, { error: 'not_a_pdf', message: 'O arquivo não é um PDF.' }]);
-    const html = await upload(`/api/admin/infoproducts/${p.id}/file`, Buffer.from('<html>%PDF-</html>'), { filename: 'x.pdf', type: 'application/pdf' });
+    const html = await upload(`/api/admin/infoproducts/${p.id}/file`, Buffer.from('<html>%PDF-</html>'), {
+      filename: 'x.pdf',
+      type: 'application/pdf',
+    });
     expect(html.status).toBe(400);
-    const big = await upload(`/api/admin/infoproducts/${p.id}/file`, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(EBOOK_MAX + 10, 0x20)]), { filename: 'grande.pdf' });
+    const big = await upload(
+      `/api/admin/infoproducts/${p.id}/file`,
+      Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(EBOOK_MAX + 10, 0x20)]),
+      { filename: 'grande.pdf' },
+    );
     expect(big.status).toBe(413);
     expect(big.body).toEqual({ error: 'payload_too_large', message: 'O arquivo pode ter no máximo 1 MB.' });
     const empty = await upload(`/api/admin/infoproducts/${p.id}/file`, Buffer.alloc(0), { filename: 'vazio.pdf' });
@@ -339,7 +433,11 @@ describe('POST /api/admin/infoproducts/{id}/file', () => {
     const two = new FormData();
     two.append('file', new Blob([new Uint8Array(PDF)]), 'a.pdf');
     two.append('file', new Blob([new Uint8Array(PDF)]), 'b.pdf');
-    const twoRes = await fetch(`${t.url}/api/admin/infoproducts/${p.id}/file`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: two });
+    const twoRes = await fetch(`${t.url}/api/admin/infoproducts/${p.id}/file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}` },
+      body: two,
+    });
     expect(twoRes.status).toBe(400);
     expect((await upload('/api/admin/infoproducts/99999999/file', PDF)).status).toBe(404);
     expect((await upload('/api/admin/infoproducts/abc/file', PDF)).status).toBe(400);
@@ -383,10 +481,15 @@ describe('POST /api/admin/infoproducts/{id}/cover', () => {
   test('SVG is refused (documented), so are other files and oversized ones; unknown cover names 404', async () => {
     const p = await create();
     const svg = await upload(`/api/admin/infoproducts/${p.id}/cover`, SVG, { filename: 'capa.svg', type: 'image/svg+xml' });
-    expect([svg.status, svg.body]).toEqual([400, { error: 'svg_not_accepted', message: 'Capas em SVG não são aceitas. Envie PNG, JPEG ou WebP.' }]);
+    expect([svg.status, svg.body]).toEqual([
+      400,
+      { error: 'svg_not_accepted', message: 'Capas em SVG não são aceitas. Envie PNG, JPEG ou WebP.' },
+    ]);
     const pdf = await upload(`/api/admin/infoproducts/${p.id}/cover`, PDF, { filename: 'capa.png', type: 'image/png' });
     expect([pdf.status, pdf.body.error]).toEqual([400, 'not_an_image']);
-    const big = await upload(`/api/admin/infoproducts/${p.id}/cover`, Buffer.concat([PNG, Buffer.alloc(COVER_MAX, 0)]), { filename: 'capa.png' });
+    const big = await upload(`/api/admin/infoproducts/${p.id}/cover`, Buffer.concat([PNG, Buffer.alloc(COVER_MAX, 0)]), {
+      filename: 'capa.png',
+    });
     expect(big.status).toBe(413);
     expect((await t.services.db('infoproducts').where({ id: p.id }).first()).cover_url).toBeNull();
     for (const name of ['nada.png', 'ip1-0000000000000000.png', '..%2F..%2Fetc%2Fpasswd', 'ip1-0000000000000000.svg']) {
@@ -403,7 +506,9 @@ describe('races', () => {
     const calls = [
       ...Array.from({ length: 4 }, () => api('PUT', `/api/admin/infoproducts/${p.id}`, { active: true, open_draw: true })),
       ...Array.from({ length: 4 }, () => t.api('POST', `/api/infoproducts/${p.id}/ensure-open-draw`, { token: buyer.token })),
-      ...Array.from({ length: 2 }, (_, i) => upload(`/api/admin/infoproducts/${p.id}/file`, Buffer.concat([PDF, Buffer.from(`\n% ${i}\n`)]), { filename: `v${i}.pdf` })),
+      ...Array.from({ length: 2 }, (_, i) =>
+        upload(`/api/admin/infoproducts/${p.id}/file`, Buffer.concat([PDF, Buffer.from(`\n% ${i}\n`)]), { filename: `v${i}.pdf` }),
+      ),
     ];
     const answers = await Promise.all(calls);
     for (const a of answers) expect([200, 409]).toContain(a.status);
@@ -411,6 +516,10 @@ describe('races', () => {
     expect(await t.services.db('draws').where({ infoproduct_id: p.id, status: 'open' })).toHaveLength(1);
     // The stored hash is the hash of the file on disk, whichever upload won.
     const row = await t.services.db('infoproducts').where({ id: p.id }).first();
-    expect(createHash('sha256').update(fs.readFileSync(path.join(ebookDir, row.file_url))).digest('hex')).toBe(row.file_sha256);
+    expect(
+      createHash('sha256')
+        .update(fs.readFileSync(path.join(ebookDir, row.file_url)))
+        .digest('hex'),
+    ).toBe(row.file_sha256);
   });
 });

@@ -16,7 +16,12 @@ import { sell } from './history-fixtures';
 
 describe('CSV export (pure functions)', () => {
   test('UTF-8 BOM, ";" separated, CRLF, quoting only when needed, inner quotes doubled', () => {
-    expect(toCsv([['a', 'b'], ['c', 1]])).toBe('\uFEFFa;b\r\nc;1\r\n');
+    expect(
+      toCsv([
+        ['a', 'b'],
+        ['c', 1],
+      ]),
+    ).toBe('\uFEFFa;b\r\nc;1\r\n');
     expect(csvField('Maria; José')).toBe('"Maria; José"');
     expect(csvField('O "Rei"')).toBe('"O ""Rei"""');
     expect(csvField('linha1\nlinha2')).toBe('"linha1\nlinha2"');
@@ -74,7 +79,16 @@ describe('GET /api/admin/dashboard/open-buyers', () => {
   test('no open main draw: an empty answer with draw_id null', async () => {
     const r = await api('/api/admin/dashboard/open-buyers');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ draw_id: null, title: null, total_numbers: 0, sold: 0, remaining: 0, price_cents: null, buyers: [], numbers: [] });
+    expect(r.body).toEqual({
+      draw_id: null,
+      title: null,
+      total_numbers: 0,
+      sold: 0,
+      remaining: 0,
+      price_cents: null,
+      buyers: [],
+      numbers: [],
+    });
   });
 
   test("the main series' open draw: buyers by name with numbers and what they paid, every number with its buyer", async () => {
@@ -98,7 +112,15 @@ describe('GET /api/admin/dashboard/open-buyers', () => {
     expect(r.body).toMatchObject({ draw_id: draw.id, title: draw.title, total_numbers: 10, sold: 4, remaining: 6, price_cents: 300 });
     expect(r.body.buyers).toEqual([
       { user_id: ana.user.id, name: 'Ana Compradora', email: ana.email, phone: '41999998888', count: 1, numbers: [0], total_cents: 0 },
-      { user_id: zoe.user.id, name: 'Zoé Compradora', email: zoe.email, phone: '41999998888', count: 3, numbers: [2, 4, 9], total_cents: 900 },
+      {
+        user_id: zoe.user.id,
+        name: 'Zoé Compradora',
+        email: zoe.email,
+        phone: '41999998888',
+        count: 3,
+        numbers: [2, 4, 9],
+        total_cents: 900,
+      },
     ]);
     expect(r.body.numbers).toHaveLength(10);
     expect(r.body.numbers[0]).toEqual({ n: 0, status: 'sold', user_id: ana.user.id, name: 'Ana Compradora', email: ana.email });

@@ -23,7 +23,10 @@ async function lateApproval() {
   const u = await createUser(t);
   const { product } = await makeProductWithDraw(t, { price_cents: 500 });
   const p = await buyEbooks(t, u.token, product.id, 1, 500);
-  await t.services.db('payments').where({ id: p.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('payments')
+    .where({ id: p.paymentId })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   expect(await t.services.payments.poll(p.paymentId)).toBe('expired');
   await t.services.payments.approve(p.paymentId, { via: 'cli' });
   const row = await paymentRow(t, p.paymentId);
@@ -98,27 +101,51 @@ describe('POST /api/admin/payments/{id}/review', () => {
     const { paymentId } = await lateApproval();
     const r = await api('POST', `/api/admin/payments/${paymentId}/review`, { note: '  Cliente pagou depois do prazo; entregue.  ' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: paymentId, review_note: 'Cliente pagou depois do prazo; entregue.', reviewed_by: admin.user.id, reviewed_by_name: admin.user.name, flagged_for_review: true });
+    expect(r.body).toMatchObject({
+      id: paymentId,
+      review_note: 'Cliente pagou depois do prazo; entregue.',
+      reviewed_by: admin.user.id,
+      reviewed_by_name: admin.user.name,
+      flagged_for_review: true,
+    });
     expect(r.body.reviewed_at).toEqual(expect.any(String));
     const log = await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.reviewed' });
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ actor: 'admin', actor_user_id: admin.user.id });
-    expect(log[0].data).toMatchObject({ before: { reviewed_at: null, review_note: null }, after: { review_note: 'Cliente pagou depois do prazo; entregue.' }, note: 'Cliente pagou depois do prazo; entregue.' });
+    expect(log[0].data).toMatchObject({
+      before: { reviewed_at: null, review_note: null },
+      after: { review_note: 'Cliente pagou depois do prazo; entregue.' },
+      note: 'Cliente pagou depois do prazo; entregue.',
+    });
 
     // Reviewed: out of the "to review" list, in the "reviewed" one.
-    expect((await api('GET', '/api/admin/payments?flagged=1&reviewed=0&limit=500')).body.items.map((p: { id: number }) => p.id)).not.toContain(paymentId);
-    expect((await api('GET', '/api/admin/payments?flagged=1&reviewed=1&limit=500')).body.items.map((p: { id: number }) => p.id)).toContain(paymentId);
+    expect(
+      (await api('GET', '/api/admin/payments?flagged=1&reviewed=0&limit=500')).body.items.map((p: { id: number }) => p.id),
+    ).not.toContain(paymentId);
+    expect((await api('GET', '/api/admin/payments?flagged=1&reviewed=1&limit=500')).body.items.map((p: { id: number }) => p.id)).toContain(
+      paymentId,
+    );
 
     // Refunded later: the flag's reason changes and it is to be reviewed again (the note stays as history).
     const row = await paymentRow(t, paymentId);
-    await t.services.payments.applyProviderState(paymentId, { providerPaymentId: row.provider_payment_id, externalReference: String(paymentId), status: 'refunded', amountCents: 500, paidAt: null });
+    await t.services.payments.applyProviderState(paymentId, {
+      providerPaymentId: row.provider_payment_id,
+      externalReference: String(paymentId),
+      status: 'refunded',
+      amountCents: 500,
+      paidAt: null,
+    });
     const again = await api('GET', `/api/admin/payments/${paymentId}`);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'refunded', reviewed_at: null, reviewed_by: null });
     // The flag says what the refund undid.
     expect(again.body.review_reason).toMatch(/^pagamento estornado; 1 voucher\(s\) não usado\(s\) revogado\(s\)/);
-    expect(again.body.audit.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['payment.reviewed', 'payment.refunded']));
-    expect((await api('GET', '/api/admin/payments?flagged=1&reviewed=0&limit=500')).body.items.map((p: { id: number }) => p.id)).toContain(paymentId);
+    expect(again.body.audit.map((e: { action: string }) => e.action)).toEqual(
+      expect.arrayContaining(['payment.reviewed', 'payment.refunded']),
+    );
+    expect((await api('GET', '/api/admin/payments?flagged=1&reviewed=0&limit=500')).body.items.map((p: { id: number }) => p.id)).toContain(
+      paymentId,
+    );
   });
 
   test('validation: note required and ≤ 2000 characters, bad id 400, unknown 404, not flagged 409; nothing written', async () => {
@@ -152,8 +179,22 @@ describe('POST /api/admin/payments/{id}/approve (sandbox)', () => {
     const p = await buyEbooks(t, u.token, product.id, 2, 400);
     const r = await api('POST', `/api/admin/payments/${p.paymentId}/approve`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: p.paymentId, status: 'approved', flagged_for_review: false, sandbox_approvable: true, paymentId: p.paymentId });
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.sandbox_approved', actor: 'admin', actor_user_id: admin.user.id })).toHaveLength(1);
+    expect(r.body).toMatchObject({
+      id: p.paymentId,
+      status: 'approved',
+      flagged_for_review: false,
+      sandbox_approvable: true,
+      paymentId: p.paymentId,
+    });
+    expect(
+      await t.services.db('audit_log').where({
+        entity: 'payment',
+        entity_id: String(p.paymentId),
+        action: 'payment.sandbox_approved',
+        actor: 'admin',
+        actor_user_id: admin.user.id,
+      }),
+    ).toHaveLength(1);
     expect(await t.services.db('payment_fulfilments').where({ payment_id: p.paymentId })).toHaveLength(1);
 
     await t.services.payments.grantVouchers({ user: u.email, product: String(product.id), quantity: 1 }, { via: 'cli' });

@@ -42,9 +42,17 @@ test('every admin route: anonymous 401, customer 403 (nothing changes), admin al
   // One admin call per route (in this order: the delete runs last on its own draw).
   const calls: Record<string, () => Call> = {
     'GET /api/admin/dashboard/summary': () => ({ path: '/api/admin/dashboard/summary', status: 200 }),
-    'POST /api/admin/dashboard/ticket-price': () => ({ path: '/api/admin/dashboard/ticket-price', body: { price_cents: 250 }, status: 200 }),
+    'POST /api/admin/dashboard/ticket-price': () => ({
+      path: '/api/admin/dashboard/ticket-price',
+      body: { price_cents: 250 },
+      status: 200,
+    }),
     'GET /api/admin/draws': () => ({ path: '/api/admin/draws', status: 200 }),
-    'POST /api/admin/draws': () => ({ path: '/api/admin/draws', body: { title: 'Sorteio da tabela', numbers_total: 3, status: 'closed' }, status: 201 }),
+    'POST /api/admin/draws': () => ({
+      path: '/api/admin/draws',
+      body: { title: 'Sorteio da tabela', numbers_total: 3, status: 'closed' },
+      status: 201,
+    }),
     'GET /api/admin/draws/:id': () => ({ path: `/api/admin/draws/${generic.id}`, status: 200 }),
     'PUT /api/admin/draws/:id': () => ({ path: `/api/admin/draws/${generic.id}`, body: { title: 'Renomeado' }, status: 200 }),
     'PATCH /api/admin/draws/:id': () => ({ path: `/api/admin/draws/${generic.id}`, body: { status: 'open' }, status: 200 }),
@@ -62,7 +70,11 @@ test('every admin route: anonymous 401, customer 403 (nothing changes), admin al
     expect([key(route), anon.status, anon.body.error]).toEqual([key(route), 401, 'unauthenticated']);
     expect(anon.body.message).toBe('Faça login para continuar.');
     const cust = await t.api(route.method, c.path, { token: customer.token, body: c.body });
-    expect([key(route), cust.status, cust.body]).toEqual([key(route), 403, { error: 'forbidden', message: 'Acesso restrito a administradores.' }]);
+    expect([key(route), cust.status, cust.body]).toEqual([
+      key(route),
+      403,
+      { error: 'forbidden', message: 'Acesso restrito a administradores.' },
+    ]);
   }
   // Refused calls wrote nothing.
   expect(await t.services.db('audit_log').count<{ c: string }[]>({ c: '*' })).toEqual(auditBefore);
@@ -79,7 +91,9 @@ test('every admin route: anonymous 401, customer 403 (nothing changes), admin al
 /** Every /api/admin route mounted in the app (src/http.ts moduleRouters), whatever its module. */
 function mountedAdminRoutes() {
   return moduleRouters(t.services).flatMap((router) =>
-    router.declared.map((d) => ({ method: d.method as string, path: `${router.prefix}${d.path}` })).filter((r) => r.path.startsWith('/api/admin')),
+    router.declared
+      .map((d) => ({ method: d.method as string, path: `${router.prefix}${d.path}` }))
+      .filter((r) => r.path.startsWith('/api/admin')),
   );
 }
 
@@ -92,9 +106,17 @@ test('every /api/admin route of every module: anonymous 401, customer 403, and n
   for (const route of routes) {
     const path = route.path.replace(/:[A-Za-z_]+/g, '1');
     const anon = await t.api(route.method, path, { body: route.method === 'GET' ? undefined : {} });
-    expect([key(route), anon.status, anon.body]).toEqual([key(route), 401, { error: 'unauthenticated', message: 'Faça login para continuar.' }]);
+    expect([key(route), anon.status, anon.body]).toEqual([
+      key(route),
+      401,
+      { error: 'unauthenticated', message: 'Faça login para continuar.' },
+    ]);
     const cust = await t.api(route.method, path, { token: customer.token, body: route.method === 'GET' ? undefined : {} });
-    expect([key(route), cust.status, cust.body]).toEqual([key(route), 403, { error: 'forbidden', message: 'Acesso restrito a administradores.' }]);
+    expect([key(route), cust.status, cust.body]).toEqual([
+      key(route),
+      403,
+      { error: 'forbidden', message: 'Acesso restrito a administradores.' },
+    ]);
   }
   expect(await t.services.db('audit_log').count<{ c: string }[]>({ c: '*' })).toEqual(auditBefore);
 });

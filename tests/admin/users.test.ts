@@ -16,7 +16,11 @@ afterAll(() => t.close());
 
 const api = (method: string, path: string, body?: unknown) => t.api(method, path, { token: admin.token, body });
 const auditOf = (userId: number, action: string) =>
-  t.services.db('audit_log').where({ entity: 'user', entity_id: String(userId), action }).orderBy('id').select('actor_user_id', 'actor', 'data');
+  t.services
+    .db('audit_log')
+    .where({ entity: 'user', entity_id: String(userId), action })
+    .orderBy('id')
+    .select('actor_user_id', 'actor', 'data');
 let seq = 0;
 const freshEmail = () => `cliente${++seq}-${Date.now()}@exemplo.com.br`;
 
@@ -102,7 +106,15 @@ describe('GET /api/admin/users', () => {
 describe('POST /api/admin/users', () => {
   test('creates with a random temporary password shown once, e-mails a reset link, audits; the password works', async () => {
     const email = freshEmail();
-    const r = await api('POST', '/api/admin/users', { name: '  Carla Nova ', email: email.toUpperCase(), phone: '(41) 99999-1234', is_admin: false, coupon_code: '', coupon_value_cents: 1500, set_default_password: true });
+    const r = await api('POST', '/api/admin/users', {
+      name: '  Carla Nova ',
+      email: email.toUpperCase(),
+      phone: '(41) 99999-1234',
+      is_admin: false,
+      coupon_code: '',
+      coupon_value_cents: 1500,
+      set_default_password: true,
+    });
     expect(r.status).toBe(201);
     const pw: string = r.body.temporary_password;
     expect(pw).toMatch(/^[A-Za-z0-9_-]{12}$/);
@@ -122,11 +134,20 @@ describe('POST /api/admin/users', () => {
     expect(mail).toHaveLength(1);
     // The opening balance is a ledger adjustment with a reason and its author.
     expect(await t.services.db('coupon_ledger').where({ user_id: id }).select('kind', 'amount_cents', 'note', 'actor_user_id')).toEqual([
-      { kind: 'adjustment', amount_cents: 1500, note: 'Saldo inicial definido no cadastro pelo administrador', actor_user_id: admin.user.id },
+      {
+        kind: 'adjustment',
+        amount_cents: 1500,
+        note: 'Saldo inicial definido no cadastro pelo administrador',
+        actor_user_id: admin.user.id,
+      },
     ]);
     const log = await auditOf(id, 'user.created');
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ actor_user_id: admin.user.id, actor: 'admin', data: { before: null, after: { id, email, name: 'Carla Nova', coupon_value_cents: 1500 } } });
+    expect(log[0]).toMatchObject({
+      actor_user_id: admin.user.id,
+      actor: 'admin',
+      data: { before: null, after: { id, email, name: 'Carla Nova', coupon_value_cents: 1500 } },
+    });
     expect(JSON.stringify(log[0])).not.toContain(pw);
 
     const login = await t.api('POST', '/api/auth/login', { body: { email, password: pw } });
@@ -171,15 +192,30 @@ describe('PUT /api/admin/users/{id}', () => {
     // Nothing of the refused call was kept.
     expect((await t.services.db('users').where({ id: u.user.id }).first()).name).toBe('Editável');
 
-    const r = await api('PUT', `/api/admin/users/${u.user.id}`, { name: 'Editada', phone: '', is_admin: true, coupon_value_cents: 2500, coupon_reason: 'Bônus de boas-vindas' });
+    const r = await api('PUT', `/api/admin/users/${u.user.id}`, {
+      name: 'Editada',
+      phone: '',
+      is_admin: true,
+      coupon_value_cents: 2500,
+      coupon_reason: 'Bônus de boas-vindas',
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ message: 'Salvo com sucesso.', name: 'Editada', phone: null, is_admin: true, coupon_value_cents: 2500, coupon_adjustment: { before_cents: 0, after_cents: 2500, cents: 2500 } });
+    expect(r.body).toMatchObject({
+      message: 'Salvo com sucesso.',
+      name: 'Editada',
+      phone: null,
+      is_admin: true,
+      coupon_value_cents: 2500,
+      coupon_adjustment: { before_cents: 0, after_cents: 2500, cents: 2500 },
+    });
     const down = await api('PUT', `/api/admin/users/${u.user.id}`, { coupon_value_cents: 1000, reason: 'Correção' });
     expect(down.body.coupon_adjustment).toEqual({ before_cents: 2500, after_cents: 1000, cents: -1500 });
-    expect(await t.services.db('coupon_ledger').where({ user_id: u.user.id }).orderBy('id').select('kind', 'amount_cents', 'note')).toEqual([
-      { kind: 'adjustment', amount_cents: 2500, note: 'Bônus de boas-vindas' },
-      { kind: 'adjustment', amount_cents: -1500, note: 'Correção' },
-    ]);
+    expect(await t.services.db('coupon_ledger').where({ user_id: u.user.id }).orderBy('id').select('kind', 'amount_cents', 'note')).toEqual(
+      [
+        { kind: 'adjustment', amount_cents: 2500, note: 'Bônus de boas-vindas' },
+        { kind: 'adjustment', amount_cents: -1500, note: 'Correção' },
+      ],
+    );
     // The customer area shows the same balance (one rule).
     const mine = await t.api('GET', '/api/coupons/mine', { token: u.token });
     expect(mine.body.cents).toBe(1000);
@@ -205,21 +241,35 @@ describe('PUT /api/admin/users/{id}', () => {
     const other = await createUser(t);
     expect((await api('PUT', `/api/admin/users/${u.user.id}`, { email: 'x' })).body.message).toBe('E-mail inválido.');
     expect((await api('PUT', `/api/admin/users/${u.user.id}`, { coupon_value_cents: 100, reason: 'x' })).status).toBe(400);
-    expect(await api('PUT', '/api/admin/users/99999999', { name: 'N' })).toMatchObject({ status: 404, body: { error: 'user_not_found', message: 'Usuário não encontrado.' } });
+    expect(await api('PUT', '/api/admin/users/99999999', { name: 'N' })).toMatchObject({
+      status: 404,
+      body: { error: 'user_not_found', message: 'Usuário não encontrado.' },
+    });
     expect(await api('PUT', '/api/admin/users/abc', { name: 'N' })).toMatchObject({ status: 400, body: { message: 'Usuário inválido.' } });
-    expect(await api('PUT', `/api/admin/users/${u.user.id}`, { email: other.email })).toMatchObject({ status: 409, body: { error: 'email_taken' } });
+    expect(await api('PUT', `/api/admin/users/${u.user.id}`, { email: other.email })).toMatchObject({
+      status: 409,
+      body: { error: 'email_taken' },
+    });
     expect(await api('PUT', `/api/admin/users/${u.user.id}`, {})).toMatchObject({ status: 400, body: { message: 'Nada para alterar.' } });
-    expect(await api('PUT', `/api/admin/users/${u.user.id}`, { coupon_code: 'CV-OUTRO' })).toMatchObject({ status: 400, body: { error: 'coupon_code_generated' } });
+    expect(await api('PUT', `/api/admin/users/${u.user.id}`, { coupon_code: 'CV-OUTRO' })).toMatchObject({
+      status: 400,
+      body: { error: 'coupon_code_generated' },
+    });
     expect(await auditOf(u.user.id, 'user.updated')).toEqual([]);
   });
 
   test('an admin cannot remove their own admin flag (another admin can)', async () => {
     const me = await createUser(t, { admin: true });
     const self = await t.api('PUT', `/api/admin/users/${me.user.id}`, { token: me.token, body: { is_admin: false } });
-    expect([self.status, self.body]).toEqual([409, { error: 'own_admin_flag', message: 'Você não pode remover o seu próprio acesso de administrador.' }]);
+    expect([self.status, self.body]).toEqual([
+      409,
+      { error: 'own_admin_flag', message: 'Você não pode remover o seu próprio acesso de administrador.' },
+    ]);
     expect((await t.services.db('users').where({ id: me.user.id }).first()).is_admin).toBe(true);
     // Editing their own name is fine.
-    expect((await t.api('PUT', `/api/admin/users/${me.user.id}`, { token: me.token, body: { name: 'Eu Mesmo', is_admin: true } })).status).toBe(200);
+    expect(
+      (await t.api('PUT', `/api/admin/users/${me.user.id}`, { token: me.token, body: { name: 'Eu Mesmo', is_admin: true } })).status,
+    ).toBe(200);
     const byOther = await api('PUT', `/api/admin/users/${me.user.id}`, { is_admin: false });
     expect([byOther.status, byOther.body.is_admin]).toEqual([200, false]);
     // Read from the database per request: the demoted admin is refused at once.
@@ -252,7 +302,15 @@ describe('DELETE /api/admin/users/{id}', () => {
     const r = await api('DELETE', `/api/admin/users/${u.user.id}`);
     expect([r.status, r.body.outcome]).toEqual([200, 'anonymized']);
     const row = await t.services.db('users').where({ id: u.user.id }).first();
-    expect(row).toMatchObject({ name: 'Cliente removido', email: `removido-${u.user.id}@anonimizado.invalid`, phone: null, cpf: null, birthdate: null, password_hash: null, is_admin: false });
+    expect(row).toMatchObject({
+      name: 'Cliente removido',
+      email: `removido-${u.user.id}@anonimizado.invalid`,
+      phone: null,
+      cpf: null,
+      birthdate: null,
+      password_hash: null,
+      is_admin: false,
+    });
     expect(row.anonymized_at).toBeInstanceOf(Date);
     expect(await t.services.db('payments').where({ user_id: u.user.id }).count<{ c: string }[]>({ c: '*' })).toEqual(paymentsBefore);
     expect((await t.services.db('draw_numbers').where({ draw_id: draw.id, n: 3 }).first()).owner_user_id).toBe(u.user.id);
@@ -287,10 +345,29 @@ describe('POST /api/admin/users/{id}/assign-numbers', () => {
     await t.api('GET', `/api/draws/${draw.id}/numbers`); // warm the cache: the assignment must drop it
     const r = await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, { user_id: u.user.id, draw_id: draw.id, numbers: [7, 2] });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ ok: true, message: 'Números atribuídos com sucesso.', user_id: u.user.id, draw_id: draw.id, numbers: [2, 7], sold_out: false, next_draw_id: null });
+    expect(r.body).toMatchObject({
+      ok: true,
+      message: 'Números atribuídos com sucesso.',
+      user_id: u.user.id,
+      draw_id: draw.id,
+      numbers: [2, 7],
+      sold_out: false,
+      next_draw_id: null,
+    });
     const p = await t.services.db('payments').where({ id: r.body.payment_id }).first();
-    expect(p).toMatchObject({ user_id: u.user.id, kind: 'admin', method: 'admin', provider: 'admin', status: 'approved', amount_cents: 0, draw_id: draw.id, numbers: [2, 7] });
-    expect(await t.services.db('number_sales').where({ draw_id: draw.id }).orderBy('n').select('n', 'user_id', 'payment_id', 'source')).toEqual([
+    expect(p).toMatchObject({
+      user_id: u.user.id,
+      kind: 'admin',
+      method: 'admin',
+      provider: 'admin',
+      status: 'approved',
+      amount_cents: 0,
+      draw_id: draw.id,
+      numbers: [2, 7],
+    });
+    expect(
+      await t.services.db('number_sales').where({ draw_id: draw.id }).orderBy('n').select('n', 'user_id', 'payment_id', 'source'),
+    ).toEqual([
       { n: 2, user_id: u.user.id, payment_id: p.id, source: 'admin' },
       { n: 7, user_id: u.user.id, payment_id: p.id, source: 'admin' },
     ]);
@@ -302,7 +379,10 @@ describe('POST /api/admin/users/{id}/assign-numbers', () => {
     expect(entry).toMatchObject({ kind: 'admin', draw_id: draw.id, numbers: [2, 7], status: 'approved', amount_cents: 0 });
     const log = await auditOf(u.user.id, 'user.numbers_assigned');
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ actor_user_id: admin.user.id, data: { draw_id: draw.id, numbers: [2, 7], payment_id: p.id, before: { owned_in_draw: 0 }, after: { owned_in_draw: 2 } } });
+    expect(log[0]).toMatchObject({
+      actor_user_id: admin.user.id,
+      data: { draw_id: draw.id, numbers: [2, 7], payment_id: p.id, before: { owned_in_draw: 0 }, after: { owned_in_draw: 2 } },
+    });
   });
 
   test('all or nothing: 409 with the conflicting numbers, nothing sold', async () => {
@@ -325,7 +405,11 @@ describe('POST /api/admin/users/{id}/assign-numbers', () => {
     const r = await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, { draw_id: draw.id, numbers: [1, 2] });
     expect([r.status, r.body.error]).toEqual([409, 'limit_exceeded']);
     expect(r.body.message).toContain('Limite de 1 número(s) por pessoa');
-    const ok = await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, { draw_id: draw.id, numbers: [1, 2], override_max_per_user: true });
+    const ok = await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, {
+      draw_id: draw.id,
+      numbers: [1, 2],
+      override_max_per_user: true,
+    });
     expect(ok.status).toBe(200);
     expect((await auditOf(u.user.id, 'user.numbers_assigned'))[0].data).toMatchObject({ override_max_per_user: true, over_limit: true });
   });
@@ -364,10 +448,20 @@ describe('POST /api/admin/users/{id}/assign-numbers', () => {
     ];
     for (const [body, message] of cases) {
       const r = await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, body);
-      expect([JSON.stringify(body), r.status, r.body.message ?? r.body]).toEqual([JSON.stringify(body), 400, expect.stringContaining(message.replace(/\.$/, ''))]);
+      expect([JSON.stringify(body), r.status, r.body.message ?? r.body]).toEqual([
+        JSON.stringify(body),
+        400,
+        expect.stringContaining(message.replace(/\.$/, '')),
+      ]);
     }
-    expect(await api('POST', `/api/admin/users/99999999/assign-numbers`, { draw_id: draw.id, numbers: [1] })).toMatchObject({ status: 404, body: { error: 'user_not_found' } });
-    expect(await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, { draw_id: 99999999, numbers: [1] })).toMatchObject({ status: 404, body: { error: 'draw_not_found' } });
+    expect(await api('POST', `/api/admin/users/99999999/assign-numbers`, { draw_id: draw.id, numbers: [1] })).toMatchObject({
+      status: 404,
+      body: { error: 'user_not_found' },
+    });
+    expect(await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, { draw_id: 99999999, numbers: [1] })).toMatchObject({
+      status: 404,
+      body: { error: 'draw_not_found' },
+    });
     expect(await t.services.db('payments').where({ user_id: u.user.id })).toEqual([]);
   });
 });

@@ -15,7 +15,11 @@ afterAll(() => t.close());
 
 const api = (method: string, path: string, body?: unknown) => t.api(method, path, { token: admin.token, body });
 const prizeAudits = (drawId: number) =>
-  t.services.db('audit_log').where({ entity: 'draw', entity_id: String(drawId), action: 'winner.prize_updated' }).orderBy('id').select('actor_user_id', 'actor', 'data');
+  t.services
+    .db('audit_log')
+    .where({ entity: 'draw', entity_id: String(drawId), action: 'winner.prize_updated' })
+    .orderBy('id')
+    .select('actor_user_id', 'actor', 'data');
 
 describe('GET /api/admin/winners', () => {
   test('lists drawn draws with a winner (newest first) with contact, number, contest, days since and prize; no closed or winnerless draw', async () => {
@@ -97,7 +101,11 @@ describe('PATCH /api/admin/winners/:drawId', () => {
   test('sets product name, link and redeemed; answers the winner row; audits before/after; a repeat writes nothing', async () => {
     const u = await createUser(t, { name: 'Carla Prêmio' });
     const d = await drawnDraw(t, { winnerUserId: u.user.id, number: 55, daysAgo: 4 });
-    const r = await api('PATCH', `/api/admin/winners/${d.id}`, { product_name: '  Kindle 11ª geração ', product_link: 'https://loja.example.com/kindle?x=1', redeemed: true });
+    const r = await api('PATCH', `/api/admin/winners/${d.id}`, {
+      product_name: '  Kindle 11ª geração ',
+      product_link: 'https://loja.example.com/kindle?x=1',
+      redeemed: true,
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
       draw_id: d.id,
@@ -134,7 +142,11 @@ describe('PATCH /api/admin/winners/:drawId', () => {
     // '' or null clears a field.
     const cleared = await api('PATCH', `/api/admin/winners/${d.id}`, { product_link: '', product_name: null });
     expect(cleared.body).toMatchObject({ product_name: null, product_link: null });
-    expect((await api('GET', `/api/admin/winners/${d.id}`)).body).toMatchObject({ product_name: null, product_link: null, redeemed: false });
+    expect((await api('GET', `/api/admin/winners/${d.id}`)).body).toMatchObject({
+      product_name: null,
+      product_link: null,
+      redeemed: false,
+    });
   });
 
   test('invalid bodies answer 400 in Portuguese and change nothing', async () => {
@@ -163,7 +175,11 @@ describe('PATCH /api/admin/winners/:drawId', () => {
     expect(badId.status).toBe(400);
     expect(badId.body).toMatchObject({ error: 'validation_error', message: expect.stringContaining('Sorteio inválido.') });
     expect(await prizeAudits(d.id)).toHaveLength(0);
-    expect(await t.services.db('draws').where({ id: d.id }).first()).toMatchObject({ product_name: null, product_link: null, redeemed: false });
+    expect(await t.services.db('draws').where({ id: d.id }).first()).toMatchObject({
+      product_name: null,
+      product_link: null,
+      redeemed: false,
+    });
   });
 
   test('404 for a missing draw, a closed draw and a drawn draw without winner', async () => {
@@ -171,7 +187,11 @@ describe('PATCH /api/admin/winners/:drawId', () => {
     const none = await drawnDraw(t, { winnerUserId: null });
     for (const id of [987654321, closed.id, none.id]) {
       const r = await api('PATCH', `/api/admin/winners/${id}`, { redeemed: true });
-      expect([id, r.status, r.body]).toEqual([id, 404, { error: 'winner_not_found', message: 'Vencedor não encontrado: este sorteio não existe ou ainda não tem vencedor.' }]);
+      expect([id, r.status, r.body]).toEqual([
+        id,
+        404,
+        { error: 'winner_not_found', message: 'Vencedor não encontrado: este sorteio não existe ou ainda não tem vencedor.' },
+      ]);
       expect((await api('GET', `/api/admin/winners/${id}`)).status).toBe(404);
     }
     expect(await t.services.db('draws').where({ id: none.id }).first()).toMatchObject({ redeemed: false });
@@ -192,7 +212,9 @@ describe('PATCH /api/admin/winners/:drawId', () => {
     const u = await createUser(t);
     const d = await drawnDraw(t, { winnerUserId: u.user.id });
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => api('PATCH', `/api/admin/winners/${d.id}`, { product_name: `Prêmio ${i}`, redeemed: i % 2 === 0 })),
+      Array.from({ length: 8 }, (_, i) =>
+        api('PATCH', `/api/admin/winners/${d.id}`, { product_name: `Prêmio ${i}`, redeemed: i % 2 === 0 }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     const log = await prizeAudits(d.id);
@@ -200,6 +222,10 @@ describe('PATCH /api/admin/winners/:drawId', () => {
     // Each entry's before is the previous entry's after: no lost update.
     for (let i = 1; i < log.length; i++) expect(log[i].data.before).toEqual(log[i - 1].data.after);
     const row = await t.services.db('draws').where({ id: d.id }).first();
-    expect(log[log.length - 1].data.after).toEqual({ product_name: row.product_name, product_link: row.product_link, redeemed: row.redeemed });
+    expect(log[log.length - 1].data.after).toEqual({
+      product_name: row.product_name,
+      product_link: row.product_link,
+      redeemed: row.redeemed,
+    });
   });
 });

@@ -1,6 +1,5 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { createLogger } from '../../src/platform/logger';
-import { ACCOUNT_EXISTS } from '../../src/auth/service';
 import { freshIp, publicUser, registration, resetTokenFrom, resetTokenOf } from './fixtures';
 import { createServices } from '../../src/services';
 import { adminEmailsMismatch } from '../../src/platform/metrics';
@@ -78,7 +77,11 @@ describe('POST /api/auth/login', () => {
   ])('%j → 400 %s', async (body, message, field) => {
     const r = await login(body);
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: 'validation_error', message, details: expect.arrayContaining([expect.objectContaining({ path: field, message })]) });
+    expect(r.body).toEqual({
+      error: 'validation_error',
+      message,
+      details: expect.arrayContaining([expect.objectContaining({ path: field, message })]),
+    });
   });
 
   test('an empty body lists both fields', async () => {
@@ -127,7 +130,10 @@ describe('GET /api/me', () => {
 
   test('an expired session → 401', async () => {
     const u = await createUser(t);
-    await t.services.db('auth_tokens').where({ user_id: u.user.id }).update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
+    await t.services
+      .db('auth_tokens')
+      .where({ user_id: u.user.id })
+      .update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
     const r = await t.api('GET', '/api/me', { token: u.token });
     expect(r.status).toBe(401);
   });
@@ -225,7 +231,13 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
   let smtp2: FakeSmtp;
   beforeAll(async () => {
     smtp2 = await fakeSmtp();
-    t2 = await createTestContext({ env: { ADMIN_EMAILS: 'boss@x.com, Chefe@Example.com, novo-chefe@example.com, antigo@example.com, dono@example.com, tomada@example.com, lista@example.com', SMTP_URL: smtp2.url } });
+    t2 = await createTestContext({
+      env: {
+        ADMIN_EMAILS:
+          'boss@x.com, Chefe@Example.com, novo-chefe@example.com, antigo@example.com, dono@example.com, tomada@example.com, lista@example.com',
+        SMTP_URL: smtp2.url,
+      },
+    });
   });
   afterAll(async () => {
     await t2.close();
@@ -235,7 +247,11 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
   const isAdmin = async (token: string) => (await t2.api('GET', '/api/me', { token })).body.user.is_admin as boolean;
   /** Delivers the pending proof mail to `email` and returns the token of the link it carried (to the web page). */
   async function proofLink(email: string): Promise<string> {
-    const row = await t2.services.db('mail_outbox').where({ to_address: email, template: 'admin_email_confirm', status: 'pending' }).orderBy('id', 'desc').first();
+    const row = await t2.services
+      .db('mail_outbox')
+      .where({ to_address: email, template: 'admin_email_confirm', status: 'pending' })
+      .orderBy('id', 'desc')
+      .first();
     expect(row).toBeTruthy();
     expect(row.body_text).not.toMatch(/token=/);
     expect(await t2.services.mailer.deliver(row.id)).toBe('sent');
@@ -253,7 +269,10 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
     const r = await registerAt2('Novo-Chefe@Example.com');
     expect(r.status).toBe(201);
     expect(r.body.user).toMatchObject({ is_admin: false, role: 'customer' });
-    const login = await t2.api('POST', '/api/auth/login', { body: { email: 'novo-chefe@example.com', password: registration({}).password }, headers: freshIp() });
+    const login = await t2.api('POST', '/api/auth/login', {
+      body: { email: 'novo-chefe@example.com', password: registration({}).password },
+      headers: freshIp(),
+    });
     expect(login.status).toBe(200);
     expect(login.body.user).toMatchObject({ is_admin: false });
     // Not admin anywhere before the proof: the admin API refuses it.
@@ -280,20 +299,27 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
     const again = await confirm(token, login.body.token);
     expect([again.status, again.body.error]).toEqual([400, 'invalid_token']);
     expect([(await check(token)).status, (await check(token)).body.error]).toEqual([400, 'invalid_token']);
-    expect(await t2.services.db('audit_log').where({ action: 'user.admin_email_proved', entity_id: String(ok.body.user_id) })).toHaveLength(1);
+    expect(await t2.services.db('audit_log').where({ action: 'user.admin_email_proved', entity_id: String(ok.body.user_id) })).toHaveLength(
+      1,
+    );
   });
 
   test('POST: bad bodies → 400; a session of another account → 403 wrong_account and the link stays usable by its own account', async () => {
     const owner = await createUser(t2, { email: 'dono@example.com' });
     // Its account is older than the list: signing in mails the link.
-    expect((await t2.api('POST', '/api/auth/login', { body: { email: owner.email, password: owner.password }, headers: freshIp() })).status).toBe(200);
+    expect(
+      (await t2.api('POST', '/api/auth/login', { body: { email: owner.email, password: owner.password }, headers: freshIp() })).status,
+    ).toBe(200);
     const token = await proofLink('dono@example.com');
     const other = await createUser(t2);
     const admin = await createUser(t2, { admin: true });
     for (const session of [other.token, admin.token]) {
       const r = await confirm(token, session);
       expect(r.status).toBe(403);
-      expect(r.body).toEqual({ error: 'wrong_account', message: 'Este link confirma o e-mail dono@example.com. Saia desta conta, entre com dono@example.com e abra o link de novo.' });
+      expect(r.body).toEqual({
+        error: 'wrong_account',
+        message: 'Este link confirma o e-mail dono@example.com. Saia desta conta, entre com dono@example.com e abra o link de novo.',
+      });
     }
     for (const body of [{}, { token: 12 }, { token: 'curto' }, { token: 'x'.repeat(201) }]) {
       const r = await t2.api('POST', '/api/auth/confirm-admin-email', { token: owner.token, body });
@@ -309,10 +335,16 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
     const old = await createUser(t2, { email: 'antigo@example.com' });
     expect(await isAdmin(old.token)).toBe(false);
     expect((await t2.services.auth.authenticate(old.token))?.isAdmin).toBe(false);
-    for (let i = 0; i < 2; i++) expect((await t2.api('POST', '/api/auth/login', { body: { email: old.email, password: old.password }, headers: freshIp() })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await t2.api('POST', '/api/auth/login', { body: { email: old.email, password: old.password }, headers: freshIp() })).status,
+      ).toBe(200);
     expect(await t2.services.db('mail_outbox').where({ to_address: old.email, template: 'admin_email_confirm' })).toHaveLength(1);
     const token = await proofLink(old.email);
-    const page = await fetch(`${t2.url}/api/auth/confirm-admin-email?token=${encodeURIComponent(token)}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    const page = await fetch(`${t2.url}/api/auth/confirm-admin-email?token=${encodeURIComponent(token)}`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(page.status).toBe(200);
     expect(await isAdmin(old.token)).toBe(false);
     expect((await confirm(token, old.token)).status).toBe(200);
@@ -329,13 +361,20 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
     expect([r.status, r.body.error]).toEqual([400, 'invalid_token']);
     expect(await isAdmin(u.token)).toBe(false);
     // The row itself never gets is_admin.
-    expect(await t2.services.db('users').where({ id: u.user.id }).first('is_admin', 'role', 'admin_email_proved')).toEqual({ is_admin: false, role: 'customer', admin_email_proved: null });
+    expect(await t2.services.db('users').where({ id: u.user.id }).first('is_admin', 'role', 'admin_email_proved')).toEqual({
+      is_admin: false,
+      role: 'customer',
+      admin_email_proved: null,
+    });
   });
 
   test('a squatter who registered the listed address first gets nothing when the owner (or a scanner) opens the link; the owner takes the account back with a password reset', async () => {
     const squatter = await registerAt2('tomada@example.com');
     expect(squatter.status).toBe(201);
-    const squatterSession = await t2.api('POST', '/api/auth/login', { body: { email: 'tomada@example.com', password: registration({}).password }, headers: freshIp() });
+    const squatterSession = await t2.api('POST', '/api/auth/login', {
+      body: { email: 'tomada@example.com', password: registration({}).password },
+      headers: freshIp(),
+    });
     const token = await proofLink('tomada@example.com');
     // The owner's mail client prefetches the link, the owner opens it signed out: nothing changes.
     expect((await check(token)).status).toBe(200);
@@ -343,9 +382,19 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
     expect(await isAdmin(squatterSession.body.token)).toBe(false);
     // The owner resets the password through the mailbox: every session of the account ends.
     const reset = await resetTokenOf(t2, smtp2, 'tomada@example.com');
-    expect((await t2.api('POST', '/api/auth/reset-password/confirm', { body: { token: reset, password: 'senha-da-dona-1' }, headers: freshIp() })).status).toBe(200);
+    expect(
+      (
+        await t2.api('POST', '/api/auth/reset-password/confirm', {
+          body: { token: reset, password: 'senha-da-dona-1' },
+          headers: freshIp(),
+        })
+      ).status,
+    ).toBe(200);
     expect((await t2.api('GET', '/api/me', { token: squatterSession.body.token })).status).toBe(401);
-    const owner = await t2.api('POST', '/api/auth/login', { body: { email: 'tomada@example.com', password: 'senha-da-dona-1' }, headers: freshIp() });
+    const owner = await t2.api('POST', '/api/auth/login', {
+      body: { email: 'tomada@example.com', password: 'senha-da-dona-1' },
+      headers: freshIp(),
+    });
     expect(owner.status).toBe(200);
     expect((await confirm(token, owner.body.token)).status).toBe(200);
     expect(await isAdmin(owner.body.token)).toBe(true);
@@ -353,8 +402,13 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
 
   test('a sender whose ADMIN_EMAILS does not list the address (processes configured apart) sends the queued proof mail, loudly: error log with both views, audit entry, metric', async () => {
     const old = await createUser(t2, { email: 'lista@example.com' });
-    expect((await t2.api('POST', '/api/auth/login', { body: { email: old.email, password: old.password }, headers: freshIp() })).status).toBe(200);
-    const row = await t2.services.db('mail_outbox').where({ to_address: old.email, template: 'admin_email_confirm', status: 'pending' }).first();
+    expect(
+      (await t2.api('POST', '/api/auth/login', { body: { email: old.email, password: old.password }, headers: freshIp() })).status,
+    ).toBe(200);
+    const row = await t2.services
+      .db('mail_outbox')
+      .where({ to_address: old.email, template: 'admin_email_confirm', status: 'pending' })
+      .first();
     expect(row).toBeTruthy();
     // A worker started with another ADMIN_EMAILS (here: none), on the same database and SMTP.
     const logs: string[] = [];
@@ -375,7 +429,12 @@ describe('ADMIN_EMAILS: admin only once the account proved the address (or was m
     expect(error).toMatchObject({ outboxId: row.id, userId: old.user.id, queuedAs: 'listed', senderList: 'not listed' });
     expect(error.msg).toContain('ADMIN_EMAILS differs between processes');
     expect(logs.join('\n')).not.toMatch(/token=/);
-    expect(await t2.services.db('audit_log').where({ action: 'config.admin_emails_mismatch', entity_id: String(old.user.id) }).first()).toMatchObject({
+    expect(
+      await t2.services
+        .db('audit_log')
+        .where({ action: 'config.admin_emails_mismatch', entity_id: String(old.user.id) })
+        .first(),
+    ).toMatchObject({
       actor: 'system',
       data: { outbox_id: row.id, queued_as: 'listed', sender_list: 'not listed' },
     });
@@ -403,7 +462,8 @@ describe('logs', () => {
     smtp = await fakeSmtp();
     t3 = await createTestContext({
       env: { SMTP_URL: smtp.url },
-      logger: (config) => createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void lines.push(s) } }),
+      logger: (config) =>
+        createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void lines.push(s) } }),
     });
   });
   afterAll(async () => {
@@ -417,7 +477,10 @@ describe('logs', () => {
     const u = await createUser(t3, { password: 'Senha-Secreta-XYZ-987' });
     lines.length = 0;
     const reqId = 'login-req-0001';
-    const r = await t3.api('POST', '/api/auth/login', { body: { email: u.email, password: 'Senha-Secreta-XYZ-987' }, headers: { ...freshIp(), 'x-request-id': reqId } });
+    const r = await t3.api('POST', '/api/auth/login', {
+      body: { email: u.email, password: 'Senha-Secreta-XYZ-987' },
+      headers: { ...freshIp(), 'x-request-id': reqId },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-request-id')).toBe(reqId);
     const token = r.body.token as string;
@@ -431,7 +494,9 @@ describe('logs', () => {
     expect(failed.status).toBe(401);
 
     const entries = parsed();
-    expect(entries).toContainEqual(expect.objectContaining({ reqId, msg: 'request', method: 'POST', path: '/api/auth/login', status: 200 }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({ reqId, msg: 'request', method: 'POST', path: '/api/auth/login', status: 200 }),
+    );
     expect(entries).toContainEqual(expect.objectContaining({ reqId: 'me-req-00002', path: '/api/me', status: 200, userId: u.user.id }));
     expect(entries).toContainEqual(expect.objectContaining({ reqId: 'login-req-0003', path: '/api/auth/login', status: 401 }));
 
@@ -445,7 +510,10 @@ describe('logs', () => {
   test('a password reset never logs the link token', async () => {
     const u = await createUser(t3);
     lines.length = 0;
-    const r = await t3.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: { ...freshIp(), 'x-request-id': 'reset-req-0001' } });
+    const r = await t3.api('POST', '/api/auth/reset-password', {
+      body: { email: u.email },
+      headers: { ...freshIp(), 'x-request-id': 'reset-req-0001' },
+    });
     expect(r.status).toBe(202);
     const [mail] = await t3.services.db('mail_outbox').where({ to_address: u.email });
     expect(await t3.services.mailer.deliver(mail.id)).toBe('sent');
@@ -463,7 +531,11 @@ describe('logs', () => {
       lines.length = 0;
       const r = await t3.api('GET', '/api/me', { token: u.token, headers: { 'x-request-id': 'boom-req-0001' } });
       expect(r.status).toBe(500);
-      expect(r.body).toEqual({ error: 'internal_error', message: 'Erro interno. Tente novamente em instantes.', request_id: 'boom-req-0001' });
+      expect(r.body).toEqual({
+        error: 'internal_error',
+        message: 'Erro interno. Tente novamente em instantes.',
+        request_id: 'boom-req-0001',
+      });
       expect(r.text).not.toContain('database exploded');
       expect(parsed()).toContainEqual(expect.objectContaining({ reqId: 'boom-req-0001', msg: 'unhandled error', level: 50 }));
     } finally {

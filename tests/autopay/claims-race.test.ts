@@ -19,7 +19,12 @@ test('20 users saving overlapping numbers at once: each number ends with one own
   // User i wants i, i+1, i+2 (mod 22) and 60: every number is wanted by up to 3 users, 60 by all.
   const wants = users.map((_, i) => [i % 22, (i + 1) % 22, (i + 2) % 22, 60]);
   const answers = await Promise.all(
-    users.map((u, i) => t.api('POST', '/api/me/autopay', { token: u.token, body: { active: true, numbers: wants[i], holder_name: 'TITULAR', doc_number: VALID_CPF, card_token: tokens[i].id } })),
+    users.map((u, i) =>
+      t.api('POST', '/api/me/autopay', {
+        token: u.token,
+        body: { active: true, numbers: wants[i], holder_name: 'TITULAR', doc_number: VALID_CPF, card_token: tokens[i].id },
+      }),
+    ),
   );
   const statuses = answers.map((a) => a.status);
   expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
@@ -42,7 +47,12 @@ test('20 users saving overlapping numbers at once: each number ends with one own
   for (const r of rows) owners.set(r.n, (owners.get(r.n) ?? new Set()).add(Number(r.user_id)));
   for (const [n, o] of owners) expect([n, o.size]).toEqual([n, 1]);
   const w = winners[0];
-  expect(rows.filter((r) => Number(r.user_id) === users[w].user.id).map((r) => r.n).sort((a, b) => a - b)).toEqual([...wants[w]].sort((a, b) => a - b));
+  expect(
+    rows
+      .filter((r) => Number(r.user_id) === users[w].user.id)
+      .map((r) => r.n)
+      .sort((a, b) => a - b),
+  ).toEqual([...wants[w]].sort((a, b) => a - b));
   // Losers keep nothing active.
   for (const [i, u] of users.entries()) if (i !== w) expect(rows.filter((r) => Number(r.user_id) === u.user.id)).toHaveLength(0);
 
@@ -51,11 +61,24 @@ test('20 users saving overlapping numbers at once: each number ends with one own
     users.map(async (u, i) => {
       if (i === w) return null;
       const tok = await tokenize(t, u.token);
-      return t.api('POST', '/api/me/autopay', { token: u.token, body: { active: true, numbers: [(i * 3) % 40 + 20, (i * 3 + 1) % 40 + 20], holder_name: 'TITULAR', doc_number: VALID_CPF, card_token: tok.id } });
+      return t.api('POST', '/api/me/autopay', {
+        token: u.token,
+        body: {
+          active: true,
+          numbers: [((i * 3) % 40) + 20, ((i * 3 + 1) % 40) + 20],
+          holder_name: 'TITULAR',
+          doc_number: VALID_CPF,
+          card_token: tok.id,
+        },
+      });
     }),
   );
   expect(round2.filter((a) => a && a.status === 200).length).toBeGreaterThan(1);
-  const rows2: Array<{ n: number; c: number }> = await t.services.db('autopay_captive_numbers').where({ active: true }).groupBy('n').select('n', t.services.db.raw('count(*)::int AS c'));
+  const rows2: Array<{ n: number; c: number }> = await t.services
+    .db('autopay_captive_numbers')
+    .where({ active: true })
+    .groupBy('n')
+    .select('n', t.services.db.raw('count(*)::int AS c'));
   expect(rows2.every((r) => r.c === 1)).toBe(true);
   const claims = await t.api('GET', '/api/autopay/claims', { token: users[w].token });
   expect(claims.body.mine.sort((a: number, b: number) => a - b)).toEqual([...wants[w]].sort((a, b) => a - b));

@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 const sandboxCalls = (t: TestContext, runId: number) =>
-  t.services.db('sandbox_card_calls').where({ idempotency_key: `cotaverde-autopay-run-${runId}` }).orderBy('id').pluck('result');
+  t.services
+    .db('sandbox_card_calls')
+    .where({ idempotency_key: `cotaverde-autopay-run-${runId}` })
+    .orderBy('id')
+    .pluck('result');
 
 test('the opening transaction holds the captive numbers (nothing before its commit, nothing after a rollback)', async () => {
   const { product, draw } = await mainSeries(t, { max_per_user: 0 });
@@ -41,17 +45,26 @@ test('the opening transaction holds the captive numbers (nothing before its comm
   const trx2 = await t.services.db.transaction();
   let next!: Awaited<ReturnType<typeof insertDrawWithNumbers>>;
   try {
-  await trx2('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: trx2.fn.now() });
-    next = await insertDrawWithNumbers(trx2, { infoproduct_id: product.id, title: 'Z', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 });
-  await t.services.draws.opened(trx2, next, 'sellout');
-  // Inside the transaction: held. Outside: nothing yet.
-  expect(await trx2('autopay_runs').where({ draw_id: next.id }).orderBy('id').select('status', 'numbers')).toEqual([
-    { status: 'held', numbers: [1, 2, 3] },
-    { status: 'held', numbers: [10, 99] },
-  ]);
-  expect(await trx2('draw_numbers').where({ draw_id: next.id, status: 'reserved' }).orderBy('n').pluck('n')).toEqual([1, 2, 3, 10, 99]);
-  expect(await trx2('reservations').where({ draw_id: next.id, source: 'autopay', status: 'active' }).orderBy('user_id').pluck('user_id')).toEqual([a.user.id, b.user.id].sort((x, y) => x - y));
-  expect(await t.services.db('autopay_runs').where({ draw_id: next.id })).toHaveLength(0);
+    await trx2('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: trx2.fn.now() });
+    next = await insertDrawWithNumbers(trx2, {
+      infoproduct_id: product.id,
+      title: 'Z',
+      total_numbers: 100,
+      prize_cents: 0,
+      ticket_price_cents_override: null,
+      max_per_user: 0,
+    });
+    await t.services.draws.opened(trx2, next, 'sellout');
+    // Inside the transaction: held. Outside: nothing yet.
+    expect(await trx2('autopay_runs').where({ draw_id: next.id }).orderBy('id').select('status', 'numbers')).toEqual([
+      { status: 'held', numbers: [1, 2, 3] },
+      { status: 'held', numbers: [10, 99] },
+    ]);
+    expect(await trx2('draw_numbers').where({ draw_id: next.id, status: 'reserved' }).orderBy('n').pluck('n')).toEqual([1, 2, 3, 10, 99]);
+    expect(
+      await trx2('reservations').where({ draw_id: next.id, source: 'autopay', status: 'active' }).orderBy('user_id').pluck('user_id'),
+    ).toEqual([a.user.id, b.user.id].sort((x, y) => x - y));
+    expect(await t.services.db('autopay_runs').where({ draw_id: next.id })).toHaveLength(0);
   } finally {
     await trx2.rollback();
   }
@@ -70,8 +83,21 @@ test('the opening transaction holds the captive numbers (nothing before its comm
     ['held', [10, 99]],
   ]);
   expect(runs[0].hold_until.getTime()).toBeGreaterThan(Date.now() + 25 * 60_000);
-  expect((await cellsOf(t, newId, [1, 2, 3, 10, 20, 99])).map((c: any) => c.status)).toEqual(['reserved', 'reserved', 'reserved', 'reserved', 'available', 'reserved']);
-  expect(await t.services.db('domain_events').where({ name: 'draw.opened' }).whereRaw(`payload->>'drawId' = ?`, [String(newId)]).whereNull('dispatched_at')).toHaveLength(1);
+  expect((await cellsOf(t, newId, [1, 2, 3, 10, 20, 99])).map((c: any) => c.status)).toEqual([
+    'reserved',
+    'reserved',
+    'reserved',
+    'reserved',
+    'available',
+    'reserved',
+  ]);
+  expect(
+    await t.services
+      .db('domain_events')
+      .where({ name: 'draw.opened' })
+      .whereRaw(`payload->>'drawId' = ?`, [String(newId)])
+      .whereNull('dispatched_at'),
+  ).toHaveLength(1);
   // The public board already shows them held.
   const board = await t.api('GET', `/api/draws/${newId}/numbers`);
   expect(board.body.numbers.filter((c: any) => c.status === 'reserved').map((c: any) => c.n)).toEqual([1, 2, 3, 10, 99]);
@@ -81,7 +107,10 @@ test('the opening transaction holds the captive numbers (nothing before its comm
   const pix = await t.api('POST', '/api/payments/pix', { token: a.token, body: { reservationId: res.id } });
   expect(pix.status).toBe(409);
   expect(pix.body.error).toBe('reservation_autopay');
-  const consume = await t.api('POST', '/api/vouchers/consume', { token: a.token, body: { reservationId: res.id, drawId: newId, numbers: [1, 2, 3] } });
+  const consume = await t.api('POST', '/api/vouchers/consume', {
+    token: a.token,
+    body: { reservationId: res.id, drawId: newId, numbers: [1, 2, 3] },
+  });
   expect(consume.status).toBe(409);
   expect(consume.body.error).toBe('reservation_autopay');
 
@@ -102,7 +131,14 @@ test('max_per_user skips the excess, taken numbers and numbers beyond the board 
   // A draw of another product: no run.
   const other = await makeProduct(t);
   const otherDraw = await t.services.db.transaction(async (trx) => {
-    const d = await insertDrawWithNumbers(trx, { infoproduct_id: other.id, title: 'Outro', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 });
+    const d = await insertDrawWithNumbers(trx, {
+      infoproduct_id: other.id,
+      title: 'Outro',
+      total_numbers: 100,
+      prize_cents: 0,
+      ticket_price_cents_override: null,
+      max_per_user: 0,
+    });
     await t.services.draws.opened(trx, d, 'admin');
     return d;
   });
@@ -133,10 +169,15 @@ test('the worker relays draw.opened and charges: approved sells with coupon cred
   const before = await t.api('GET', `/api/draws/${next}/numbers`);
   expect(before.body.numbers.filter((c: any) => c.status === 'reserved').map((c: any) => c.n)).toEqual([5, 6, 7, 8, 9]);
 
-  const runs = await eventually(async () => {
-    const rs = await runsOf(t, next);
-    return rs.every((r: any) => ['approved', 'failed', 'released'].includes(r.status)) ? rs : null;
-  }, 'every run to settle', 30_000, 100);
+  const runs = await eventually(
+    async () => {
+      const rs = await runsOf(t, next);
+      return rs.every((r: any) => ['approved', 'failed', 'released'].includes(r.status)) ? rs : null;
+    },
+    'every run to settle',
+    30_000,
+    100,
+  );
   const byUser = new Map<number, any>();
   for (const r of runs) byUser.set((await t.services.db('autopay_profiles').where({ id: r.profile_id }).first()).user_id, r);
 
@@ -164,15 +205,25 @@ test('the worker relays draw.opened and charges: approved sells with coupon cred
   expect(await sandboxCalls(t, flakyRun.id)).toEqual(['transient_error', 'transient_error', 'approved']);
 
   // The public board: 5, 6, 9 sold, 7 and 8 free again (the cached answer was dropped).
-  const board = await eventually(async () => {
-    const b = await t.api('GET', `/api/draws/${next}/numbers`);
-    const cell = (n: number) => b.body.numbers.find((c: any) => c.n === n).status;
-    return cell(7) === 'available' ? b : null;
-  }, 'the board to show the declined numbers free', 5_000);
+  const board = await eventually(
+    async () => {
+      const b = await t.api('GET', `/api/draws/${next}/numbers`);
+      const cell = (n: number) => b.body.numbers.find((c: any) => c.n === n).status;
+      return cell(7) === 'available' ? b : null;
+    },
+    'the board to show the declined numbers free',
+    5_000,
+  );
   const cell = (n: number) => board.body.numbers.find((c: any) => c.n === n).status;
   expect([5, 6, 7, 8, 9].map(cell)).toEqual(['sold', 'sold', 'available', 'available', 'sold']);
   // The event was relayed once and marked.
-  expect(await t.services.db('domain_events').where({ name: 'draw.opened' }).whereRaw(`payload->>'drawId' = ?`, [String(next)]).whereNotNull('dispatched_at')).toHaveLength(1);
+  expect(
+    await t.services
+      .db('domain_events')
+      .where({ name: 'draw.opened' })
+      .whereRaw(`payload->>'drawId' = ?`, [String(next)])
+      .whereNotNull('dispatched_at'),
+  ).toHaveLength(1);
 
   // The customer sees the numbers as theirs in /conta's participations.
   const mine = await t.api('GET', '/api/payments/me', { token: ok.token });
@@ -190,13 +241,28 @@ test('the worker relays draw.opened and charges: approved sells with coupon cred
     [bad.user.id, 'failed', [7, 8], 1],
     [flaky.user.id, 'approved', [9], 3],
   ]);
-  expect(all[0]).toMatchObject({ draw_id: next, user_email: ok.email, amount_cents: 600, payment_id: okRun.payment_id, provider: 'sandbox', provider_status: 'approved' });
+  expect(all[0]).toMatchObject({
+    draw_id: next,
+    user_email: ok.email,
+    amount_cents: 600,
+    payment_id: okRun.payment_id,
+    provider: 'sandbox',
+    provider_status: 'approved',
+  });
   expect(all[1].error).toContain('cartão recusado');
 
   // Running the draw again charges nobody twice.
   const again = await t.services.autopay.runDraw(next);
   expect(again.processed).toBe(0);
-  expect(await t.services.db('sandbox_card_calls').whereIn('idempotency_key', runs.map((r: any) => `cotaverde-autopay-run-${r.id}`)).whereIn('result', ['approved', 'rejected'])).toHaveLength(3);
+  expect(
+    await t.services
+      .db('sandbox_card_calls')
+      .whereIn(
+        'idempotency_key',
+        runs.map((r: any) => `cotaverde-autopay-run-${r.id}`),
+      )
+      .whereIn('result', ['approved', 'rejected']),
+  ).toHaveLength(3);
   for (const u of [ok, bad, flaky]) await t.api('POST', '/api/me/autopay/cancel', { token: u.token });
   await worker.close();
   worker = null;
@@ -209,7 +275,10 @@ test('a transient failure that outlasts the hold releases the numbers; cancellin
   const next = await openNextDraw(t, draw.id);
   const runs = await runsOf(t, next);
   // The hold ends in 2.5 s: the first retry (after 1 s) fits, the second (2 s later) would not.
-  await t.services.db('autopay_runs').where({ draw_id: next }).update({ hold_until: t.services.db.raw(`now() + interval '2500 milliseconds'`) });
+  await t.services
+    .db('autopay_runs')
+    .where({ draw_id: next })
+    .update({ hold_until: t.services.db.raw(`now() + interval '2500 milliseconds'`) });
   const c = await t.api('POST', '/api/me/autopay/cancel', { token: quitter.token });
   expect(c.status).toBe(200);
   const q = runs.find((r: any) => r.numbers[0] === 71);

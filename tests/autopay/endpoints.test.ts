@@ -13,7 +13,8 @@ const lines: string[] = [];
 beforeAll(async () => {
   t = await createTestContext({
     env: { MERCADOPAGO_PUBLIC_KEY: 'TEST-public-key-123' },
-    logger: (config) => createLogger({ level: 'debug', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void lines.push(s) } }),
+    logger: (config) =>
+      createLogger({ level: 'debug', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void lines.push(s) } }),
   });
 });
 afterAll(async () => t?.close());
@@ -29,11 +30,30 @@ describe('sandbox tokenizer', () => {
     expect(r.body).toEqual({ id: expect.stringMatching(/^sbxtok_[0-9a-f]{32}$/), brand: 'visa', last4: '5682' });
     expect(r.headers.get('cache-control')).toBe('no-store');
     const row = await t.services.db('sandbox_card_tokens').where({ id: r.body.id }).first();
-    expect(row).toMatchObject({ user_id: u.user.id, brand: 'visa', last4: '5682', expiration_month: 12, expiration_year: 2035, holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, outcome: 'approve' });
+    expect(row).toMatchObject({
+      user_id: u.user.id,
+      brand: 'visa',
+      last4: '5682',
+      expiration_month: 12,
+      expiration_year: 2035,
+      holder_name: 'MARIA DA SILVA',
+      doc_number: VALID_CPF,
+      outcome: 'approve',
+    });
     // Save it, then look for the number anywhere in the database and the logs.
-    const s = await save(u.token, { active: true, numbers: [1], holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, card_token: r.body.id });
+    const s = await save(u.token, {
+      active: true,
+      numbers: [1],
+      holder_name: 'MARIA DA SILVA',
+      doc_number: VALID_CPF,
+      card_token: r.body.id,
+    });
     expect(s.status).toBe(200);
-    const tables: Array<{ table_name: string }> = (await t.services.db.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)).rows;
+    const tables: Array<{ table_name: string }> = (
+      await t.services.db.raw(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+      )
+    ).rows;
     for (const { table_name } of tables) {
       const dump = await t.services.db.raw(`SELECT coalesce(string_agg(x::text, E'\\n'), '') AS d FROM "${table_name}" x`);
       expect(dump.rows[0].d).not.toContain(number);
@@ -45,7 +65,10 @@ describe('sandbox tokenizer', () => {
 
   test('brands, amex CVV of 4 digits, CNPJ holder, spaces in the number', async () => {
     const u = await createUser(t);
-    const amex = await t.api('POST', '/api/sandbox/card-tokens', { token: u.token, body: cardBody(CARDS.amex, { doc_number: '11.222.333/0001-81' }) });
+    const amex = await t.api('POST', '/api/sandbox/card-tokens', {
+      token: u.token,
+      body: cardBody(CARDS.amex, { doc_number: '11.222.333/0001-81' }),
+    });
     expect(amex.status).toBe(201);
     expect(amex.body).toMatchObject({ brand: 'amex', last4: '0005' });
     const master = await t.api('POST', '/api/sandbox/card-tokens', { token: u.token, body: cardBody('5555 5555 5555 4444') });
@@ -97,15 +120,37 @@ describe('profile', () => {
     const u = await createUser(t);
     const empty = await t.api('GET', '/api/me/autopay', { token: u.token });
     expect(empty.status).toBe(200);
-    expect(empty.body).toEqual({ active: false, numbers: [], brand: null, last4: null, holder_name: null, doc_number: null, has_card: false });
+    expect(empty.body).toEqual({
+      active: false,
+      numbers: [],
+      brand: null,
+      last4: null,
+      holder_name: null,
+      doc_number: null,
+      has_card: false,
+    });
 
     const tok = await tokenize(t, u.token, CARDS.master);
-    const s = await save(u.token, { active: true, numbers: [42, 7, '03'], holder_name: 'MARIA DA SILVA', doc_number: '529.982.247-25', card_token: tok.id });
+    const s = await save(u.token, {
+      active: true,
+      numbers: [42, 7, '03'],
+      holder_name: 'MARIA DA SILVA',
+      doc_number: '529.982.247-25',
+      card_token: tok.id,
+    });
     expect(s.status).toBe(200);
     expect(s.body).toEqual({ card: { has_card: true, brand: 'master', last4: '4444' }, active: true, numbers: [3, 7, 42] });
 
     const g = await t.api('GET', '/api/me/autopay', { token: u.token });
-    expect(g.body).toEqual({ active: true, numbers: [3, 7, 42], brand: 'master', last4: '4444', holder_name: 'MARIA DA SILVA', doc_number: '***.982.247-**', has_card: true });
+    expect(g.body).toEqual({
+      active: true,
+      numbers: [3, 7, 42],
+      brand: 'master',
+      last4: '4444',
+      holder_name: 'MARIA DA SILVA',
+      doc_number: '***.982.247-**',
+      has_card: true,
+    });
 
     // The dialog sends back what it shows (masked document, no token): only the numbers change.
     const s2 = await save(u.token, { active: true, numbers: [8], holder_name: 'MARIA DA SILVA', doc_number: '***.982.247-**' });
@@ -122,13 +167,18 @@ describe('profile', () => {
     const c = await t.api('POST', '/api/me/autopay/cancel', { token: u.token });
     expect(c.status).toBe(200);
     expect(c.body).toEqual({ card: { has_card: false, brand: null, last4: null }, active: false, numbers: [] });
-    expect((await t.api('GET', '/api/me/autopay', { token: u.token })).body).toEqual({ active: false, numbers: [], brand: null, last4: null, holder_name: null, doc_number: null, has_card: false });
-    expect(await t.services.db('audit_log').where({ entity: 'autopay_profile', actor_user_id: u.user.id }).orderBy('id').pluck('action')).toEqual([
-      'autopay.saved',
-      'autopay.saved',
-      'autopay.saved',
-      'autopay.cancelled',
-    ]);
+    expect((await t.api('GET', '/api/me/autopay', { token: u.token })).body).toEqual({
+      active: false,
+      numbers: [],
+      brand: null,
+      last4: null,
+      holder_name: null,
+      doc_number: null,
+      has_card: false,
+    });
+    expect(
+      await t.services.db('audit_log').where({ entity: 'autopay_profile', actor_user_id: u.user.id }).orderBy('id').pluck('action'),
+    ).toEqual(['autopay.saved', 'autopay.saved', 'autopay.saved', 'autopay.cancelled']);
   });
 
   test.each([
@@ -153,7 +203,13 @@ describe('profile', () => {
     const incomplete = await save(u.token, { active: true, numbers: [91], card_token: tok.id, holder_name: '', doc_number: VALID_CPF });
     expect(incomplete.status).toBe(400);
     expect(incomplete.body).toMatchObject({ error: 'card_incomplete', message: M.cardIncomplete });
-    const badDoc = await save(u.token, { active: true, numbers: [91], card_token: tok.id, holder_name: 'ANA', doc_number: '111.111.111-11' });
+    const badDoc = await save(u.token, {
+      active: true,
+      numbers: [91],
+      card_token: tok.id,
+      holder_name: 'ANA',
+      doc_number: '111.111.111-11',
+    });
     expect(badDoc.status).toBe(400);
     expect(badDoc.body.message).toBe(M.docInvalid);
     const noCard = await save(u.token, { active: true, numbers: [91] });
@@ -164,7 +220,13 @@ describe('profile', () => {
 
     // Another user's token is unusable; the owner's works once.
     const thief = await createUser(t);
-    const stolen = await save(thief.token, { active: true, numbers: [92], card_token: tok.id, holder_name: 'LADRAO', doc_number: VALID_CPF });
+    const stolen = await save(thief.token, {
+      active: true,
+      numbers: [92],
+      card_token: tok.id,
+      holder_name: 'LADRAO',
+      doc_number: VALID_CPF,
+    });
     expect(stolen.status).toBe(400);
     expect(stolen.body).toMatchObject({ error: 'card_token_invalid', message: M.tokenInvalid });
     const ok = await save(u.token, { active: true, numbers: [91], card_token: tok.id, holder_name: 'ANA', doc_number: VALID_CPF });
@@ -174,7 +236,10 @@ describe('profile', () => {
     expect(again.body.error).toBe('card_token_invalid');
     // An expired token too.
     const old = await tokenize(t, u.token);
-    await t.services.db('sandbox_card_tokens').where({ id: old.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('sandbox_card_tokens')
+      .where({ id: old.id })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     const late = await save(u.token, { active: true, numbers: [91], card_token: old.id, holder_name: 'ANA', doc_number: VALID_CPF });
     expect(late.body.error).toBe('card_token_invalid');
   });
@@ -183,7 +248,9 @@ describe('profile', () => {
     const a = await createUser(t);
     const b = await createUser(t);
     const ta = await tokenize(t, a.token);
-    expect((await save(a.token, { active: true, numbers: [50, 51, 52], holder_name: 'A', doc_number: VALID_CPF, card_token: ta.id })).status).toBe(200);
+    expect(
+      (await save(a.token, { active: true, numbers: [50, 51, 52], holder_name: 'A', doc_number: VALID_CPF, card_token: ta.id })).status,
+    ).toBe(200);
     const tb = await tokenize(t, b.token);
     const r = await save(b.token, { active: true, numbers: [49, 51, 52], holder_name: 'B', doc_number: VALID_CPF, card_token: tb.id });
     expect(r.status).toBe(409);
@@ -203,7 +270,9 @@ describe('profile', () => {
     expect((await t.api('GET', '/api/me/autopay', { token: b.token })).body).toMatchObject({ numbers: [], has_card: false });
     // After A cancels, B gets them.
     await t.api('POST', '/api/me/autopay/cancel', { token: a.token });
-    expect((await save(b.token, { active: true, numbers: [49, 51, 52], holder_name: 'B', doc_number: VALID_CPF, card_token: tb.id })).status).toBe(200);
+    expect(
+      (await save(b.token, { active: true, numbers: [49, 51, 52], holder_name: 'B', doc_number: VALID_CPF, card_token: tb.id })).status,
+    ).toBe(200);
   });
 
   test('anonymous: 401 on every customer route', async () => {

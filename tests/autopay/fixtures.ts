@@ -20,11 +20,23 @@ export const VALID_CPF = '52998224725';
 export const VALID_CNPJ = '11222333000181';
 
 export function cardBody(number: string = CARDS.approve, extra: Record<string, unknown> = {}) {
-  return { card_number: number, expiration_month: 12, expiration_year: new Date().getUTCFullYear() + 2, security_code: number.startsWith('3') ? '1234' : '123', cardholder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, ...extra };
+  return {
+    card_number: number,
+    expiration_month: 12,
+    expiration_year: new Date().getUTCFullYear() + 2,
+    security_code: number.startsWith('3') ? '1234' : '123',
+    cardholder_name: 'MARIA DA SILVA',
+    doc_number: VALID_CPF,
+    ...extra,
+  };
 }
 
 /** The sandbox tokenizer for `token`'s user. */
-export async function tokenize(t: TestContext, token: string, number: string = CARDS.approve): Promise<{ id: string; brand: string; last4: string }> {
+export async function tokenize(
+  t: TestContext,
+  token: string,
+  number: string = CARDS.approve,
+): Promise<{ id: string; brand: string; last4: string }> {
   const r = await t.api('POST', '/api/sandbox/card-tokens', { token, body: cardBody(number) });
   if (r.status !== 201) throw new Error(`tokenize: ${r.status} ${r.text}`);
   return r.body;
@@ -34,7 +46,10 @@ export async function tokenize(t: TestContext, token: string, number: string = C
 export async function autopayUser(t: TestContext, numbers: number[], number: string = CARDS.approve) {
   const u = await createUser(t);
   const tok = await tokenize(t, u.token, number);
-  const r = await t.api('POST', '/api/me/autopay', { token: u.token, body: { active: true, numbers, holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, card_token: tok.id } });
+  const r = await t.api('POST', '/api/me/autopay', {
+    token: u.token,
+    body: { active: true, numbers, holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, card_token: tok.id },
+  });
   if (r.status !== 200) throw new Error(`save autopay: ${r.status} ${r.text}`);
   return u;
 }
@@ -60,7 +75,12 @@ export async function openNextDraw(t: TestContext, currentDrawId: number): Promi
 export const runsOf = (t: TestContext, drawId: number) => t.services.db('autopay_runs').where({ draw_id: drawId }).orderBy('id');
 
 export async function cellsOf(t: TestContext, drawId: number, numbers: number[]) {
-  return t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'owner_user_id', 'reservation_id');
+  return t.services
+    .db('draw_numbers')
+    .where({ draw_id: drawId })
+    .whereIn('n', numbers)
+    .orderBy('n')
+    .select('n', 'status', 'owner_user_id', 'reservation_id');
 }
 
 /**
@@ -69,7 +89,12 @@ export async function cellsOf(t: TestContext, drawId: number, numbers: number[])
  */
 export function retriesDue(t: TestContext, drawId: number) {
   return eventually(
-    async () => !(await t.services.db('autopay_runs').where({ draw_id: drawId, status: 'held' }).where('next_attempt_at', '>', t.services.db.fn.now()).first()),
+    async () =>
+      !(await t.services
+        .db('autopay_runs')
+        .where({ draw_id: drawId, status: 'held' })
+        .where('next_attempt_at', '>', t.services.db.fn.now())
+        .first()),
     'the held runs to be due for their retry',
   );
 }

@@ -27,7 +27,10 @@ afterAll(async () => {
 });
 
 async function saveWithMp(token: string, numbers: number[], card: string) {
-  return t.api('POST', '/api/me/autopay', { token, body: { active: true, numbers, holder_name: 'JOAO PEREIRA', doc_number: VALID_CPF, card_token: fake.cardToken(card) } });
+  return t.api('POST', '/api/me/autopay', {
+    token,
+    body: { active: true, numbers, holder_name: 'JOAO PEREIRA', doc_number: VALID_CPF, card_token: fake.cardToken(card) },
+  });
 }
 
 test('card config gives the public key (never the access token); the sandbox tokenizer is 404', async () => {
@@ -53,11 +56,19 @@ test('saving a card: one customer per e-mail (found again, not created twice), t
   // A new card: the saved customer is reused (no search, no creation).
   const r2 = await saveWithMp(u.token, [40], CARDS.approve);
   expect(r2.body.card).toMatchObject({ brand: 'visa', last4: '1111' });
-  expect(fake.requests.filter((q) => q.method === 'POST' && q.path === '/v1/customers')).toHaveLength(customersBefore === 0 ? 1 : customersBefore + 1);
+  expect(fake.requests.filter((q) => q.method === 'POST' && q.path === '/v1/customers')).toHaveLength(
+    customersBefore === 0 ? 1 : customersBefore + 1,
+  );
   // A token Mercado Pago refuses (used already): 400 with the message of the dialog.
   const used = fake.cardToken(CARDS.approve);
-  await t.api('POST', '/api/me/autopay', { token: u.token, body: { active: true, numbers: [40], holder_name: 'J', doc_number: VALID_CPF, card_token: used } });
-  const again = await t.api('POST', '/api/me/autopay', { token: u.token, body: { active: true, numbers: [40], holder_name: 'J', doc_number: VALID_CPF, card_token: used } });
+  await t.api('POST', '/api/me/autopay', {
+    token: u.token,
+    body: { active: true, numbers: [40], holder_name: 'J', doc_number: VALID_CPF, card_token: used },
+  });
+  const again = await t.api('POST', '/api/me/autopay', {
+    token: u.token,
+    body: { active: true, numbers: [40], holder_name: 'J', doc_number: VALID_CPF, card_token: used },
+  });
   expect(again.status).toBe(400);
   expect(again.body.error).toBe('card_token_invalid');
   // The customer search finds an existing customer of the same e-mail (created elsewhere).
@@ -116,9 +127,19 @@ test('charges: one POST /v1/payments per run with customer, card and idempotency
   expect(okCall.body).not.toHaveProperty('card_id');
   // The token paid with was made just before from the saved card, and served once.
   const tok = fake.cardTokens.get((okCall.body as any).token)!;
-  expect(tok).toMatchObject({ card_id: okProfile.provider_card_id, customer_id: okProfile.provider_customer_id, has_security_code: false, used: true });
-  const tokenCalls = fake.requests.filter((q) => q.method === 'POST' && q.path === '/v1/card_tokens' && (q.body as any)?.card_id === okProfile.provider_card_id);
-  expect(tokenCalls.map((q) => q.body)).toContainEqual({ card_id: okProfile.provider_card_id, customer_id: okProfile.provider_customer_id });
+  expect(tok).toMatchObject({
+    card_id: okProfile.provider_card_id,
+    customer_id: okProfile.provider_customer_id,
+    has_security_code: false,
+    used: true,
+  });
+  const tokenCalls = fake.requests.filter(
+    (q) => q.method === 'POST' && q.path === '/v1/card_tokens' && (q.body as any)?.card_id === okProfile.provider_card_id,
+  );
+  expect(tokenCalls.map((q) => q.body)).toContainEqual({
+    card_id: okProfile.provider_card_id,
+    customer_id: okProfile.provider_customer_id,
+  });
   expect(JSON.stringify(okCall.body)).not.toContain(fake.token);
   // Our payments point at the provider's.
   const okPay = await t.services.db('payments').where({ id: okRun.payment_id }).first();
@@ -133,7 +154,7 @@ test('charges: one POST /v1/payments per run with customer, card and idempotency
   expect(fake.count('POST', '/v1/payments')).toBe(before + 5);
 });
 
-describe('a refusal of the request is ours, never the customer\'s decline', () => {
+describe("a refusal of the request is ours, never the customer's decline", () => {
   /** Only this test's customer has autopay on (the earlier tests' profiles would be charged too). */
   const onlyAutopayOf = (userId: number) => t.services.db('autopay_profiles').whereNot({ user_id: userId }).update({ active: false });
   const refusalsOf = async (status: string) => {
@@ -172,7 +193,10 @@ describe('a refusal of the request is ours, never the customer\'s decline', () =
       fake.automaticPayments = true;
     }
     // The operator enabled it: the next try (10 minutes later) charges with the same key.
-    await t.services.db('autopay_runs').where({ draw_id: next }).update({ next_attempt_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('autopay_runs')
+      .where({ draw_id: next })
+      .update({ next_attempt_at: t.services.db.raw(`now() - interval '1 second'`) });
     expect((await t.services.autopay.runDraw(next)).pending).toBe(0);
     const [run] = await runsOf(t, next);
     expect(run.status).toBe('approved');
@@ -189,7 +213,10 @@ describe('a refusal of the request is ours, never the customer\'s decline', () =
     // The card token is made; the payment call answers 403.
     const tokensBefore = fake.count('POST', '/v1/card_tokens');
     fake.failNext(1, 403, 'POST');
-    await t.services.db('autopay_runs').where({ draw_id: next }).update({ hold_until: t.services.db.raw(`now() + interval '2 minutes'`) });
+    await t.services
+      .db('autopay_runs')
+      .where({ draw_id: next })
+      .update({ hold_until: t.services.db.raw(`now() + interval '2 minutes'`) });
     await t.services.autopay.runDraw(next);
     expect(fake.count('POST', '/v1/card_tokens')).toBe(tokensBefore + 1);
     const [run] = await runsOf(t, next);
@@ -201,18 +228,28 @@ describe('a refusal of the request is ours, never the customer\'s decline', () =
     const profile = await t.services.db('autopay_profiles').where({ user_id: u.user.id }).first();
     expect(profile.active).toBe(true);
     expect(await t.services.db('autopay_captive_numbers').where({ profile_id: profile.id, active: true }).pluck('n')).toEqual([9]);
-    const api = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&status=provider_refused`, { token: (await createUser(t, { admin: true })).token });
+    const api = await t.api('GET', `/api/admin/autopay/runs?draw_id=${next}&status=provider_refused`, {
+      token: (await createUser(t, { admin: true })).token,
+    });
     expect(api.body.items.map((r: any) => r.status)).toEqual(['provider_refused']);
     // The operator's CLI lists it with its reason.
-    const cli = await runCliCaptured(['autopay', 'runs', '--draw', String(next), '--status', 'provider_refused', '--json'], () => t.services);
+    const cli = await runCliCaptured(
+      ['autopay', 'runs', '--draw', String(next), '--status', 'provider_refused', '--json'],
+      () => t.services,
+    );
     expect(cli.code).toBe(0);
-    expect(JSON.parse(cli.out)).toEqual([expect.objectContaining({ status: 'provider_refused', error: expect.stringContaining('HTTP 403') })]);
+    expect(JSON.parse(cli.out)).toEqual([
+      expect.objectContaining({ status: 'provider_refused', error: expect.stringContaining('HTTP 403') }),
+    ]);
   });
 
   test('saving a card: the token must carry the security code (Mercado Pago checks the card with its CVV once)', async () => {
     const u = await createUser(t);
     const noCvv = fake.cardToken(CARDS.approve, { securityCode: false });
-    const r = await t.api('POST', '/api/me/autopay', { token: u.token, body: { active: true, numbers: [50], holder_name: 'J', doc_number: VALID_CPF, card_token: noCvv } });
+    const r = await t.api('POST', '/api/me/autopay', {
+      token: u.token,
+      body: { active: true, numbers: [50], holder_name: 'J', doc_number: VALID_CPF, card_token: noCvv },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('card_token_invalid');
   });

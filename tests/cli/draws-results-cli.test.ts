@@ -23,7 +23,9 @@ const cli = (argv: string[]) => runCliCaptured(argv, () => t.services);
 const real = (c: number) => REAL_CONTESTS[String(c)].map(Number);
 const pad = (n: number) => String(n).padStart(2, '0');
 function daysAgo(days: number): Date {
-  const [dd, mm, yyyy] = brDate(new Date(Date.now() - days * 86_400_000)).split('/').map(Number);
+  const [dd, mm, yyyy] = brDate(new Date(Date.now() - days * 86_400_000))
+    .split('/')
+    .map(Number);
   return new Date(Date.UTC(yyyy, mm - 1, dd, 23));
 }
 
@@ -35,12 +37,26 @@ describe('draws', () => {
     expect(opened.code).toBe(0);
     const id = Number(/sorteio #(\d+) aberto: Guia CLI \(20 números\)/.exec(opened.out)?.[1]);
     expect(id).toBeGreaterThan(0);
-    expect(await t.services.db('draws').where({ id }).first()).toMatchObject({ infoproduct_id: p.id, status: 'open', total_numbers: 20, prize_cents: 5000 });
-    expect(await t.services.db('audit_log').where({ entity: 'draw', entity_id: String(id), action: 'draw.created' }).first()).toMatchObject({ actor: 'cli', actor_user_id: null });
+    expect(await t.services.db('draws').where({ id }).first()).toMatchObject({
+      infoproduct_id: p.id,
+      status: 'open',
+      total_numbers: 20,
+      prize_cents: 5000,
+    });
+    expect(
+      await t.services
+        .db('audit_log')
+        .where({ entity: 'draw', entity_id: String(id), action: 'draw.created' })
+        .first(),
+    ).toMatchObject({ actor: 'cli', actor_user_id: null });
 
     // One open draw per e-book, as in the admin API.
     const second = await cli(['draws', 'open', '--product', p.sku!]);
-    expect(second).toEqual({ code: 1, out: '', err: 'erro (draw_already_open): Este e-book já tem um sorteio aberto. Feche-o antes de abrir outro.\n' });
+    expect(second).toEqual({
+      code: 1,
+      out: '',
+      err: 'erro (draw_already_open): Este e-book já tem um sorteio aberto. Feche-o antes de abrir outro.\n',
+    });
 
     const list = await cli(['draws', 'list', '--product', p.sku!]);
     expect(list.code).toBe(0);
@@ -62,12 +78,20 @@ describe('draws', () => {
     expect(show.code).toBe(0);
     expect(show.out).toMatch(/^id\s+\d+\ntítulo\s+Guia CLI\nstatus\s+closed\n/);
     expect(show.out).toMatch(/\nnúmeros +20 \(vendidos 0, reservados 0, livres 20\)\n/);
-    expect(JSON.parse((await cli(['draws', 'show', String(id), '--json'])).out)).toMatchObject({ id, status: 'closed', contest_number: null, no_winner: false });
+    expect(JSON.parse((await cli(['draws', 'show', String(id), '--json'])).out)).toMatchObject({
+      id,
+      status: 'closed',
+      contest_number: null,
+      no_winner: false,
+    });
 
     const reopened = await cli(['draws', 'reopen', String(id), '--json']);
     expect(reopened.code).toBe(0);
     expect(JSON.parse(reopened.out)).toMatchObject({ id, status: 'open', closed_at: null });
-    const log = await t.services.db('audit_log').where({ entity: 'draw', entity_id: String(id), action: 'draw.status_changed' }).orderBy('id');
+    const log = await t.services
+      .db('audit_log')
+      .where({ entity: 'draw', entity_id: String(id), action: 'draw.status_changed' })
+      .orderBy('id');
     expect(log.map((l) => [l.actor, l.data.after.status])).toEqual([
       ['cli', 'closed'],
       ['cli', 'open'],
@@ -80,11 +104,22 @@ describe('draws', () => {
     await sellDirectly(t, d.id, u.user.id, [0, 1, 2]);
     await t.services.db('draws').where({ id: d.id }).update({ status: 'closed', closed_at: new Date() });
     const r = await cli(['draws', 'reopen', String(d.id)]);
-    expect(r).toEqual({ code: 1, out: '', err: 'erro (draw_sold_out): Todos os números deste sorteio já foram vendidos: ele não pode ser reaberto.\n' });
+    expect(r).toEqual({
+      code: 1,
+      out: '',
+      err: 'erro (draw_sold_out): Todos os números deste sorteio já foram vendidos: ele não pode ser reaberto.\n',
+    });
     // drawn is final
     const drawn = await makeDraw(t, { total_numbers: 3 });
-    await t.services.db('draws').where({ id: drawn.id }).update({ status: 'drawn', closed_at: new Date(), realized_at: new Date(), no_winner: true });
-    expect(await cli(['draws', 'close', String(drawn.id)])).toEqual({ code: 1, out: '', err: 'erro (draw_drawn): Este sorteio já foi realizado: o status não pode mais mudar.\n' });
+    await t.services
+      .db('draws')
+      .where({ id: drawn.id })
+      .update({ status: 'drawn', closed_at: new Date(), realized_at: new Date(), no_winner: true });
+    expect(await cli(['draws', 'close', String(drawn.id)])).toEqual({
+      code: 1,
+      out: '',
+      err: 'erro (draw_drawn): Este sorteio já foi realizado: o status não pode mais mudar.\n',
+    });
     expect(await cli(['draws', 'show', '99999999'])).toEqual({ code: 1, out: '', err: 'erro (draw_not_found): Sorteio não encontrado.\n' });
     expect((await cli(['draws', 'open', '--product', 'NAO-EXISTE'])).err).toBe('erro: e-book não encontrado: NAO-EXISTE\n');
   });
@@ -111,16 +146,39 @@ describe('results', () => {
     const d = await makeDraw(t, { total_numbers: 100 });
     const u = await createUser(t, { name: 'Eva Lima' });
     await sellDirectly(t, d.id, u.user.id, range(0, 100));
-    await t.services.db('draws').where({ id: d.id }).update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000) });
+    await t.services
+      .db('draws')
+      .where({ id: d.id })
+      .update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000) });
 
-    const r = await cli(['results', 'record', '--contest', '4000', '--numbers', numbers.map(pad).join(' '), '--drawn-at', D.toISOString(), '--json']);
+    const r = await cli([
+      'results',
+      'record',
+      '--contest',
+      '4000',
+      '--numbers',
+      numbers.map(pad).join(' '),
+      '--drawn-at',
+      D.toISOString(),
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({
       contest_number: 4000,
       drawn_at: D.toISOString(),
       numbers,
       created: true,
-      decided: [{ draw_id: d.id, title: d.title, contest_number: 4000, winning_number: numbers[19], winner_user_id: u.user.id, no_winner: false, walk: [] }],
+      decided: [
+        {
+          draw_id: d.id,
+          title: d.title,
+          contest_number: 4000,
+          winning_number: numbers[19],
+          winner_user_id: u.user.id,
+          no_winner: false,
+          walk: [],
+        },
+      ],
     });
 
     const show = await cli(['results', 'show', '4000']);
@@ -132,7 +190,11 @@ describe('results', () => {
       source: 'cli',
       draws: [{ draw_id: d.id, winning_number: numbers[19], winner_initials: 'EL', no_winner: false }],
     });
-    expect(await cli(['results', 'show', '4001'])).toEqual({ code: 1, out: '', err: 'erro (result_not_found): O concurso 4001 não foi registrado.\n' });
+    expect(await cli(['results', 'show', '4001'])).toEqual({
+      code: 1,
+      out: '',
+      err: 'erro (result_not_found): O concurso 4001 não foi registrado.\n',
+    });
 
     // fetch --contest stores a real contest from the service.
     const f = await cli(['results', 'fetch', '--contest', '2630']);
@@ -140,16 +202,41 @@ describe('results', () => {
     expect(f.out).toContain('concurso 2630: obtido do serviço de resultados\n');
     expect((await t.services.db('lottery_results').where({ contest_number: 2630 }).first()).numbers).toEqual(real(2630));
     const nf = await cli(['results', 'fetch', '--contest', '9999', '--json']);
-    expect(JSON.parse(nf.out)).toMatchObject({ fetched: [{ contest_number: 9999, status: 'not_drawn', message: 'O concurso 9999 ainda não foi sorteado (sem resultado publicado).' }], decided: [] });
+    expect(JSON.parse(nf.out)).toMatchObject({
+      fetched: [
+        { contest_number: 9999, status: 'not_drawn', message: 'O concurso 9999 ainda não foi sorteado (sem resultado publicado).' },
+      ],
+      decided: [],
+    });
   });
 
   test('correct needs a stored contest; bad numbers exit 1 and store nothing', async () => {
     const missing = await cli(['results', 'correct', '--contest', '4100', '--numbers', real(2621).join(' '), '--reason', 'teste']);
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/^erro \(result_not_found\): O concurso 4100 não foi registrado\. Use: cotaverde results record --contest 4100/);
-    const bad = await cli(['results', 'record', '--contest', '4101', '--numbers', '01 02 03', '--drawn-at', new Date(Date.now() - 86_400_000).toISOString()]);
+    expect(missing.err).toMatch(
+      /^erro \(result_not_found\): O concurso 4100 não foi registrado\. Use: cotaverde results record --contest 4100/,
+    );
+    const bad = await cli([
+      'results',
+      'record',
+      '--contest',
+      '4101',
+      '--numbers',
+      '01 02 03',
+      '--drawn-at',
+      new Date(Date.now() - 86_400_000).toISOString(),
+    ]);
     expect(bad).toEqual({ code: 1, out: '', err: 'erro: numbers: Informe exatamente 20 números (recebidos: 3).\n' });
-    const future = await cli(['results', 'record', '--contest', '4101', '--numbers', real(2621).join(' '), '--drawn-at', new Date(Date.now() + 86_400_000).toISOString()]);
+    const future = await cli([
+      'results',
+      'record',
+      '--contest',
+      '4101',
+      '--numbers',
+      real(2621).join(' '),
+      '--drawn-at',
+      new Date(Date.now() + 86_400_000).toISOString(),
+    ]);
     expect(future).toEqual({ code: 1, out: '', err: 'erro (drawn_at_in_future): A data do concurso não pode estar no futuro.\n' });
     expect(await t.services.db('lottery_results').where({ contest_number: 4101 })).toHaveLength(0);
   });
@@ -162,7 +249,10 @@ describe('results', () => {
 
   test.each([
     [['results', 'record', '--contest', '4200'], /a opção obrigatória '--numbers <lista>' não foi informada/],
-    [['results', 'record', '--contest', 'x', '--numbers', '1', '--drawn-at', '2026-11-23T23:00:00Z'], /--contest deve ser um número inteiro positivo/],
+    [
+      ['results', 'record', '--contest', 'x', '--numbers', '1', '--drawn-at', '2026-11-23T23:00:00Z'],
+      /--contest deve ser um número inteiro positivo/,
+    ],
     [['results', 'record', '--contest', '4200', '--numbers', '1'], /a opção obrigatória '--drawn-at <data-hora>' não foi informada/],
     [['results', 'record', '--contest', '4200', '--numbers', '1', '--drawn-at', 'ontem'], /--drawn-at deve ser uma data-hora ISO 8601/],
     [['results', 'correct', '--contest', '4200', '--numbers', '1'], /a opção obrigatória '--reason <texto>' não foi informada/],
@@ -175,7 +265,15 @@ describe('results', () => {
     expect(r.err).not.toMatch(STACK);
   });
 
-  test.each([['draws'], ['draws', 'list'], ['results'], ['results', 'record'], ['results', 'correct'], ['results', 'fetch'], ['results', 'show']])('%s --help exits 0', async (...path) => {
+  test.each([
+    ['draws'],
+    ['draws', 'list'],
+    ['results'],
+    ['results', 'record'],
+    ['results', 'correct'],
+    ['results', 'fetch'],
+    ['results', 'show'],
+  ])('%s --help exits 0', async (...path) => {
     const r = await cli([...path, '--help']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(new RegExp(`^Uso: cotaverde ${path.join(' ')}`));

@@ -17,7 +17,10 @@ beforeAll(async () => {
   const { product } = await makeProductWithDraw(t, { price_cents: 500 });
   // A late approval: expired unpaid, then approved at the bank → flagged.
   const late = await buyEbooks(t, u.token, product.id, 1, 500);
-  await t.services.db('payments').where({ id: late.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('payments')
+    .where({ id: late.paymentId })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   await t.services.payments.poll(late.paymentId);
   await t.services.payments.approve(late.paymentId, { via: 'cli' });
   flaggedId = late.paymentId;
@@ -108,7 +111,9 @@ describe('payments review', () => {
     const row = await paymentRow(t, flaggedId);
     expect(row.review_note).toBe('Conferido no extrato do banco.');
     expect(row.reviewed_at).toBeInstanceOf(Date);
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(flaggedId), action: 'payment.reviewed', actor: 'cli' })).toHaveLength(1);
+    expect(
+      await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(flaggedId), action: 'payment.reviewed', actor: 'cli' }),
+    ).toHaveLength(1);
     const j = JSON.parse((await cli(['payments', 'review', String(flaggedId), '--note', 'Segunda nota', '--json'])).out);
     expect(j).toMatchObject({ id: flaggedId, review_note: 'Segunda nota' });
     expect((await cli(['payments', 'list', '--flagged', '--unreviewed', '--json'])).out).not.toContain(`"id": ${flaggedId},`);

@@ -50,10 +50,14 @@ test('status counts per type and shows failed jobs with their last error; retry 
     await t.services.queue.enqueue('coupon.sync', { userId: 1 }, { attempts: 1 });
     await t.services.queue.enqueue('coupon.sync', { userId: 2 }, { attempts: 1 });
     await t.services.queue.enqueue('mail.sweep', {});
-    await eventually(async () => {
-      const s = await t.services.ops.queueStatus();
-      return row(s, 'coupon.sync').failed === 2 && row(s, 'mail.sweep').completed === 1;
-    }, 'two failures and one completion', 20_000);
+    await eventually(
+      async () => {
+        const s = await t.services.ops.queueStatus();
+        return row(s, 'coupon.sync').failed === 2 && row(s, 'mail.sweep').completed === 1;
+      },
+      'two failures and one completion',
+      20_000,
+    );
   } finally {
     await worker.close();
   }

@@ -28,7 +28,16 @@ describe('users show', () => {
     expect(r.out).toContain('pagamentos: 0  números: 2  vitórias: 0');
     const j = await cli(['users', 'show', String(u.user.id), '--json']);
     expect(j.code).toBe(0);
-    expect(JSON.parse(j.out)).toEqual([expect.objectContaining({ id: u.user.id, email: u.email, name: 'Beatriz Linha', is_admin: false, numbers_count: 2, coupon_value_cents: 0 })]);
+    expect(JSON.parse(j.out)).toEqual([
+      expect.objectContaining({
+        id: u.user.id,
+        email: u.email,
+        name: 'Beatriz Linha',
+        is_admin: false,
+        numbers_count: 2,
+        coupon_value_cents: 0,
+      }),
+    ]);
     expect(j.out).not.toContain('password');
   });
 
@@ -55,7 +64,10 @@ describe('users promote / demote', () => {
     expect(d.code).toBe(0);
     expect(JSON.parse(d.out)).toEqual([expect.objectContaining({ id: u.user.id, is_admin: false, role: 'customer' })]);
     expect((await t.api('GET', '/api/admin/users', { token: u.token })).status).toBe(403);
-    const log = await t.services.db('audit_log').where({ entity: 'user', entity_id: String(u.user.id), action: 'user.updated' }).orderBy('id');
+    const log = await t.services
+      .db('audit_log')
+      .where({ entity: 'user', entity_id: String(u.user.id), action: 'user.updated' })
+      .orderBy('id');
     expect(log.map((l) => [l.actor, l.data.before.is_admin, l.data.after.is_admin])).toEqual([
       ['cli', false, true],
       ['cli', true, false],
@@ -79,11 +91,20 @@ describe('coupons show / adjust', () => {
     const down = await cli(['coupons', 'adjust', u.email, '--cents', '-250', '--reason', 'Correção', '--json']);
     expect(down.code).toBe(0);
     expect(JSON.parse(down.out)).toEqual([{ user_id: u.user.id, email: u.email, before_cents: 1250, after_cents: 1000, cents: -250 }]);
-    expect(await t.services.db('coupon_ledger').where({ user_id: u.user.id }).orderBy('id').select('kind', 'amount_cents', 'note', 'actor_user_id')).toEqual([
+    expect(
+      await t.services
+        .db('coupon_ledger')
+        .where({ user_id: u.user.id })
+        .orderBy('id')
+        .select('kind', 'amount_cents', 'note', 'actor_user_id'),
+    ).toEqual([
       { kind: 'adjustment', amount_cents: 1250, note: 'Cortesia de atendimento', actor_user_id: null },
       { kind: 'adjustment', amount_cents: -250, note: 'Correção', actor_user_id: null },
     ]);
-    const log = await t.services.db('audit_log').where({ entity: 'user', entity_id: String(u.user.id), action: 'coupon.adjusted' }).orderBy('id');
+    const log = await t.services
+      .db('audit_log')
+      .where({ entity: 'user', entity_id: String(u.user.id), action: 'coupon.adjusted' })
+      .orderBy('id');
     expect(log.map((l) => [l.actor, l.data.before.coupon_value_cents, l.data.after.coupon_value_cents, l.data.reason])).toEqual([
       ['cli', 0, 1250, 'Cortesia de atendimento'],
       ['cli', 1250, 1000, 'Correção'],
@@ -94,7 +115,11 @@ describe('coupons show / adjust', () => {
     expect(show.out).toMatch(new RegExp(`^usuário #${u.user.id} <${u.email}>\\ncupom: CV-[0-9A-Z]{10}\\nsaldo: R\\$ 10,00\\n`));
     expect(show.out).toContain('Cortesia de atendimento');
     const json = JSON.parse((await cli(['coupons', 'show', u.email, '--json'])).out);
-    expect(json[0]).toMatchObject({ user_id: u.user.id, cents: 1000, entries: [expect.objectContaining({ cents: -250 }), expect.objectContaining({ cents: 1250 })] });
+    expect(json[0]).toMatchObject({
+      user_id: u.user.id,
+      cents: 1000,
+      entries: [expect.objectContaining({ cents: -250 }), expect.objectContaining({ cents: 1250 })],
+    });
     expect((await t.api('GET', '/api/coupons/mine', { token: u.token })).body.cents).toBe(1000);
   });
 

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const cli = (argv: string[], services: () => Services = () => t.services) => runCliCaptured(argv, services);
-const audits = (drawId: number) => t.services.db('audit_log').where({ entity: 'draw', entity_id: String(drawId), action: 'winner.prize_updated' }).orderBy('id');
+const audits = (drawId: number) =>
+  t.services
+    .db('audit_log')
+    .where({ entity: 'draw', entity_id: String(drawId), action: 'winner.prize_updated' })
+    .orderBy('id');
 
 test('list: a table of winners, --json the page, --search and --redeemed filters', async () => {
   const u = await createUser(t, { name: 'Clara Cli' });
@@ -35,7 +39,9 @@ test('list: a table of winners, --json the page, --search and --redeemed filters
   expect(json.code).toBe(0);
   const page = JSON.parse(json.out);
   expect(page).toMatchObject({ hasMore: false, limit: 50, offset: 0 });
-  expect(page.items).toEqual([expect.objectContaining({ draw_id: d.id, winner_name: 'Clara Cli', winner_number: 4, days_since: 5, redeemed: false })]);
+  expect(page.items).toEqual([
+    expect.objectContaining({ draw_id: d.id, winner_name: 'Clara Cli', winner_number: 4, days_since: 5, redeemed: false }),
+  ]);
 
   expect(JSON.parse((await cli(['winners', 'list', '--search', 'clara cli', '--redeemed', '--json'])).out).items).toEqual([]);
   expect((await cli(['winners', 'list', '--search', 'ninguém-com-esse-nome'])).out).toBe('(nenhum registro)\n');
@@ -70,7 +76,11 @@ test('set-prize and redeem write through the service with an audit entry by the 
   expect(set.out).toContain('link: https://loja.example.com/fone');
   const redeem = await cli(['winners', 'redeem', String(d.id)]);
   expect(redeem).toEqual({ code: 0, out: `sorteio #${d.id}: RESGATADO\n`, err: '' });
-  expect(await t.services.db('draws').where({ id: d.id }).first()).toMatchObject({ product_name: 'Fone Bluetooth', product_link: 'https://loja.example.com/fone', redeemed: true });
+  expect(await t.services.db('draws').where({ id: d.id }).first()).toMatchObject({
+    product_name: 'Fone Bluetooth',
+    product_link: 'https://loja.example.com/fone',
+    redeemed: true,
+  });
   const log = await audits(d.id);
   expect(log.map((a) => [a.actor, a.actor_user_id])).toEqual([
     ['cli', null],
@@ -81,7 +91,10 @@ test('set-prize and redeem write through the service with an audit entry by the 
   expect(JSON.parse(undo.out)).toMatchObject({ redeemed: false, status: 'NÃO RESGATADO' });
   // The admin API sees the CLI's change.
   const admin = await createUser(t, { admin: true });
-  expect((await t.api('GET', `/api/admin/winners/${d.id}`, { token: admin.token })).body).toMatchObject({ product_name: 'Fone Bluetooth', redeemed: false });
+  expect((await t.api('GET', `/api/admin/winners/${d.id}`, { token: admin.token })).body).toMatchObject({
+    product_name: 'Fone Bluetooth',
+    redeemed: false,
+  });
 });
 
 test('bad input: a non-http link exits 1 with the message; usage errors exit 2; nothing written', async () => {

@@ -19,7 +19,13 @@ const db = () => t.services.db;
 
 async function remote(paymentId: number, status: ProviderStatus): Promise<ProviderPayment> {
   const p = await paymentRow(t, paymentId);
-  return { providerPaymentId: p.provider_payment_id, externalReference: String(p.id), status, amountCents: p.amount_cents, paidAt: status === 'approved' ? new Date() : null };
+  return {
+    providerPaymentId: p.provider_payment_id,
+    externalReference: String(p.id),
+    status,
+    amountCents: p.amount_cents,
+    paidAt: status === 'approved' ? new Date() : null,
+  };
 }
 
 /** A pending sandbox PIX for `quantity` e-books at R$ 5,00. */
@@ -56,7 +62,9 @@ describe('credit on approval', () => {
     expect(mine.body.cents).toBe(amount);
     const paidAt = new Date((await paymentRow(t, paymentId)).paid_at).getTime();
     expect(new Date(mine.body.valid_until).getTime()).toBe(paidAt + 180 * 86_400_000);
-    expect(mine.body.entries).toEqual([expect.objectContaining({ kind: 'credit', cents: amount, payment_id: paymentId, reason: expect.stringContaining('100%') })]);
+    expect(mine.body.entries).toEqual([
+      expect.objectContaining({ kind: 'credit', cents: amount, payment_id: paymentId, reason: expect.stringContaining('100%') }),
+    ]);
     // Stable code: the same on every read.
     expect((await t.api('GET', '/api/coupons/mine', { token: u.token })).body.code).toBe(mine.body.code);
   });
@@ -132,7 +140,11 @@ describe('POST /api/coupons/sync', () => {
   });
 
   test('anonymous calls answer 401; a body that is not an object answers 400 in Portuguese', async () => {
-    for (const [m, p] of [['GET', '/api/coupons/mine'], ['POST', '/api/coupons/sync'], ['POST', '/api/me/coupons/sync']] as const) {
+    for (const [m, p] of [
+      ['GET', '/api/coupons/mine'],
+      ['POST', '/api/coupons/sync'],
+      ['POST', '/api/me/coupons/sync'],
+    ] as const) {
       const r = await t.api(m, p);
       expect(r.status).toBe(401);
       expect(r.body.error).toBe('unauthenticated');
@@ -153,8 +165,16 @@ describe('refunds and chargebacks', () => {
     await t.services.payments.applyProviderState(paymentId, await remote(paymentId, 'refunded'));
     await t.services.payments.applyProviderState(paymentId, await remote(paymentId, 'refunded'));
     await t.api('POST', '/api/coupons/sync', { token: u.token });
-    expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([['credit', amount], ['reversal', -amount]]);
-    expect(await account(u.user.id)).toMatchObject({ balance_cents: 0, debt_cents: 0, flagged_for_review: false, last_paid_payment_at: null });
+    expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([
+      ['credit', amount],
+      ['reversal', -amount],
+    ]);
+    expect(await account(u.user.id)).toMatchObject({
+      balance_cents: 0,
+      debt_cents: 0,
+      flagged_for_review: false,
+      last_paid_payment_at: null,
+    });
   });
 
   test('a chargeback after part of the credit was spent: balance to zero, the spent part stays a debt flagged for review', async () => {
@@ -163,11 +183,17 @@ describe('refunds and chargebacks', () => {
     // A redemption at the partner store spent 300 of it.
     await db().transaction(async (trx) => {
       await trx('coupon_ledger').insert({ user_id: u.user.id, kind: 'debit', amount_cents: -300, note: 'resgate na loja parceira' });
-      await trx('coupon_accounts').where({ user_id: u.user.id }).update({ balance_cents: amount - 300 });
+      await trx('coupon_accounts')
+        .where({ user_id: u.user.id })
+        .update({ balance_cents: amount - 300 });
     });
     await t.services.payments.applyProviderState(paymentId, await remote(paymentId, 'charged_back'));
     const rows = await ledger(u.user.id);
-    expect(rows.map((r) => [r.kind, r.amount_cents])).toEqual([['credit', amount], ['debit', -300], ['reversal', -(amount - 300)]]);
+    expect(rows.map((r) => [r.kind, r.amount_cents])).toEqual([
+      ['credit', amount],
+      ['debit', -300],
+      ['reversal', -(amount - 300)],
+    ]);
     expect(rows[2].note).toContain('débito para revisão');
     const a = await account(u.user.id);
     expect(a).toMatchObject({ balance_cents: 0, debt_cents: 300, flagged_for_review: true });
@@ -181,10 +207,17 @@ describe('refunds and chargebacks', () => {
     const refunded = await remote(paymentId, 'refunded');
     const calls: Array<Promise<unknown>> = [];
     for (let i = 0; i < 50; i++) {
-      calls.push(i % 2 === 0 ? t.services.payments.applyProviderState(paymentId, refunded) : t.api('POST', '/api/coupons/sync', { token: u.token }).then((r) => expect(r.status).toBe(200)));
+      calls.push(
+        i % 2 === 0
+          ? t.services.payments.applyProviderState(paymentId, refunded)
+          : t.api('POST', '/api/coupons/sync', { token: u.token }).then((r) => expect(r.status).toBe(200)),
+      );
     }
     await Promise.all(calls);
-    expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([['credit', amount], ['reversal', -amount]]);
+    expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([
+      ['credit', amount],
+      ['reversal', -amount],
+    ]);
     expect((await account(u.user.id)).balance_cents).toBe(0);
     expect(await ledgerSum(u.user.id)).toBe(0);
   });
@@ -196,7 +229,10 @@ describe('refunds and chargebacks', () => {
     await db()('payments').where({ id: paymentId }).update({ status: 'refunded' });
     const s = await t.api('POST', '/api/coupons/sync', { token: u.token });
     expect(s.body.add_cents).toBe(0);
-    expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([['credit', amount], ['reversal', -amount]]);
+    expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([
+      ['credit', amount],
+      ['reversal', -amount],
+    ]);
   });
 });
 
@@ -204,13 +240,20 @@ describe('expiry', () => {
   test('180 days after the last paid payment the job writes an expiry entry (once), never a silent zero', async () => {
     const u = await createUser(t);
     const { paymentId, amount } = await approvedPurchase(u.token, 2);
-    await db()('payments').where({ id: paymentId }).update({ paid_at: db().raw(`now() - interval '181 days'`) });
-    await db()('coupon_accounts').where({ user_id: u.user.id }).update({ last_paid_payment_at: db().raw(`now() - interval '181 days'`) });
+    await db()('payments')
+      .where({ id: paymentId })
+      .update({ paid_at: db().raw(`now() - interval '181 days'`) });
+    await db()('coupon_accounts')
+      .where({ user_id: u.user.id })
+      .update({ last_paid_payment_at: db().raw(`now() - interval '181 days'`) });
     const r1 = await t.services.coupons.runJob({});
     expect(r1.expired).toBeGreaterThanOrEqual(amount);
     await t.services.coupons.runJob({});
     const rows = await ledger(u.user.id);
-    expect(rows.map((r) => [r.kind, r.amount_cents])).toEqual([['credit', amount], ['expiry', -amount]]);
+    expect(rows.map((r) => [r.kind, r.amount_cents])).toEqual([
+      ['credit', amount],
+      ['expiry', -amount],
+    ]);
     expect(rows[1].note).toContain('180 dias');
     const mine = await t.api('GET', '/api/coupons/mine', { token: u.token });
     expect(mine.body.cents).toBe(0);
@@ -221,8 +264,12 @@ describe('expiry', () => {
   test('a new payment after the validity ended first expires the old balance, then credits and renews', async () => {
     const u = await createUser(t);
     const first = await approvedPurchase(u.token, 1);
-    await db()('payments').where({ id: first.paymentId }).update({ paid_at: db().raw(`now() - interval '200 days'`) });
-    await db()('coupon_accounts').where({ user_id: u.user.id }).update({ last_paid_payment_at: db().raw(`now() - interval '200 days'`) });
+    await db()('payments')
+      .where({ id: first.paymentId })
+      .update({ paid_at: db().raw(`now() - interval '200 days'`) });
+    await db()('coupon_accounts')
+      .where({ user_id: u.user.id })
+      .update({ last_paid_payment_at: db().raw(`now() - interval '200 days'`) });
     const second = await approvedPurchase(u.token, 2);
     expect((await ledger(u.user.id)).map((r) => [r.kind, r.amount_cents])).toEqual([
       ['credit', first.amount],
@@ -237,22 +284,34 @@ describe('expiry', () => {
   test('reading the balance past its validity writes the expiry too', async () => {
     const u = await createUser(t);
     const { amount } = await approvedPurchase(u.token, 1);
-    await db()('coupon_accounts').where({ user_id: u.user.id }).update({ last_paid_payment_at: db().raw(`now() - interval '190 days'`) });
+    await db()('coupon_accounts')
+      .where({ user_id: u.user.id })
+      .update({ last_paid_payment_at: db().raw(`now() - interval '190 days'`) });
     const mine = await t.api('GET', '/api/coupons/mine', { token: u.token });
     expect(mine.body.cents).toBe(0);
-    expect(mine.body.entries.map((e: { kind: string; cents: number }) => [e.kind, e.cents])).toEqual([['expiry', -amount], ['credit', amount]]);
+    expect(mine.body.entries.map((e: { kind: string; cents: number }) => [e.kind, e.cents])).toEqual([
+      ['expiry', -amount],
+      ['credit', amount],
+    ]);
   });
 });
 
 test('coupon codes: CV- + 10 Crockford characters, unique, assigned once even when asked concurrently', async () => {
   const users = await Promise.all(Array.from({ length: 12 }, () => createUser(t)));
-  const codes = await Promise.all(users.flatMap((u) => [t.services.coupons.ensureCode(u.user.id), t.services.coupons.ensureCode(u.user.id)]));
+  const codes = await Promise.all(
+    users.flatMap((u) => [t.services.coupons.ensureCode(u.user.id), t.services.coupons.ensureCode(u.user.id)]),
+  );
   for (let i = 0; i < users.length; i++) {
     expect(codes[2 * i]).toMatch(COUPON_CODE_RE);
     expect(codes[2 * i + 1]).toBe(codes[2 * i]);
   }
   expect(new Set(codes).size).toBe(users.length);
-  const stored = await db()('users').whereIn('id', users.map((u) => u.user.id)).select('coupon_code');
+  const stored = await db()('users')
+    .whereIn(
+      'id',
+      users.map((u) => u.user.id),
+    )
+    .select('coupon_code');
   expect(stored.map((s) => s.coupon_code).sort()).toEqual([...new Set(codes)].sort());
   // The hourly run gives a code to every account that has none yet.
   const quiet = await createUser(t);

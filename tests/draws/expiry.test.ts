@@ -15,13 +15,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 async function hold(token: string, drawId: number, numbers: number[]) {
   const r = await t.api('POST', '/api/reservations', { token, body: { draw_id: drawId, numbers } });
   expect(r.status).toBe(201);
   return r.body.reservationId as number;
 }
-const expireNow = (ids: number[]) => t.services.db('reservations').whereIn('id', ids).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+const expireNow = (ids: number[]) =>
+  t.services
+    .db('reservations')
+    .whereIn('id', ids)
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
 const statuses = async (drawId: number, numbers: number[]) =>
   (await t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('status')).map((c) => c.status);
 const reservationStatus = async (id: number) => (await t.services.db('reservations').where({ id }).first()).status;
@@ -72,11 +75,20 @@ test('sweep() releases every hold past its expiry and nothing else', async () =>
   const due = [await hold(u.token, draw.id, [20]), await hold(u.token, draw.id, [21, 22]), await hold(v.token, draw.id, [23])];
   const live = await hold(v.token, draw.id, [24]);
   const consumed = await hold(v.token, draw.id, [25]);
-  expect((await t.api('POST', '/api/vouchers/consume', { token: v.token, body: { reservationId: consumed, numbers: [25] } })).status).toBe(200);
+  expect((await t.api('POST', '/api/vouchers/consume', { token: v.token, body: { reservationId: consumed, numbers: [25] } })).status).toBe(
+    200,
+  );
   await expireNow([...due, consumed]);
 
   expect(await t.services.reservations.sweep()).toBe(3);
-  expect(await statuses(draw.id, [20, 21, 22, 23, 24, 25])).toEqual(['available', 'available', 'available', 'available', 'reserved', 'sold']);
+  expect(await statuses(draw.id, [20, 21, 22, 23, 24, 25])).toEqual([
+    'available',
+    'available',
+    'available',
+    'available',
+    'reserved',
+    'sold',
+  ]);
   for (const id of due) expect(await reservationStatus(id)).toBe('expired');
   expect(await reservationStatus(live)).toBe('active');
   expect(await t.services.reservations.sweep()).toBe(0);
@@ -87,11 +99,15 @@ test('an expiry never deadlocks with a reservation in flight: cells are locked i
   const db = t.services.db;
   const draw = await makeDraw(t, { total_numbers: 10 });
   const a = await createUser(t);
-  const r = await db.transaction((trx) => t.services.reservations.holdInTransaction(trx, { userId: a.user.id, drawId: draw.id, numbers: [3, 4], ttlMinutes: 15 }));
+  const r = await db.transaction((trx) =>
+    t.services.reservations.holdInTransaction(trx, { userId: a.user.id, drawId: draw.id, numbers: [3, 4], ttlMinutes: 15 }),
+  );
   // Store number 3 physically after number 4, so that a scan of the hold's cells meets 4
   // first: re-point it through another reservation and back (an indexed column changes,
   // so each update writes a new row version and a new index entry).
-  const [other] = await db('reservations').insert({ user_id: a.user.id, draw_id: draw.id, numbers: [3], status: 'cancelled', expires_at: new Date() }).returning('id');
+  const [other] = await db('reservations')
+    .insert({ user_id: a.user.id, draw_id: draw.id, numbers: [3], status: 'cancelled', expires_at: new Date() })
+    .returning('id');
   const tid = async (n: number) => {
     const row = await db('draw_numbers').where({ draw_id: draw.id, n }).first(db.raw('ctid::text AS ctid'));
     const [page, offset] = row.ctid.slice(1, -1).split(',').map(Number);
@@ -117,17 +133,23 @@ test('an expiry never deadlocks with a reservation in flight: cells are locked i
     // however long a busy machine takes to get there.
     await eventually(
       async () => {
-        const r = await db.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+        const r = await db.raw(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
         return r.rows[0].n > 0;
       },
       'the expiry to wait for the lock on number 3',
       60_000,
       20,
     );
-    const next = await inFlight('draw_numbers').where({ draw_id: draw.id, n: 4 }).forUpdate().select('n').then(
-      () => 'locked',
-      (e: { code?: string }) => `failed ${e.code}`,
-    );
+    const next = await inFlight('draw_numbers')
+      .where({ draw_id: draw.id, n: 4 })
+      .forUpdate()
+      .select('n')
+      .then(
+        () => 'locked',
+        (e: { code?: string }) => `failed ${e.code}`,
+      );
     expect(next).toBe('locked');
     await inFlight.rollback();
     // PostgreSQL resolves a deadlock by failing one side (40P01): neither may fail.
@@ -141,7 +163,11 @@ test('an expiry never deadlocks with a reservation in flight: cells are locked i
 test('after a Redis wipe, the sweep still releases every hold that is due', async () => {
   const { draw } = await makeProductWithDraw(t);
   const users = await Promise.all([createUser(t), createUser(t), createUser(t)]);
-  const ids = [await hold(users[0].token, draw.id, [40, 41]), await hold(users[1].token, draw.id, [42]), await hold(users[2].token, draw.id, [43, 44, 45])];
+  const ids = [
+    await hold(users[0].token, draw.id, [40, 41]),
+    await hold(users[1].token, draw.id, [42]),
+    await hold(users[2].token, draw.id, [43, 44, 45]),
+  ];
   const delayed = await t.services.queue.raw.getDelayed();
   for (const id of ids) expect(delayed.some((j) => j.name === 'reservation.expire' && j.data.reservationId === id)).toBe(true);
 
@@ -175,11 +201,17 @@ describe('the real worker', () => {
     const u = await createUser(t);
     const id = await hold(u.token, draw.id, [60, 61]);
     // The hold is 15 minutes; shorten it to 2 s and schedule the matching job.
-    const [{ expires_at }] = await t.services.db('reservations').where({ id }).update({ expires_at: t.services.db.raw(`now() + interval '2 seconds'`) }).returning('expires_at');
+    const [{ expires_at }] = await t.services
+      .db('reservations')
+      .where({ id })
+      .update({ expires_at: t.services.db.raw(`now() + interval '2 seconds'`) })
+      .returning('expires_at');
     await t.services.reservations.scheduleExpiry(id, expires_at);
     expect(await statuses(draw.id, [60, 61])).toEqual(['reserved', 'reserved']);
 
-    await waitUntil('the expiry job to release the numbers', async () => (await statuses(draw.id, [60, 61])).every((s) => s === 'available'));
+    await waitUntil('the expiry job to release the numbers', async () =>
+      (await statuses(draw.id, [60, 61])).every((s) => s === 'available'),
+    );
     expect(await reservationStatus(id)).toBe('expired');
     expect(Date.now()).toBeGreaterThanOrEqual(new Date(expires_at).getTime());
     expect((await t.api('GET', `/api/numbers?draw_id=${draw.id}`)).body.numbers[60].status).toBe('available');

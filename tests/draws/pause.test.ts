@@ -31,7 +31,10 @@ afterAll(async () => {
 
 const openDrawsOf = (productId: number) => t.services.db('draws').where({ infoproduct_id: productId, status: 'open' }).pluck('id');
 const autopayPayments = (productId: number) =>
-  t.services.db('payments').where({ kind: 'autopay' }).whereIn('draw_id', t.services.db('draws').where({ infoproduct_id: productId }).select('id'));
+  t.services
+    .db('payments')
+    .where({ kind: 'autopay' })
+    .whereIn('draw_id', t.services.db('draws').where({ infoproduct_id: productId }).select('id'));
 const relayed = async () => !(await t.services.db('domain_events').where({ name: 'draw.opened' }).whereNull('dispatched_at').first('id'));
 
 test('a customer cannot undo an admin close; autopay is not charged; the admin reopens it', async () => {
@@ -48,17 +51,29 @@ test('a customer cannot undo an admin close; autopay is not charged; the admin r
   expect(await t.services.db('draws').where({ id: draw.id }).first('closed_by')).toEqual({ closed_by: 'admin' });
 
   // Customers asking for an open draw, at once: 200, no draw, nothing opened.
-  const asks = await Promise.all([0, 1, 2, 3].map(() => t.api('POST', `/api/infoproducts/${product.sku}/ensure-open-draw`, { token: customer.token })));
+  const asks = await Promise.all(
+    [0, 1, 2, 3].map(() => t.api('POST', `/api/infoproducts/${product.sku}/ensure-open-draw`, { token: customer.token })),
+  );
   for (const a of asks) {
     expect(a.status).toBe(200);
-    expect(a.body).toMatchObject({ draw_id: null, id: null, status: 'paused', open: false, infoproduct_id: product.id, last_draw_id: draw.id });
+    expect(a.body).toMatchObject({
+      draw_id: null,
+      id: null,
+      status: 'paused',
+      open: false,
+      infoproduct_id: product.id,
+      last_draw_id: draw.id,
+    });
     expect(a.body.message).toMatch(/pausado/);
   }
   expect(await openDrawsOf(product.id)).toEqual([]);
   const config = await t.api('GET', '/api/config');
   expect(config.body.current_draw_id).toBeNull();
   // Buying the e-book still works (its vouchers wait for the next draw) and opens nothing either.
-  const pix = await t.api('POST', '/api/payments/infoproduct', { token: customer.token, body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 } });
+  const pix = await t.api('POST', '/api/payments/infoproduct', {
+    token: customer.token,
+    body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 },
+  });
   expect(pix.status).toBe(201);
   expect(await openDrawsOf(product.id)).toEqual([]);
   await eventually(relayed, 'the outbox relayed');
@@ -70,11 +85,17 @@ test('a customer cannot undo an admin close; autopay is not charged; the admin r
   expect(reopened.status).toBe(200);
   expect(reopened.body.status).toBe('open');
   expect(reopened.body.notice).toBeUndefined();
-  expect(await t.services.db('draws').where({ id: draw.id }).first('opened_by', 'closed_by')).toEqual({ opened_by: 'admin', closed_by: null });
+  expect(await t.services.db('draws').where({ id: draw.id }).first('opened_by', 'closed_by')).toEqual({
+    opened_by: 'admin',
+    closed_by: null,
+  });
   const ensured = await t.api('POST', `/api/infoproducts/${product.id}/ensure-open-draw`, { token: customer.token });
   expect(ensured.status).toBe(200);
   expect(ensured.body.draw_id).toBe(draw.id);
-  const charged = await eventually(async () => (await autopayPayments(product.id).where({ status: 'approved' }))[0], 'the reopened draw charged');
+  const charged = await eventually(
+    async () => (await autopayPayments(product.id).where({ status: 'approved' }))[0],
+    'the reopened draw charged',
+  );
   expect(charged).toMatchObject({ user_id: saver.user.id, draw_id: draw.id });
   expect(await autopayPayments(product.id)).toHaveLength(1);
 });
@@ -101,7 +122,10 @@ test("a product's first draw opened by a customer is not charged by autopay; a s
   });
   expect(next.closed).toBe(true);
   expect(await t.services.db('draws').where({ id: first.body.draw_id }).first('closed_by')).toEqual({ closed_by: 'sellout' });
-  expect(await t.services.db('draws').where({ id: next.successorId }).first('opened_by', 'predecessor_id')).toEqual({ opened_by: 'sellout', predecessor_id: first.body.draw_id });
+  expect(await t.services.db('draws').where({ id: next.successorId }).first('opened_by', 'predecessor_id')).toEqual({
+    opened_by: 'sellout',
+    predecessor_id: first.body.draw_id,
+  });
   const paid = await eventually(async () => (await autopayPayments(product.id).where({ status: 'approved' }))[0], 'the successor charged');
   expect(paid).toMatchObject({ user_id: saver.user.id, draw_id: next.successorId });
 });
@@ -112,12 +136,19 @@ test('after a sell-out whose successor is gone, ensure-open-draw opens one (once
   const d = await makeDraw(t, { infoproduct_id: product.id, total_numbers: 2 });
   await t.services.db('draw_numbers').where({ draw_id: d.id }).update({ status: 'sold', owner_user_id: customer.user.id });
   await t.services.db('draws').where({ id: d.id }).update({ status: 'closed', closed_at: t.services.db.fn.now(), closed_by: 'sellout' });
-  const asks = await Promise.all([0, 1, 2, 3, 4].map(() => t.api('POST', `/api/infoproducts/${product.id}/ensure-open-draw`, { token: customer.token })));
+  const asks = await Promise.all(
+    [0, 1, 2, 3, 4].map(() => t.api('POST', `/api/infoproducts/${product.id}/ensure-open-draw`, { token: customer.token })),
+  );
   const ids = new Set(asks.map((a) => a.body.draw_id));
   expect(asks.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
   expect(ids.size).toBe(1);
   expect(await openDrawsOf(product.id)).toEqual([...ids]);
-  expect(await t.services.db('draws').where({ id: [...ids][0] }).first('predecessor_id', 'total_numbers')).toEqual({ predecessor_id: d.id, total_numbers: 2 });
+  expect(
+    await t.services
+      .db('draws')
+      .where({ id: [...ids][0] })
+      .first('predecessor_id', 'total_numbers'),
+  ).toEqual({ predecessor_id: d.id, total_numbers: 2 });
 });
 
 test('ensure-open-draw: anonymous 401, unknown product 404, inactive product 409', async () => {
@@ -130,7 +161,7 @@ test('ensure-open-draw: anonymous 401, unknown product 404, inactive product 409
   expect([inactive.status, inactive.body.error]).toEqual([409, 'infoproduct_inactive']);
 });
 
-test('the CLI closing the main series draw says the store has no current draw; another product\'s close says nothing', async () => {
+test("the CLI closing the main series draw says the store has no current draw; another product's close says nothing", async () => {
   const { draw } = await mainSeries(t);
   const r = await runCliCaptured(['draws', 'close', String(draw.id)], () => t.services);
   expect(r.code).toBe(0);

@@ -19,7 +19,8 @@ let users: Array<Awaited<ReturnType<typeof createUser>>>;
 beforeAll(async () => {
   t = await createTestContext({ env: { RATE_LIMIT_DISABLED: 'true' } });
   users = [];
-  for (let i = 0; i < USERS; i += 10) users.push(...(await Promise.all(range(i, i + 10).map((k) => createUser(t, { name: `Pessoa Corrida ${k}` })))));
+  for (let i = 0; i < USERS; i += 10)
+    users.push(...(await Promise.all(range(i, i + 10).map((k) => createUser(t, { name: `Pessoa Corrida ${k}` })))));
 });
 afterAll(() => t.close());
 
@@ -58,7 +59,13 @@ const ROUNDS: Round[] = [
   { name: 'max_per_user 2, 100-number board', seed: 6, total: 100, maxPerUser: 2 },
   { name: 'max_per_user 2, 10-number board, with concurrent expiry', seed: 7, total: 10, maxPerUser: 2, expirer: true },
   { name: 'unlimited, 100-number board (3)', seed: 8, total: 100, maxPerUser: 0 },
-  { name: 'max_per_user 2, every user races itself on its own numbers', seed: 9, total: USERS * REQUESTS_PER_USER, maxPerUser: 2, mode: 'own-numbers' },
+  {
+    name: 'max_per_user 2, every user races itself on its own numbers',
+    seed: 9,
+    total: USERS * REQUESTS_PER_USER,
+    maxPerUser: 2,
+    mode: 'own-numbers',
+  },
 ];
 
 test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
@@ -106,7 +113,10 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
       const active: Array<{ id: number }> = await db('reservations').where({ draw_id: draw.id, status: 'active' }).select('id');
       const chosen = active.filter(() => pick() < 0.3).map((r) => r.id);
       if (chosen.length) {
-        await db('reservations').whereIn('id', chosen).where({ status: 'active' }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
+        await db('reservations')
+          .whereIn('id', chosen)
+          .where({ status: 'active' })
+          .update({ expires_at: db.raw(`now() - interval '1 second'`) });
         if (pick() < 0.5) await t.services.reservations.sweep();
         else await Promise.all(chosen.map((id) => t.services.reservations.expire(id)));
       }
@@ -115,14 +125,19 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
 
   await Promise.all(
     attempts.map(async ({ u, numbers, double }) => {
-      const res = await t.api('POST', '/api/reservations', { token: u.token, body: { draw_id: draw.id, numbers: [...numbers].sort((a, b) => a - b) } });
+      const res = await t.api('POST', '/api/reservations', {
+        token: u.token,
+        body: { draw_id: draw.id, numbers: [...numbers].sort((a, b) => a - b) },
+      });
       reserves.push({ userId: u.user.id, res });
       if (res.status !== 201) return;
       const reservationId = res.body.reservationId as number;
       const send = () =>
-        t.api('POST', '/api/vouchers/consume', { token: u.token, body: { draw_id: draw.id, reservationId, numbers: res.body.numbers } }).then((c) => {
-          consumes.push({ userId: u.user.id, reservationId, res: c });
-        });
+        t
+          .api('POST', '/api/vouchers/consume', { token: u.token, body: { draw_id: draw.id, reservationId, numbers: res.body.numbers } })
+          .then((c) => {
+            consumes.push({ userId: u.user.id, reservationId, res: c });
+          });
       // Some buyers double-click: two concurrent confirmations of one reservation.
       await Promise.all(double ? [send(), send()] : [send()]);
     }),
@@ -134,7 +149,13 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
   const reserveCodes = reserves.map((r) => (r.res.status === 201 ? 201 : `${r.res.status} ${r.res.body?.error}`));
   const consumeCodes = consumes.map((c) => (c.res.status === 200 ? 200 : `${c.res.status} ${c.res.body?.error}`));
   const allowedReserve = new Set<unknown>([201, '409 numbers_conflict', '409 limit_exceeded', '409 draw_closed']);
-  const allowedConsume = new Set<unknown>([200, '409 numbers_conflict', '409 insufficient_vouchers', '409 draw_closed', '409 limit_exceeded']);
+  const allowedConsume = new Set<unknown>([
+    200,
+    '409 numbers_conflict',
+    '409 insufficient_vouchers',
+    '409 draw_closed',
+    '409 limit_exceeded',
+  ]);
   expect(reserveCodes.filter((c) => !allowedReserve.has(c))).toEqual([]);
   expect(consumeCodes.filter((c) => !allowedConsume.has(c))).toEqual([]);
   expect(reserves).toHaveLength(attempts.length);
@@ -144,15 +165,27 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
   const sold = consumes.filter((c) => c.res.status === 200);
   expect(sold.length).toBeGreaterThan(0);
 
-  const draws: Array<{ id: number; status: string; predecessor_id: number | null; closed_at: Date | null }> = await db('draws').where({ infoproduct_id: product.id }).orderBy('id');
+  const draws: Array<{ id: number; status: string; predecessor_id: number | null; closed_at: Date | null }> = await db('draws')
+    .where({ infoproduct_id: product.id })
+    .orderBy('id');
   const drawIds = draws.map((d) => d.id);
 
   // The board: nothing sold twice, held twice, or inconsistent between cells, holds and sales.
   expect(await invariantViolations(t, drawIds)).toEqual([]);
-  expect(await voucherViolations(t, users.map((u) => u.user.id))).toEqual([]);
+  expect(
+    await voucherViolations(
+      t,
+      users.map((u) => u.user.id),
+    ),
+  ).toEqual([]);
 
   // Holds: one reservation row per 201; a double confirmation sells at most once.
-  expect(await db('reservations').where({ draw_id: draw.id }).count<{ c: number }[]>({ c: '*' }).then((r) => Number(r[0].c))).toBe(reserveCodes.filter((c) => c === 201).length);
+  expect(
+    await db('reservations')
+      .where({ draw_id: draw.id })
+      .count<{ c: number }[]>({ c: '*' })
+      .then((r) => Number(r[0].c)),
+  ).toBe(reserveCodes.filter((c) => c === 201).length);
   const okPerReservation = new Map<number, number>();
   for (const c of sold) okPerReservation.set(c.reservationId, (okPerReservation.get(c.reservationId) ?? 0) + 1);
   expect([...okPerReservation.values()].filter((n) => n > 1)).toEqual([]);
@@ -161,12 +194,20 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
   const ledger: Array<{ user_id: number; granted: number; consumed: number }> = await db('voucher_ledger')
     .where({ infoproduct_id: product.id })
     .groupBy('user_id')
-    .select('user_id', db.raw(`coalesce(sum(delta) FILTER (WHERE delta > 0), 0)::int AS granted`), db.raw(`coalesce(-sum(delta) FILTER (WHERE delta < 0), 0)::int AS consumed`));
+    .select(
+      'user_id',
+      db.raw(`coalesce(sum(delta) FILTER (WHERE delta > 0), 0)::int AS granted`),
+      db.raw(`coalesce(-sum(delta) FILTER (WHERE delta < 0), 0)::int AS consumed`),
+    );
   const balances = new Map<number, number>(
-    (await db('voucher_balances').where({ infoproduct_id: product.id }).select('user_id', 'balance')).map((b: { user_id: number; balance: number }) => [b.user_id, b.balance]),
+    (await db('voucher_balances').where({ infoproduct_id: product.id }).select('user_id', 'balance')).map(
+      (b: { user_id: number; balance: number }) => [b.user_id, b.balance],
+    ),
   );
   const salesPerUser = new Map<number, number>(
-    (await db('number_sales').whereIn('draw_id', drawIds).groupBy('user_id').select('user_id', db.raw('count(*)::int AS c'))).map((r: { user_id: number; c: number }) => [r.user_id, r.c]),
+    (await db('number_sales').whereIn('draw_id', drawIds).groupBy('user_id').select('user_id', db.raw('count(*)::int AS c'))).map(
+      (r: { user_id: number; c: number }) => [r.user_id, r.c],
+    ),
   );
   const soldNumbersPerUser = new Map<number, number>();
   for (const c of sold) soldNumbersPerUser.set(c.userId, (soldNumbersPerUser.get(c.userId) ?? 0) + c.res.body.numbers.length);
@@ -176,25 +217,33 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
     const l = ledger.find((x) => x.user_id === id) ?? { granted: 0, consumed: 0 };
     const balance = balances.get(id) ?? 0;
     if (l.granted !== granted.get(id)) problems.push(`user ${id}: granted ${granted.get(id)} but ledger says ${l.granted}`);
-    if (l.granted !== l.consumed + balance) problems.push(`user ${id}: granted ${l.granted} ≠ consumed ${l.consumed} + remaining ${balance}`);
-    if ((salesPerUser.get(id) ?? 0) !== l.consumed) problems.push(`user ${id}: ${salesPerUser.get(id) ?? 0} numbers sold but ${l.consumed} vouchers consumed`);
-    if ((soldNumbersPerUser.get(id) ?? 0) !== l.consumed) problems.push(`user ${id}: answers confirmed ${soldNumbersPerUser.get(id) ?? 0} numbers but ${l.consumed} consumed`);
+    if (l.granted !== l.consumed + balance)
+      problems.push(`user ${id}: granted ${l.granted} ≠ consumed ${l.consumed} + remaining ${balance}`);
+    if ((salesPerUser.get(id) ?? 0) !== l.consumed)
+      problems.push(`user ${id}: ${salesPerUser.get(id) ?? 0} numbers sold but ${l.consumed} vouchers consumed`);
+    if ((soldNumbersPerUser.get(id) ?? 0) !== l.consumed)
+      problems.push(`user ${id}: answers confirmed ${soldNumbersPerUser.get(id) ?? 0} numbers but ${l.consumed} consumed`);
     if (balance < 0) problems.push(`user ${id}: negative balance`);
   }
   expect(problems).toEqual([]);
 
   // Per-user limit under concurrency: nobody owns or holds more than max_per_user in the draw.
   if (round.maxPerUser > 0) {
-    const owned: Array<{ user_id: number; c: number }> = await db('number_sales').where({ draw_id: draw.id }).groupBy('user_id').select('user_id', db.raw('count(*)::int AS c'));
+    const owned: Array<{ user_id: number; c: number }> = await db('number_sales')
+      .where({ draw_id: draw.id })
+      .groupBy('user_id')
+      .select('user_id', db.raw('count(*)::int AS c'));
     expect(owned.filter((o) => o.c > round.maxPerUser)).toEqual([]);
-    const holdsAndSales: Array<{ user_id: number; c: number }> = await db.raw(
-      `SELECT user_id, sum(c)::int AS c FROM (
+    const holdsAndSales: Array<{ user_id: number; c: number }> = await db
+      .raw(
+        `SELECT user_id, sum(c)::int AS c FROM (
          SELECT owner_user_id AS user_id, count(*) AS c FROM draw_numbers WHERE draw_id = ? AND status = 'sold' GROUP BY 1
          UNION ALL
          SELECT r.user_id, count(*) FROM draw_numbers dn JOIN reservations r ON r.id = dn.reservation_id
           WHERE dn.draw_id = ? AND dn.status = 'reserved' GROUP BY 1) x GROUP BY user_id`,
-      [draw.id, draw.id],
-    ).then((r: { rows: Array<{ user_id: number; c: number }> }) => r.rows);
+        [draw.id, draw.id],
+      )
+      .then((r: { rows: Array<{ user_id: number; c: number }> }) => r.rows);
     expect(holdsAndSales.filter((o) => o.c > round.maxPerUser)).toEqual([]);
   }
 
@@ -208,7 +257,10 @@ test.each(ROUNDS)('race round: $name (seed $seed)', async (round) => {
 
   // Sell-out: closed iff every number is sold, and then exactly one successor.
   const first = draws.find((d) => d.id === draw.id)!;
-  const soldCount = await db('draw_numbers').where({ draw_id: draw.id, status: 'sold' }).count<{ c: number }[]>({ c: '*' }).then((r) => Number(r[0].c));
+  const soldCount = await db('draw_numbers')
+    .where({ draw_id: draw.id, status: 'sold' })
+    .count<{ c: number }[]>({ c: '*' })
+    .then((r) => Number(r[0].c));
   const successors = draws.filter((d) => d.predecessor_id === draw.id);
   expect(draws.filter((d) => d.status === 'open')).toHaveLength(1);
   if (soldCount === round.total) {

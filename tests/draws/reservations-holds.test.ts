@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const reserve = (token: string, drawId: number, numbers: number[]) => t.api('POST', '/api/reservations', { token, body: { draw_id: drawId, numbers } });
+const reserve = (token: string, drawId: number, numbers: number[]) =>
+  t.api('POST', '/api/reservations', { token, body: { draw_id: drawId, numbers } });
 
 test('a user holds at most max_numbers_per_selection × 2 numbers of a draw at a time, even with max_per_user unlimited', async () => {
   const { draw } = await makeProductWithDraw(t, {}, { max_per_user: 0 });
@@ -24,7 +25,9 @@ test('a user holds at most max_numbers_per_selection × 2 numbers of a draw at a
   const over = await reserve(u.token, draw.id, [6, 7]);
   expect(over.status).toBe(409);
   expect(over.body).toMatchObject({ error: 'hold_limit', max_held: 6, held: 5 });
-  expect(over.body.message).toBe('Você já tem 5 número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é 6. Conclua ou aguarde uma reserva antes de reservar mais.');
+  expect(over.body.message).toBe(
+    'Você já tem 5 número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é 6. Conclua ou aguarde uma reserva antes de reservar mais.',
+  );
   expect((await reserve(u.token, draw.id, [6])).status).toBe(201);
   expect((await reserve(u.token, draw.id, [7])).status).toBe(409);
   // Other users and other draws are not affected.
@@ -34,7 +37,10 @@ test('a user holds at most max_numbers_per_selection × 2 numbers of a draw at a
   expect((await reserve(u.token, second.id, [1, 2, 3])).status).toBe(201);
   // A hold past its time no longer counts (even before anything releases it).
   const [first] = await t.services.db('reservations').where({ user_id: u.user.id, draw_id: draw.id }).orderBy('id').limit(1);
-  await t.services.db('reservations').where({ id: first.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('reservations')
+    .where({ id: first.id })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   expect((await reserve(u.token, draw.id, [20, 21, 22])).status).toBe(201);
 });
 
@@ -58,7 +64,10 @@ test('reserving reclaims the cells of a hold past its time although no expiry jo
   // Still held: a conflict.
   expect((await reserve(b.token, draw.id, [41])).status).toBe(409);
   // Its time passes; the worker is stopped, so nothing releases it.
-  await t.services.db('reservations').where({ id: first.body.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('reservations')
+    .where({ id: first.body.id })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   const taken = await reserve(b.token, draw.id, [41]);
   expect(taken.status).toBe(201);
   // The stale reservation was released as the expiry job would: all its cells, its status.

@@ -13,8 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const reserve = (token: string, drawId: number, numbers: number[]) => t.api('POST', '/api/reservations', { token, body: { draw_id: drawId, numbers } });
-const consume = (token: string, reservationId: number, numbers: number[]) => t.api('POST', '/api/vouchers/consume', { token, body: { reservationId, numbers } });
+const reserve = (token: string, drawId: number, numbers: number[]) =>
+  t.api('POST', '/api/reservations', { token, body: { draw_id: drawId, numbers } });
+const consume = (token: string, reservationId: number, numbers: number[]) =>
+  t.api('POST', '/api/vouchers/consume', { token, body: { reservationId, numbers } });
 
 async function openedEvents(drawId: number) {
   return t.services.db('domain_events').where({ name: 'draw.opened' }).whereRaw(`(payload->>'drawId')::bigint = ?`, [drawId]);
@@ -35,7 +37,15 @@ test('selling the last number closes the draw and opens one successor with its s
   const successor = await t.services.db('draws').where({ predecessor_id: draw.id }).first();
   expect(successor).toBeDefined();
   // remaining counts in the successor: the unused voucher carries over.
-  expect(r.body).toEqual({ ok: true, message: 'Números confirmados com sucesso! Boa sorte', draw_id: draw.id, numbers: [5], remaining: 1, sold_out: true, next_draw_id: successor.id });
+  expect(r.body).toEqual({
+    ok: true,
+    message: 'Números confirmados com sucesso! Boa sorte',
+    draw_id: draw.id,
+    numbers: [5],
+    remaining: 1,
+    sold_out: true,
+    next_draw_id: successor.id,
+  });
 
   const closed = await t.services.db('draws').where({ id: draw.id }).first();
   expect(closed.status).toBe('closed');
@@ -46,7 +56,9 @@ test('selling the last number closes the draw and opens one successor with its s
   const cells = await t.services.db('draw_numbers').where({ draw_id: successor.id }).orderBy('n');
   expect(cells.map((c) => [c.n, c.status])).toEqual(range(0, 6).map((n) => [n, 'available']));
   expect(await openedEvents(successor.id)).toHaveLength(1);
-  expect(await t.services.db('domain_events').where({ name: 'draw.closed' }).whereRaw(`(payload->>'drawId')::bigint = ?`, [draw.id])).toHaveLength(1);
+  expect(
+    await t.services.db('domain_events').where({ name: 'draw.closed' }).whereRaw(`(payload->>'drawId')::bigint = ?`, [draw.id]),
+  ).toHaveLength(1);
   expect(await t.services.db('draws').where({ infoproduct_id: product.id, status: 'open' })).toHaveLength(1);
 
   // The remaining voucher carries over to the successor.
@@ -77,7 +89,10 @@ test('a draw whose last free numbers are only reserved stays open', async () => 
   expect((await t.services.db('draws').where({ id: draw.id }).first()).status).toBe('open');
   expect(await t.services.db('draws').where({ predecessor_id: draw.id })).toHaveLength(0);
   // When the hold expires, the number is simply available again.
-  await t.services.db('reservations').where({ id: held.body.reservationId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('reservations')
+    .where({ id: held.body.reservationId })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   expect(await t.services.reservations.expire(held.body.reservationId)).toBe(true);
   expect((await t.services.db('draws').where({ id: draw.id }).first()).status).toBe('open');
   expect((await t.services.db('draw_numbers').where({ draw_id: draw.id, n: 3 }).first()).status).toBe('available');
@@ -99,7 +114,11 @@ test('a generic draw (no product) closes on sell-out without a successor', async
 
 describe('the last two numbers sold concurrently by two users', () => {
   test.each(range(0, 12))('round %i: both sales succeed, the draw closes, exactly one successor', async (round) => {
-    const { product, draw } = await makeProductWithDraw(t, {}, { total_numbers: 5, max_per_user: round % 2 ? 2 : 0, prize_cents: 1_000 + round });
+    const { product, draw } = await makeProductWithDraw(
+      t,
+      {},
+      { total_numbers: 5, max_per_user: round % 2 ? 2 : 0, prize_cents: 1_000 + round },
+    );
     const filler = await createUser(t);
     await sellDirectly(t, draw.id, filler.user.id, [0, 1, 2]);
     const a = await createUser(t);
@@ -111,8 +130,13 @@ describe('the last two numbers sold concurrently by two users', () => {
     expect([ra.status, rb.status]).toEqual([201, 201]);
 
     // Even rounds add what the client does on a sold-out board: ask for an open draw, concurrently.
-    const ensure = round % 2 === 0 ? range(0, 5).map(() => t.api('POST', `/api/infoproducts/${product.id}/ensure-open-draw`, { token: a.token })) : [];
-    const [ca, cb, ...ensured] = await Promise.all([consume(a.token, ra.body.reservationId, [3]), consume(b.token, rb.body.reservationId, [4]), ...ensure]);
+    const ensure =
+      round % 2 === 0 ? range(0, 5).map(() => t.api('POST', `/api/infoproducts/${product.id}/ensure-open-draw`, { token: a.token })) : [];
+    const [ca, cb, ...ensured] = await Promise.all([
+      consume(a.token, ra.body.reservationId, [3]),
+      consume(b.token, rb.body.reservationId, [4]),
+      ...ensure,
+    ]);
     expect([ca.status, cb.status]).toEqual([200, 200]);
 
     const closed = await t.services.db('draws').where({ id: draw.id }).first();

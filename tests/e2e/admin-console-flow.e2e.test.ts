@@ -50,7 +50,6 @@ function tinyPdf(text: string): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-
 // Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
 jest.setTimeout(180_000);
 describeBrowser('admin console: the whole flow', () => {

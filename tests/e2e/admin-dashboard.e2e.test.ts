@@ -23,7 +23,6 @@ const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const pad3 = (n: number) => String(n).padStart(3, '0');
 
-
 // Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
 jest.setTimeout(180_000);
 describeBrowser('admin dashboard in the browser', () => {
@@ -51,7 +50,9 @@ describeBrowser('admin dashboard in the browser', () => {
   async function expectNoSidewaysScroll() {
     // The charts follow the viewport through a ResizeObserver: wait for them to have re-laid out.
     const width = () => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
-    await eventually(async () => (await width()) <= PHONE.width, 'the page to fit the phone screen (no sideways scroll)', 20_000).catch(() => undefined);
+    await eventually(async () => (await width()) <= PHONE.width, 'the page to fit the phone screen (no sideways scroll)', 20_000).catch(
+      () => undefined,
+    );
     await expect(width()).resolves.toBeLessThanOrEqual(PHONE.width);
   }
 
@@ -74,7 +75,9 @@ describeBrowser('admin dashboard in the browser', () => {
     await card.getByText(`#${pad3(current.id)}`, { exact: true }).waitFor();
     const stat = (title: string) => card.locator('.ant-statistic').filter({ hasText: title }).locator('.ant-statistic-content');
     await expect(stat('Vendidos').innerText()).resolves.toBe('3');
-    await expect(stat('Restantes').innerText()).resolves.toMatch(new RegExp(`^${current.total_numbers - 3}\\s*/\\s*${current.total_numbers}$`));
+    await expect(stat('Restantes').innerText()).resolves.toMatch(
+      new RegExp(`^${current.total_numbers - 3}\\s*/\\s*${current.total_numbers}$`),
+    );
     await page.getByRole('heading', { name: 'Painel administrativo', level: 1 }).waitFor();
 
     // --- ticket price ---
@@ -86,7 +89,9 @@ describeBrowser('admin dashboard in the browser', () => {
     expect((await t.services.db('draws').where({ id: current.id }).first()).ticket_price_cents_override).toBe(1500);
     const cfg = await readAppConfig(t.services.db);
     expect(cfg).toMatchObject({ ticket_price_cents: 1500, banner_title: 'Concorra com o Guia da Lotomania!' });
-    await stat('Preço do número').getByText(/R\$\s?15,00/).waitFor();
+    await stat('Preço do número')
+      .getByText(/R\$\s?15,00/)
+      .waitFor();
 
     // --- 'Novo': a draw without e-book ---
     await page.locator('.draws-card').getByRole('button', { name: 'Novo' }).click();
@@ -144,7 +149,9 @@ describeBrowser('admin dashboard in the browser', () => {
       .getByRole('button', { name: `Excluir sorteio #${pad3(current.id)}` })
       .click();
     await (await settled(dialog('Deseja realmente excluir este sorteio?'))).getByRole('button', { name: 'Excluir' }).click();
-    await page.getByText('Não foi possível excluir. Este sorteio já tem vendas ou reservas e não pode ser excluído. Feche-o em vez de excluir.').waitFor();
+    await page
+      .getByText('Não foi possível excluir. Este sorteio já tem vendas ou reservas e não pode ser excluído. Feche-o em vez de excluir.')
+      .waitFor();
     expect(await t.services.db('draws').where({ id: current.id }).first()).toBeTruthy();
 
     // --- the audit log: newest first, filtered by the draw, before/after readable ---
@@ -187,7 +194,12 @@ describeBrowser('admin dashboard in the browser', () => {
     await expect(statusRow.innerText()).resolves.toMatch(/open\s+closed/);
     await expect(statusRow.getByText('alterado').isVisible()).resolves.toBe(true);
     // Timestamps in the diff read as pt-BR dates, not ISO text.
-    await expect(diff.locator('tr').filter({ has: page.locator('th', { hasText: /^closed_at/ }) }).innerText()).resolves.toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
+    await expect(
+      diff
+        .locator('tr')
+        .filter({ has: page.locator('th', { hasText: /^closed_at/ }) })
+        .innerText(),
+    ).resolves.toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
     await expectNoSidewaysScroll();
 
     await shot('audit-phone');
@@ -231,21 +243,47 @@ describeBrowser('admin dashboard in the browser', () => {
     // A history: PIX charges over the last days (two of three paid), and a sold-out board of 10.
     const daysAgo = (d: number, h = 12) => new Date(Date.now() - d * 86_400_000 - h * 3_600_000);
     for (let d = 1; d <= 20; d += 1) {
-      await db('payments').insert({ user_id: buyer.user.id, kind: 'reservation', method: 'pix', provider: 'sandbox', status: d % 3 ? 'approved' : 'expired', amount_cents: 1000 * (1 + (d % 4)), created_at: daysAgo(d), paid_at: d % 3 ? daysAgo(d, 11) : null });
+      await db('payments').insert({
+        user_id: buyer.user.id,
+        kind: 'reservation',
+        method: 'pix',
+        provider: 'sandbox',
+        status: d % 3 ? 'approved' : 'expired',
+        amount_cents: 1000 * (1 + (d % 4)),
+        created_at: daysAgo(d),
+        paid_at: d % 3 ? daysAgo(d, 11) : null,
+      });
     }
     const board = await t.services.db.transaction((trx) =>
-      import('../../src/draws/queries').then((q) => q.insertDrawWithNumbers(trx, { infoproduct_id: null, title: 'Sorteio relâmpago', total_numbers: 10, prize_cents: 10_000, ticket_price_cents_override: null, max_per_user: 0, status: 'closed' })),
+      import('../../src/draws/queries').then((q) =>
+        q.insertDrawWithNumbers(trx, {
+          infoproduct_id: null,
+          title: 'Sorteio relâmpago',
+          total_numbers: 10,
+          prize_cents: 10_000,
+          ticket_price_cents_override: null,
+          max_per_user: 0,
+          status: 'closed',
+        }),
+      ),
     );
-    await db('draws').where({ id: board.id }).update({ opened_at: daysAgo(6), closed_at: daysAgo(4) });
+    await db('draws')
+      .where({ id: board.id })
+      .update({ opened_at: daysAgo(6), closed_at: daysAgo(4) });
     await sellDirectly(t, board.id, buyer.user.id, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    await db('number_sales').where({ draw_id: board.id }).update({ created_at: daysAgo(5) });
+    await db('number_sales')
+      .where({ draw_id: board.id })
+      .update({ created_at: daysAgo(5) });
 
     await page.setViewportSize(DESKTOP);
     await signInWithToken(context, token);
     await page.goto(`${t.url}/admin`);
     const card = page.locator('.figures-card');
     await card.getByText('Números do negócio').waitFor();
-    await eventually(async () => (await card.locator('figure.figures-chart .recharts-wrapper > svg.recharts-surface').count()) === 4, 'the four charts drawn');
+    await eventually(
+      async () => (await card.locator('figure.figures-chart .recharts-wrapper > svg.recharts-surface').count()) === 4,
+      'the four charts drawn',
+    );
     await card.getByText('Conversão PIX', { exact: true }).waitFor();
     // Two of every three charges paid (14 of 20 days with a paid charge).
     await card.getByText(/Conversão PIX: 14 pagos de 20 gerados \(70%\)/).waitFor();
@@ -256,7 +294,10 @@ describeBrowser('admin dashboard in the browser', () => {
     await card.screenshot({ path: path.join(SHOTS, 'dashboard-figures-desktop.png'), animations: 'disabled' });
 
     await page.setViewportSize(PHONE);
-    await eventually(async () => (await card.locator('figure.figures-chart .recharts-wrapper > svg.recharts-surface').count()) === 4, 'the charts on the phone');
+    await eventually(
+      async () => (await card.locator('figure.figures-chart .recharts-wrapper > svg.recharts-surface').count()) === 4,
+      'the charts on the phone',
+    );
     await expectNoSidewaysScroll();
     await card.screenshot({ path: path.join(SHOTS, 'dashboard-figures-phone.png'), animations: 'disabled' });
   }, 120_000);

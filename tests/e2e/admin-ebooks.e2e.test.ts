@@ -25,7 +25,6 @@ const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const PDF = fs.readFileSync(path.resolve(__dirname, '../../storage/ebooks/guia-lotomania.pdf'));
 const DESKTOP = { width: 1280, height: 800 };
 
-
 // Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
 jest.setTimeout(180_000);
 describeBrowser('admin console: e-books and payments to review', () => {
@@ -56,7 +55,9 @@ describeBrowser('admin console: e-books and payments to review', () => {
   /** A real PNG (a screenshot of a green square), for the cover. */
   async function pngCover(p: Page): Promise<Buffer> {
     const other = await p.context().newPage();
-    await other.setContent('<div style="width:300px;height:400px;background:linear-gradient(#1b5e20,#66bb6a);color:#fff;font:bold 40px sans-serif;display:flex;align-items:center;justify-content:center">Capa</div>');
+    await other.setContent(
+      '<div style="width:300px;height:400px;background:linear-gradient(#1b5e20,#66bb6a);color:#fff;font:bold 40px sans-serif;display:flex;align-items:center;justify-content:center">Capa</div>',
+    );
     const png = await other.screenshot({ clip: { x: 0, y: 0, width: 300, height: 400 } });
     await other.close();
     return png;
@@ -97,14 +98,20 @@ describeBrowser('admin console: e-books and payments to review', () => {
     await edit.getByText('PDF enviado').waitFor();
     await inputs.nth(1).setInputFiles({ name: 'capa.png', mimeType: 'image/png', buffer: await pngCover(page) });
     await edit.getByRole('img', { name: 'Capa atual de Guia do Poupador' }).waitFor();
-    const cover = await eventually(async () => (await t.services.db('infoproducts').where({ id: created.id }).first()).cover_url as string | null, 'the cover saved');
+    const cover = await eventually(
+      async () => (await t.services.db('infoproducts').where({ id: created.id }).first()).cover_url as string | null,
+      'the cover saved',
+    );
     expect(cover).toMatch(/^\/api\/covers\/ip\d+-[0-9a-f]{16}\.png$/);
     expect((await t.services.db('infoproducts').where({ id: created.id }).first()).file_sha256).toMatch(/^[0-9a-f]{64}$/);
     await dialogShot('infoproducts-dialog-desktop', edit);
     // Saving after the upload keeps the uploaded cover.
     await edit.getByLabel('Subtítulo').fill('Para começar a guardar');
     await edit.getByRole('button', { name: 'Salvar' }).click();
-    await eventually(async () => (await t.services.db('infoproducts').where({ id: created.id }).first()).subtitle === 'Para começar a guardar', 'the subtitle saved');
+    await eventually(
+      async () => (await t.services.db('infoproducts').where({ id: created.id }).first()).subtitle === 'Para começar a guardar',
+      'the subtitle saved',
+    );
     expect((await t.services.db('infoproducts').where({ id: created.id }).first()).cover_url).toBe(cover);
 
     // Archive asks first.
@@ -133,7 +140,10 @@ describeBrowser('admin console: e-books and payments to review', () => {
     const buyer = await createUser(t, { name: 'Carlos Souza' });
     const { product } = await makeProductWithDraw(t, { price_cents: 500 });
     const late = await buyEbooks(t, buyer.token, product.id, 1, 500);
-    await t.services.db('payments').where({ id: late.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('payments')
+      .where({ id: late.paymentId })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     await t.services.payments.poll(late.paymentId);
     await t.services.payments.approve(late.paymentId, { via: 'cli' });
     const pending = await buyEbooks(t, buyer.token, product.id, 2, 500);
@@ -152,16 +162,24 @@ describeBrowser('admin console: e-books and payments to review', () => {
     await shot('payments-review-dialog-desktop');
     await dialog.getByRole('button', { name: 'Marcar como revisado' }).click();
     await page.getByText('Nenhum pagamento para revisar.').waitFor();
-    expect(await t.services.db('payments').where({ id: late.paymentId }).first()).toMatchObject({ review_note: 'Pago no banco depois do prazo; e-book entregue.' });
+    expect(await t.services.db('payments').where({ id: late.paymentId }).first()).toMatchObject({
+      review_note: 'Pago no banco depois do prazo; e-book entregue.',
+    });
 
     // All payments: the pending sandbox PIX can be approved from here.
     await page.getByRole('combobox', { name: 'Marcação' }).click();
     await page.getByTitle('Todos os pagamentos').click();
-    const pendingRow = page.getByRole('row').filter({ hasText: 'Pendente' }).filter({ hasText: String(pending.paymentId) });
+    const pendingRow = page
+      .getByRole('row')
+      .filter({ hasText: 'Pendente' })
+      .filter({ hasText: String(pending.paymentId) });
     await pendingRow.getByRole('button', { name: 'Aprovar (sandbox)' }).click();
     const confirm = await settled(page.getByRole('dialog').filter({ hasText: `Aprovar o pagamento #${pending.paymentId} no sandbox?` }));
     await confirm.getByRole('button', { name: 'Aprovar' }).click();
-    await eventually(async () => (await t.services.db('payments').where({ id: pending.paymentId }).first()).status === 'approved', 'the sandbox approval');
+    await eventually(
+      async () => (await t.services.db('payments').where({ id: pending.paymentId }).first()).status === 'approved',
+      'the sandbox approval',
+    );
 
     await page.setViewportSize(PHONE_VIEWPORT);
     await page.reload();

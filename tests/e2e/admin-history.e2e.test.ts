@@ -23,10 +23,16 @@ describeBrowser('admin: held raffles, active buyers, winners', () => {
     const admin = await createUser(t, { admin: true, name: 'Admin Cota Verde' });
     adminToken = admin.token;
     const people = await Promise.all(
-      ['Mariana Albuquerque', 'João Pedro Silva', 'Ana Beatriz Costa', 'Carlos Eduardo Lima', 'Fernanda Rocha', 'Rafael Mendes'].map((name) => createUser(t, { name })),
+      ['Mariana Albuquerque', 'João Pedro Silva', 'Ana Beatriz Costa', 'Carlos Eduardo Lima', 'Fernanda Rocha', 'Rafael Mendes'].map(
+        (name) => createUser(t, { name }),
+      ),
     );
     // The active draw of the main series, with buyers.
-    const { product, draw } = await makeProductWithDraw(t, { price_cents: 500, title: 'Guia do Investidor' }, { total_numbers: 100, max_per_user: 0, title: 'Guia do Investidor' });
+    const { product, draw } = await makeProductWithDraw(
+      t,
+      { price_cents: 500, title: 'Guia do Investidor' },
+      { total_numbers: 100, max_per_user: 0, title: 'Guia do Investidor' },
+    );
     await writeAppConfig(t.services.db, { main_infoproduct_id: product.id });
     await sell(t, draw.id, people[0].user.id, [3, 17, 42], { amountCents: 1500 });
     await sell(t, draw.id, people[1].user.id, [7, 8], { source: 'voucher' });
@@ -35,12 +41,21 @@ describeBrowser('admin: held raffles, active buyers, winners', () => {
     await sell(t, draw.id, people[4].user.id, [99], { amountCents: 500 });
     // Held raffles: drawn ones with winners, one closed waiting for its result.
     for (let i = 0; i < 3; i++) {
-      const d = await drawnDraw(t, { winnerUserId: people[i].user.id, number: 10 + i, contest: 2640 + i, daysAgo: 20 - i * 7, draw: { title: 'Guia do Investidor' } });
+      const d = await drawnDraw(t, {
+        winnerUserId: people[i].user.id,
+        number: 10 + i,
+        contest: 2640 + i,
+        daysAgo: 20 - i * 7,
+        draw: { title: 'Guia do Investidor' },
+      });
       await sell(t, d.id, people[5].user.id, [50 + i, 70 + i], { amountCents: 1000 });
       await sell(t, d.id, people[3].user.id, [80 + i], { source: 'voucher' });
       drawnId = d.id;
     }
-    await t.services.db('draws').where({ id: drawnId - 2 }).update({ product_name: 'Kindle 11ª geração', product_link: 'https://loja.example.com/kindle', redeemed: true });
+    await t.services
+      .db('draws')
+      .where({ id: drawnId - 2 })
+      .update({ product_name: 'Kindle 11ª geração', product_link: 'https://loja.example.com/kindle', redeemed: true });
     const closed = await makeDraw(t, { status: 'closed', title: 'Guia do Investidor' });
     await sell(t, closed.id, people[4].user.id, [1, 2], { amountCents: 1000 });
     t.services.readCache.invalidateAll();

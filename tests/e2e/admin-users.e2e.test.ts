@@ -18,7 +18,6 @@ import { pageAtRest } from '../helpers/screenshots';
 const SHOTS = path.resolve(__dirname, '../../docs/screenshots/admin');
 const DESKTOP = { width: 1280, height: 860 };
 
-
 // Each page state and dialog also runs axe (tests/helpers/a11y.ts): slower than jest's default 60 s on a busy machine.
 jest.setTimeout(180_000);
 describeBrowser('admin customer registry in the browser', () => {
@@ -62,7 +61,10 @@ describeBrowser('admin customer registry in the browser', () => {
     // Search by name.
     await page.getByRole('searchbox', { name: 'Buscar por nome, e-mail, celular ou cupom' }).fill('bruno');
     await page.getByRole('button', { name: 'Buscar' }).click();
-    await eventually(async () => (await page.getByRole('cell', { name: 'Ana Souza', exact: true }).count()) === 0, 'the search to drop Ana');
+    await eventually(
+      async () => (await page.getByRole('cell', { name: 'Ana Souza', exact: true }).count()) === 0,
+      'the search to drop Ana',
+    );
     await page.getByRole('cell', { name: 'Bruno Lima', exact: true }).waitFor();
     await page.getByRole('searchbox', { name: 'Buscar por nome, e-mail, celular ou cupom' }).fill('');
     await page.getByRole('button', { name: 'Buscar' }).click();

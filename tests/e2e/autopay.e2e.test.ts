@@ -79,7 +79,9 @@ describeBrowser('autopay in the browser', () => {
 
   /** Scrolls the dialog's wrapper (phones: the dialog is taller than the screen). */
   async function scrollDialog(to: 'top' | 'bottom'): Promise<void> {
-    await page.evaluate(`(() => { const w = document.querySelector('.ant-modal-wrap'); if (w) w.scrollTop = ${to === 'top' ? 0 : 'w.scrollHeight'}; })()`);
+    await page.evaluate(
+      `(() => { const w = document.querySelector('.ant-modal-wrap'); if (w) w.scrollTop = ${to === 'top' ? 0 : 'w.scrollHeight'}; })()`,
+    );
   }
 
   /** Records what the page sends to POST /api/me/autopay and to the sandbox tokenizer. */
@@ -177,8 +179,16 @@ describeBrowser('autopay in the browser', () => {
     await expect(title.innerText()).resolves.toBe(drawTitle.title);
     // Screen readers get the same text: the cell's accessible text holds the whole title.
     const esc = drawTitle.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    await expect(page.getByRole('table').getByRole('cell', { name: new RegExp(`${esc}$`) }).count()).resolves.toBe(1);
-    const fit = await page.evaluate<{ title: { sw: number; cw: number; sh: number; ch: number; overflow: string; lines: number }; table: { sw: number; cw: number } }>(`(() => {
+    await expect(
+      page
+        .getByRole('table')
+        .getByRole('cell', { name: new RegExp(`${esc}$`) })
+        .count(),
+    ).resolves.toBe(1);
+    const fit = await page.evaluate<{
+      title: { sw: number; cw: number; sh: number; ch: number; overflow: string; lines: number };
+      table: { sw: number; cw: number };
+    }>(`(() => {
       const e = document.querySelector('.participations-table .participation-draw-title');
       const t = document.querySelector('.participations-table .ant-table-content');
       return {
@@ -195,7 +205,10 @@ describeBrowser('autopay in the browser', () => {
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: path.join(SHOTS, 'conta-participacoes-1280.png'), fullPage: true, animations: 'disabled' });
     // The next draws of the series inherit the title: give the demo's back to the other tests.
-    const back = await t.api('PUT', `/api/admin/draws/${draw.id}`, { token: admin.token, body: { title: draw.title || draw.product_title } });
+    const back = await t.api('PUT', `/api/admin/draws/${draw.id}`, {
+      token: admin.token,
+      body: { title: draw.title || draw.product_title },
+    });
     expect(back.status).toBe(200);
   }, 120_000);
 
@@ -209,10 +222,20 @@ describeBrowser('autopay in the browser', () => {
     const holder = await createUser(t);
     const tok = await t.api('POST', '/api/sandbox/card-tokens', {
       token: holder.token,
-      body: { card_number: testCard('4444'), expiration_month: 1, expiration_year: 2031, security_code: '321', cardholder_name: 'OUTRA PESSOA', doc_number: makeCpf(555666777) },
+      body: {
+        card_number: testCard('4444'),
+        expiration_month: 1,
+        expiration_year: 2031,
+        security_code: '321',
+        cardholder_name: 'OUTRA PESSOA',
+        doc_number: makeCpf(555666777),
+      },
     });
     expect(tok.status).toBe(201);
-    const held = await t.api('POST', '/api/me/autopay', { token: holder.token, body: { active: true, numbers: [17, 50, 64], card_token: tok.body.id, holder_name: 'OUTRA PESSOA', doc_number: makeCpf(555666777) } });
+    const held = await t.api('POST', '/api/me/autopay', {
+      token: holder.token,
+      body: { active: true, numbers: [17, 50, 64], card_token: tok.body.id, holder_name: 'OUTRA PESSOA', doc_number: makeCpf(555666777) },
+    });
     expect(held.status).toBe(200);
 
     await openDialog();
@@ -297,7 +320,9 @@ describeBrowser('autopay in the browser', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: /compra automática/i }).click();
     await settled(autopayDialog());
-    await autopayDialog().getByText(/Cartão salvo/).waitFor();
+    await autopayDialog()
+      .getByText(/Cartão salvo/)
+      .waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'autopay-dialog-desktop.png'), animations: 'disabled' });
   }, 180_000);
 
@@ -327,7 +352,14 @@ describeBrowser('autopay in the browser', () => {
       250,
     );
     expect(run.numbers).toEqual(picks);
-    expect(await t.services.db('number_sales').where({ draw_id: drawId, user_id: user.id }).count({ c: '*' }).first().then((r) => Number(r?.c))).toBe(0);
+    expect(
+      await t.services
+        .db('number_sales')
+        .where({ draw_id: drawId, user_id: user.id })
+        .count({ c: '*' })
+        .first()
+        .then((r) => Number(r?.c)),
+    ).toBe(0);
     const board = await t.api('GET', `/api/draws/${drawId}/numbers`);
     const statusOf = (n: number) => board.body.numbers.find((c: { n: number }) => c.n === n)?.status;
     for (const n of picks) expect(statusOf(n)).toBe('available');

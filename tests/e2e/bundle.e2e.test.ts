@@ -7,7 +7,15 @@
 import type { Page } from 'playwright-core';
 import { createUser, type TestContext } from '../helpers/context';
 import { describeBrowser, settled, signInWithToken, useBrowser } from '../helpers/browser';
-import { chunkOf, HOME_JS_BUDGET_BYTES, privateSourcesIn, readChunkMap, recordScripts, type ChunkInfo, type ScriptResponse } from '../helpers/bundle';
+import {
+  chunkOf,
+  HOME_JS_BUDGET_BYTES,
+  privateSourcesIn,
+  readChunkMap,
+  recordScripts,
+  type ChunkInfo,
+  type ScriptResponse,
+} from '../helpers/bundle';
 import { DEMO_PRODUCTS, seedDemo } from '../../seeds/demo';
 
 describeBrowser('the home page download', () => {
@@ -90,12 +98,18 @@ describeBrowser('the home page download', () => {
     });
 
     await page.goto(`${t.url}/`);
-    await page.getByRole('link', { name: /Área do cliente/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Área do cliente/ })
+      .first()
+      .waitFor();
     await page.waitForLoadState('networkidle');
     expect(profileCalls).toEqual(['GET']);
 
     await page.reload();
-    await page.getByRole('link', { name: /Área do cliente/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Área do cliente/ })
+      .first()
+      .waitFor();
     await page.waitForLoadState('networkidle');
     expect(profileCalls).toEqual(['GET', 'GET']);
 

@@ -36,15 +36,26 @@ describeBrowser('the result of a draw in the browser', () => {
     // The last two drawn numbers are unsold: the walk passes them.
     const [last, beforeLast, third] = [numbers[19], numbers[18], numbers[17]];
     await sellDirectly(t, draw.id, winner.user.id, [third]);
-    await sellDirectly(t, draw.id, other.user.id, range(0, 100).filter((n) => ![last, beforeLast, third].includes(n) && n % 3 === 0));
-    await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(drawnAt.getTime() - 3600_000) });
+    await sellDirectly(
+      t,
+      draw.id,
+      other.user.id,
+      range(0, 100).filter((n) => ![last, beforeLast, third].includes(n) && n % 3 === 0),
+    );
+    await t.services
+      .db('draws')
+      .where({ id: draw.id })
+      .update({ status: 'closed', closed_at: new Date(drawnAt.getTime() - 3600_000) });
 
     // Not drawn yet: the page says so.
     await page.goto(`${t.url}/resultado/${draw.id}`);
     await page.getByRole('heading', { name: 'Resultado ainda não disponível' }).waitFor();
     await page.getByText('O resultado deste sorteio ainda não saiu.').waitFor();
 
-    const out = await t.services.results.record({ contest_number: 2950, numbers, drawn_at: drawnAt }, { actorUserId: null, actor: 'cli', source: 'cli' });
+    const out = await t.services.results.record(
+      { contest_number: 2950, numbers, drawn_at: drawnAt },
+      { actorUserId: null, actor: 'cli', source: 'cli' },
+    );
     expect(out.decided[0]).toMatchObject({ winning_number: third, winner_user_id: winner.user.id });
 
     await page.goto(`${t.url}/resultado/${draw.id}`);
@@ -56,7 +67,10 @@ describeBrowser('the result of a draw in the browser', () => {
     expect(await balls.count()).toBe(20);
     expect((await balls.allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim())).toEqual(numbers.map((n, i) => `${i + 1}º ${pad(n)}`));
     const walk = page.getByRole('list', { name: 'Números que não venceram' }).getByRole('listitem');
-    expect(await walk.allInnerTexts()).toEqual([`${pad(last)}: não foi vendido neste sorteio`, `${pad(beforeLast)}: não foi vendido neste sorteio`]);
+    expect(await walk.allInnerTexts()).toEqual([
+      `${pad(last)}: não foi vendido neste sorteio`,
+      `${pad(beforeLast)}: não foi vendido neste sorteio`,
+    ]);
     await shot('resultado', 390);
     await shot('resultado', 1280);
 
@@ -65,7 +79,11 @@ describeBrowser('the result of a draw in the browser', () => {
     await page.goto(`${t.url}/me/draw/${draw.id}`);
     await page.getByText('CONTEMPLADO', { exact: true }).waitFor();
     await page.getByText(`Número vencedor: ${pad(third)}`).waitFor();
-    await page.getByText('O prêmio do sorteio será indicado em breve').or(page.getByText('Prêmio do sorteio foi o item abaixo')).first().waitFor();
+    await page
+      .getByText('O prêmio do sorteio será indicado em breve')
+      .or(page.getByText('Prêmio do sorteio foi o item abaixo'))
+      .first()
+      .waitFor();
     await shot('detalhe-contemplado', 390);
     await page.getByRole('link', { name: 'Ver o resultado (concurso da Lotomania)' }).click();
     await page.waitForURL(`**/resultado/${draw.id}`);
@@ -73,7 +91,10 @@ describeBrowser('the result of a draw in the browser', () => {
 
     // /conta: the held raffle says CONTEMPLADO.
     await page.goto(`${t.url}/conta`);
-    await page.getByRole('article', { name: `Sorteio #${String(draw.id).padStart(3, '0')}`, exact: true }).getByText('CONTEMPLADO', { exact: true }).waitFor();
+    await page
+      .getByRole('article', { name: `Sorteio #${String(draw.id).padStart(3, '0')}`, exact: true })
+      .getByText('CONTEMPLADO', { exact: true })
+      .waitFor();
     await shot('conta-contemplado', 390);
   });
 
@@ -85,14 +106,23 @@ describeBrowser('the result of a draw in the browser', () => {
     const b = await createUser(t);
     await sellDirectly(t, draw.id, a.user.id, [numbers[19]]);
     await sellDirectly(t, draw.id, b.user.id, [numbers[0]]);
-    await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(drawnAt.getTime() - 3600_000) });
-    await t.services.results.record({ contest_number: 2940, numbers, drawn_at: drawnAt }, { actorUserId: null, actor: 'cli', source: 'cli' });
+    await t.services
+      .db('draws')
+      .where({ id: draw.id })
+      .update({ status: 'closed', closed_at: new Date(drawnAt.getTime() - 3600_000) });
+    await t.services.results.record(
+      { contest_number: 2940, numbers, drawn_at: drawnAt },
+      { actorUserId: null, actor: 'cli', source: 'cli' },
+    );
     await signInWithToken(context, b.token);
     await page.goto(`${t.url}/me/draw/${draw.id}`);
     await page.getByText('NÃO CONTEMPLADO', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Ver o resultado (concurso da Lotomania)' }).waitFor();
     await shot('detalhe-nao-contemplado', 390);
     await page.goto(`${t.url}/conta`);
-    await page.getByRole('article', { name: `Sorteio #${String(draw.id).padStart(3, '0')}`, exact: true }).getByText('NÃO CONTEMPLADO', { exact: true }).waitFor();
+    await page
+      .getByRole('article', { name: `Sorteio #${String(draw.id).padStart(3, '0')}`, exact: true })
+      .getByText('NÃO CONTEMPLADO', { exact: true })
+      .waitFor();
   });
 });

@@ -111,7 +111,8 @@ export async function settled(dialog: Locator): Promise<Locator> {
   await eventually(
     async () =>
       !(await dialog.evaluate(
-        (el: any) => /-(appear|enter)\b/.test(el.className) || el.getAnimations({ subtree: true }).some((a: any) => a.playState === 'running'),
+        (el: any) =>
+          /-(appear|enter)\b/.test(el.className) || el.getAnimations({ subtree: true }).some((a: any) => a.playState === 'running'),
       )),
     'the dialog to stop animating',
     5_000,

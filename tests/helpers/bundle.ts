@@ -86,7 +86,11 @@ export function chunkOf(map: Record<string, ChunkInfo>, file: string): ChunkInfo
 
 /** Sources of the downloaded scripts that belong to the account or admin code. */
 export function privateSourcesIn(map: Record<string, ChunkInfo>, scripts: ScriptResponse[]): string[] {
-  return scripts.flatMap((s) => Object.keys(chunkOf(map, s.file)?.sources ?? {}).filter((src) => PRIVATE_SOURCES.test(src)).map((src) => `${s.file}: ${src}`));
+  return scripts.flatMap((s) =>
+    Object.keys(chunkOf(map, s.file)?.sources ?? {})
+      .filter((src) => PRIVATE_SOURCES.test(src))
+      .map((src) => `${s.file}: ${src}`),
+  );
 }
 
 /** The heaviest sources of a chunk (bytes as rendered into it, before minification). */

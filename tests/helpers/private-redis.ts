@@ -42,7 +42,21 @@ export class PrivateRedis {
   }
   async start(timeoutMs = 10_000) {
     const bin = execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--daemonize', 'no', '--appendonly', 'no', '--save', '', ...(this.o.extraArgs ?? [])];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--daemonize',
+      'no',
+      '--appendonly',
+      'no',
+      '--save',
+      '',
+      ...(this.o.extraArgs ?? []),
+    ];
     this.child = spawn(bin, args, { stdio: 'ignore' });
     await eventually(() => pingRedis(this.port), `the private redis-server on port ${this.port} to answer`, timeoutMs);
   }

@@ -21,11 +21,19 @@ export async function saveScreenshot(page: Page, name: string, opts: { fullPage?
 }
 
 /** The computed text colour, background colour and outline of an element, as the browser paints them. */
-export async function paintedColours(el: Locator): Promise<{ color: string; background: string; outlineColor: string; outlineWidth: string; outlineStyle: string }> {
+export async function paintedColours(
+  el: Locator,
+): Promise<{ color: string; background: string; outlineColor: string; outlineWidth: string; outlineStyle: string }> {
   // Runs in the page (this file is compiled without DOM types, hence globalThis).
   return el.evaluate((node: unknown) => {
     const s = (globalThis as any).getComputedStyle(node);
-    return { color: s.color, background: s.backgroundColor, outlineColor: s.outlineColor, outlineWidth: s.outlineWidth, outlineStyle: s.outlineStyle };
+    return {
+      color: s.color,
+      background: s.backgroundColor,
+      outlineColor: s.outlineColor,
+      outlineWidth: s.outlineWidth,
+      outlineStyle: s.outlineStyle,
+    };
   });
 }
 
@@ -35,7 +43,11 @@ export async function paintedColours(el: Locator): Promise<{ color: string; back
  * once the element has no running animation or transition (waited for up to 10 s).
  */
 export async function paintedContrast(el: Locator): Promise<number> {
-  await eventually(async () => el.evaluate((node: any) => node.getAnimations().length === 0), 'the element to stop animating', 10_000).catch(() => {});
+  await eventually(
+    async () => el.evaluate((node: any) => node.getAnimations().length === 0),
+    'the element to stop animating',
+    10_000,
+  ).catch(() => {});
   const c = await paintedColours(el);
   return contrastRatio(c.color, c.background);
 }
@@ -50,7 +62,9 @@ export async function pageAtRest(page: Page): Promise<void> {
   await eventually(async () => {
     const now = await page.evaluate(() => {
       const g = globalThis as any;
-      const moving = (g.document.getAnimations() as any[]).some((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity));
+      const moving = (g.document.getAnimations() as any[]).some(
+        (a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity),
+      );
       const d = g.document.documentElement;
       return moving ? 'moving' : JSON.stringify([d.scrollWidth, d.scrollHeight, g.scrollX, g.scrollY, g.innerWidth, g.innerHeight]);
     });

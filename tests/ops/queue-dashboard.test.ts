@@ -35,7 +35,15 @@ async function openDashboard(token: string) {
 
 const cookieOf = opsCookieOf;
 
-const PATHS = ['/ops', '/ops/queues', '/ops/queues/queue/main', '/ops/queues/api/queues', '/ops/queues/static/js/main.js', '/ops/anything', '/ops/queues/api/queues/main/retry/failed'];
+const PATHS = [
+  '/ops',
+  '/ops/queues',
+  '/ops/queues/queue/main',
+  '/ops/queues/api/queues',
+  '/ops/queues/static/js/main.js',
+  '/ops/anything',
+  '/ops/queues/api/queues/main/retry/failed',
+];
 
 test('anonymous: 401 JSON on every path under /ops (page, static files, API), never the dashboard or the SPA', async () => {
   for (const p of PATHS) {
@@ -138,7 +146,11 @@ test('expired or tampered link or cookie: 401', async () => {
   // A link issued 2 minutes ago (valid 60 s).
   const old = new URL(t.services.ops.issueLink(admin.user.id, Date.now() - 120_000).url);
   const expired = await raw(old.pathname + old.search);
-  expect([expired.status, expired.body.error, expired.body.message]).toEqual([401, 'unauthenticated', 'Link expirado. Gere outro no console de administração.']);
+  expect([expired.status, expired.body.error, expired.body.message]).toEqual([
+    401,
+    'unauthenticated',
+    'Link expirado. Gere outro no console de administração.',
+  ]);
 
   // A tampered link: the user id changed in the payload, or the signature changed.
   const fresh = new URL(t.services.ops.issueLink(admin.user.id).url);
@@ -171,7 +183,11 @@ test('expired or tampered link or cookie: 401', async () => {
   const past = Date.now() - 31 * 60_000;
   const s = await t.services.ops.redeemLogin(new URL(t.services.ops.issueLink(admin.user.id, past).url).searchParams.get('token')!, past);
   const late = await raw('/ops/queues', { cookie: `${OPS_COOKIE}=${s.cookie}` });
-  expect([late.status, late.body.error, late.body.message]).toEqual([401, 'unauthenticated', 'Sessão do painel de filas expirada. Abra-o de novo pelo console de administração.']);
+  expect([late.status, late.body.error, late.body.message]).toEqual([
+    401,
+    'unauthenticated',
+    'Sessão do painel de filas expirada. Abra-o de novo pelo console de administração.',
+  ]);
 });
 
 test('an admin demoted after opening the dashboard is refused at once (403); promoted again, let in', async () => {
@@ -198,7 +214,10 @@ test('the link is GET only (a HEAD or POST does not use it up), and in productio
   // The same middleware with a production configuration.
   const app = new Koa();
   app.use(errorMiddleware);
-  const access = accessControl({ authenticateFresh: (token) => t.services.auth.authenticate(token, { fresh: true }), ops: opsAccess({ ops: t.services.ops, auth: t.services.auth }) });
+  const access = accessControl({
+    authenticateFresh: (token) => t.services.auth.authenticate(token, { fresh: true }),
+    ops: opsAccess({ ops: t.services.ops, auth: t.services.auth }),
+  });
   mountRoutes(app as never, [opsRoutes({ ops: t.services.ops, queue: t.services.queue, config: { isProduction: true } })], access);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,7 +6,18 @@ import { waitForJob } from '../helpers/jobs';
 import { registerJobHandlers } from '../../jobs/registry';
 import { pollDelayMs } from '../../src/payments/service';
 import type { ProviderPayment, ProviderStatus } from '../../src/payments/providers/types';
-import { balanceOf, buyEbooks, eventually, ledgerOf, ledgerSum, makeDraw, makeProductWithDraw, paymentRow, reserve, sandboxBank } from './fixtures';
+import {
+  balanceOf,
+  buyEbooks,
+  eventually,
+  ledgerOf,
+  ledgerSum,
+  makeDraw,
+  makeProductWithDraw,
+  paymentRow,
+  reserve,
+  sandboxBank,
+} from './fixtures';
 
 /**
  * Background side of payments (sandbox provider): the polling job, the
@@ -25,7 +36,13 @@ const pollJob = (paymentId: number) => queue().getJob(`payment-poll-${paymentId}
 /** What a provider would report for one of our payments (as the webhook path hands it over). */
 async function remote(paymentId: number, status: ProviderStatus): Promise<ProviderPayment> {
   const p = await paymentRow(t, paymentId);
-  return { providerPaymentId: p.provider_payment_id, externalReference: String(p.id), status, amountCents: p.amount_cents, paidAt: status === 'approved' ? new Date() : null };
+  return {
+    providerPaymentId: p.provider_payment_id,
+    externalReference: String(p.id),
+    status,
+    amountCents: p.amount_cents,
+    paidAt: status === 'approved' ? new Date() : null,
+  };
 }
 
 async function approvedPurchase(u: { user: { id: number }; token: string }, productId: number, quantity: number) {
@@ -57,7 +74,13 @@ describe('polling', () => {
 
       // Still pending at the bank: the job runs, asks, and puts itself back with attempt 1.
       await (await pollJob(a.paymentId))!.promote();
-      const redelayed = await waitForJob(queue(), `payment-poll-${a.paymentId}`, 'delayed', 'the poll job to re-delay itself', (j) => (j.data as { attempt?: number }).attempt === 1);
+      const redelayed = await waitForJob(
+        queue(),
+        `payment-poll-${a.paymentId}`,
+        'delayed',
+        'the poll job to re-delay itself',
+        (j) => (j.data as { attempt?: number }).attempt === 1,
+      );
       expect((await paymentRow(t, a.paymentId)).last_checked_at).toBeInstanceOf(Date);
       expect(redelayed.data).toEqual({ paymentId: a.paymentId, attempt: 1 });
 
@@ -69,15 +92,27 @@ describe('polling', () => {
       expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
 
       // Past its expiry, unpaid: the job marks it expired and keeps asking, now spaced out (late checks).
-      await t.services.db('payments').where({ id: b.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+      await t.services
+        .db('payments')
+        .where({ id: b.paymentId })
+        .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
       const beforeExpiry = (await pollJob(b.paymentId))!;
       const attemptsBefore = (beforeExpiry.data as { attempt?: number }).attempt ?? 0;
       await beforeExpiry.promote();
-      const watching = await waitForJob(queue(), `payment-poll-${b.paymentId}`, 'delayed', 'the expired payment poll job to re-delay itself', (j) => ((j.data as { attempt?: number }).attempt ?? 0) > attemptsBefore);
+      const watching = await waitForJob(
+        queue(),
+        `payment-poll-${b.paymentId}`,
+        'delayed',
+        'the expired payment poll job to re-delay itself',
+        (j) => ((j.data as { attempt?: number }).attempt ?? 0) > attemptsBefore,
+      );
       expect((await paymentRow(t, b.paymentId)).status).toBe('expired');
       expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
       // Outside the late-check window the job stops.
-      await t.services.db('payments').where({ id: b.paymentId }).update({ lapsed_at: t.services.db.raw(`now() - interval '49 hours'`) });
+      await t.services
+        .db('payments')
+        .where({ id: b.paymentId })
+        .update({ lapsed_at: t.services.db.raw(`now() - interval '49 hours'`) });
       await watching.promote();
       const stopped = await waitForJob(queue(), `payment-poll-${b.paymentId}`, 'completed', 'the poll job to stop after the window');
       expect(stopped.returnvalue).toBe('expired');
@@ -95,7 +130,10 @@ describe('polling', () => {
     expect(pix.status).toBe(201);
     // Before its time, still pending.
     expect(await t.services.payments.poll(pix.body.paymentId)).toBe('pending');
-    await t.services.db('payments').where({ id: pix.body.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('payments')
+      .where({ id: pix.body.paymentId })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     expect(await t.services.payments.poll(pix.body.paymentId)).toBe('expired');
     expect(await t.services.payments.poll(pix.body.paymentId)).toBe('expired');
     const cells = await t.services.db('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [30, 31]);
@@ -115,7 +153,9 @@ describe('reconciliation', () => {
   test('after a Redis wipe, reconcile() re-creates a poll job for every pending payment, and only for those', async () => {
     const u = await createUser(t);
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
-    const pending = [await buyEbooks(t, u.token, product.id, 1, 500), await buyEbooks(t, u.token, product.id, 2, 500)].map((p) => p.paymentId);
+    const pending = [await buyEbooks(t, u.token, product.id, 1, 500), await buyEbooks(t, u.token, product.id, 2, 500)].map(
+      (p) => p.paymentId,
+    );
     const res = await reserve(t, u.token, draw.id, [1]);
     pending.push((await t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } })).body.paymentId);
     const approved = await approvedPurchase(u, product.id, 1);
@@ -131,7 +171,15 @@ describe('reconciliation', () => {
     const allPending: Array<{ id: number }> = await t.services
       .db('payments')
       .whereNotNull('provider_payment_id')
-      .where((w) => w.where({ status: 'pending' }).orWhere((l) => l.whereIn('status', ['expired', 'cancelled', 'rejected']).where('lapsed_at', '>', t.services.db.raw(`now() - interval '48 hours'`))))
+      .where((w) =>
+        w
+          .where({ status: 'pending' })
+          .orWhere((l) =>
+            l
+              .whereIn('status', ['expired', 'cancelled', 'rejected'])
+              .where('lapsed_at', '>', t.services.db.raw(`now() - interval '48 hours'`)),
+          ),
+      )
       .select('id');
     expect(await t.services.payments.reconcile()).toBe(allPending.length);
     for (const { id } of allPending) {
@@ -223,7 +271,7 @@ describe('refunds and chargebacks (applyProviderState)', () => {
     expect(await ledgerSum(t, u.user.id, product.id)).toBe(0);
   });
 
-  test('a refund reported for a payment we never saw approved revokes nothing of the user\'s other purchases', async () => {
+  test("a refund reported for a payment we never saw approved revokes nothing of the user's other purchases", async () => {
     const u = await createUser(t);
     const { product } = await makeProductWithDraw(t, { price_cents: 500 });
     await approvedPurchase(u, product.id, 2);
@@ -262,15 +310,27 @@ async function lateApprovalSetup(
   const res = await reserve(t, u.token, drawId, numbers);
   const pix = await t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
   expect(pix.status).toBe(201);
-  await t.services.db('reservations').where({ id: res.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('reservations')
+    .where({ id: res.id })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   expect(await t.services.reservations.expire(res.id)).toBe(true);
   if (soldToOther.length) {
     if (productId) {
-      await t.services.payments.grantVouchers({ user: String(other.user.id), product: String(productId), quantity: soldToOther.length }, { via: 'cli' });
+      await t.services.payments.grantVouchers(
+        { user: String(other.user.id), product: String(productId), quantity: soldToOther.length },
+        { via: 'cli' },
+      );
       const r2 = await reserve(t, other.token, drawId, soldToOther);
-      expect((await t.api('POST', '/api/vouchers/consume', { token: other.token, body: { reservationId: r2.id, numbers: soldToOther } })).status).toBe(200);
+      expect(
+        (await t.api('POST', '/api/vouchers/consume', { token: other.token, body: { reservationId: r2.id, numbers: soldToOther } })).status,
+      ).toBe(200);
     } else {
-      await t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', soldToOther).update({ status: 'sold', owner_user_id: other.user.id, sold_at: t.services.db.fn.now() });
+      await t.services
+        .db('draw_numbers')
+        .where({ draw_id: drawId })
+        .whereIn('n', soldToOther)
+        .update({ status: 'sold', owner_user_id: other.user.id, sold_at: t.services.db.fn.now() });
       await t.services.db('number_sales').insert(soldToOther.map((n) => ({ draw_id: drawId, n, user_id: other.user.id, source: 'admin' })));
     }
   }
@@ -315,11 +375,16 @@ describe('late approval of a reservation payment', () => {
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
     const res = await reserve(t, u.token, draw.id, [70, 71]);
     const pix = await t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
-    await t.services.db('payments').where({ id: pix.body.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('payments')
+      .where({ id: pix.body.paymentId })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     expect(await t.services.payments.poll(pix.body.paymentId)).toBe('expired');
     await t.services.payments.grantVouchers({ user: String(other.user.id), product: String(product.id), quantity: 1 }, { via: 'cli' });
     const r2 = await reserve(t, other.token, draw.id, [71]);
-    expect((await t.api('POST', '/api/vouchers/consume', { token: other.token, body: { reservationId: r2.id, numbers: [71] } })).status).toBe(200);
+    expect(
+      (await t.api('POST', '/api/vouchers/consume', { token: other.token, body: { reservationId: r2.id, numbers: [71] } })).status,
+    ).toBe(200);
 
     const p = await t.services.payments.applyProviderState(pix.body.paymentId, await remote(pix.body.paymentId, 'approved'));
     expect(p.status).toBe('approved');
@@ -341,7 +406,10 @@ describe('late approval of a reservation payment', () => {
     const credit = await t.services.db('coupon_ledger').where({ payment_id: paymentId }).orderBy('id');
     // The lost half comes back as credit; the payment's cashback (RULES C2, default 100%) is
     // credited too.
-    expect(credit.map((c) => [c.kind, c.amount_cents])).toEqual([['late_approval', amount / 2], ['credit', amount]]);
+    expect(credit.map((c) => [c.kind, c.amount_cents])).toEqual([
+      ['late_approval', amount / 2],
+      ['credit', amount],
+    ]);
     expect((await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).balance_cents).toBe(amount / 2 + amount);
   });
 
@@ -365,8 +433,14 @@ describe('lock order', () => {
     const res = await reserve(t, u.token, draw.id, [90, 91]);
     const pix = await t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
     const paymentId = pix.body.paymentId as number;
-    await t.services.db('payments').where({ id: paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
-    await t.services.db('reservations').where({ id: res.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('payments')
+      .where({ id: paymentId })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('reservations')
+      .where({ id: res.id })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
 
     // The reservation expiry job (same statements, same order as reservations.expire),
     // paused right after taking the reservation lock.
@@ -379,12 +453,20 @@ describe('lock order', () => {
         (e) => ({ ok: false as const, e }),
       );
       // Wait until the poll's transaction is blocked on a lock.
-      await eventually(async () => {
-        const r = await t.services.db.raw(`SELECT count(*)::int AS c FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-        return r.rows[0].c > 0;
-      }, 'the poll to block on a lock', 10_000);
+      await eventually(
+        async () => {
+          const r = await t.services.db.raw(
+            `SELECT count(*)::int AS c FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          return r.rows[0].c > 0;
+        },
+        'the poll to block on a lock',
+        10_000,
+      );
       try {
-        await trx('draw_numbers').where({ reservation_id: res.id, status: 'reserved' }).update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
+        await trx('draw_numbers')
+          .where({ reservation_id: res.id, status: 'reserved' })
+          .update({ status: 'available', reservation_id: null, updated_at: trx.fn.now() });
         await trx('reservations').where({ id: res.id }).update({ status: 'expired', updated_at: trx.fn.now() });
         await trx.commit();
       } catch (e) {

@@ -36,7 +36,10 @@ async function expiredPurchase(ctx: TestContext, quantity = 2) {
   const u = await createUser(ctx);
   const { product, draw } = await makeProductWithDraw(ctx, { price_cents: 500 });
   const p = await buyEbooks(ctx, u.token, product.id, quantity, 500);
-  await ctx.services.db('payments').where({ id: p.paymentId }).update({ expires_at: ctx.services.db.raw(`now() - interval '1 second'`) });
+  await ctx.services
+    .db('payments')
+    .where({ id: p.paymentId })
+    .update({ expires_at: ctx.services.db.raw(`now() - interval '1 second'`) });
   expect(await ctx.services.payments.poll(p.paymentId)).toBe('expired');
   expect(await paymentRow(ctx, p.paymentId)).toMatchObject({ status: 'expired' });
   expect((await paymentRow(ctx, p.paymentId)).lapsed_at).toBeInstanceOf(Date);
@@ -88,13 +91,21 @@ describe('sandbox: an approval after our expiry is applied', () => {
       const u = await createUser(t);
       const { product } = await makeProductWithDraw(t, { price_cents: 500 });
       const p = await buyEbooks(t, u.token, product.id, 3, 500);
-      await t.services.db('payments').where({ id: p.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+      await t.services
+        .db('payments')
+        .where({ id: p.paymentId })
+        .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
       await (await pollJob(t, p.paymentId))!.promote();
       await eventually(async () => (await paymentRow(t, p.paymentId)).status === 'expired', 'the job to expire the payment');
       const watching = await waitForJob(t.services.queue.raw, `payment-poll-${p.paymentId}`, 'delayed', 'the job to keep watching');
       await sandboxBank(t, p.paymentId, 'approved');
       await watching.promote();
-      const done = await waitForJob(t.services.queue.raw, `payment-poll-${p.paymentId}`, 'completed', 'the poll job to apply the late approval');
+      const done = await waitForJob(
+        t.services.queue.raw,
+        `payment-poll-${p.paymentId}`,
+        'completed',
+        'the poll job to apply the late approval',
+      );
       expect(done.returnvalue).toBe('approved');
       expect(await paymentRow(t, p.paymentId)).toMatchObject({ status: 'approved', flagged_for_review: true });
       expect(await balanceOf(t, u.user.id, product.id)).toBe(3);
@@ -124,7 +135,13 @@ describe('sandbox: an approval after our expiry is applied', () => {
   test('`cotaverde payments approve <id>` forces the check, even past the 48 h window', async () => {
     const { u, product, paymentId } = await expiredPurchase(t, 2);
     // Long ago: status calls and the poll job no longer ask.
-    await t.services.db('payments').where({ id: paymentId }).update({ lapsed_at: t.services.db.raw(`now() - interval '3 days'`), last_checked_at: t.services.db.raw(`now() - interval '3 days'`) });
+    await t.services
+      .db('payments')
+      .where({ id: paymentId })
+      .update({
+        lapsed_at: t.services.db.raw(`now() - interval '3 days'`),
+        last_checked_at: t.services.db.raw(`now() - interval '3 days'`),
+      });
     await sandboxBank(t, paymentId, 'approved');
     expect((await t.api('GET', `/api/payments/${paymentId}/status`, { token: u.token })).body.status).toBe('expired');
     expect(await t.services.payments.poll(paymentId)).toBe('expired');
@@ -133,7 +150,9 @@ describe('sandbox: an approval after our expiry is applied', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(new RegExp(`^pagamento #${paymentId}: approved \\(em análise: aprovado depois de expired\\)`));
     expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.approved' })).toHaveLength(1);
+    expect(
+      await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.approved' }),
+    ).toHaveLength(1);
   });
 
   test('a late approval of a reservation payment through the status call sells the numbers still free', async () => {
@@ -142,9 +161,14 @@ describe('sandbox: an approval after our expiry is applied', () => {
     const res = await reserve(t, u.token, draw.id, [20, 21]);
     const pix = await t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
     const paymentId = pix.body.paymentId as number;
-    await t.services.db('payments').where({ id: paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('payments')
+      .where({ id: paymentId })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     expect(await t.services.payments.poll(paymentId)).toBe('expired');
-    expect(await t.services.db('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [20, 21]).where({ status: 'available' })).toHaveLength(2);
+    expect(
+      await t.services.db('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [20, 21]).where({ status: 'available' }),
+    ).toHaveLength(2);
     await sandboxBank(t, paymentId, 'approved');
     await letThrottlePass(t, paymentId);
     expect((await t.api('GET', `/api/payments/${paymentId}/status`, { token: u.token })).body.status).toBe('approved');
@@ -170,20 +194,27 @@ describe('Mercado Pago: the webhook was lost', () => {
     const p = await buyEbooks(mp, u.token, product.id, 2, 700);
     const mpId = Number((await paymentRow(mp, p.paymentId)).provider_payment_id);
     // Our side gave up on it (e.g. past its time, Mercado Pago still said pending).
-    await mp.services.db('payments').where({ id: p.paymentId }).update({ expires_at: mp.services.db.raw(`now() - interval '1 second'`) });
+    await mp.services
+      .db('payments')
+      .where({ id: p.paymentId })
+      .update({ expires_at: mp.services.db.raw(`now() - interval '1 second'`) });
     expect(await mp.services.payments.poll(p.paymentId)).toBe('expired');
     const gets = () => fake.count('GET', `/v1/payments/${mpId}`);
     const before = gets();
     fake.setStatus(mpId, 'approved');
     // Within the spacing, status calls answer from the row.
-    const early = await Promise.all(Array.from({ length: 5 }, () => mp.api('GET', `/api/payments/${p.paymentId}/status`, { token: u.token })));
+    const early = await Promise.all(
+      Array.from({ length: 5 }, () => mp.api('GET', `/api/payments/${p.paymentId}/status`, { token: u.token })),
+    );
     expect(early.map((r) => r.body.status)).toEqual(Array(5).fill('expired'));
     expect(gets()).toBe(before);
     await letThrottlePass(mp, p.paymentId);
     // Parallel: status calls, the (late) webhook delivered many times, and the poll job.
     const results = await Promise.all([
       ...Array.from({ length: 10 }, () => mp.api('GET', `/api/payments/${p.paymentId}/status`, { token: u.token }).then((r) => r.status)),
-      ...Array.from({ length: 10 }, (_, i) => fake.notify(mp.url, mpId, { secret: WEBHOOK_SECRET, requestId: `late-${mpId}-${i}` }).then((r) => r.status)),
+      ...Array.from({ length: 10 }, (_, i) =>
+        fake.notify(mp.url, mpId, { secret: WEBHOOK_SECRET, requestId: `late-${mpId}-${i}` }).then((r) => r.status),
+      ),
       ...Array.from({ length: 3 }, () => mp.services.payments.poll(p.paymentId).then(() => 200)),
     ]);
     expect(results.every((s) => s === 200)).toBe(true);
@@ -192,7 +223,9 @@ describe('Mercado Pago: the webhook was lost', () => {
     const l = await ledgerOf(mp, p.paymentId);
     expect(l.granted).toBe(2);
     expect(l.fulfilments).toHaveLength(1);
-    expect(await mp.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' })).toHaveLength(1);
+    expect(
+      await mp.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' }),
+    ).toHaveLength(1);
   });
 
   test('a lapsed reservation PIX paid late, delivered in parallel by every path: free numbers sold once, the taken one becomes one voucher', async () => {
@@ -203,18 +236,25 @@ describe('Mercado Pago: the webhook was lost', () => {
     const pix = await mp.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
     const paymentId = pix.body.paymentId as number;
     const mpId = Number((await paymentRow(mp, paymentId)).provider_payment_id);
-    await mp.services.db('payments').where({ id: paymentId }).update({ expires_at: mp.services.db.raw(`now() - interval '1 second'`) });
+    await mp.services
+      .db('payments')
+      .where({ id: paymentId })
+      .update({ expires_at: mp.services.db.raw(`now() - interval '1 second'`) });
     expect(await mp.services.payments.poll(paymentId)).toBe('expired');
     // Number 16 goes to someone else meanwhile.
     await mp.services.payments.grantVouchers({ user: String(other.user.id), product: String(product.id), quantity: 1 }, { via: 'cli' });
     const r2 = await reserve(mp, other.token, draw.id, [16]);
-    expect((await mp.api('POST', '/api/vouchers/consume', { token: other.token, body: { reservationId: r2.id, numbers: [16] } })).status).toBe(200);
+    expect(
+      (await mp.api('POST', '/api/vouchers/consume', { token: other.token, body: { reservationId: r2.id, numbers: [16] } })).status,
+    ).toBe(200);
 
     fake.setStatus(mpId, 'approved');
     await letThrottlePass(mp, paymentId);
     const results = await Promise.all([
       ...Array.from({ length: 8 }, () => mp.api('GET', `/api/payments/${paymentId}/status`, { token: u.token }).then((r) => r.status)),
-      ...Array.from({ length: 8 }, (_, i) => fake.notify(mp.url, mpId, { secret: WEBHOOK_SECRET, requestId: `late-res-${mpId}-${i}` }).then((r) => r.status)),
+      ...Array.from({ length: 8 }, (_, i) =>
+        fake.notify(mp.url, mpId, { secret: WEBHOOK_SECRET, requestId: `late-res-${mpId}-${i}` }).then((r) => r.status),
+      ),
       ...Array.from({ length: 3 }, () => mp.services.payments.poll(paymentId).then(() => 200)),
       mp.services.payments.reconcile().then(() => 200),
     ]);
@@ -247,7 +287,7 @@ describe('Mercado Pago: the webhook was lost', () => {
     expect(await balanceOf(mp, u.user.id, product.id)).toBe(1);
   });
 
-  test('the webhook\'s 503 says the provider is unavailable, never the internal error', async () => {
+  test("the webhook's 503 says the provider is unavailable, never the internal error", async () => {
     const u = await createUser(mp);
     const { product } = await makeProductWithDraw(mp, { price_cents: 700 });
     const p = await buyEbooks(mp, u.token, product.id, 1, 700);

@@ -3,7 +3,17 @@ import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-merc
 import { lostNumbersCreditCents } from '../../src/payments/fulfilment';
 import { soldNumbersThatCount } from '../../src/draws/queries';
 import { runCliCaptured } from '../helpers/cli';
-import { WEBHOOK_SECRET, balanceOf, ledgerOf, letThrottlePass, makeDraw, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
+import {
+  WEBHOOK_SECRET,
+  balanceOf,
+  ledgerOf,
+  letThrottlePass,
+  makeDraw,
+  makeProductWithDraw,
+  mercadoPagoEnv,
+  paymentRow,
+  reserve,
+} from './fixtures';
 
 /**
  * The money rules (RULES P3-P6, RF1-RF6), against the fake Mercado Pago (webhooks, re-fetches,
@@ -34,13 +44,19 @@ async function pixFor(u: U, drawId: number, numbers: number[]) {
 
 /** The hold lapses (the expiry job runs) with the PIX unpaid: the PIX is cancelled here and at Mercado Pago. */
 async function lapse(reservationId: number) {
-  await t.services.db('reservations').where({ id: reservationId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('reservations')
+    .where({ id: reservationId })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   expect(await t.services.reservations.expire(reservationId)).toBe(true);
 }
 
 /** Another way the user (or someone) gets numbers meanwhile: vouchers. */
 async function takeWithVouchers(u: U, drawId: number, productId: number, numbers: number[]) {
-  await t.services.payments.grantVouchers({ user: String(u.user.id), product: String(productId), quantity: numbers.length }, { via: 'cli' });
+  await t.services.payments.grantVouchers(
+    { user: String(u.user.id), product: String(productId), quantity: numbers.length },
+    { via: 'cli' },
+  );
   const r = await reserve(t, u.token, drawId, numbers);
   expect((await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: r.id, numbers } })).status).toBe(200);
 }
@@ -122,7 +138,12 @@ describe('late approval respects max_per_user', () => {
     expect(lostNumbersCreditCents(1000, 3, 1)).toBe(667);
     expect(lostNumbersCreditCents(1001, 7, 3)).toBe(1001 - Math.floor((1001 * 3) / 7));
     // Delivered share + credit is always the whole amount.
-    for (const [a, n, d] of [[1, 3, 1], [17, 4, 3], [12345, 9, 5]]) expect(Math.floor((a * d) / n) + lostNumbersCreditCents(a, n, d)).toBe(a);
+    for (const [a, n, d] of [
+      [1, 3, 1],
+      [17, 4, 3],
+      [12345, 9, 5],
+    ])
+      expect(Math.floor((a * d) / n) + lostNumbersCreditCents(a, n, d)).toBe(a);
   });
 });
 
@@ -141,7 +162,9 @@ describe('refunds and chargebacks of numbers', () => {
     // Delivered many times at once: released once.
     const answers = await Promise.all(Array.from({ length: 6 }, () => webhook(mpId)));
     expect(answers.every((a) => a.status === 'refunded')).toBe(true);
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.refunded' })).toHaveLength(1);
+    expect(
+      await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.refunded' }),
+    ).toHaveLength(1);
     const row = await paymentRow(t, paymentId);
     expect(row).toMatchObject({ status: 'refunded', flagged_for_review: true });
     expect(row.review_reason).toMatch(new RegExp(`estornado; números 7, 8 do sorteio #${draw.id} liberados`));
@@ -221,13 +244,19 @@ describe('an approval for less than charged', () => {
     expect(c.body).toMatchObject({ error: 'payment_under_review', message: 'O pagamento está em análise. Fale com o suporte.' });
     await t.services.payments.reconcile();
     expect((await ledgerOf(t, paymentId)).fulfilments).toHaveLength(0);
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.approved' })).toHaveLength(1);
+    expect(
+      await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.approved' }),
+    ).toHaveLength(1);
 
     // Operators find it with `cotaverde payments list --flagged`.
     const listed = await runCliCaptured(['payments', 'list', '--flagged', '--json', '--limit', '500'], () => t.services);
     expect(listed.code).toBe(0);
     const rows = (JSON.parse(listed.out) as { items: Array<Record<string, unknown>> }).items;
     expect(rows.every((r) => r.flagged_for_review === true)).toBe(true);
-    expect(rows.find((r) => r.id === paymentId)).toMatchObject({ status: 'approved', fulfilment_on_hold: true, review_reason: expect.stringMatching(/menor que o cobrado/) });
+    expect(rows.find((r) => r.id === paymentId)).toMatchObject({
+      status: 'approved',
+      fulfilment_on_hold: true,
+      review_reason: expect.stringMatching(/menor que o cobrado/),
+    });
   });
 });

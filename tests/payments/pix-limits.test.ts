@@ -40,7 +40,10 @@ test('the pending charge for the same e-book and quantity is reused, also by par
   expect(creates() - before).toBe(2);
 
   // A charge about to expire (or expired, or paid) is not shown again.
-  await t.services.db('payments').where({ id: first.body.paymentId }).update({ expires_at: t.services.db.raw(`now() + interval '1 minute'`) });
+  await t.services
+    .db('payments')
+    .where({ id: first.body.paymentId })
+    .update({ expires_at: t.services.db.raw(`now() + interval '1 minute'`) });
   const fresh = await buy(u.token, product.id, 2);
   expect(fresh.status).toBe(201);
   expect(fresh.body.paymentId).not.toBe(first.body.paymentId);

@@ -23,7 +23,8 @@ beforeAll(async () => {
   fake = await startFakeMercadoPago({ realQr: false });
   t = await createTestContext({
     env: mercadoPagoEnv(fake, { RATE_LIMIT_DISABLED: '1' }),
-    logger: (config) => createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void logLines.push(s) } }),
+    logger: (config) =>
+      createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void logLines.push(s) } }),
   });
   admin = await createUser(t, { admin: true });
 });
@@ -58,7 +59,8 @@ async function consume(u: U, drawId: number, numbers: number[]) {
 
 const lotOf = (paymentId: number) => db()('voucher_lots').where({ payment_id: paymentId }).first();
 const salesOf = (drawId: number, ns: number[]) => db()('number_sales').where({ draw_id: drawId }).whereIn('n', ns).orderBy(['n', 'id']);
-const refund = (id: number | string, body: unknown, token = admin.token) => t.api('POST', `/api/admin/payments/${id}/refund`, { token, body });
+const refund = (id: number | string, body: unknown, token = admin.token) =>
+  t.api('POST', `/api/admin/payments/${id}/refund`, { token, body });
 
 async function booksHold() {
   const checks = await voucherLotChecks(db());
@@ -96,7 +98,10 @@ describe('voucher lots', () => {
   test('an admin grant keeps its own source', async () => {
     const u = await createUser(t);
     const { product } = await makeProductWithDraw(t, { price_cents: 500 });
-    const g = await t.services.payments.grantVouchers({ user: String(u.user.id), product: String(product.id), quantity: 2 }, { via: 'cli' });
+    const g = await t.services.payments.grantVouchers(
+      { user: String(u.user.id), product: String(product.id), quantity: 2 },
+      { via: 'cli' },
+    );
     expect(await lotOf(g.paymentId)).toMatchObject({ source: 'admin', granted: 2, remaining: 2 });
   });
 });
@@ -162,7 +167,9 @@ describe('a refund or chargeback reaches everything the payment bought', () => {
     expect((await consume(u, draw.id, [77])).status).toBe(200);
     expect((await consume(other, draw.id, [33])).status).toBe(200);
     const D = new Date(Date.now() - 3600_000);
-    await db()('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000) });
+    await db()('draws')
+      .where({ id: draw.id })
+      .update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000) });
 
     fake.setStatus(a.mpId, 'charged_back');
     expect(await webhook(a.mpId)).toMatchObject({ status: 'charged_back' });
@@ -170,12 +177,17 @@ describe('a refund or chargeback reaches everything the payment bought', () => {
     expect([cell.status, cell.owner_user_id]).toEqual(['sold', u.user.id]);
     expect((await salesOf(draw.id, [77])).map((s) => s.void_kind)).toEqual(['kept']);
     expect((await soldNumbersThatCount(db(), draw.id)).map((s) => s.n)).toEqual([33]);
-    expect((await paymentRow(t, a.paymentId)).review_reason).toMatch(new RegExp(`números 77 do sorteio #${draw.id} \\(fechado\\) não concorrem`));
+    expect((await paymentRow(t, a.paymentId)).review_reason).toMatch(
+      new RegExp(`números 77 do sorteio #${draw.id} \\(fechado\\) não concorrem`),
+    );
 
     // 77 is the last number drawn: the walk passes over it (voided) to 33.
     const others = Array.from({ length: 100 }, (_, i) => i).filter((n) => n !== 77 && n !== 33 && n !== 22 && n !== 33);
     const numbers = [...others.slice(0, 18), 33, 77];
-    const out = await t.services.results.record({ contest_number: 9701, numbers, drawn_at: D }, { actorUserId: null, actor: 'cli', source: 'cli' });
+    const out = await t.services.results.record(
+      { contest_number: 9701, numbers, drawn_at: D },
+      { actorUserId: null, actor: 'cli', source: 'cli' },
+    );
     const decided = out.decided.find((d) => d.draw_id === draw.id)!;
     expect(decided).toMatchObject({ winning_number: 33, winner_user_id: other.user.id, walk: [{ n: 77, reason: 'voided' }] });
     const pub = await t.api('GET', `/api/draws/${draw.id}/result`);
@@ -194,7 +206,11 @@ describe('a refund or chargeback reaches everything the payment bought', () => {
     await webhook(mpId);
     const r = await refund(pix.body.paymentId, { reason: 'cliente desistiu' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: pix.body.paymentId, status: 'refunded', refund: { refunded: true, already: false, pending: false } });
+    expect(r.body).toMatchObject({
+      id: pix.body.paymentId,
+      status: 'refunded',
+      refund: { refunded: true, already: false, pending: false },
+    });
     const cells = await db()('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [5, 6]).orderBy('n');
     expect(cells.map((c) => c.status)).toEqual(['available', 'available']);
   });
@@ -210,7 +226,12 @@ describe('the operator refund (POST /api/admin/payments/:id/refund, payments ref
 
     const r = await refund(a.paymentId, { reason: '  pedido do cliente  ' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: a.paymentId, status: 'refunded', flagged_for_review: true, refund: { refunded: true, already: false } });
+    expect(r.body).toMatchObject({
+      id: a.paymentId,
+      status: 'refunded',
+      flagged_for_review: true,
+      refund: { refunded: true, already: false },
+    });
     const calls = fake.requests.filter((q) => q.method === 'POST' && q.path === `/v1/payments/${a.mpId}/refunds`);
     expect(calls.length).toBe(before + 1);
     // RULES P8: the key starts with this installation's id.
@@ -219,7 +240,10 @@ describe('the operator refund (POST /api/admin/payments/:id/refund, payments ref
     expect(fake.payments.get(a.mpId)!.status).toBe('refunded');
     expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
     expect((await db()('draw_numbers').where({ draw_id: draw.id, n: 40 }).first()).status).toBe('available');
-    const audit = await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId) }).whereIn('action', ['payment.refund_requested', 'payment.refunded']).orderBy('id');
+    const audit = await db()('audit_log')
+      .where({ entity: 'payment', entity_id: String(a.paymentId) })
+      .whereIn('action', ['payment.refund_requested', 'payment.refunded'])
+      .orderBy('id');
     expect(audit.map((e) => [e.action, e.actor, Number(e.actor_user_id)])).toEqual([
       ['payment.refund_requested', 'admin', admin.user.id],
       ['payment.refunded', 'admin', admin.user.id],
@@ -231,7 +255,9 @@ describe('the operator refund (POST /api/admin/payments/:id/refund, payments ref
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'refunded', refund: { refunded: false, already: true } });
     expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before + 1);
-    expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refunded' })).toHaveLength(1);
+    expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refunded' })).toHaveLength(
+      1,
+    );
     await booksHold();
   });
 
@@ -308,7 +334,11 @@ describe('races', () => {
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
     const a = await buyApproved(u, product.id, 3);
     expect((await consume(u, draw.id, [60])).status).toBe(200);
-    const answers = await Promise.all([refund(a.paymentId, { reason: 'primeiro' }), refund(a.paymentId, { reason: 'segundo' }), webhook(a.mpId)]);
+    const answers = await Promise.all([
+      refund(a.paymentId, { reason: 'primeiro' }),
+      refund(a.paymentId, { reason: 'segundo' }),
+      webhook(a.mpId),
+    ]);
     expect(answers[0].status).toBe(200);
     expect(answers[1].status).toBe(200);
     // Exactly one of the two says it refunded; the other found it already done.
@@ -318,7 +348,9 @@ describe('races', () => {
     expect((await paymentRow(t, a.paymentId)).status).toBe('refunded');
     expect(await db()('voucher_ledger').where({ payment_id: a.paymentId, reason: 'revoke' })).toHaveLength(1);
     expect(await db()('coupon_ledger').where({ payment_id: a.paymentId, kind: 'reversal' })).toHaveLength(1);
-    expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refunded' })).toHaveLength(1);
+    expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refunded' })).toHaveLength(
+      1,
+    );
     expect(await balanceOf(t, u.user.id, product.id)).toBe(0);
     expect((await db()('draw_numbers').where({ draw_id: draw.id, n: 60 }).first()).status).toBe('available');
     await booksHold();
@@ -339,7 +371,9 @@ describe('races', () => {
     expect(outcomes.filter((o) => o.already)).toEqual(Array(5).fill({ refunded: false, already: true, pending: false }));
     // One provider call, one request audit, one transition; revoked and reversed once.
     expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before + 1);
-    const audit = await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId) }).whereIn('action', ['payment.refund_requested', 'payment.refunded']);
+    const audit = await db()('audit_log')
+      .where({ entity: 'payment', entity_id: String(a.paymentId) })
+      .whereIn('action', ['payment.refund_requested', 'payment.refunded']);
     expect(audit.map((e) => e.action).sort()).toEqual(['payment.refund_requested', 'payment.refunded']);
     expect(await db()('voucher_ledger').where({ payment_id: a.paymentId, reason: 'revoke' })).toHaveLength(1);
     expect(await db()('coupon_ledger').where({ payment_id: a.paymentId, kind: 'reversal' })).toHaveLength(1);
@@ -379,7 +413,8 @@ describe('races', () => {
     await db()('payments').where({ id: a.paymentId }).update({ refund_claimed_at: db().fn.now() });
     const waiting = refund(a.paymentId, { reason: 'segundo operador' });
     await eventually(
-      async () => logLines.some((l) => l.includes('another refund of this payment is under way') && JSON.parse(l).paymentId === a.paymentId),
+      async () =>
+        logLines.some((l) => l.includes('another refund of this payment is under way') && JSON.parse(l).paymentId === a.paymentId),
       'the second refund to wait for the first',
     );
     // That refund's outcome arrives (the provider's notification applies it).
@@ -389,7 +424,9 @@ describe('races', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'refunded', refund: { refunded: false, already: true, pending: false } });
     expect(fake.count('POST', `/v1/payments/${a.mpId}/refunds`)).toBe(before);
-    expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refund_requested' })).toHaveLength(0);
+    expect(
+      await db()('audit_log').where({ entity: 'payment', entity_id: String(a.paymentId), action: 'payment.refund_requested' }),
+    ).toHaveLength(0);
     await booksHold();
   });
 
@@ -397,7 +434,9 @@ describe('races', () => {
     const u = await createUser(t);
     const { product } = await makeProductWithDraw(t, { price_cents: 500 });
     const a = await buyApproved(u, product.id, 1);
-    await db()('payments').where({ id: a.paymentId }).update({ refund_claimed_at: db().raw(`now() - interval '10 minutes'`) });
+    await db()('payments')
+      .where({ id: a.paymentId })
+      .update({ refund_claimed_at: db().raw(`now() - interval '10 minutes'`) });
     const r = await refund(a.paymentId, { reason: 'retomado' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'refunded', refund: { refunded: true, already: false } });

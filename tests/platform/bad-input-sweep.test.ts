@@ -14,7 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ODD_BODIES = ['[]', '"text"', '42', 'null', '{"numbers":"1,2"}', '{"draw_id":-1,"numbers":[1.5]}', '{"infoproduct_id":"x","quantity":1e9}', '{"payment_id":[],"reservationId":{}}'];
+const ODD_BODIES = [
+  '[]',
+  '"text"',
+  '42',
+  'null',
+  '{"numbers":"1,2"}',
+  '{"draw_id":-1,"numbers":[1.5]}',
+  '{"infoproduct_id":"x","quantity":1e9}',
+  '{"payment_id":[],"reservationId":{}}',
+];
 const POSTS = [
   '/api/auth/register',
   '/api/auth/login',
@@ -87,7 +96,13 @@ describe('the id rule on every route', () => {
     for (const id of BAD_IDS) {
       const r = await t.api(method, pattern.replace('%s', encodeURIComponent(id)), { token: pattern.includes('admin') ? admin : token });
       expect([pattern, id, r.status]).toEqual([pattern, id, 400]);
-      expect(r.body).toEqual(expect.objectContaining({ error: 'validation_error', message: expect.stringMatching(/inválid|Informe/), details: expect.any(Array) }));
+      expect(r.body).toEqual(
+        expect.objectContaining({
+          error: 'validation_error',
+          message: expect.stringMatching(/inválid|Informe/),
+          details: expect.any(Array),
+        }),
+      );
     }
     // A well-formed id that does not exist is a 404 (or an empty answer), never a 400.
     const r = await t.api(method, pattern.replace('%s', '987654321'), { token: pattern.includes('admin') ? admin : token });

@@ -47,25 +47,45 @@ function spawnChild(script: string, env: NodeJS.ProcessEnv) {
 
 async function startWeb(): Promise<string> {
   const port = await freePort();
-  const w = spawnChild(path.join(ROOT, 'src/bin/web.ts'), childProcessEnv(t, { PORT: String(port), HOST: '127.0.0.1', TRUST_PROXY: 'true' }));
+  const w = spawnChild(
+    path.join(ROOT, 'src/bin/web.ts'),
+    childProcessEnv(t, { PORT: String(port), HOST: '127.0.0.1', TRUST_PROXY: 'true' }),
+  );
   const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => {
-    if (w.child.exitCode !== null) throw new Error(`web exited early (${w.child.exitCode}):\n${w.output()}`);
-    return fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-  }, 'a web process to listen', 120_000, 100);
+  await eventually(
+    async () => {
+      if (w.child.exitCode !== null) throw new Error(`web exited early (${w.child.exitCode}):\n${w.output()}`);
+      return fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    'a web process to listen',
+    120_000,
+    100,
+  );
   return url;
 }
 
 async function startWorkerProcess() {
-  const w = spawnChild(path.join(ROOT, 'tests/payments/support/worker-process.ts'), childProcessEnv(t, { WORKER_LOCK_MS: '2000', WORKER_STALLED_MS: '1000' }));
-  await eventually(async () => {
-    if (w.child.exitCode !== null) throw new Error(`worker exited early (${w.child.exitCode}):\n${w.output()}`);
-    return w.output().includes('worker ready');
-  }, 'a worker process to start', 120_000, 100);
+  const w = spawnChild(
+    path.join(ROOT, 'tests/payments/support/worker-process.ts'),
+    childProcessEnv(t, { WORKER_LOCK_MS: '2000', WORKER_STALLED_MS: '1000' }),
+  );
+  await eventually(
+    async () => {
+      if (w.child.exitCode !== null) throw new Error(`worker exited early (${w.child.exitCode}):\n${w.output()}`);
+      return w.output().includes('worker ready');
+    },
+    'a worker process to start',
+    120_000,
+    100,
+  );
   return w;
 }
 
-const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const exited = (c: ChildProcess) =>
+  new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
 
 async function call(base: string, method: string, p: string, o: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -146,7 +166,10 @@ test('live boards: a sale through web A reaches an event stream open on web B, a
     onA.close();
     const hold = await call(webA, 'POST', '/api/reservations', { token: u.token, body: { draw_id: draw.id, numbers: [42] } });
     expect(hold.status).toBe(201);
-    const sale = await call(webA, 'POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: hold.body.id, numbers: [42] } });
+    const sale = await call(webA, 'POST', '/api/vouchers/consume', {
+      token: u.token,
+      body: { reservationId: hold.body.id, numbers: [42] },
+    });
     expect(sale.status).toBe(200);
     const sold = await onB.waitFor(
       (e) => e.event === 'numbers' && e.data.numbers.some((x: { n: number; status: string }) => x.n === 42 && x.status === 'sold'),
@@ -227,7 +250,10 @@ describe('sessions stay revocable at once on every web process (each web caches 
     await warm([u.token, other]);
     // The cache is real: a revocation written straight to the database (no service, so no
     // message) is not seen by web B's cached session yet.
-    await t.services.db('auth_tokens').where({ token_hash: sha256(other) }).update({ revoked_at: t.services.db.fn.now() });
+    await t.services
+      .db('auth_tokens')
+      .where({ token_hash: sha256(other) })
+      .update({ revoked_at: t.services.db.fn.now() });
     expect(await me(webB, other)).toBe(200);
     // A logout through the service: committed, then published before web A answers.
     expect((await call(webA, 'POST', '/api/auth/logout', { token: u.token })).status).toBe(204);
@@ -241,8 +267,13 @@ describe('sessions stay revocable at once on every web process (each web caches 
     const u = await createUser(t);
     await warm([u.token]);
     const link = randomBytes(32).toString('base64url');
-    await t.services.db('password_resets').insert({ user_id: u.user.id, token_hash: sha256(link), expires_at: t.services.db.raw("now() + interval '30 minutes'") });
-    const r = await call(webA, 'POST', '/api/auth/reset-password/confirm', { body: { token: link, password: 'outra-senha-segura-2' }, headers: { 'x-forwarded-for': `10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}` } });
+    await t.services
+      .db('password_resets')
+      .insert({ user_id: u.user.id, token_hash: sha256(link), expires_at: t.services.db.raw("now() + interval '30 minutes'") });
+    const r = await call(webA, 'POST', '/api/auth/reset-password/confirm', {
+      body: { token: link, password: 'outra-senha-segura-2' },
+      headers: { 'x-forwarded-for': `10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}` },
+    });
     expect([r.status, r.body]).toEqual([200, { ok: true }]);
     expect(await me(webB, u.token)).toBe(401);
   });
@@ -271,7 +302,10 @@ describe('sessions stay revocable at once on every web process (each web caches 
 
 /** A customer buys `quantity` e-books through `base`; returns the payment id. */
 async function buy(base: string, token: string, productId: number, quantity = 1) {
-  const r = await call(base, 'POST', '/api/payments/infoproduct', { token, body: { infoproduct_id: productId, quantity, amount_cents_total: 500 * quantity } });
+  const r = await call(base, 'POST', '/api/payments/infoproduct', {
+    token,
+    body: { infoproduct_id: productId, quantity, amount_cents_total: 500 * quantity },
+  });
   if (r.status !== 201) throw new Error(`buy: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.paymentId as number;
 }
@@ -283,7 +317,9 @@ async function expectFulfilledOnce(list: Array<{ paymentId: number; userId: numb
     expect([p.paymentId, l.fulfilments.length, l.granted]).toEqual([p.paymentId, 1, p.quantity]);
     expect(l.vouchers).toEqual([{ reason: 'grant', delta: p.quantity, user_id: p.userId, infoproduct_id: p.productId }]);
     expect(await balanceOf(t, p.userId, p.productId)).toBe(p.quantity);
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' })).toHaveLength(1);
+    expect(
+      await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' }),
+    ).toHaveLength(1);
   }
 }
 
@@ -291,7 +327,13 @@ test('50 payments approved while both workers run are fulfilled exactly once (cu
   const { product } = await makeProductWithDraw(t, { price_cents: 500 });
   const buyers = await Promise.all(Array.from({ length: 50 }, () => createUser(t)));
   const list = await Promise.all(
-    buyers.map(async (u, i) => ({ paymentId: await buy(i % 2 ? webB : webA, u.token, product.id), userId: u.user.id, productId: product.id, quantity: 1, token: u.token })),
+    buyers.map(async (u, i) => ({
+      paymentId: await buy(i % 2 ? webB : webA, u.token, product.id),
+      userId: u.user.id,
+      productId: product.id,
+      quantity: 1,
+      token: u.token,
+    })),
   );
   // The bank approves all 50; the workers' polls run now, while each customer presses 'Já paguei' on both webs.
   await Promise.all(list.map((p) => sandboxBank(t, p.paymentId, 'approved')));
@@ -305,10 +347,22 @@ test('50 payments approved while both workers run are fulfilled exactly once (cu
       ]);
     }),
   );
-  await eventually(async () => {
-    const r = await t.services.db('payments').whereIn('id', list.map((p) => p.paymentId)).where({ status: 'approved' }).count<{ c: string }[]>({ c: '*' });
-    return Number(r[0].c) === 50;
-  }, 'all 50 payments approved', 120_000, 100);
+  await eventually(
+    async () => {
+      const r = await t.services
+        .db('payments')
+        .whereIn(
+          'id',
+          list.map((p) => p.paymentId),
+        )
+        .where({ status: 'approved' })
+        .count<{ c: string }[]>({ c: '*' });
+      return Number(r[0].c) === 50;
+    },
+    'all 50 payments approved',
+    120_000,
+    100,
+  );
   // Every poll job ends (completed, or removed once settled): nothing left running twice.
   await eventually(async () => (await queue.getActiveCount()) === 0, 'the workers to go idle', 30_000, 100);
   await expectFulfilledOnce(list);
@@ -317,7 +371,14 @@ test('50 payments approved while both workers run are fulfilled exactly once (cu
 test('a worker killed (SIGKILL) mid-run loses nothing: its jobs are re-run by the other, each payment fulfilled once', async () => {
   const { product } = await makeProductWithDraw(t, { price_cents: 500 });
   const buyers = await Promise.all(Array.from({ length: 20 }, () => createUser(t)));
-  const list = await Promise.all(buyers.map(async (u, i) => ({ paymentId: await buy(i % 2 ? webB : webA, u.token, product.id, 2), userId: u.user.id, productId: product.id, quantity: 2 })));
+  const list = await Promise.all(
+    buyers.map(async (u, i) => ({
+      paymentId: await buy(i % 2 ? webB : webA, u.token, product.id, 2),
+      userId: u.user.id,
+      productId: product.id,
+      quantity: 2,
+    })),
+  );
   await Promise.all(list.map((p) => sandboxBank(t, p.paymentId, 'approved')));
 
   // Hold every buyer's voucher balance row (uncommitted inserts): each fulfilment blocks there,
@@ -332,15 +393,35 @@ test('a worker killed (SIGKILL) mid-run loses nothing: its jobs are re-run by th
     await exited(victim);
     expect(victim.signalCode).toBe('SIGKILL');
     // Nothing the dead worker did is visible: its transactions never committed.
-    expect(await t.services.db('payments').whereIn('id', list.map((p) => p.paymentId)).where({ status: 'approved' })).toHaveLength(0);
+    expect(
+      await t.services
+        .db('payments')
+        .whereIn(
+          'id',
+          list.map((p) => p.paymentId),
+        )
+        .where({ status: 'approved' }),
+    ).toHaveLength(0);
   } finally {
     await blocker.rollback().catch(() => {});
   }
   // The surviving worker finishes its own jobs and, once their locks expire, the dead one's.
-  await eventually(async () => {
-    const r = await t.services.db('payments').whereIn('id', list.map((p) => p.paymentId)).where({ status: 'approved' }).count<{ c: string }[]>({ c: '*' });
-    return Number(r[0].c) === list.length;
-  }, 'every payment approved after the kill', 120_000, 100);
+  await eventually(
+    async () => {
+      const r = await t.services
+        .db('payments')
+        .whereIn(
+          'id',
+          list.map((p) => p.paymentId),
+        )
+        .where({ status: 'approved' })
+        .count<{ c: string }[]>({ c: '*' });
+      return Number(r[0].c) === list.length;
+    },
+    'every payment approved after the kill',
+    120_000,
+    100,
+  );
   await eventually(async () => (await queue.getActiveCount()) === 0, 'the surviving worker to go idle', 30_000, 100);
   await expectFulfilledOnce(list);
   // And a replacement worker joins without redoing anything.
@@ -356,7 +437,8 @@ test('a worker killed (SIGKILL) mid-run loses nothing: its jobs are re-run by th
 test('rate limits are shared: failed sign-ins through web A and web B count against one limit', async () => {
   const u = await createUser(t);
   const headers = { 'x-forwarded-for': '10.99.1.7' };
-  const attempt = (base: string) => call(base, 'POST', '/api/auth/login', { body: { email: u.email, password: 'senha-errada-1' }, headers });
+  const attempt = (base: string) =>
+    call(base, 'POST', '/api/auth/login', { body: { email: u.email, password: 'senha-errada-1' }, headers });
   // loginAccount: 5 failures per (e-mail, IP) per 15 min, whichever process counts them.
   const statuses: number[] = [];
   for (const base of [webA, webB, webA, webB, webA]) statuses.push((await attempt(base)).status);

@@ -166,7 +166,11 @@ describe('web/dist is a production build, precompressed', () => {
     for (const f of scripts()) {
       const size = fs.statSync(path.join(DIST, 'assets', f)).size;
       if (size < 1024) continue;
-      expect({ f, br: fs.existsSync(path.join(DIST, 'assets', `${f}.br`)), gz: fs.existsSync(path.join(DIST, 'assets', `${f}.gz`)) }).toEqual({ f, br: true, gz: true });
+      expect({
+        f,
+        br: fs.existsSync(path.join(DIST, 'assets', `${f}.br`)),
+        gz: fs.existsSync(path.join(DIST, 'assets', `${f}.gz`)),
+      }).toEqual({ f, br: true, gz: true });
     }
 
     const r = await get(site.base, entry!, { 'accept-encoding': 'gzip, deflate, br, zstd' });

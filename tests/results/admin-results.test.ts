@@ -14,7 +14,9 @@ let admin: Awaited<ReturnType<typeof createUser>>;
 let customer: Awaited<ReturnType<typeof createUser>>;
 beforeAll(async () => {
   fake = await startFakeLottery();
-  t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1', LOTTERY_API_URL: fake.url, LOTTERY_API_RETRIES: '1', LOTTERY_API_RETRY_BASE_MS: '10' } });
+  t = await createTestContext({
+    env: { RATE_LIMIT_DISABLED: '1', LOTTERY_API_URL: fake.url, LOTTERY_API_RETRIES: '1', LOTTERY_API_RETRY_BASE_MS: '10' },
+  });
   admin = await createUser(t, { admin: true });
   customer = await createUser(t, { name: 'Diana Prado' });
 });
@@ -27,7 +29,9 @@ const api = (method: string, path: string, body?: unknown, token = admin.token) 
 const real = (c: number) => REAL_CONTESTS[String(c)].map(Number);
 /** 20:00 Brasília, `days` days ago. */
 function daysAgo(days: number): Date {
-  const [dd, mm, yyyy] = brDate(new Date(Date.now() - days * 86_400_000)).split('/').map(Number);
+  const [dd, mm, yyyy] = brDate(new Date(Date.now() - days * 86_400_000))
+    .split('/')
+    .map(Number);
   return new Date(Date.UTC(yyyy, mm - 1, dd, 23));
 }
 async function closedDraw(closedAt: Date, sold: number[] = range(0, 100)) {
@@ -46,7 +50,10 @@ test('preview computes the winner and saves nothing', async () => {
   const numbers = real(2610); // last: 73, 64
   const d = await closedDraw(new Date(D.getTime() - 3600_000), range(0, 60));
   const before = await counts();
-  const r = await api('POST', `/api/admin/draws/${d.id}/result/preview`, { contest_number: 3010, numbers: numbers.map((n) => String(n).padStart(2, '0')) });
+  const r = await api('POST', `/api/admin/draws/${d.id}/result/preview`, {
+    contest_number: 3010,
+    numbers: numbers.map((n) => String(n).padStart(2, '0')),
+  });
   expect(r.status).toBe(200);
   expect(r.headers.get('cache-control')).toBe('no-store');
   expect(r.body).toEqual({
@@ -57,7 +64,10 @@ test('preview computes the winner and saves nothing', async () => {
     contest_number: 3010,
     drawn_at: null,
     numbers,
-    walk: [{ n: 64, reason: 'not_sold' }, { n: 73, reason: 'not_sold' }],
+    walk: [
+      { n: 64, reason: 'not_sold' },
+      { n: 73, reason: 'not_sold' },
+    ],
     winning_number: numbers[17],
     winner_user_id: customer.user.id,
     winner_name: 'Diana Prado',
@@ -99,7 +109,10 @@ test('wrong draw state, unknown draw, bad id', async () => {
   const r = await api('POST', `/api/admin/draws/${open.id}/result/preview`, body);
   expect(r.status).toBe(409);
   expect(r.body).toEqual({ error: 'draw_not_closed', message: 'Feche o sorteio antes de registrar o resultado.' });
-  expect((await api('POST', `/api/admin/draws/99999999/result`, body)).body).toEqual({ error: 'draw_not_found', message: 'Sorteio não encontrado.' });
+  expect((await api('POST', `/api/admin/draws/99999999/result`, body)).body).toEqual({
+    error: 'draw_not_found',
+    message: 'Sorteio não encontrado.',
+  });
   const bad = await api('POST', `/api/admin/draws/abc/result/preview`, body);
   expect([bad.status, bad.body.message]).toEqual([400, 'Sorteio inválido.']);
   const pub = await t.api('GET', '/api/draws/abc/result');
@@ -111,31 +124,52 @@ test('record: decides the draw (201) with the public result; a contest held befo
   const D = daysAgo(50);
   const numbers = real(2613);
   const d = await closedDraw(new Date(D.getTime() - 3600_000));
-  const tooEarly = await api('POST', `/api/admin/draws/${d.id}/result`, { contest_number: 3013, numbers, drawn_at: new Date(D.getTime() - 2 * 3600_000).toISOString() });
+  const tooEarly = await api('POST', `/api/admin/draws/${d.id}/result`, {
+    contest_number: 3013,
+    numbers,
+    drawn_at: new Date(D.getTime() - 2 * 3600_000).toISOString(),
+  });
   expect(tooEarly.status).toBe(409);
   expect(tooEarly.body).toEqual({
     error: 'result_not_for_draw',
     message: 'O concurso 3013 não decide este sorteio: vale o primeiro concurso realizado depois do fechamento do sorteio.',
   });
   expect(await t.services.db('lottery_results').where({ contest_number: 3013 })).toHaveLength(0);
-  const future = await api('POST', `/api/admin/draws/${d.id}/result`, { contest_number: 3013, numbers, drawn_at: new Date(Date.now() + 86_400_000).toISOString() });
+  const future = await api('POST', `/api/admin/draws/${d.id}/result`, {
+    contest_number: 3013,
+    numbers,
+    drawn_at: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   expect(future.status).toBe(409); // closed long before: the contest must be the first after closing
 
   const ok = await api('POST', `/api/admin/draws/${d.id}/result`, { contest_number: 3013, numbers, drawn_at: D.toISOString() });
   expect(ok.status).toBe(201);
-  expect(ok.body.result).toMatchObject({ draw_id: d.id, contest_number: 3013, drawn_at: D.toISOString(), numbers, winning_number: numbers[19], winner_initials: 'DP', walk: [] });
+  expect(ok.body.result).toMatchObject({
+    draw_id: d.id,
+    contest_number: 3013,
+    drawn_at: D.toISOString(),
+    numbers,
+    winning_number: numbers[19],
+    winner_initials: 'DP',
+    walk: [],
+  });
   expect(ok.body.outcome).toMatchObject({ created: true, decided: [{ draw_id: d.id, winning_number: numbers[19] }] });
   const log = await t.services.db('audit_log').where({ entity: 'draw', entity_id: String(d.id), action: 'draw.decided' });
   expect(log).toHaveLength(1);
   expect(log[0]).toMatchObject({ actor: 'admin', actor_user_id: admin.user.id });
-  expect(await t.services.db('lottery_results').where({ contest_number: 3013 }).first()).toMatchObject({ source: 'admin', recorded_by: admin.user.id });
+  expect(await t.services.db('lottery_results').where({ contest_number: 3013 }).first()).toMatchObject({
+    source: 'admin',
+    recorded_by: admin.user.id,
+  });
 
   // Drawn is final from the console: a second record is refused and points to the CLI correction.
   const again = await api('POST', `/api/admin/draws/${d.id}/result`, { contest_number: 3013, numbers });
   expect(again.status).toBe(409);
   expect(again.body.error).toBe('draw_drawn');
   // A customer cannot (route-table covers every route; one explicit check here).
-  expect((await api('POST', `/api/admin/draws/${d.id}/result/preview`, { contest_number: 3013, numbers }, customer.token)).status).toBe(403);
+  expect((await api('POST', `/api/admin/draws/${d.id}/result/preview`, { contest_number: 3013, numbers }, customer.token)).status).toBe(
+    403,
+  );
 });
 
 test('fetch: previews the contest from the results service; not drawn → 409; service down → 503', async () => {
@@ -143,7 +177,13 @@ test('fetch: previews the contest from the results service; not drawn → 409; s
   const d = await closedDraw(new Date(D.getTime() - 3600_000));
   const r = await api('POST', `/api/admin/draws/${d.id}/result/fetch`, { contest_number: 2650 });
   expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ draw_id: d.id, contest_number: 2650, numbers: real(2650), winning_number: real(2650)[19], drawn_at: expect.stringMatching(/T23:00:00.000Z$/) });
+  expect(r.body).toMatchObject({
+    draw_id: d.id,
+    contest_number: 2650,
+    numbers: real(2650),
+    winning_number: real(2650)[19],
+    drawn_at: expect.stringMatching(/T23:00:00.000Z$/),
+  });
   expect(await t.services.db('lottery_results').where({ contest_number: 2650 })).toHaveLength(0);
   const latest = await api('POST', `/api/admin/draws/${d.id}/result/fetch`);
   expect(latest.body.contest_number).toBe(2699);

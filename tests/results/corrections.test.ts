@@ -27,7 +27,8 @@ const real = (c: number) => REAL_CONTESTS[String(c)].map(Number);
 const DAY = 86_400_000;
 const BY = { actorUserId: null, actor: 'cli' as const, source: 'cli' as const };
 const drawRow = (id: number) => t.services.db('draws').where({ id }).first();
-const closeAt = (drawId: number, at: Date) => t.services.db('draws').where({ id: drawId }).update({ status: 'closed', closed_at: at, closed_by: 'admin' });
+const closeAt = (drawId: number, at: Date) =>
+  t.services.db('draws').where({ id: drawId }).update({ status: 'closed', closed_at: at, closed_by: 'admin' });
 
 test('a correction that changes the winner resets RESGATADO, retracts the old winner, announces the new one, audits both', async () => {
   const D = new Date(Date.now() - 40 * DAY);
@@ -47,7 +48,12 @@ test('a correction that changes the winner resets RESGATADO, retracts the old wi
   const fixed = [...numbers.slice(0, 18), numbers[19], numbers[18]];
   const c = await cli(['results', 'correct', '--contest', '6000', '--numbers', fixed.join(' '), '--reason', 'ordem trocada']);
   expect([c.code, c.err]).toEqual([0, '']);
-  expect(await drawRow(draw.id)).toMatchObject({ winner_user_id: y.user.id, redeemed: false, product_name: 'Curso X', product_link: 'https://exemplo.com/curso' });
+  expect(await drawRow(draw.id)).toMatchObject({
+    winner_user_id: y.user.id,
+    redeemed: false,
+    product_name: 'Curso X',
+    product_link: 'https://exemplo.com/curso',
+  });
   const shown = await cli(['winners', 'show', String(draw.id), '--json']);
   expect(JSON.parse(shown.out)).toMatchObject({ winner_user_id: y.user.id, status: 'NÃO RESGATADO', product_name: 'Curso X' });
 
@@ -58,7 +64,11 @@ test('a correction that changes the winner resets RESGATADO, retracts the old wi
   const announcement = await t.services.db('mail_outbox').where({ to_address: y.email, template: 'draw_won' });
   expect(announcement).toHaveLength(1);
   expect(announcement[0].body_text).toContain(`http://cotaverde.test/resultado/${draw.id}`);
-  const audits = await t.services.db('audit_log').where({ entity: 'draw', entity_id: String(draw.id) }).whereIn('action', ['winner.retracted', 'winner.announced']).orderBy('id');
+  const audits = await t.services
+    .db('audit_log')
+    .where({ entity: 'draw', entity_id: String(draw.id) })
+    .whereIn('action', ['winner.retracted', 'winner.announced'])
+    .orderBy('id');
   expect(audits.map((a) => [a.action, a.data.user_id, a.data.mailed])).toEqual([
     ['winner.retracted', x.user.id, true],
     ['winner.announced', y.user.id, true],
@@ -68,7 +78,9 @@ test('a correction that changes the winner resets RESGATADO, retracts the old wi
   // Correcting to the same winner again changes nothing: no mail, no audit of a retraction.
   const same = await cli(['results', 'correct', '--contest', '6000', '--numbers', fixed.join(' '), '--reason', 'de novo']);
   expect(same.code).toBe(0);
-  expect(await t.services.db('mail_outbox').where({ template: 'draw_win_retracted' }).whereIn('to_address', [x.email, y.email])).toHaveLength(1);
+  expect(
+    await t.services.db('mail_outbox').where({ template: 'draw_win_retracted' }).whereIn('to_address', [x.email, y.email]),
+  ).toHaveLength(1);
 });
 
 test('results record needs --drawn-at; a contest out of date order is refused (clear message), --force records it', async () => {
@@ -76,18 +88,46 @@ test('results record needs --drawn-at; a contest out of date order is refused (c
   const missing = await cli(['results', 'record', '--contest', '6100', '--numbers', real(2651).join(' ')]);
   expect(missing.code).toBe(2);
   expect(missing.err).toMatch(/a opção obrigatória '--drawn-at <data-hora>' não foi informada/);
-  expect((await cli(['results', 'record', '--contest', '6100', '--numbers', real(2651).join(' '), '--drawn-at', D.toISOString()])).code).toBe(0);
+  expect(
+    (await cli(['results', 'record', '--contest', '6100', '--numbers', real(2651).join(' '), '--drawn-at', D.toISOString()])).code,
+  ).toBe(0);
   // A lower number with a later date: a typo of one or the other.
   const later = new Date(D.getTime() + 2 * DAY).toISOString();
   const refused = await cli(['results', 'record', '--contest', '6090', '--numbers', real(2652).join(' '), '--drawn-at', later]);
   expect(refused.code).toBe(1);
-  expect(refused.err).toMatch(/^erro \(contest_out_of_order\): O concurso 6090 \(.+\) está fora de ordem: o concurso 6100 já foi registrado com a data .+\. Confira o número e a data do concurso; para registrar mesmo assim, use --force\.\n$/);
+  expect(refused.err).toMatch(
+    /^erro \(contest_out_of_order\): O concurso 6090 \(.+\) está fora de ordem: o concurso 6100 já foi registrado com a data .+\. Confira o número e a data do concurso; para registrar mesmo assim, use --force\.\n$/,
+  );
   expect(await t.services.db('lottery_results').where({ contest_number: 6090 })).toHaveLength(0);
-  const forced = await cli(['results', 'record', '--contest', '6090', '--numbers', real(2652).join(' '), '--drawn-at', later, '--force', '--json']);
+  const forced = await cli([
+    'results',
+    'record',
+    '--contest',
+    '6090',
+    '--numbers',
+    real(2652).join(' '),
+    '--drawn-at',
+    later,
+    '--force',
+    '--json',
+  ]);
   expect(forced.code).toBe(0);
   expect(JSON.parse(forced.out)).toMatchObject({ contest_number: 6090, created: true });
   // In order (higher number, later date): recorded.
-  expect((await cli(['results', 'record', '--contest', '6101', '--numbers', real(2653).join(' '), '--drawn-at', new Date(D.getTime() + 3 * DAY).toISOString()])).code).toBe(0);
+  expect(
+    (
+      await cli([
+        'results',
+        'record',
+        '--contest',
+        '6101',
+        '--numbers',
+        real(2653).join(' '),
+        '--drawn-at',
+        new Date(D.getTime() + 3 * DAY).toISOString(),
+      ])
+    ).code,
+  ).toBe(0);
 });
 
 test("the console's 'Registrar resultado': typed numbers need the date; out of order is a 409; another role is refused", async () => {
@@ -99,14 +139,23 @@ test("the console's 'Registrar resultado': typed numbers need the date; out of o
   await closeAt(draw.id, new Date(D.getTime() + DAY));
   const body = { contest_number: 6190, numbers: real(2655) };
   const noDate = await t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: admin.token, body });
-  expect([noDate.status, noDate.body.error, noDate.body.message]).toEqual([400, 'drawn_at_required', 'Informe a data e a hora do concurso.']);
+  expect([noDate.status, noDate.body.error, noDate.body.message]).toEqual([
+    400,
+    'drawn_at_required',
+    'Informe a data e a hora do concurso.',
+  ]);
   const late = new Date(D.getTime() + 2 * DAY).toISOString();
   const outOfOrder = await t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: admin.token, body: { ...body, drawn_at: late } });
   expect([outOfOrder.status, outOfOrder.body.error]).toEqual([409, 'contest_out_of_order']);
   expect(outOfOrder.body.message).toMatch(/o concurso 6200 já foi registrado/);
-  expect((await t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: customer.token, body: { ...body, drawn_at: late } })).status).toBe(403);
+  expect(
+    (await t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: customer.token, body: { ...body, drawn_at: late } })).status,
+  ).toBe(403);
   expect((await t.api('POST', `/api/admin/draws/${draw.id}/result`, { body: { ...body, drawn_at: late } })).status).toBe(401);
-  const ok = await t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: admin.token, body: { ...body, contest_number: 6201, drawn_at: late } });
+  const ok = await t.api('POST', `/api/admin/draws/${draw.id}/result`, {
+    token: admin.token,
+    body: { ...body, contest_number: 6201, drawn_at: late },
+  });
   expect(ok.status).toBe(201);
   expect((await drawRow(draw.id)).contest_number).toBe(6201);
 });

@@ -25,7 +25,13 @@ let fake: FakeLottery;
 beforeAll(async () => {
   fake = await startFakeLottery();
   t = await createTestContext({
-    env: { RATE_LIMIT_DISABLED: '1', LOTTERY_API_URL: fake.url, LOTTERY_API_TIMEOUT_MS: '1000', LOTTERY_API_RETRIES: '3', LOTTERY_API_RETRY_BASE_MS: '20' },
+    env: {
+      RATE_LIMIT_DISABLED: '1',
+      LOTTERY_API_URL: fake.url,
+      LOTTERY_API_TIMEOUT_MS: '1000',
+      LOTTERY_API_RETRIES: '3',
+      LOTTERY_API_RETRY_BASE_MS: '20',
+    },
   });
 });
 afterAll(async () => {
@@ -44,7 +50,11 @@ function day(weeks: number): Date {
 }
 const closeAt = (drawId: number, at: Date) => t.services.db('draws').where({ id: drawId }).update({ status: 'closed', closed_at: at });
 const drawRow = (id: number) => t.services.db('draws').where({ id }).first();
-const decisions = (drawId: number) => t.services.db('audit_log').where({ entity: 'draw', entity_id: String(drawId), action: 'draw.decided' }).orderBy('id');
+const decisions = (drawId: number) =>
+  t.services
+    .db('audit_log')
+    .where({ entity: 'draw', entity_id: String(drawId), action: 'draw.decided' })
+    .orderBy('id');
 const winnerMails = (to: string) => t.services.db('mail_outbox').where({ to_address: to, template: 'draw_won' });
 
 test('sold out → closed → results record: the winner is stored once, audited with the inputs, mailed; the job decides nothing twice', async () => {
@@ -55,12 +65,21 @@ test('sold out → closed → results record: the winner is stored once, audited
   // Everything but one number sold directly; the last one through the real sale path (closes the draw).
   const last = numbers[19];
   const owner = (n: number) => buyers[n % 2];
-  for (const b of buyers) await sellDirectly(t, draw.id, b.user.id, range(0, 100).filter((n) => n !== last && owner(n) === b));
+  for (const b of buyers)
+    await sellDirectly(
+      t,
+      draw.id,
+      b.user.id,
+      range(0, 100).filter((n) => n !== last && owner(n) === b),
+    );
   const lastBuyer = owner(last);
   await grant(t, lastBuyer.user.id, product.id, 1);
   const res = await t.api('POST', '/api/reservations', { token: lastBuyer.token, body: { draw_id: draw.id, numbers: [last] } });
   expect(res.status).toBe(201);
-  const consumed = await t.api('POST', '/api/vouchers/consume', { token: lastBuyer.token, body: { reservationId: res.body.reservationId, numbers: [last] } });
+  const consumed = await t.api('POST', '/api/vouchers/consume', {
+    token: lastBuyer.token,
+    body: { reservationId: res.body.reservationId, numbers: [last] },
+  });
   expect(consumed.body).toMatchObject({ sold_out: true });
   expect((await drawRow(draw.id)).status).toBe('closed');
   // It closed an hour before the contest.
@@ -78,7 +97,13 @@ test('sold out → closed → results record: the winner is stored once, audited
   expect(r.out).toContain(`sorteio #${draw.id} ${draw.title}: número ${pad(last)}, usuário #${lastBuyer.user.id}\n`);
 
   const after = await drawRow(draw.id);
-  expect(after).toMatchObject({ status: 'drawn', contest_number: 2960, winner_user_id: lastBuyer.user.id, winner_number: last, no_winner: false });
+  expect(after).toMatchObject({
+    status: 'drawn',
+    contest_number: 2960,
+    winner_user_id: lastBuyer.user.id,
+    winner_number: last,
+    no_winner: false,
+  });
   expect(after.realized_at).toBeInstanceOf(Date);
   const stored = await t.services.db('lottery_results').where({ contest_number: 2960 });
   expect(stored).toHaveLength(1);
@@ -91,7 +116,10 @@ test('sold out → closed → results record: the winner is stored once, audited
   const inputs = log[0].data.inputs;
   expect(inputs).toMatchObject({ game: 'lotomania', contest_number: 2960, drawn_at: D.toISOString(), numbers, total_numbers: 100 });
   expect(inputs.sold).toHaveLength(100);
-  expect(decideWinner({ numbers: inputs.numbers, totalNumbers: inputs.total_numbers, sold: inputs.sold })).toMatchObject({ winning_number: last, winner_user_id: lastBuyer.user.id });
+  expect(decideWinner({ numbers: inputs.numbers, totalNumbers: inputs.total_numbers, sold: inputs.sold })).toMatchObject({
+    winning_number: last,
+    winner_user_id: lastBuyer.user.id,
+  });
 
   // The winner is mailed once.
   const mails = await winnerMails(lastBuyer.email);
@@ -132,10 +160,20 @@ test('sold out → closed → results record: the winner is stored once, audited
   // The customers' views: CONTEMPLADO for the winner (participations `won`), NÃO CONTEMPLADO for the other.
   const loser = buyers.find((b) => b !== lastBuyer)!;
   const boardW = await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: lastBuyer.token });
-  expect(boardW.body.draw).toMatchObject({ status: 'sorteado', result: 'contemplado', winner_number: last, winner_name: lastBuyer.user.name });
+  expect(boardW.body.draw).toMatchObject({
+    status: 'sorteado',
+    result: 'contemplado',
+    winner_number: last,
+    winner_name: lastBuyer.user.name,
+  });
   expect(boardW.body.board.find((c: { n: number }) => c.n === last)).toMatchObject({ isWinner: true, isMine: true });
   const boardL = await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: loser.token });
-  expect(boardL.body.draw).toMatchObject({ status: 'sorteado', result: 'nao contemplado', winner_number: last, winner_name: lastBuyer === buyers[0] ? 'ABC' : 'BD' });
+  expect(boardL.body.draw).toMatchObject({
+    status: 'sorteado',
+    result: 'nao contemplado',
+    winner_number: last,
+    winner_name: lastBuyer === buyers[0] ? 'ABC' : 'BD',
+  });
 });
 
 test('the first contest after closing decides: a draw closed after the contest waits for the next one; unsold and out-of-range numbers are walked over', async () => {
@@ -149,7 +187,10 @@ test('the first contest after closing decides: a draw closed after the contest w
   await closeAt(early.id, new Date(D.getTime() - 2 * 3600_000));
   await closeAt(lateDraw.id, new Date(D.getTime() + 3600_000)); // closed after the contest
 
-  const out = await t.services.results.record({ contest_number: 2950, numbers, drawn_at: D }, { actorUserId: null, actor: 'cli', source: 'cli' });
+  const out = await t.services.results.record(
+    { contest_number: 2950, numbers, drawn_at: D },
+    { actorUserId: null, actor: 'cli', source: 'cli' },
+  );
   expect(out.decided.map((d) => d.draw_id)).toEqual([early.id]);
   // 54 ≥ 60? no: 54 < 60 but unsold; 68 and 66 are ≥ 60; 49 is sold.
   expect(out.decided[0]).toMatchObject({
@@ -167,7 +208,10 @@ test('the first contest after closing decides: a draw closed after the contest w
 
   // The next contest (two days later) decides the late draw.
   const next = new Date(D.getTime() + 2 * 86_400_000);
-  const out2 = await t.services.results.record({ contest_number: 2951, numbers, drawn_at: next }, { actorUserId: null, actor: 'cli', source: 'cli' });
+  const out2 = await t.services.results.record(
+    { contest_number: 2951, numbers, drawn_at: next },
+    { actorUserId: null, actor: 'cli', source: 'cli' },
+  );
   expect(out2.decided.map((d) => [d.draw_id, d.winning_number])).toEqual([[lateDraw.id, 54]]);
   expect(previousScheduledContest(new Date('2026-11-23T23:00:00Z'))).toEqual(new Date('2026-11-20T23:00:00Z')); // Mon → Fri
   expect(previousScheduledContest(new Date('2026-11-25T23:00:00Z'))).toEqual(new Date('2026-11-23T23:00:00Z')); // Wed → Mon
@@ -180,24 +224,48 @@ test('a refunded number does not count; all twenty unsold gives no winner (recor
   const empty = await makeDraw(t, { status: 'open' });
   const a = await createUser(t);
   const b = await createUser(t);
-  const [payment] = await t.services.db('payments').insert({ user_id: a.user.id, kind: 'admin', method: 'admin', provider: 'admin', status: 'refunded', amount_cents: 0 }).returning('*');
+  const [payment] = await t.services
+    .db('payments')
+    .insert({ user_id: a.user.id, kind: 'admin', method: 'admin', provider: 'admin', status: 'refunded', amount_cents: 0 })
+    .returning('*');
   await sellDirectly(t, refunded.id, b.user.id, [82]);
   await t.services.db.transaction(async (trx) => {
-    await trx('draw_numbers').where({ draw_id: refunded.id, n: 15 }).update({ status: 'sold', owner_user_id: a.user.id, payment_id: payment.id });
+    await trx('draw_numbers')
+      .where({ draw_id: refunded.id, n: 15 })
+      .update({ status: 'sold', owner_user_id: a.user.id, payment_id: payment.id });
     await trx('number_sales').insert({ draw_id: refunded.id, n: 15, user_id: a.user.id, payment_id: payment.id, source: 'pix' });
   });
   const drawnSet = new Set(numbers);
-  await sellDirectly(t, empty.id, b.user.id, range(0, 100).filter((n) => !drawnSet.has(n)));
+  await sellDirectly(
+    t,
+    empty.id,
+    b.user.id,
+    range(0, 100).filter((n) => !drawnSet.has(n)),
+  );
   for (const d of [refunded, empty]) await closeAt(d.id, new Date(D.getTime() - 3600_000));
 
-  const out = await t.services.results.record({ contest_number: 2940, numbers, drawn_at: D }, { actorUserId: null, actor: 'cli', source: 'cli' });
+  const out = await t.services.results.record(
+    { contest_number: 2940, numbers, drawn_at: D },
+    { actorUserId: null, actor: 'cli', source: 'cli' },
+  );
   const byId = new Map(out.decided.map((d) => [d.draw_id, d]));
   expect(byId.get(refunded.id)).toMatchObject({ winning_number: 82, winner_user_id: b.user.id, walk: [{ n: 15, reason: 'not_sold' }] });
   expect(byId.get(empty.id)).toMatchObject({ winning_number: null, winner_user_id: null, no_winner: true });
   expect(byId.get(empty.id)!.walk.map((w) => w.n)).toEqual([...numbers].reverse());
-  expect(await drawRow(empty.id)).toMatchObject({ status: 'drawn', no_winner: true, winner_user_id: null, winner_number: null, contest_number: 2940 });
+  expect(await drawRow(empty.id)).toMatchObject({
+    status: 'drawn',
+    no_winner: true,
+    winner_user_id: null,
+    winner_number: null,
+    contest_number: 2940,
+  });
   const pub = await t.api('GET', `/api/draws/${empty.id}/result`);
-  expect(pub.body).toMatchObject({ winning_number: null, winner_initials: null, no_winner: true, walk: [...numbers].reverse().map((n) => ({ n, reason: 'not_sold' })) });
+  expect(pub.body).toMatchObject({
+    winning_number: null,
+    winner_initials: null,
+    no_winner: true,
+    walk: [...numbers].reverse().map((n) => ({ n, reason: 'not_sold' })),
+  });
   expect(await winnerMails(a.email)).toHaveLength(0);
 });
 
@@ -229,8 +297,15 @@ test('other numbers for a stored contest are refused (409, pointing to the corre
   expect(await drawRow(draw.id)).toMatchObject({ status: 'drawn', winner_user_id: y.user.id, winner_number: numbers[18] });
   const corr = await t.services.db('audit_log').where({ entity: 'draw', entity_id: String(draw.id), action: 'draw.result_corrected' });
   expect(corr).toHaveLength(1);
-  expect(corr[0].data).toMatchObject({ reason: 'ordem digitada errada', before: { winner_user_id: x.user.id }, after: { winner_user_id: y.user.id }, inputs: { numbers: fixed } });
-  expect(await t.services.db('audit_log').where({ entity: 'lottery_result', entity_id: '2930', action: 'lottery_result.corrected' })).toHaveLength(1);
+  expect(corr[0].data).toMatchObject({
+    reason: 'ordem digitada errada',
+    before: { winner_user_id: x.user.id },
+    after: { winner_user_id: y.user.id },
+    inputs: { numbers: fixed },
+  });
+  expect(
+    await t.services.db('audit_log').where({ entity: 'lottery_result', entity_id: '2930', action: 'lottery_result.corrected' }),
+  ).toHaveLength(1);
   expect(await winnerMails(y.email)).toHaveLength(1);
   // Still decided once.
   expect(await decisions(draw.id)).toHaveLength(1);
@@ -245,7 +320,9 @@ test('parallel decisions: five admins recording the same result at once decide t
   await sellDirectly(t, draw.id, w.user.id, range(0, 100));
   await closeAt(draw.id, new Date(D.getTime() - 3600_000));
   const body = { contest_number: 2920, numbers, drawn_at: D.toISOString() };
-  const answers = await Promise.all(range(0, 5).map(() => t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: admin.token, body })));
+  const answers = await Promise.all(
+    range(0, 5).map(() => t.api('POST', `/api/admin/draws/${draw.id}/result`, { token: admin.token, body })),
+  );
   // The first records and decides; the others either find it drawn (409) or record nothing new.
   expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1);
   for (const a of answers) expect([201, 409]).toContain(a.status);
@@ -261,7 +338,9 @@ test('parallel decisions: five admins recording the same result at once decide t
   await sellDirectly(t, d2.id, w.user.id, range(0, 100));
   await closeAt(d2.id, new Date(D2.getTime() - 3600_000));
   const runs = await Promise.all(
-    range(0, 6).map(() => t.services.results.record({ contest_number: 2910, numbers, drawn_at: D2 }, { actorUserId: null, actor: 'system', source: 'service' })),
+    range(0, 6).map(() =>
+      t.services.results.record({ contest_number: 2910, numbers, drawn_at: D2 }, { actorUserId: null, actor: 'system', source: 'service' }),
+    ),
   );
   expect(runs.flatMap((r) => r.decided.map((d) => d.draw_id))).toEqual([d2.id]);
   expect(runs.filter((r) => r.created)).toHaveLength(1);
@@ -281,10 +360,17 @@ test('the job through a real worker: the results service fails twice, then answe
   const worker = await startTestWorker(t, { schedules: [] });
   try {
     await t.services.queue.enqueue('results.fetch', {});
-    const decided = await eventually(async () => ((await drawRow(draw.id)).status === 'drawn' ? drawRow(draw.id) : null), 'draw decided by the job');
+    const decided = await eventually(
+      async () => ((await drawRow(draw.id)).status === 'drawn' ? drawRow(draw.id) : null),
+      'draw decided by the job',
+    );
     expect(decided).toMatchObject({ contest_number: 2970, winner_number: numbers[19], winner_user_id: w.user.id });
     expect(fake.requests.slice(0, 3)).toEqual(['/lotomania', '/lotomania', '/lotomania']);
-    expect(await t.services.db('lottery_results').where({ contest_number: 2970 }).first()).toMatchObject({ source: 'service', numbers, held_at: D });
+    expect(await t.services.db('lottery_results').where({ contest_number: 2970 }).first()).toMatchObject({
+      source: 'service',
+      numbers,
+      held_at: D,
+    });
     expect((await decisions(draw.id))[0]).toMatchObject({ actor: 'system' });
     // Queued again: once that job has run to its end, the draw was still decided only once.
     await t.services.queue.enqueue('results.fetch', {}, { jobId: 'results-fetch-again' });

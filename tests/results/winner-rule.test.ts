@@ -6,10 +6,14 @@ import { decideWinner, lotomaniaNumbersProblem } from '../../src/draws/winner-ru
  * The winner rule (RULES W2) against the 100 real Lotomania contests 2600-2699 (in draw order,
  * tests/fixtures/lotomania-2600-2699.json, a copy of ../shared/data) and constructed edge cases.
  */
-const contests: Record<string, string[]> = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/lotomania-2600-2699.json'), 'utf8'));
+const contests: Record<string, string[]> = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '../fixtures/lotomania-2600-2699.json'), 'utf8'),
+);
 const numbersOf = (contest: number) => contests[String(contest)].map(Number);
 const soldTo = (userOf: (n: number) => number | null, total = 100) =>
-  Array.from({ length: total }, (_, n) => ({ n, user_id: userOf(n) })).filter((s): s is { n: number; user_id: number } => s.user_id !== null);
+  Array.from({ length: total }, (_, n) => ({ n, user_id: userOf(n) })).filter(
+    (s): s is { n: number; user_id: number } => s.user_id !== null,
+  );
 
 describe('real contests', () => {
   test('the fixture holds 100 valid results', () => {
@@ -60,7 +64,14 @@ describe('edge cases', () => {
   const nums = numbersOf(2601); // last: 66, 68, 54
 
   test('last number unsold: the previous sold one wins', () => {
-    const d = decideWinner({ numbers: nums, totalNumbers: 100, sold: [{ n: 68, user_id: 5 }, { n: 66, user_id: 6 }] });
+    const d = decideWinner({
+      numbers: nums,
+      totalNumbers: 100,
+      sold: [
+        { n: 68, user_id: 5 },
+        { n: 66, user_id: 6 },
+      ],
+    });
     expect(d).toEqual({ winning_number: 68, winner_user_id: 5, walk: [{ n: 54, reason: 'not_sold' }] });
   });
 
@@ -76,7 +87,15 @@ describe('edge cases', () => {
   });
 
   test('a number ≥ total_numbers never wins, even if something claims it is sold', () => {
-    const d = decideWinner({ numbers: nums, totalNumbers: 60, sold: [{ n: 54, user_id: 1 }, { n: 68, user_id: 2 }, { n: 66, user_id: 3 }] });
+    const d = decideWinner({
+      numbers: nums,
+      totalNumbers: 60,
+      sold: [
+        { n: 54, user_id: 1 },
+        { n: 68, user_id: 2 },
+        { n: 66, user_id: 3 },
+      ],
+    });
     expect(d).toEqual({ winning_number: 54, winner_user_id: 1, walk: [] });
     // Twenty numbers 80-99 on a 50-number board, with a (corrupt) sold set naming them: no winner.
     const high = Array.from({ length: 20 }, (_, i) => 80 + i);

@@ -11,7 +11,9 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /** The held-up `stack.ts test-services`, for global-teardown.ts (same process). */
-export const held: { child: ChildProcess | null } = ((globalThis as { __cotaverdeTestServices?: { child: ChildProcess | null } }).__cotaverdeTestServices ??= { child: null });
+export const held: { child: ChildProcess | null } = ((
+  globalThis as { __cotaverdeTestServices?: { child: ChildProcess | null } }
+).__cotaverdeTestServices ??= { child: null });
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.TEST_ADMIN_DATABASE_URL || held.child) return;
@@ -33,7 +35,9 @@ export default async function globalSetup(): Promise<void> {
       if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as Record<string, string>);
     });
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`scripts/stack.ts test-services saiu (código ${code}) antes de preparar os testes; veja as mensagens acima.`)));
+    child.once('exit', (code) =>
+      reject(new Error(`scripts/stack.ts test-services saiu (código ${code}) antes de preparar os testes; veja as mensagens acima.`)),
+    );
   });
   Object.assign(process.env, env);
   delete process.env.DATABASE_URL;

@@ -5,7 +5,16 @@
  * sandbox's codes are in tests/payments/brcode.test.ts; here, the rules case by case and over
  * generated inputs.
  */
-import { BRCODE_LIMITS, TXID_RE, buildBrCode, crc16ccitt, hasValidCrc, parseBrCode, pixText, type BrCodeInput } from '../../src/payments/brcode';
+import {
+  BRCODE_LIMITS,
+  TXID_RE,
+  buildBrCode,
+  crc16ccitt,
+  hasValidCrc,
+  parseBrCode,
+  pixText,
+  type BrCodeInput,
+} from '../../src/payments/brcode';
 import { TXID_LENGTH, newTxid } from '../../src/payments/providers/sandbox';
 import { prng } from './prng';
 
@@ -66,7 +75,18 @@ describe('CRC16-CCITT-FALSE', () => {
 
 describe('the fields of a code', () => {
   test('in order: 00 version, 26 account, 52, 53 BRL, 54 amount, 58 BR, 59 name, 60 city, 62 txid, 63 CRC', () => {
-    expect(fields(buildBrCode({ ...base, amountCents: 1000 })).map((f) => f.id)).toEqual(['00', '26', '52', '53', '54', '58', '59', '60', '62', '63']);
+    expect(fields(buildBrCode({ ...base, amountCents: 1000 })).map((f) => f.id)).toEqual([
+      '00',
+      '26',
+      '52',
+      '53',
+      '54',
+      '58',
+      '59',
+      '60',
+      '62',
+      '63',
+    ]);
   });
 
   test('a single-use code says point of initiation 12 right after the version', () => {
@@ -84,7 +104,11 @@ describe('the fields of a code', () => {
 
   test('the account template: GUI br.gov.bcb.pix, the key, the description when there is one', () => {
     expect(parseBrCode(parseBrCode(buildBrCode(base))['26'])).toEqual({ '00': 'br.gov.bcb.pix', '01': base.key });
-    expect(parseBrCode(parseBrCode(buildBrCode({ ...base, description: 'Pedido 7' }))['26'])).toEqual({ '00': 'br.gov.bcb.pix', '01': base.key, '02': 'Pedido 7' });
+    expect(parseBrCode(parseBrCode(buildBrCode({ ...base, description: 'Pedido 7' }))['26'])).toEqual({
+      '00': 'br.gov.bcb.pix',
+      '01': base.key,
+      '02': 'Pedido 7',
+    });
   });
 
   test.each([
@@ -141,9 +165,19 @@ describe("BACEN's limits", () => {
   test.each([
     ['key', { key: 'k'.repeat(77) }, { key: 'k'.repeat(78) }, 'BR Code PIX key must be 1 to 77 characters'],
     ['key', { key: 'k' }, { key: '' }, 'BR Code PIX key must be 1 to 77 characters'],
-    ['merchant name', { merchantName: 'N'.repeat(25) }, { merchantName: 'N'.repeat(26) }, 'BR Code merchant name must be 1 to 25 characters'],
+    [
+      'merchant name',
+      { merchantName: 'N'.repeat(25) },
+      { merchantName: 'N'.repeat(26) },
+      'BR Code merchant name must be 1 to 25 characters',
+    ],
     ['merchant name', { merchantName: 'N' }, { merchantName: '' }, 'BR Code merchant name must be 1 to 25 characters'],
-    ['merchant city', { merchantCity: 'C'.repeat(15) }, { merchantCity: 'C'.repeat(16) }, 'BR Code merchant city must be 1 to 15 characters'],
+    [
+      'merchant city',
+      { merchantCity: 'C'.repeat(15) },
+      { merchantCity: 'C'.repeat(16) },
+      'BR Code merchant city must be 1 to 15 characters',
+    ],
     ['merchant city', { merchantCity: 'C' }, { merchantCity: '' }, 'BR Code merchant city must be 1 to 15 characters'],
   ])('%s: at the limit accepted, past it refused', (_what, fits, over, message) => {
     expect(hasValidCrc(buildBrCode({ ...base, ...fits }))).toBe(true);
@@ -196,7 +230,8 @@ describe('the sandbox txid', () => {
 
 describe('300 generated codes', () => {
   const rnd = prng(300);
-  const pick = (chars: string, min: number, max: number) => Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, () => chars[Math.floor(rnd() * chars.length)]).join('');
+  const pick = (chars: string, min: number, max: number) =>
+    Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, () => chars[Math.floor(rnd() * chars.length)]).join('');
   const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   const inputs: BrCodeInput[] = Array.from({ length: 300 }, () => ({
     key: pick(ALNUM + '@.-', 1, 77),

@@ -49,7 +49,8 @@ describe('cents → pt-BR reais', () => {
   });
 
   test('the web shows no amount as R$ 0,00 (null, undefined, NaN, infinities)', () => {
-    for (const c of [null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) expect(formatBRL(c)).toBe(intl('R$ 0,00'));
+    for (const c of [null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+      expect(formatBRL(c)).toBe(intl('R$ 0,00'));
   });
 
   test('2,000 generated amounts: the three formatters agree, and the text reads back to the cents', () => {
@@ -88,10 +89,13 @@ describe("the console's price field and the server's reading (reaisToCents)", ()
     expect(reaisToCents(text)).toBe(cents);
   });
 
-  test.each(['19,999', '1,2,3', 'abc', '-5', '19,9x', '1.23.4', 'R$', '12.345.6', '1.2345,00', ',50', '19,', 'US$ 5'])('%j is refused by both', (text) => {
-    expect(REAIS_RE.test(text)).toBe(false);
-    expect(reaisToCents(text)).toBeNaN();
-  });
+  test.each(['19,999', '1,2,3', 'abc', '-5', '19,9x', '1.23.4', 'R$', '12.345.6', '1.2345,00', ',50', '19,', 'US$ 5'])(
+    '%j is refused by both',
+    (text) => {
+      expect(REAIS_RE.test(text)).toBe(false);
+      expect(reaisToCents(text)).toBeNaN();
+    },
+  );
 
   test('empty is no price (null), not zero', () => {
     expect(reaisToCents('')).toBeNull();

@@ -41,7 +41,16 @@ describe('the states, one by one', () => {
 
   test('the states built: quantity 4 → PIX (charge pending, then shown) → approved at 10 %', () => {
     expect(s.quantity.step).toEqual({ kind: 'quantity', target, quantity: 4 });
-    expect(s.pixWaiting.step).toEqual({ kind: 'pix', target, quantity: 4, payment: null, checking: false, pollFailing: false, deadStatus: null, answer: null });
+    expect(s.pixWaiting.step).toEqual({
+      kind: 'pix',
+      target,
+      quantity: 4,
+      payment: null,
+      checking: false,
+      pollFailing: false,
+      deadStatus: null,
+      answer: null,
+    });
     expect(s.pixShown.step).toMatchObject({ kind: 'pix', payment: { id: 9 } });
     expect(s.approved.step).toEqual({ kind: 'approved', target, payment: pix(9), step: 0, percent: 10 });
     expect([s.idle.session, s.quantity.session, s.pixWaiting.session, s.pixShown.session, s.approved.session]).toEqual([0, 0, 1, 1, 2]);
@@ -58,20 +67,34 @@ describe('the states, one by one', () => {
   test("'open-quantity' opens the dialog from idle or replaces the quantity dialog; ignored while a PIX or an approval is shown", () => {
     const fromIdle = purchaseReducer({ ...s.idle, preparingId: 3 }, { type: 'open-quantity', target });
     expect(fromIdle).toEqual({ step: { kind: 'quantity', target, quantity: 1 }, session: 0, preparingId: null });
-    expect(purchaseReducer(s.quantity, { type: 'open-quantity', target: other, quantity: 2 }).step).toEqual({ kind: 'quantity', target: other, quantity: 2 });
+    expect(purchaseReducer(s.quantity, { type: 'open-quantity', target: other, quantity: 2 }).step).toEqual({
+      kind: 'quantity',
+      target: other,
+      quantity: 2,
+    });
     for (const st of [s.pixWaiting, s.pixShown, s.approved]) expect(purchaseReducer(st, { type: 'open-quantity', target: other })).toBe(st);
   });
 
   test("'set-quantity' changes only the quantity dialog", () => {
     expect(purchaseReducer(s.quantity, { type: 'set-quantity', quantity: 7 }).step).toEqual({ kind: 'quantity', target, quantity: 7 });
-    for (const st of [s.idle, s.pixWaiting, s.pixShown, s.approved]) expect(purchaseReducer(st, { type: 'set-quantity', quantity: 7 })).toBe(st);
+    for (const st of [s.idle, s.pixWaiting, s.pixShown, s.approved])
+      expect(purchaseReducer(st, { type: 'set-quantity', quantity: 7 })).toBe(st);
   });
 
   test("'pay' starts a new charge (a new session) from the quantity dialog or the PIX dialog ('Gerar novo código'); nothing elsewhere", () => {
     for (const st of [s.quantity, s.pixWaiting, s.pixShown]) {
       const next = purchaseReducer(st, { type: 'pay' });
       expect(next.session).toBe(st.session + 1);
-      expect(next.step).toEqual({ kind: 'pix', target, quantity: 4, payment: null, checking: false, pollFailing: false, deadStatus: null, answer: null });
+      expect(next.step).toEqual({
+        kind: 'pix',
+        target,
+        quantity: 4,
+        payment: null,
+        checking: false,
+        pollFailing: false,
+        deadStatus: null,
+        answer: null,
+      });
     }
     for (const st of [s.idle, s.approved]) expect(purchaseReducer(st, { type: 'pay' })).toBe(st);
   });
@@ -99,14 +122,22 @@ describe('the states, one by one', () => {
   test('every PIX answer outside a PIX dialog, or of another session, changes nothing', () => {
     for (const st of Object.values(s)) {
       const sessions = st.step.kind === 'pix' ? [st.session - 1, st.session + 1] : [st.session - 1, st.session, st.session + 1];
-      for (const session of sessions) for (const e of pixEvents(session)) expect([e.type, session, purchaseReducer(st, e)]).toEqual([e.type, session, st]);
+      for (const session of sessions)
+        for (const e of pixEvents(session)) expect([e.type, session, purchaseReducer(st, e)]).toEqual([e.type, session, st]);
     }
   });
 
   test("'pix-created' shows the code; 'pix-failed' goes back to idle with a new session", () => {
     const st = s.pixWaiting;
-    expect(purchaseReducer(st, { type: 'pix-created', session: st.session, payment: pix(5) }).step).toMatchObject({ kind: 'pix', payment: { id: 5 } });
-    expect(purchaseReducer(st, { type: 'pix-failed', session: st.session })).toEqual({ ...st, session: st.session + 1, step: { kind: 'idle' } });
+    expect(purchaseReducer(st, { type: 'pix-created', session: st.session, payment: pix(5) }).step).toMatchObject({
+      kind: 'pix',
+      payment: { id: 5 },
+    });
+    expect(purchaseReducer(st, { type: 'pix-failed', session: st.session })).toEqual({
+      ...st,
+      session: st.session + 1,
+      step: { kind: 'idle' },
+    });
   });
 
   test("'Já paguei': checking, then the answer (which clears on the next check); 'check-finished' without an answer just stops checking", () => {
@@ -132,7 +163,10 @@ describe('the states, one by one', () => {
   });
 
   test("'dead' names the status of a code that can no longer be paid", () => {
-    expect(purchaseReducer(s.pixShown, { type: 'dead', session: s.pixShown.session, status: 'cancelado' }).step).toMatchObject({ kind: 'pix', deadStatus: 'cancelado' });
+    expect(purchaseReducer(s.pixShown, { type: 'dead', session: s.pixShown.session, status: 'cancelado' }).step).toMatchObject({
+      kind: 'pix',
+      deadStatus: 'cancelado',
+    });
   });
 
   test("'approved' needs the charge: before the code exists it is ignored; after, the approval dialog opens once", () => {
@@ -211,12 +245,17 @@ describe('2,000 generated event sequences', () => {
   function broken(st: PurchaseState, e: PurchaseEvent, next: PurchaseState): string | null {
     if (next.session < st.session) return 'the session went back';
     if (!EDGES[st.step.kind].includes(next.step.kind)) return `${st.step.kind} → ${next.step.kind}`;
-    if ((next.step.kind === 'quantity' || next.step.kind === 'pix') && (next.step.quantity < MIN_QUANTITY || next.step.quantity > MAX_QUANTITY)) return `quantity ${next.step.quantity}`;
+    if (
+      (next.step.kind === 'quantity' || next.step.kind === 'pix') &&
+      (next.step.quantity < MIN_QUANTITY || next.step.quantity > MAX_QUANTITY)
+    )
+      return `quantity ${next.step.quantity}`;
     if (st.step.kind === 'approved' && next.step.kind === 'approved' && next.step.percent < st.step.percent) return 'progress went back';
     // An answer that names another session, or arrives outside a PIX dialog, is ignored outright.
     if ('session' in e && (e.session !== st.session || st.step.kind !== 'pix') && next !== st) return 'a stale answer changed the state';
     // Only a new charge, a failed one, an approval or a close opens a new session, by one.
-    if (next.session !== st.session && (next.session !== st.session + 1 || !['pay', 'pix-failed', 'approved', 'close'].includes(e.type))) return `${e.type} moved the session`;
+    if (next.session !== st.session && (next.session !== st.session + 1 || !['pay', 'pix-failed', 'approved', 'close'].includes(e.type)))
+      return `${e.type} moved the session`;
     return null;
   }
 
@@ -236,7 +275,11 @@ describe('2,000 generated event sequences', () => {
     }
     expect(problems.slice(0, 5)).toEqual([]);
     // The sequences did walk the whole flow.
-    expect([...seen].sort()).toEqual(Object.entries(EDGES).flatMap(([from, tos]) => tos.map((to) => `${from}→${to}`)).sort());
+    expect([...seen].sort()).toEqual(
+      Object.entries(EDGES)
+        .flatMap(([from, tos]) => tos.map((to) => `${from}→${to}`))
+        .sort(),
+    );
   });
 
   test('the reducer never changes the state it is given', () => {

@@ -40,7 +40,8 @@ describe('payment transitions (RULES P3)', () => {
   });
 
   test('a lapsed payment (expired, cancelled, rejected) can only be approved late (RULES P5)', () => {
-    for (const s of ['expired', 'cancelled', 'rejected']) for (const to of ALL) expect([s, to, can(s, to)]).toEqual([s, to, to === 'approved']);
+    for (const s of ['expired', 'cancelled', 'rejected'])
+      for (const to of ALL) expect([s, to, can(s, to)]).toEqual([s, to, to === 'approved']);
   });
 
   test('nothing goes back to pending, and only pending reaches authorized (RULES P9)', () => {

@@ -37,7 +37,11 @@ describe('the shape of a Lotomania result', () => {
 describe('decideWinner', () => {
   test('the last drawn number wins when it is sold: nothing passed over', () => {
     const numbers = endingWith(42);
-    expect(decideWinner({ numbers, totalNumbers: 100, sold: soldTo(7, 42, 3) })).toEqual({ winning_number: 42, winner_user_id: 7, walk: [] });
+    expect(decideWinner({ numbers, totalNumbers: 100, sold: soldTo(7, 42, 3) })).toEqual({
+      winning_number: 42,
+      winner_user_id: 7,
+      walk: [],
+    });
   });
 
   test('the last drawn number not sold: the walk goes back to the last drawn number that is', () => {
@@ -84,7 +88,11 @@ describe('decideWinner', () => {
 
   test('a voided number that is also in sold counts as sold: the caller passes only the sales that count', () => {
     const numbers = endingWith(12);
-    expect(decideWinner({ numbers, totalNumbers: 100, sold: soldTo(5, 12), voided: [12] })).toMatchObject({ winning_number: 12, winner_user_id: 5, walk: [] });
+    expect(decideWinner({ numbers, totalNumbers: 100, sold: soldTo(5, 12), voided: [12] })).toMatchObject({
+      winning_number: 12,
+      winner_user_id: 5,
+      walk: [],
+    });
   });
 
   test('nothing sold: no winner, all twenty passed over, last drawn first', () => {
@@ -114,7 +122,11 @@ describe('decideWinner', () => {
   });
 
   test('every reason has its Portuguese words', () => {
-    expect(WALK_REASON_TEXT).toEqual({ out_of_range: 'fora do tabuleiro', not_sold: 'não vendido', voided: 'anulado (pagamento estornado)' });
+    expect(WALK_REASON_TEXT).toEqual({
+      out_of_range: 'fora do tabuleiro',
+      not_sold: 'não vendido',
+      voided: 'anulado (pagamento estornado)',
+    });
   });
 
   describe('500 generated draws: the rule, restated', () => {
@@ -144,7 +156,8 @@ describe('decideWinner', () => {
         const d = decideWinner(c);
         const after = d.winning_number === null ? c.numbers : c.numbers.slice(c.numbers.indexOf(d.winning_number) + 1);
         expect(d.walk.map((s) => s.n)).toEqual([...after].reverse());
-        for (const s of d.walk) expect(s.reason).toBe(s.n >= c.totalNumbers ? 'out_of_range' : c.voided.includes(s.n) ? 'voided' : 'not_sold');
+        for (const s of d.walk)
+          expect(s.reason).toBe(s.n >= c.totalNumbers ? 'out_of_range' : c.voided.includes(s.n) ? 'voided' : 'not_sold');
       }
     });
 
