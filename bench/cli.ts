@@ -95,7 +95,7 @@ async function main() {
         ' `cotaverde --help` took 0.90–0.99 s on this machine (`/usr/bin/time -f %e node cli/bin.cjs --help` by hand; `node -e 1` 0.05 s).',
       '',
       '`--help` loads commander and the command definitions only; `draws list` adds zod (the configuration), knex + pg and pino,' +
-        ' not ioredis, BullMQ, the mailer or the payment providers (cli/services.ts builds each service on first use).',
+        ' not ioredis, BullMQ, the mailer or the payment providers (createServices, src/services.ts, builds each service on first use).',
       '',
     ].join('\n');
     writeSection(BENCHMARKS_FILE, section);

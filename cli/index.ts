@@ -23,7 +23,7 @@ import { ExitStatus } from './commands/usage';
  *
  * Start-up cost: this file and cli/commands/* import only commander and small pure modules at
  * the top; the services (database, Redis, BullMQ, the mailer…) are loaded when an action first
- * touches one (cli/services.ts), so `--help` loads none of them and `draws list` only the database
+ * touches one (createServices, src/services.ts, builds each on first use), so `--help` loads none of them and `draws list` only the database
  * and the draws modules. Keep top-level imports of cli/ cheap (type-only imports are free).
  */
 export function buildCli(getServices: () => Services) {
@@ -69,14 +69,15 @@ export async function runCli(argv: string[], getServices?: () => Services): Prom
   }
 }
 
-/** The CLI's services from the environment (npm start's local stack outside production), built lazily. */
+/** The CLI's services from the environment (npm start's local stack outside production): the one composition root, src/services.ts, which builds each service on first use. */
 function createServicesFromEnv(): Services {
   require('../src/platform/validation'); // zod's Portuguese messages, before any schema is used
   const { loadConfig } = require('../src/platform/config') as typeof import('../src/platform/config');
   const { withLocalStackDefaults } = require('../src/platform/local-stack') as typeof import('../src/platform/local-stack');
-  const { createCliServices } = require('./services') as typeof import('./services');
+  const { createServices } = require('../src/services') as typeof import('../src/services');
   const config = loadConfig(withLocalStackDefaults(process.env));
-  return createCliServices(config, {
+  return createServices({
+    config,
     // stdout is the command's answer (one JSON document with --json); logs go to stderr, written
     // synchronously so that none is lost when the CLI exits.
     logger: () => {
