@@ -147,6 +147,14 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const config = overrides.config ?? loadConfig();
   const s = {} as Services;
   const built = new Set<keyof Services>();
+  /**
+   * What is built right after a service because it registers itself on that service when built:
+   * auth registers the renderers of its mails (password reset, admin e-mail confirmation) on the
+   * mailer, so every process that can deliver a mail can render them.
+   */
+  const alongWith: Partial<Record<keyof Services, keyof Services>> = { mailer: 'auth' };
+  /** The services being built now (a service that needs the mailer is built before it is done). */
+  const building = new Set<keyof Services>();
   /** `key` becomes a getter that builds the service on first read, then returns that one. */
   const define = <K extends keyof Services>(key: K, make: () => Services[K]) => {
     let value: Services[K];
@@ -155,8 +163,17 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
       configurable: true,
       get() {
         if (!built.has(key)) {
-          value = make();
+          if (building.has(key)) throw new Error(`createServices: ${key} needs itself to be built`);
+          building.add(key);
+          try {
+            value = make();
+          } finally {
+            building.delete(key);
+          }
           built.add(key);
+          const along = alongWith[key];
+          // Unless it is the one being built (it asked for this service): it finishes by itself.
+          if (along && !building.has(along)) void s[along];
         }
         return value;
       },
