@@ -60,7 +60,8 @@ export async function runCli(argv: string[], getServices?: () => Services): Prom
     // Commander's own errors (unknown command or option, missing or invalid argument) are usage errors: 2.
     if (e instanceof CommanderError) return e.exitCode === 1 ? 2 : e.exitCode;
     if (e instanceof Error && e.name === 'ConfigError') process.stderr.write(`${e.message}\n`);
-    else if (e instanceof (await import('zod')).ZodError) process.stderr.write(`erro: ${e.issues.map((i) => `${i.path.join('.') || 'valor'}: ${i.message}`).join('; ')}\n`);
+    else if (e instanceof (await import('zod')).ZodError)
+      process.stderr.write(`erro: ${e.issues.map((i) => `${i.path.join('.') || 'valor'}: ${i.message}`).join('; ')}\n`);
     else if (isDomainError(e)) process.stderr.write(`erro (${e.code}): ${e.message}\n`);
     else process.stderr.write(`erro: ${(e as Error).message}\n`);
     return 1;

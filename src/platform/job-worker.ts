@@ -53,14 +53,21 @@ export async function startWorker(opts: {
   const upsertSchedules = async () => {
     for (const s of schedules) {
       const repeat = s.pattern ? { pattern: s.pattern, tz: s.tz } : { every: s.everyMs };
-      await opts.queue.raw.upsertJobScheduler(s.id, repeat, { name: s.name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+      await opts.queue.raw.upsertJobScheduler(s.id, repeat, {
+        name: s.name,
+        data: {},
+        opts: { removeOnComplete: true, removeOnFail: 100 },
+      });
     }
   };
   // Upserting is idempotent: doing it again every few minutes brings the sweeps back
   // after a Redis wipe without waiting for a worker restart.
-  const scheduleTimer = setInterval(() => {
-    upsertSchedules().catch((err) => logger.warn({ err: (err as Error).message }, 'could not refresh job schedules'));
-  }, opts.scheduleRefreshMs ?? 5 * 60_000);
+  const scheduleTimer = setInterval(
+    () => {
+      upsertSchedules().catch((err) => logger.warn({ err: (err as Error).message }, 'could not refresh job schedules'));
+    },
+    opts.scheduleRefreshMs ?? 5 * 60_000,
+  );
   scheduleTimer.unref();
 
   /**
@@ -100,7 +107,10 @@ export async function startWorker(opts: {
       .then((scores) => {
         const missing = schedules.filter((_, i) => scores[i] === null).map((s) => s.id);
         if (!missing.length || closed) return;
-        logger.warn({ missing }, 'job schedules missing from redis (keys lost while connected); restoring them and running the recovery sweeps');
+        logger.warn(
+          { missing },
+          'job schedules missing from redis (keys lost while connected); restoring them and running the recovery sweeps',
+        );
         return recover('schedules lost');
       })
       .catch((err) => logger.debug({ err: (err as Error).message }, 'could not check job schedules'))
@@ -112,7 +122,9 @@ export async function startWorker(opts: {
   const connection = opts.connection.duplicate();
   let wasDown = false;
   // During an outage every reconnection attempt errors: the first is a warning, the rest debug.
-  connection.on('error', (err) => (wasDown ? logger.debug : logger.warn).call(logger, { err: err.message }, 'worker redis connection error'));
+  connection.on('error', (err) =>
+    (wasDown ? logger.debug : logger.warn).call(logger, { err: err.message }, 'worker redis connection error'),
+  );
   let offlineTimer: NodeJS.Timeout | undefined;
   if (opts.whileRedisDown) {
     const { everyMs, run } = opts.whileRedisDown;
@@ -204,7 +216,10 @@ export async function warnUnlessNoEviction(redis: Redis, logger: Logger): Promis
     const r = (await redis.config('GET', 'maxmemory-policy')) as unknown as string[];
     const policy = Array.isArray(r) && r.length >= 2 ? String(r[1]) : null;
     if (policy && policy !== 'noeviction')
-      logger.warn({ maxmemoryPolicy: policy }, `redis maxmemory-policy is ${policy}: set it to noeviction, or jobs and schedules can be evicted under memory pressure`);
+      logger.warn(
+        { maxmemoryPolicy: policy },
+        `redis maxmemory-policy is ${policy}: set it to noeviction, or jobs and schedules can be evicted under memory pressure`,
+      );
     return policy;
   } catch (err) {
     logger.info({ err: (err as Error).message }, 'could not read redis maxmemory-policy (CONFIG GET refused); it must be noeviction');

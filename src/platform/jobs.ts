@@ -52,7 +52,21 @@ export interface SweepPayload {
 export const SWEEPS = ['mail.sweep', 'reservation.sweep', 'payment.reconcile', 'outbox.relay'] as const satisfies readonly JobName[];
 
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES = ['mail.send', 'mail.sweep', 'reservation.expire', 'reservation.sweep', 'payment.poll', 'payment.reconcile', 'payment.recheck', 'coupon.sync', 'results.fetch', 'outbox.relay', 'autopay.charge', 'books.audit', 'backup.nightly'] as const satisfies readonly JobName[];
+export const JOB_NAMES = [
+  'mail.send',
+  'mail.sweep',
+  'reservation.expire',
+  'reservation.sweep',
+  'payment.poll',
+  'payment.reconcile',
+  'payment.recheck',
+  'coupon.sync',
+  'results.fetch',
+  'outbox.relay',
+  'autopay.charge',
+  'books.audit',
+  'backup.nightly',
+] as const satisfies readonly JobName[];
 
 // Compile-time check that JOB_NAMES lists every key of JobPayloads.
 type Missing = Exclude<JobName, (typeof JOB_NAMES)[number]>;
@@ -80,7 +94,9 @@ export function on<K extends JobName>(name: K, handler: JobHandler<K>): JobEntry
  * A schedule the worker keeps in Redis: every `everyMs`, or on a cron `pattern` in the time
  * zone `tz` (BullMQ job schedulers; one run per tick whatever the number of workers).
  */
-export type Schedule = { id: string; name: JobName } & ({ everyMs: number; pattern?: never; tz?: never } | { pattern: string; tz: string; everyMs?: never });
+export type Schedule = { id: string; name: JobName } & (
+  { everyMs: number; pattern?: never; tz?: never } | { pattern: string; tz: string; everyMs?: never }
+);
 
 /** Lotomania is drawn Mon/Wed/Fri at 20:00 Brasília: results are fetched every 30 minutes from 20:30 to 23:59 on those days, hourly otherwise. */
 const BRASILIA = 'America/Sao_Paulo';
@@ -106,7 +122,6 @@ export const SCHEDULES: Schedule[] = [
   // The backup, every night at 04:00 Brasília, after the books (its manifest carries their check too).
   { id: 'backup-nightly', name: 'backup.nightly', pattern: '0 4 * * *', tz: BRASILIA },
 ];
-
 
 export const QUEUE_NAME = 'main';
 
