@@ -58,13 +58,23 @@ async function main() {
     await seedDemo(db);
     buildCli();
 
-    const env = { ...process.env, DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, QUEUE_PREFIX: queuePrefix, NODE_ENV: 'development', LOG_LEVEL: 'warn' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: infra.databaseUrl,
+      REDIS_URL: infra.redisUrl,
+      QUEUE_PREFIX: queuePrefix,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+    };
     const bin = path.join('cli', 'bin.cjs');
     const cases: Array<{ label: string; args: string[]; target?: number }> = [
       { label: '`node -e 1`', args: ['-e', '1'] },
       { label: '`cotaverde --help`', args: [bin, '--help'], target: 3 },
       { label: '`cotaverde draws list --json`', args: [bin, 'draws', 'list', '--json'], target: 5 },
-      { label: "`npm run cli -- --help` (the TypeScript sources through tsx)", args: ['--import', 'tsx', path.join('cli', 'index.ts'), '--help'] },
+      {
+        label: '`npm run cli -- --help` (the TypeScript sources through tsx)',
+        args: ['--import', 'tsx', path.join('cli', 'index.ts'), '--help'],
+      },
     ];
     for (const c of cases) await timed(c.args, env); // warm the file cache once
     const times = cases.map(() => [] as number[]);
@@ -82,7 +92,10 @@ async function main() {
     const section = [
       '## CLI start-up',
       '',
-      'Command: `npm run bench:cli` (`node --import tsx bench/cli.ts`, RUNS=' + RUNS + '). Median wall time of each command over ' + RUNS +
+      'Command: `npm run bench:cli` (`node --import tsx bench/cli.ts`, RUNS=' +
+        RUNS +
+        '). Median wall time of each command over ' +
+        RUNS +
         ' rounds, the commands run in turn in every round; the CLI runs as operators run it, `node cli/bin.cjs` (the built `dist/cli/index.cjs`),' +
         ' against a migrated, demo-seeded throw-away database.',
       machineLine(loadAtStart),
@@ -95,7 +108,7 @@ async function main() {
         ' `cotaverde --help` took 0.90–0.99 s on this machine (`/usr/bin/time -f %e node cli/bin.cjs --help` by hand; `node -e 1` 0.05 s).',
       '',
       '`--help` loads commander and the command definitions only; `draws list` adds zod (the configuration), knex + pg and pino,' +
-        ' not ioredis, BullMQ, the mailer or the payment providers (cli/services.ts builds each service on first use).',
+        ' not ioredis, BullMQ, the mailer or the payment providers (createServices, src/services.ts, builds each service on first use).',
       '',
     ].join('\n');
     writeSection(BENCHMARKS_FILE, section);

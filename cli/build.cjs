@@ -1,6 +1,6 @@
 // The `cotaverde` CLI's build: one CommonJS file, dist/cli/index.cjs, made by esbuild from
 // cli/index.ts with every npm package left external. Modules the CLI loads lazily (the services,
-// in cli/services.ts) stay unevaluated in the bundle until an action needs them, so `--help`
+// each `require`d by src/services.ts on first use) stay unevaluated in the bundle until an action needs them, so `--help`
 // runs commander and the command definitions only. Plain JavaScript on purpose: cli/bin.cjs
 // calls it before any TypeScript can run. `node cli/build.cjs` builds; the project build can
 // `require('./cli/build.cjs').buildCli()`.

@@ -23,7 +23,7 @@ import { ExitStatus } from './commands/usage';
  *
  * Start-up cost: this file and cli/commands/* import only commander and small pure modules at
  * the top; the services (database, Redis, BullMQ, the mailer…) are loaded when an action first
- * touches one (cli/services.ts), so `--help` loads none of them and `draws list` only the database
+ * touches one (createServices, src/services.ts, builds each on first use), so `--help` loads none of them and `draws list` only the database
  * and the draws modules. Keep top-level imports of cli/ cheap (type-only imports are free).
  */
 export function buildCli(getServices: () => Services) {
@@ -60,7 +60,8 @@ export async function runCli(argv: string[], getServices?: () => Services): Prom
     // Commander's own errors (unknown command or option, missing or invalid argument) are usage errors: 2.
     if (e instanceof CommanderError) return e.exitCode === 1 ? 2 : e.exitCode;
     if (e instanceof Error && e.name === 'ConfigError') process.stderr.write(`${e.message}\n`);
-    else if (e instanceof (await import('zod')).ZodError) process.stderr.write(`erro: ${e.issues.map((i) => `${i.path.join('.') || 'valor'}: ${i.message}`).join('; ')}\n`);
+    else if (e instanceof (await import('zod')).ZodError)
+      process.stderr.write(`erro: ${e.issues.map((i) => `${i.path.join('.') || 'valor'}: ${i.message}`).join('; ')}\n`);
     else if (isDomainError(e)) process.stderr.write(`erro (${e.code}): ${e.message}\n`);
     else process.stderr.write(`erro: ${(e as Error).message}\n`);
     return 1;
@@ -69,14 +70,15 @@ export async function runCli(argv: string[], getServices?: () => Services): Prom
   }
 }
 
-/** The CLI's services from the environment (npm start's local stack outside production), built lazily. */
+/** The CLI's services from the environment (npm start's local stack outside production): the one composition root, src/services.ts, which builds each service on first use. */
 function createServicesFromEnv(): Services {
   require('../src/platform/validation'); // zod's Portuguese messages, before any schema is used
   const { loadConfig } = require('../src/platform/config') as typeof import('../src/platform/config');
   const { withLocalStackDefaults } = require('../src/platform/local-stack') as typeof import('../src/platform/local-stack');
-  const { createCliServices } = require('./services') as typeof import('./services');
+  const { createServices } = require('../src/services') as typeof import('../src/services');
   const config = loadConfig(withLocalStackDefaults(process.env));
-  return createCliServices(config, {
+  return createServices({
+    config,
     // stdout is the command's answer (one JSON document with --json); logs go to stderr, written
     // synchronously so that none is lost when the CLI exits.
     logger: () => {

@@ -1,290 +1,398 @@
+/* eslint-disable @typescript-eslint/no-require-imports */
 import './platform/validation'; // zod's Portuguese messages, before any schema is used
-import { loadConfig, type Config } from './platform/config';
-import { createDb, type Db } from './platform/db';
-import { createLogger, type Logger } from './platform/logger';
-import { createRedis, type Redis } from './platform/redis';
-import { createJobQueue, type JobQueue } from './platform/queue';
-import { createRateLimits, type RateLimits } from './platform/rate-limit';
-import { createMailer, type Mailer } from './platform/mail';
-import { ReadCache } from './platform/read-cache';
-import { createCacheBus, type CacheBus } from './platform/cache-bus';
-import { SessionCache } from './platform/session-cache';
-import { UserReadCache } from './platform/user-read-cache';
+import { loadConfig } from './platform/config';
+import type { Redis } from './platform/redis';
+import type { Invalidation } from './platform/read-cache';
+import type { SessionCache, SessionChange } from './platform/session-cache';
 import type { SessionUser } from './platform/http/context';
-import { createOpsService, type OpsService } from './ops/service';
-import { createAuthService, type AuthService } from './auth/service';
-import { holdCaptiveNumbers } from './autopay/holds';
-import { createDrawsService, type DrawsService } from './draws/service';
-import { createReservationsService, type ReservationsService } from './draws/reservations';
-import { cancelPendingPaymentsOfReservation } from './payments/queries';
-import { createVouchersService, type VouchersService } from './draws/vouchers';
-import { createAdminDrawsService, type AdminDrawsService } from './draws/admin';
-import { createAuditLogService, type AuditLogService } from './audit/service';
-import { createAdminHistoryService, type AdminHistoryService } from './draws/admin-history';
-import { createOpenBuyersService, type OpenBuyersService } from './draws/open-buyers';
-import { createWinnersService, type WinnersService } from './draws/winners';
-import { createAdminInfoproductsService, type AdminInfoproductsService } from './catalogue/admin';
-import { createPaymentsReviewService, type PaymentsReviewService } from './payments/review';
-import { createCatalogueService, type CatalogueService } from './catalogue/service';
-import { createPaymentsService, type PaymentsService } from './payments/service';
-import { createProvider } from './payments/providers';
 import type { PaymentProvider } from './payments/providers/types';
-import { createParticipationsService, type ParticipationsService } from './payments/participations';
-import { createReceipts } from './payments/receipt';
-import { createMyBoardService, type MyBoardService } from './draws/my-board';
-import { createEbooksService, type EbooksService } from './catalogue/ebooks';
-import { createAccountService, type AccountService } from './account/service';
-import { createCouponsService, type CouponsService } from './coupons/service';
-import { createWebhookAdapter, noneAdapter, type CouponPushAdapter } from './coupons/adapters';
-import { createLotteryClient, type LotteryClient } from './draws/lottery-client';
-import { createResultsService, type ResultsService } from './draws/results';
-import { createAutopayService, type AutopayService } from './autopay/service';
-import { createNumberAssignmentsService } from './draws/assign';
-import { recordAdminAssignment } from './payments/records';
-import { createAdminUsersService, type AdminUsersService } from './auth/admin-users';
-import { createLiveBoards, type LiveBoards } from './draws/live';
-import { createFiguresService, type FiguresService } from './ops/figures';
-import { createBooksService, type BooksService } from './audit/books';
-import { createBackupsService, type BackupsService } from './ops/backups';
+import type { ServiceOverrides, Services } from './services-types';
+import { defineLazy, redirectListener } from './platform/lazy';
+
+export type { ServiceOverrides, Services } from './services-types';
+
+type Makers = { [K in Exclude<keyof Services, 'close'>]: () => Services[K] };
 
 /**
- * The one composition root: the Koa app, the worker and the CLI all call it.
+ * The one composition root: the Koa app, the worker and every CLI command call createServices.
  * Plain factories, no container: each module's service gets what it needs.
+ *
+ * Lazy: each service is built the first time it is read (a getter), together with what it needs,
+ * and its module is loaded then too (`require` inside its maker, type-only imports above): the
+ * built CLI (cli/build.cjs) keeps every module's code unevaluated until a command touches it, so
+ * `cotaverde --help` loads none and `draws list` loads the database and the draws modules, not
+ * BullMQ, the mailer or the payment providers. Web processes build what createApp and their
+ * requests touch; the worker what its handlers touch. close() ends only what was built.
  */
-export interface Services {
-  config: Config;
-  logger: Logger;
-  db: Db;
-  /** For BullMQ workers (commands wait for Redis); connects on first use. */
-  redis: Redis;
-  /** For request paths (queue, rate limits, readiness): fails fast while Redis is down. */
-  fastRedis: Redis;
-  queue: JobQueue;
-  rateLimits: RateLimits;
-  mailer: Mailer;
-  /** The per-process cache of public reads (see platform/read-cache.ts). */
-  readCache: ReadCache;
-  /** Publishes this process's read-cache invalidations through Redis; web processes also subscribe (createApp). */
-  cacheBus: CacheBus;
-  /** Signed-in sessions (platform/session-cache.ts): trusted only in web processes, while the bus is live. */
-  sessions: SessionCache<SessionUser>;
-  /** A signed-in user's repeated reads (platform/user-read-cache.ts), dropped with their sessions. */
-  userReads: UserReadCache;
-  auth: AuthService;
-  draws: DrawsService;
-  reservations: ReservationsService;
-  vouchers: VouchersService;
-  /** The admin console's draws, dashboard and ticket price (RULES D3, N7). */
-  adminDraws: AdminDrawsService;
-  /** The audit log, read-only (entries are written by each module's own service). */
-  auditLog: AuditLogService;
-  /** Held raffles and their participants. */
-  adminHistory: AdminHistoryService;
-  /** Buyers of the active draw. */
-  openBuyers: OpenBuyersService;
-  /** Winners and their prizes (RULES W6). */
-  winners: WinnersService;
-  catalogue: CatalogueService;
-  payments: PaymentsService;
-  coupons: CouponsService;
-  participations: ParticipationsService;
-  myBoard: MyBoardService;
-  ebooks: EbooksService;
-  account: AccountService;
-  /** The admin console's e-books and their uploads. */
-  adminInfoproducts: AdminInfoproductsService;
-  /** Payments to review: admin console and `cotaverde payments` (RULES P5, P6). */
-  paymentsReview: PaymentsReviewService;
-  /** Lotomania results and the draws they decide (RULES W1-W5). */
-  results: ResultsService;
-  lottery: LotteryClient;
-  /** Operations: the /ops dashboard's signed sessions, queue counts and retries. */
-  ops: OpsService;
-  /** Captive numbers bought with a saved card in every new main draw (RULES A2-A4). */
-  autopay: AutopayService;
-  /** The admin console's customer registry, number assignment and active balances (RULES N6, C5, U4). */
-  adminUsers: AdminUsersService;
-  /** Live boards: the server-sent event streams of GET /api/draws/{id}/events (draws/live.ts). */
-  live: LiveBoards;
-  /** The console dashboard's charts: sales, revenue, boards, PIX conversion (ops/figures.ts). */
-  figures: FiguresService;
-  /** The books: every module's invariants checked on the live database (RULES B1). */
-  books: BooksService;
-  /** Backups of the whole database: the nightly job, `cotaverde db backup`, the console's last backup (ops/backups.ts). */
-  backups: BackupsService;
-  close(): Promise<void>;
-}
-
-export interface ServiceOverrides {
-  config?: Config;
-  logger?: Logger;
-  db?: Db;
-  paymentProvider?: PaymentProvider;
-  couponAdapter?: CouponPushAdapter;
-  readCache?: ReadCache;
-  lotteryClient?: LotteryClient;
-  /** The clock of two-factor codes (ms since the epoch); tests move it. */
-  now?: () => number;
-}
-
 export function createServices(overrides: ServiceOverrides = {}): Services {
   const config = overrides.config ?? loadConfig();
-  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const db = overrides.db ?? createDb(config.databaseUrl, config.dbPoolMax);
-  const redis = createRedis(config.redisUrl);
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const fastRedis = createRedis(config.redisUrl, 'cotaverde-app', 'fail-fast');
-  // One line per outage, not one per reconnection attempt.
-  let redisDown = false;
-  fastRedis.on('error', (err) => {
-    if (!redisDown) logger.warn({ err: err.message }, 'redis unreachable: jobs are left to the sweeps, rate limits are per process');
-    redisDown = true;
-  });
-  fastRedis.on('ready', () => {
-    if (redisDown) logger.info('redis reachable again');
-    redisDown = false;
-  });
-  const queue = createJobQueue(fastRedis, config.queuePrefix);
-  const rateLimits = createRateLimits(fastRedis, config.queuePrefix, config.rateLimitDisabled);
-  const mailer = createMailer({ db, queue, logger, smtpUrl: config.smtpUrl, dropDir: config.mailDropDir, from: config.mailFrom, replyTo: config.supportEmail });
-  const sessions = new SessionCache<SessionUser>();
-  const userReads = new UserReadCache();
-  sessions.alsoDrop((userId) => userReads.dropUser(userId));
-  const auth = createAuthService({ db, config, rateLimits, mailer, logger, sessions, now: overrides.now ?? Date.now });
-  const readCache = overrides.readCache ?? new ReadCache();
-  const cacheBus = createCacheBus({ cache: readCache, sessions: sessions as SessionCache<unknown>, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
-  // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
-  // main series' new draw (RULES A2), only when opened by sell-out succession or by an admin,
-  // never by a customer's ensure-open-draw (RULES A3). Wired here so draws never imports autopay.
-  const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [holdCaptiveNumbers] });
+  const s = {} as Services;
+  /**
+   * The read-cache bus's listeners, once the bus exists. The bus is built on this process's first
+   * invalidation or session change (or when a web process subscribes, createApp), so a process
+   * that changes nothing opens no Redis connection for it; see readCache, sessions and cacheBus.
+   */
+  let busListener: ((m: Invalidation) => void) | undefined;
+  let busSessionListener: ((c: SessionChange) => Promise<void> | void) | undefined;
+
+  /** The payment provider and the sandbox: chosen here, once, for payments, autopay and the review. */
+  let providers:
+    { provider: PaymentProvider; sandbox: ReturnType<typeof import('./payments/providers').createProvider>['sandbox'] } | undefined;
+  const paymentProviders = () => {
+    if (!providers) {
+      const chosen = (require('./payments/providers') as typeof import('./payments/providers')).createProvider(config, { db: s.db });
+      providers = { provider: overrides.paymentProvider ?? chosen.provider, sandbox: chosen.sandbox };
+    }
+    return providers;
+  };
+
   // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:
   // payments cancels it, here and at the provider. Wired here so draws never imports payments.
-  const onReservationEnded = (reservationId: number, reason: string) => cancelPendingPaymentsOfReservation(db, reservationId, reason);
-  const reservations = createReservationsService({ db, queue, logger, rateLimits, draws, onReservationEnded });
+  const onReservationEnded = (reservationId: number, reason: string) =>
+    (require('./payments/queries') as typeof import('./payments/queries')).cancelPendingPaymentsOfReservation(s.db, reservationId, reason);
   // RULES W8: a refund that voids a drawn draw's winning sale re-decides it in the refund's
-  // transaction; results (built below, called only later) owns the decision. Wired here so
-  // vouchers never builds results.
-  const onDrawnSalesVoided: Parameters<typeof createVouchersService>[0]['onDrawnSalesVoided'] = (trx, e) => results.redecideAfterRefund(trx, e);
-  const vouchers = createVouchersService({ db, logger, draws, onReservationEnded, onDrawnSalesVoided });
-  const auditLog = createAuditLogService({ db });
-  const adminDraws = createAdminDrawsService({ db, draws, readCache, logger });
-  const adminHistory = createAdminHistoryService({ db });
-  const openBuyers = createOpenBuyersService({ db, draws });
-  const winners = createWinnersService({ db, draws, readCache, logger });
-  const catalogue = createCatalogueService({ db, draws, readCache });
-  const chosen = createProvider(config, { db });
-  const sandbox = chosen.sandbox;
-  const provider: PaymentProvider = overrides.paymentProvider ?? chosen.provider;
-  const receipts = createReceipts({
-    mailer,
-    publicUrl: config.publicUrl,
-    onDispatchError: (outboxId, err) => logger.warn({ outboxId, err: err.message }, 'receipt mail: dispatch failed; the sweep sends it'),
-  });
-  const payments = createPaymentsService({ db, config, logger, queue, rateLimits, vouchers, draws, reservations, provider, sandbox, receipts, userData: sessions });
-  const couponAdapter =
-    overrides.couponAdapter ??
-    (config.coupons.adapter === 'webhook'
-      ? createWebhookAdapter({ url: config.coupons.webhookUrl as string, secret: config.coupons.webhookSecret as string, logger })
-      : noneAdapter);
-  const coupons = createCouponsService({ db, logger, queue, adapter: couponAdapter });
-  const participations = createParticipationsService({ db });
-  const myBoard = createMyBoardService({ db });
-  const ebooks = createEbooksService({ db, appSecret: config.appSecret, storageDir: config.ebookStorageDir, adminEmails: config.adminEmails, logger });
-  const account = createAccountService({ db, catalogue, coupons, readCache });
-  const adminInfoproducts = createAdminInfoproductsService({
-    db,
-    readCache,
-    logger,
-    ebookStorageDir: config.ebookStorageDir,
-    coverStorageDir: config.uploads.coverStorageDir,
-    ebookMaxBytes: config.uploads.ebookMaxBytes,
-    coverMaxBytes: config.uploads.coverMaxBytes,
-    draws,
-  });
-  const paymentsReview = createPaymentsReviewService({ db, payments, sandboxActive: !!sandbox && provider.name === 'sandbox' });
-  const lottery = overrides.lotteryClient ?? createLotteryClient({ ...config.lottery, logger });
-  const results = createResultsService({ db, logger, mailer, readCache, draws, lottery, publicUrl: config.publicUrl });
-  const ops = createOpsService({ db, config, queue, redis: fastRedis, prefix: config.queuePrefix, logger });
-  const autopay = createAutopayService({ db, config, logger, queue, draws, payments, provider, sandbox: provider === sandbox ? sandbox : null });
-  // The live boards' own connection (connected on first use, so only web processes with streams
-  // open it): a slow Redis is waited for, not taken for a down one.
-  const liveRedis = createRedis(config.redisUrl, 'cotaverde-live', 'fail-fast', { commandTimeoutMs: config.live.redisTimeoutMs, lazy: true });
-  const live = createLiveBoards({
-    db,
-    redis: liveRedis,
-    readCache,
-    prefix: config.queuePrefix,
-    logger,
-    maxStreams: config.live.maxStreams,
-    maxStreamsPerClient: config.live.maxStreamsPerClient,
-    heartbeatMs: config.live.heartbeatMs,
-    streamMaxLen: config.live.streamMaxLen,
-  });
-  const books = createBooksService({ db, logger });
-  const backups = createBackupsService({ db, config, logger, books });
-  const assignments = createNumberAssignmentsService({ db, draws, reservations, recordAdminPayment: recordAdminAssignment });
-  const adminUsers = createAdminUsersService({
-    db,
-    logger,
-    mailer,
-    adminEmails: config.adminEmails,
-    draws,
-    reservations,
-    coupons,
-    readCache,
-    assignments,
-    sessions,
-    forgetUser: [(trx, u) => autopay.forgetUser(trx, u), (trx, u) => mailer.forgetUser(trx, u), (trx, u) => auth.forgetUser(trx, u)],
-  });
+  // transaction; results (called only then) owns the decision. Wired here so vouchers never builds results.
+  const onDrawnSalesVoided: Parameters<typeof import('./draws/vouchers').createVouchersService>[0]['onDrawnSalesVoided'] = (trx, e) =>
+    s.results.redecideAfterRefund(trx, e);
+  /** The live boards' own connection, once built (see live). */
+  let liveRedis: Redis | undefined;
 
-  return {
-    config,
-    logger,
-    db,
-    redis,
-    fastRedis,
-    queue,
-    rateLimits,
-    mailer,
-    readCache,
-    cacheBus,
-    sessions,
-    userReads,
-    auth,
-    draws,
-    reservations,
-    vouchers,
-    adminDraws,
-    auditLog,
-    adminHistory,
-    openBuyers,
-    winners,
-    catalogue,
-    payments,
-    coupons,
-    participations,
-    myBoard,
-    ebooks,
-    account,
-    adminInfoproducts,
-    paymentsReview,
-    results,
-    lottery,
-    ops,
-    autopay,
-    adminUsers,
-    live,
-    figures: createFiguresService({ db }),
-    books,
-    backups,
-    async close() {
-      live.closeAll();
-      await cacheBus.close().catch(() => {});
-      await queue.close().catch(() => {});
-      await db.destroy().catch(() => {});
-      redis.disconnect();
-      fastRedis.disconnect();
-      liveRedis.disconnect();
+  const makers: Makers = {
+    config: () => config,
+    logger: () => {
+      const given = overrides.logger;
+      if (typeof given === 'function') return given();
+      return given ?? (require('./platform/logger') as typeof import('./platform/logger')).createLogger({ level: config.logLevel });
     },
+    db: () => overrides.db ?? (require('./platform/db') as typeof import('./platform/db')).createDb(config.databaseUrl, config.dbPoolMax),
+    redis: () => {
+      const redis = (require('./platform/redis') as typeof import('./platform/redis')).createRedis(config.redisUrl);
+      redis.on('error', (err) => s.logger.warn({ err: err.message }, 'redis connection error'));
+      return redis;
+    },
+    fastRedis: () => {
+      const fastRedis = (require('./platform/redis') as typeof import('./platform/redis')).createRedis(
+        config.redisUrl,
+        'cotaverde-app',
+        'fail-fast',
+      );
+      // One line per outage, not one per reconnection attempt.
+      let redisDown = false;
+      fastRedis.on('error', (err) => {
+        if (!redisDown) s.logger.warn({ err: err.message }, 'redis unreachable: jobs are left to the sweeps, rate limits are per process');
+        redisDown = true;
+      });
+      fastRedis.on('ready', () => {
+        if (redisDown) s.logger.info('redis reachable again');
+        redisDown = false;
+      });
+      return fastRedis;
+    },
+    queue: () => (require('./platform/queue') as typeof import('./platform/queue')).createJobQueue(s.fastRedis, config.queuePrefix),
+    rateLimits: () =>
+      (require('./platform/rate-limit') as typeof import('./platform/rate-limit')).createRateLimits(
+        s.fastRedis,
+        config.queuePrefix,
+        config.rateLimitDisabled,
+      ),
+    mailer: () => {
+      const mailer = (require('./platform/mail') as typeof import('./platform/mail')).createMailer({
+        db: s.db,
+        queue: s.queue,
+        logger: s.logger,
+        smtpUrl: config.smtpUrl,
+        dropDir: config.mailDropDir,
+        from: config.mailFrom,
+        replyTo: config.supportEmail,
+      });
+      // Auth registers the renderers of its mails (password reset, admin e-mail confirmation) on
+      // the mailer when built: a delivery builds it first, so every process renders them.
+      const deliver = mailer.deliver.bind(mailer);
+      return Object.assign(mailer, { deliver: (outboxId: number) => (void s.auth, deliver(outboxId)) });
+    },
+    readCache: () => {
+      const cache = overrides.readCache ?? new (require('./platform/read-cache') as typeof import('./platform/read-cache')).ReadCache();
+      // This process's invalidations reach the other processes through the bus, built on the first one.
+      cache.onInvalidate((m) => {
+        void s.cacheBus;
+        busListener?.(m);
+      });
+      return cache;
+    },
+    cacheBus: () =>
+      (require('./platform/cache-bus') as typeof import('./platform/cache-bus')).createCacheBus({
+        // The bus's listeners are kept in busListener and busSessionListener, called by the
+        // caches' own listeners (readCache and sessions), also for the change that built the bus.
+        cache: redirectListener(s.readCache, 'onInvalidate', (l: typeof busListener) => void (busListener = l)),
+        sessions: redirectListener(
+          s.sessions as SessionCache<unknown>,
+          'onChange',
+          (l: typeof busSessionListener) => void (busSessionListener = l),
+        ),
+        publisher: s.fastRedis,
+        redisUrl: config.redisUrl,
+        channel: `${config.queuePrefix}:read-cache`,
+        logger: s.logger,
+      }),
+    sessions: () => {
+      const sessions = new (require('./platform/session-cache') as typeof import('./platform/session-cache')).SessionCache<SessionUser>();
+      sessions.alsoDrop((userId) => s.userReads.dropUser(userId));
+      // A session change (sign-out, demotion, removal, from any process) reaches every web process
+      // through the bus before the writer goes on: the bus is built on the first change.
+      sessions.onChange(async (c) => {
+        void s.cacheBus;
+        await busSessionListener?.(c);
+      });
+      return sessions;
+    },
+    userReads: () => new (require('./platform/user-read-cache') as typeof import('./platform/user-read-cache')).UserReadCache(),
+    auth: () =>
+      (require('./auth/service') as typeof import('./auth/service')).createAuthService({
+        db: s.db,
+        config,
+        rateLimits: s.rateLimits,
+        mailer: s.mailer,
+        logger: s.logger,
+        sessions: s.sessions,
+        now: overrides.now ?? Date.now,
+      }),
+    // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
+    // main series' new draw (RULES A2), only when opened by sell-out succession or by an admin,
+    // never by a customer's ensure-open-draw (RULES A3). Wired here so draws never imports autopay.
+    draws: () =>
+      (require('./draws/service') as typeof import('./draws/service')).createDrawsService({
+        db: s.db,
+        logger: s.logger,
+        readCache: s.readCache,
+        onDrawOpened: [
+          (trx, draw, by) => (require('./autopay/holds') as typeof import('./autopay/holds')).holdCaptiveNumbers(trx, draw, by),
+        ],
+      }),
+    reservations: () =>
+      (require('./draws/reservations') as typeof import('./draws/reservations')).createReservationsService({
+        db: s.db,
+        queue: s.queue,
+        logger: s.logger,
+        rateLimits: s.rateLimits,
+        draws: s.draws,
+        onReservationEnded,
+      }),
+    vouchers: () =>
+      (require('./draws/vouchers') as typeof import('./draws/vouchers')).createVouchersService({
+        db: s.db,
+        logger: s.logger,
+        draws: s.draws,
+        onReservationEnded,
+        onDrawnSalesVoided,
+      }),
+    auditLog: () => (require('./audit/service') as typeof import('./audit/service')).createAuditLogService({ db: s.db }),
+    adminDraws: () =>
+      (require('./draws/admin') as typeof import('./draws/admin')).createAdminDrawsService({
+        db: s.db,
+        draws: s.draws,
+        readCache: s.readCache,
+        logger: s.logger,
+      }),
+    adminHistory: () =>
+      (require('./draws/admin-history') as typeof import('./draws/admin-history')).createAdminHistoryService({ db: s.db }),
+    openBuyers: () =>
+      (require('./draws/open-buyers') as typeof import('./draws/open-buyers')).createOpenBuyersService({ db: s.db, draws: s.draws }),
+    winners: () =>
+      (require('./draws/winners') as typeof import('./draws/winners')).createWinnersService({
+        db: s.db,
+        draws: s.draws,
+        readCache: s.readCache,
+        logger: s.logger,
+      }),
+    catalogue: () =>
+      (require('./catalogue/service') as typeof import('./catalogue/service')).createCatalogueService({
+        db: s.db,
+        draws: s.draws,
+        readCache: s.readCache,
+      }),
+    payments: () => {
+      const { provider, sandbox } = paymentProviders();
+      return (require('./payments/service') as typeof import('./payments/service')).createPaymentsService({
+        db: s.db,
+        config,
+        logger: s.logger,
+        queue: s.queue,
+        rateLimits: s.rateLimits,
+        vouchers: s.vouchers,
+        draws: s.draws,
+        reservations: s.reservations,
+        provider,
+        sandbox,
+        receipts: (require('./payments/receipt') as typeof import('./payments/receipt')).createReceipts({
+          mailer: s.mailer,
+          publicUrl: config.publicUrl,
+          onDispatchError: (outboxId, err) =>
+            s.logger.warn({ outboxId, err: err.message }, 'receipt mail: dispatch failed; the sweep sends it'),
+        }),
+        userData: s.sessions,
+      });
+    },
+    coupons: () => {
+      const adapters = require('./coupons/adapters') as typeof import('./coupons/adapters');
+      const adapter =
+        overrides.couponAdapter ??
+        (config.coupons.adapter === 'webhook'
+          ? adapters.createWebhookAdapter({
+              url: config.coupons.webhookUrl as string,
+              secret: config.coupons.webhookSecret as string,
+              logger: s.logger,
+            })
+          : adapters.noneAdapter);
+      return (require('./coupons/service') as typeof import('./coupons/service')).createCouponsService({
+        db: s.db,
+        logger: s.logger,
+        queue: s.queue,
+        adapter,
+      });
+    },
+    participations: () =>
+      (require('./payments/participations') as typeof import('./payments/participations')).createParticipationsService({ db: s.db }),
+    myBoard: () => (require('./draws/my-board') as typeof import('./draws/my-board')).createMyBoardService({ db: s.db }),
+    ebooks: () =>
+      (require('./catalogue/ebooks') as typeof import('./catalogue/ebooks')).createEbooksService({
+        db: s.db,
+        appSecret: config.appSecret,
+        storageDir: config.ebookStorageDir,
+        adminEmails: config.adminEmails,
+        logger: s.logger,
+      }),
+    account: () =>
+      (require('./account/service') as typeof import('./account/service')).createAccountService({
+        db: s.db,
+        catalogue: s.catalogue,
+        coupons: s.coupons,
+        readCache: s.readCache,
+      }),
+    adminInfoproducts: () =>
+      (require('./catalogue/admin') as typeof import('./catalogue/admin')).createAdminInfoproductsService({
+        db: s.db,
+        readCache: s.readCache,
+        logger: s.logger,
+        ebookStorageDir: config.ebookStorageDir,
+        coverStorageDir: config.uploads.coverStorageDir,
+        ebookMaxBytes: config.uploads.ebookMaxBytes,
+        coverMaxBytes: config.uploads.coverMaxBytes,
+        draws: s.draws,
+      }),
+    paymentsReview: () => {
+      const { provider, sandbox } = paymentProviders();
+      return (require('./payments/review') as typeof import('./payments/review')).createPaymentsReviewService({
+        db: s.db,
+        payments: s.payments,
+        sandboxActive: !!sandbox && provider.name === 'sandbox',
+      });
+    },
+    lottery: () =>
+      overrides.lotteryClient ??
+      (require('./draws/lottery-client') as typeof import('./draws/lottery-client')).createLotteryClient({
+        ...config.lottery,
+        logger: s.logger,
+      }),
+    results: () =>
+      (require('./draws/results') as typeof import('./draws/results')).createResultsService({
+        db: s.db,
+        logger: s.logger,
+        mailer: s.mailer,
+        readCache: s.readCache,
+        draws: s.draws,
+        lottery: s.lottery,
+        publicUrl: config.publicUrl,
+      }),
+    ops: () =>
+      (require('./ops/service') as typeof import('./ops/service')).createOpsService({
+        db: s.db,
+        config,
+        queue: s.queue,
+        redis: s.fastRedis,
+        prefix: config.queuePrefix,
+        logger: s.logger,
+      }),
+    autopay: () => {
+      const { provider, sandbox } = paymentProviders();
+      return (require('./autopay/service') as typeof import('./autopay/service')).createAutopayService({
+        db: s.db,
+        config,
+        logger: s.logger,
+        queue: s.queue,
+        draws: s.draws,
+        payments: s.payments,
+        provider,
+        sandbox: provider === sandbox ? sandbox : null,
+      });
+    },
+    live: () => {
+      // The live boards' own connection (connected on first use, so only web processes with
+      // streams open it): a slow Redis is waited for, not taken for a down one.
+      liveRedis = (require('./platform/redis') as typeof import('./platform/redis')).createRedis(
+        config.redisUrl,
+        'cotaverde-live',
+        'fail-fast',
+        {
+          commandTimeoutMs: config.live.redisTimeoutMs,
+          lazy: true,
+        },
+      );
+      return (require('./draws/live') as typeof import('./draws/live')).createLiveBoards({
+        db: s.db,
+        redis: liveRedis,
+        readCache: s.readCache,
+        prefix: config.queuePrefix,
+        logger: s.logger,
+        maxStreams: config.live.maxStreams,
+        maxStreamsPerClient: config.live.maxStreamsPerClient,
+        heartbeatMs: config.live.heartbeatMs,
+        streamMaxLen: config.live.streamMaxLen,
+      });
+    },
+    figures: () => (require('./ops/figures') as typeof import('./ops/figures')).createFiguresService({ db: s.db }),
+    books: () => (require('./audit/books') as typeof import('./audit/books')).createBooksService({ db: s.db, logger: s.logger }),
+    backups: () =>
+      (require('./ops/backups') as typeof import('./ops/backups')).createBackupsService({
+        db: s.db,
+        config,
+        logger: s.logger,
+        books: s.books,
+      }),
+    adminUsers: () =>
+      (require('./auth/admin-users') as typeof import('./auth/admin-users')).createAdminUsersService({
+        db: s.db,
+        logger: s.logger,
+        mailer: s.mailer,
+        adminEmails: config.adminEmails,
+        draws: s.draws,
+        reservations: s.reservations,
+        coupons: s.coupons,
+        readCache: s.readCache,
+        assignments: (require('./draws/assign') as typeof import('./draws/assign')).createNumberAssignmentsService({
+          db: s.db,
+          draws: s.draws,
+          reservations: s.reservations,
+          recordAdminPayment: (require('./payments/records') as typeof import('./payments/records')).recordAdminAssignment,
+        }),
+        sessions: s.sessions,
+        forgetUser: [
+          (trx, u) => s.autopay.forgetUser(trx, u),
+          (trx, u) => s.mailer.forgetUser(trx, u),
+          (trx, u) => s.auth.forgetUser(trx, u),
+        ],
+      }),
   };
+  const built = defineLazy(s, makers);
+
+  s.close = async () => {
+    // Only what was built: closing builds nothing.
+    if (built.has('live')) s.live.closeAll();
+    if (built.has('cacheBus')) await s.cacheBus.close().catch(() => {});
+    if (built.has('queue')) await s.queue.close().catch(() => {});
+    if (built.has('db') || overrides.db) await (overrides.db ?? s.db).destroy().catch(() => {});
+    if (built.has('redis')) s.redis.disconnect();
+    if (built.has('fastRedis')) s.fastRedis.disconnect();
+    liveRedis?.disconnect();
+  };
+  return s;
 }
