@@ -170,7 +170,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
     adminHistory: () => (require('../src/draws/admin-history') as typeof import('../src/draws/admin-history')).createAdminHistoryService({ db: s.db }),
     openBuyers: () => (require('../src/draws/open-buyers') as typeof import('../src/draws/open-buyers')).createOpenBuyersService({ db: s.db, draws: s.draws }),
     winners: () =>
-      (require('../src/draws/winners') as typeof import('../src/draws/winners')).createWinnersService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),
+      (require('../src/results/winners') as typeof import('../src/results/winners')).createWinnersService({ db: s.db, draws: s.draws, readCache: s.readCache, logger: s.logger }),
     catalogue: () =>
       (require('../src/catalogue/service') as typeof import('../src/catalogue/service')).createCatalogueService({ db: s.db, draws: s.draws, readCache: s.readCache }),
 
@@ -234,9 +234,9 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
         sandboxActive: !!sandbox && provider.name === 'sandbox',
       });
     },
-    lottery: () => (require('../src/draws/lottery-client') as typeof import('../src/draws/lottery-client')).createLotteryClient({ ...config.lottery, logger: s.logger }),
+    lottery: () => (require('../src/results/lottery-client') as typeof import('../src/results/lottery-client')).createLotteryClient({ ...config.lottery, logger: s.logger }),
     results: () =>
-      (require('../src/draws/results') as typeof import('../src/draws/results')).createResultsService({
+      (require('../src/results/service') as typeof import('../src/results/service')).createResultsService({
         db: s.db,
         logger: s.logger,
         mailer: s.mailer,
@@ -269,7 +269,7 @@ export function createCliServices(config: Config, overrides: { logger?: () => Se
     },
     // Pumps only the streams this process serves: none in the CLI (web processes pump theirs on the bus).
     live: () =>
-      (require('../src/draws/live') as typeof import('../src/draws/live')).createLiveBoards({
+      (require('../src/live/live') as typeof import('../src/live/live')).createLiveBoards({
         db: s.db,
         redis: s.fastRedis,
         readCache: s.readCache,

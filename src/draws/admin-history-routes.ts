@@ -1,7 +1,7 @@
 import { body, requireAdmin } from '../platform/http/context';
 import { HistoryDrawId, type AdminHistoryService } from './admin-history';
 import type { OpenBuyersService } from './open-buyers';
-import { WinnerDrawId, type WinnersService } from './winners';
+import { WinnerDrawId, type WinnersService } from '../results/winners';
 import { adminRoutes } from '../platform/http/routes';
 
 /**

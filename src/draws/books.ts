@@ -1,8 +1,8 @@
 import type { Conn } from '../platform/db';
 import { booksCheck, pairId, rowsOf, type BooksCheck } from '../platform/books';
 import { soldNumbersThatCount } from './queries';
-import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
-import { GAME } from './results';
+import { decideWinner, lotomaniaNumbersProblem } from '../results/winner-rule';
+import { GAME } from '../results/service';
 import { voucherLotChecks } from './vouchers';
 
 /**

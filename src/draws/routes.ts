@@ -10,7 +10,7 @@ import type { ReservationsService } from './reservations';
 import type { VouchersService } from './vouchers';
 import { reservationNumbers } from './serializers';
 import type { MyReservations } from '../shared/api/draws';
-import type { LiveBoards } from './live';
+import type { LiveBoards } from '../live/live';
 import { DomainError } from '../platform/errors';
 import { reservationsTotal } from '../platform/metrics';
 import { routes } from '../platform/http/routes';

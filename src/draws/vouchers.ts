@@ -8,7 +8,7 @@ import type { DrawsService } from './service';
 import { liveSalesOf, lockCells, lockDraws, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
 import type { ConsumeResult, VoucherAllowance } from '../shared/api/draws';
 import type { DecidedDraw } from '../shared/api/results';
-import type { RefundedSales } from './results';
+import type { RefundedSales } from '../results/service';
 
 export const RemainingQuery = z.object({
   draw_id: Id('Informe o sorteio (draw_id).'),

@@ -8,12 +8,12 @@ import type { ReadCache } from '../platform/read-cache';
 import { initialsOf } from '../shared/initials';
 import { iso } from '../shared/iso';
 import type { ContestResult, DecidedDraw, DrawResult, RecordOutcome, ResultPreview, WalkStep } from '../shared/api/results';
-import * as q from './queries';
-import { drawStatusWord } from './serializers';
-import type { DrawsService } from './service';
+import * as q from '../draws/queries';
+import { drawStatusWord } from '../draws/serializers';
+import type { DrawsService } from '../draws/service';
 import type { FetchOutcome, LotteryClient } from './lottery-client';
 import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
-import { noteDrawOrderMissing, resolveResultAlerts } from './result-alerts';
+import { noteDrawOrderMissing, resolveResultAlerts } from './alerts';
 import { lotteryResultsWithoutDrawOrder } from '../platform/metrics';
 
 /**

@@ -4,8 +4,8 @@ import type { Redis } from 'ioredis';
 import type { Db } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Invalidation, ReadCache } from '../platform/read-cache';
-import * as q from './queries';
-import { drawStatusWord, serializeNumber } from './serializers';
+import * as q from '../draws/queries';
+import { drawStatusWord, serializeNumber } from '../draws/serializers';
 import type { BoardNumber, DrawStatus } from '../shared/api/draws';
 import type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
 

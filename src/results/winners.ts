@@ -7,8 +7,8 @@ import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import { iso } from '../shared/iso';
 import type { Winner, WinnerList } from '../shared/api/admin-history';
-import { likeTerm, Offset, Search, wholeDays } from './admin-history';
-import type { DrawsService } from './service';
+import { likeTerm, Offset, Search, wholeDays } from '../draws/admin-history';
+import type { DrawsService } from '../draws/service';
 
 /**
  * Winners and their prizes (console '/admin/vencedores', `winners` CLI; RULES W2, W6): the drawn draws
