@@ -8,7 +8,6 @@ import type { DrawsService } from './service';
 import { liveSalesOf, lockCells, lockDraws, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
 import type { ConsumeResult, VoucherAllowance } from '../shared/api/draws';
 import type { DecidedDraw } from '../shared/api/results';
-import type { RefundedSales } from '../results/service';
 
 export const RemainingQuery = z.object({
   draw_id: Id('Informe o sorteio (draw_id).'),
@@ -217,6 +216,17 @@ export interface UndoOutcome extends VoidOutcome {
   revoked: Array<{ infoproductId: number; count: number }>;
   /** Drawn draws whose winner changed because the refund voided the winning sale (RULES W8). */
   redecided: DecidedDraw[];
+}
+
+/**
+ * A refund or chargeback voided sales of decided draws: the payload of onDrawnSalesVoided, fired in
+ * the refund's transaction (results re-decides those draws, RULES W8).
+ */
+export interface RefundedSales {
+  drawIds: number[];
+  paymentId: number;
+  paymentStatus: 'refunded' | 'charged_back';
+  by: { actorUserId: number | null; actor: 'cli' | 'admin' | 'system' };
 }
 
 /** Who refunds: recorded on the re-decision's audit entries. */

@@ -12,6 +12,7 @@ import type { ResultAlert } from '../shared/api/admin-draws';
  * admin's draws answers carry the open alert of a closed draw as `result_alert`.
  */
 
+/** The one game results are stored for (`lottery_results.game`). */
 export const GAME = 'lotomania';
 
 const BRT = { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', year: 'numeric' } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { lotomaniaNumbersProblem } from './winner-rule';
+import { saoPauloDate, saoPauloTime } from './time';
 
 /**
  * The adapter for the public Lotomania results service (RULES W1, W7): the Caixa lottery portal's API,
@@ -52,15 +53,16 @@ const Body = z.object({
 });
 
 /**
- * 'DD/MM/YYYY' → that day at 20:00 in Brasília (UTC−3, no daylight saving time since 2019): the
+ * 'DD/MM/YYYY' → that day at 20:00 in Brasília (time.ts: São Paulo's fixed offset): the
  * time Lotomania contests are held. Null when the date does not exist.
  */
 export function parseDataApuracao(s: string): Date | null {
   const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
   if (!m) return null;
   const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d, 23, 0, 0));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  const date = saoPauloTime(y, mo - 1, d, 20);
+  const local = saoPauloDate(date);
+  if (local.year !== y || local.month !== mo - 1 || local.day !== d) return null;
   return date;
 }
 

@@ -7,7 +7,7 @@ import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../he
 import { grant, makeDraw, makeProductWithDraw, range, sellDirectly } from '../draws/fixtures';
 import { registerJobHandlers } from '../../jobs/registry';
 import { decideWinner } from '../../src/results/winner-rule';
-import { previousScheduledContest } from '../../src/results/service';
+import { previousScheduledContest } from '../../src/results/time';
 import { RESULTS_SCHEDULES, SCHEDULES } from '../../src/platform/queue';
 
 /**
