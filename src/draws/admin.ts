@@ -1,19 +1,17 @@
-import { z } from 'zod';
 import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id, PageLimit, PageOffset } from '../platform/validation';
-import { parseId } from '../shared/validation';
 import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import { resultAlertsFor } from '../results/alerts';
 import type { DrawsService } from './service';
-import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
+import { DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
 import type { DrawStatus } from '../shared/api/draws';
 import type { AdminDraw, AdminDrawChange, DashboardSummary, NewSeriesResult } from '../shared/api/admin-draws';
+import { AdminDrawId, CreateDrawCommand, UpdateDrawCommand, StatusCommand, TicketPriceCommand, NewSeriesCommand, AdminDrawListQuery, drawAuditSnapshot as snapshot, type DrawFields } from './admin-schemas';
 
 /**
  * The admin console's draws (RULES D3, D6, N7): dashboard summary, 'NOVO SORTEIO', ticket price and the
@@ -21,94 +19,6 @@ import type { AdminDraw, AdminDrawChange, DashboardSummary, NewSeriesResult } fr
  * (the order of the sale paths, so no deadlock), writes an audit entry with before/after and
  * drops the cached public reads once it commits.
  */
-
-export const AdminDrawId = Id('Sorteio inválido.');
-
-/** The spec's status words (open/aberto, closed/fechado); `drawn` is never set by hand. */
-const StatusInput = z
-  .string({ error: 'Status inválido. Use open ou closed.' })
-  .trim()
-  .toLowerCase()
-  .transform((v, ctx) => {
-    if (v === 'open' || v === 'aberto') return 'open' as const;
-    if (v === 'closed' || v === 'fechado') return 'closed' as const;
-    ctx.addIssue({ code: 'custom', message: 'Status inválido. Use open ou closed.' });
-    return z.NEVER;
-  });
-
-/** A whole number from a JSON number or a numeric text, floored (spec §5 "floored"). */
-const floored = (label: string) =>
-  z.unknown().transform((v, ctx) => {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
-    if (v === undefined) ctx.addIssue({ code: 'custom', message: 'Campo obrigatório.' });
-    else if (!Number.isFinite(n) || !Number.isSafeInteger(Math.floor(n))) ctx.addIssue({ code: 'custom', message: `${label} deve ser um número.` });
-    else return Math.floor(n);
-    return z.NEVER;
-  });
-
-const Title = z.string({ error: 'O título deve ser um texto.' }).trim().min(1, 'Informe o título do sorteio.').max(200, 'O título pode ter no máximo 200 caracteres.');
-const Price = floored('O preço').pipe(z.number().min(0, 'O preço não pode ser negativo.').max(100_000_000, 'O preço é alto demais.'));
-const Total = floored('A quantidade de números').pipe(
-  z.number().min(1, 'A quantidade de números deve ser pelo menos 1.').max(1000, 'A quantidade de números pode ser no máximo 1000.'),
-);
-const MaxPerUser = floored('O limite por usuário').pipe(z.number().min(0, 'O limite por usuário não pode ser negativo.').max(1000, 'O limite por usuário pode ser no máximo 1000.'));
-const Prize = floored('O prêmio').pipe(z.number().min(0, 'O prêmio não pode ser negativo.').max(1_000_000_000, 'O prêmio é alto demais.'));
-/** An e-book id by the one id rule, or null / '' for a draw without e-book. */
-const ProductRef = z.unknown().transform((v, ctx): number | null => {
-  if (v === null || v === '') return null;
-  const id = parseId(v);
-  if (id === null) {
-    ctx.addIssue({ code: 'custom', message: 'E-book inválido.' });
-    return z.NEVER;
-  }
-  return id;
-});
-
-/** The dialog's body with the spec's names and aliases; every field optional (create fills defaults). */
-const DrawFields = z
-  .object({
-    title: Title.optional(),
-    name: Title.optional(),
-    status: StatusInput.optional(),
-    price_cents: Price.nullable().optional(),
-    ticket_price_cents: Price.nullable().optional(),
-    numbers_total: Total.optional(),
-    total_numbers: Total.optional(),
-    max_per_user: MaxPerUser.optional(),
-    limit_per_user: MaxPerUser.optional(),
-    prize_cents: Prize.optional(),
-    infoproduct_id: ProductRef.optional(),
-  })
-  .transform((v) => ({
-    title: v.title ?? v.name,
-    status: v.status,
-    // A positive price is the draw's own; 0 or null means "the product's price, else the config's" (spec §5).
-    price: v.price_cents !== undefined ? v.price_cents : v.ticket_price_cents,
-    total_numbers: v.numbers_total ?? v.total_numbers,
-    max_per_user: v.max_per_user ?? v.limit_per_user,
-    prize_cents: v.prize_cents,
-    infoproduct_id: v.infoproduct_id,
-  }));
-type DrawFields = z.output<typeof DrawFields>;
-
-export const CreateDrawCommand = DrawFields.refine((v) => v.title !== undefined, { message: 'Informe o título do sorteio.', path: ['title'] });
-export const UpdateDrawCommand = DrawFields.refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nada para alterar.' });
-export const StatusCommand = z.object({ status: StatusInput }, { error: 'Envie um objeto JSON.' });
-export const TicketPriceCommand = z.object({
-  price_cents: floored('O preço do bilhete').pipe(z.number().min(0, 'O preço do bilhete não pode ser negativo.').max(100_000_000, 'O preço do bilhete é alto demais.')),
-});
-/** The draw and the sold count the admin confirmed ('NOVO SORTEIO'); both optional, checked when sent. */
-export const NewSeriesCommand = z.object({
-  draw_id: AdminDrawId.optional(),
-  confirm_sold: floored('A quantidade de vendidos').pipe(z.number().min(0)).optional(),
-});
-export const AdminDrawListQuery = z.object({
-  limit: PageLimit(200, 50),
-  offset: PageOffset(),
-  status: z.enum(DRAW_STATUS_FILTER_NAMES, { error: 'Status inválido. Use open, closed ou sorteado.' }).optional(),
-  infoproduct_id: Id('E-book inválido.').optional(),
-  search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
-});
 
 /** Declared once in src/shared/api/admin-draws.ts (the admin console reads the same type). */
 export type AdminDrawView = AdminDraw;
@@ -127,38 +37,13 @@ export interface AdminDrawsService {
   board(id: number): Promise<{ draw_id: number; status: DrawStatus; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
 }
 
-const DRAW_AUDIT_FIELDS = ['title', 'status', 'infoproduct_id', 'total_numbers', 'prize_cents', 'ticket_price_cents_override', 'max_per_user', 'closed_at'] as const;
-function snapshot(d: q.DrawRow | undefined | null) {
-  if (!d) return null;
-  const out: Record<string, unknown> = { id: d.id };
-  for (const k of DRAW_AUDIT_FIELDS) out[k] = d[k];
-  return out;
-}
-
 const notFound = () => errors.notFound('draw_not_found', 'Sorteio não encontrado.');
 const secondOpen = () => errors.conflict('draw_already_open', 'Este e-book já tem um sorteio aberto. Feche-o antes de abrir outro.');
 
 export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; readCache: ReadCache; logger: Logger }): AdminDrawsService {
   const { db, draws } = deps;
 
-  /**
-   * The draws among `ids` that ever took a hold, a sale (even voided), a payment or an autopay
-   * run: such a draw is closed, never erased, and its total and e-book stay.
-   */
-  async function usedDraws(conn: Trx | Db, ids: number[]): Promise<Set<number>> {
-    if (!ids.length) return new Set();
-    const r = await conn.raw(
-      `SELECT d.id FROM unnest(?::bigint[]) AS d(id)
-        WHERE EXISTS (SELECT 1 FROM draw_numbers WHERE draw_id = d.id AND status <> 'available')
-           OR EXISTS (SELECT 1 FROM number_sales WHERE draw_id = d.id)
-           OR EXISTS (SELECT 1 FROM reservations WHERE draw_id = d.id)
-           OR EXISTS (SELECT 1 FROM payments WHERE draw_id = d.id)
-           OR EXISTS (SELECT 1 FROM autopay_runs WHERE draw_id = d.id)`,
-      [ids],
-    );
-    return new Set(r.rows.map((x: { id: string | number }) => Number(x.id)));
-  }
-  const hasHistory = async (conn: Trx | Db, id: number) => (await usedDraws(conn, [id])).has(id);
+  const hasHistory = async (conn: Trx | Db, id: number) => (await q.usedDraws(conn, [id])).has(id);
 
   async function productOf(trx: Trx, id: number) {
     const p = await q.lockProduct(trx, id);
@@ -182,7 +67,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     const products: Array<{ id: number; title: string; price_cents: number | null }> = productIds.length
       ? await db('infoproducts').whereIn('id', productIds).select('id', 'title', 'price_cents')
       : [];
-    const used = await usedDraws(db, rows.map((r) => r.id));
+    const used = await q.usedDraws(db, rows.map((r) => r.id));
     const alerts = await resultAlertsFor(db, rows);
     return base.map((v) => {
       const p = v.infoproduct_id ? products.find((x) => x.id === v.infoproduct_id) : undefined;
@@ -219,7 +104,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
   }
 
   async function close(trx: Trx, d: q.DrawRow): Promise<q.DrawRow> {
-    // DESIGN §2: an admin's close is a pause (closed_by 'admin'): ensure-open-draw opens no successor.
+    // RULES D3: an admin's close is a pause (closed_by 'admin'): ensure-open-draw opens no successor.
     const [after] = await trx('draws').where({ id: d.id }).update({ status: 'closed', closed_by: 'admin', closed_at: trx.fn.now(), updated_at: trx.fn.now() }).returning('*');
     await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId: d.id, by: 'admin' }) });
     return after;
@@ -259,7 +144,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
   /**
    * After a change that closed draw `before` (open before, closed now): when it was the main
    * series' draw, the words saying that the store has no current draw of the main series until
-   * one is opened (DESIGN §2: an admin's close is a pause; nothing reopens it but an admin).
+   * one is opened (RULES D3: an admin's close is a pause; nothing reopens it but an admin).
    */
   async function closeNotice(before: q.DrawRow, after: AdminDrawView): Promise<AdminDrawChange> {
     if (before.status !== 'open' || after.status !== 'closed' || !before.infoproduct_id) return after;

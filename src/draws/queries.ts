@@ -84,6 +84,24 @@ export async function lockProduct(conn: Conn, infoproductId: number): Promise<{ 
   return conn('infoproducts').where({ id: infoproductId }).forNoKeyUpdate().first('id', 'active');
 }
 
+/**
+ * The draws among `ids` that ever took a hold, a sale (even voided), a payment or an autopay
+ * run: such a draw is closed, never erased, and its total and e-book stay.
+ */
+export async function usedDraws(conn: Conn, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const r = await conn.raw(
+    `SELECT d.id FROM unnest(?::bigint[]) AS d(id)
+      WHERE EXISTS (SELECT 1 FROM draw_numbers WHERE draw_id = d.id AND status <> 'available')
+         OR EXISTS (SELECT 1 FROM number_sales WHERE draw_id = d.id)
+         OR EXISTS (SELECT 1 FROM reservations WHERE draw_id = d.id)
+         OR EXISTS (SELECT 1 FROM payments WHERE draw_id = d.id)
+         OR EXISTS (SELECT 1 FROM autopay_runs WHERE draw_id = d.id)`,
+    [ids],
+  );
+  return new Set(r.rows.map((x: { id: string | number }) => Number(x.id)));
+}
+
 export function findOpenDrawOfProduct(conn: Conn, infoproductId: number): Promise<DrawRow | undefined> {
   return conn('draws').where({ infoproduct_id: infoproductId, status: 'open' }).first();
 }

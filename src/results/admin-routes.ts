@@ -1,5 +1,5 @@
 import { body, requireAdmin } from '../platform/http/context';
-import { AdminDrawId } from '../draws/admin';
+import { AdminDrawId } from '../draws/admin-schemas';
 import type { ResultsService } from './service';
 import { adminRoutes } from '../platform/http/routes';
 
