@@ -11,6 +11,7 @@ import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
 import { adminUsersRoutes } from './auth/admin-users-routes';
 import { adminHistoryRoutes } from './draws/admin-history-routes';
+import { adminWinnersRoutes } from './results/winners-routes';
 import { adminAuditRoutes } from './audit/admin-routes';
 import { adminInfoproductsRoutes, coverRoutes } from './catalogue/admin-routes';
 import { adminPaymentsRoutes } from './payments/admin-routes';
@@ -120,6 +121,7 @@ export function moduleRouters(services: Services) {
     accountRoutes(services),
     // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.
     adminHistoryRoutes(services),
+    adminWinnersRoutes(services),
     adminDrawsRoutes(services),
     adminUsersRoutes(services),
     adminAuditRoutes(services),

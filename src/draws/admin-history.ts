@@ -6,7 +6,7 @@ import { iso } from '../shared/iso';
 import type { DrawParticipants, HeldDraw, Page, Participant, ParticipantEntry, ParticipantNumber } from '../shared/api/admin-history';
 import * as q from './queries';
 import { drawStatusWord, wholeDays } from './serializers';
-import { resultAlertsFor } from '../results/alerts';
+import { resultAlertsFor } from './result-alerts';
 
 /**
  * The admin console's held raffles (account spec §2 'Held raffles'): closed and drawn

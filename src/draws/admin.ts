@@ -6,7 +6,7 @@ import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
-import { resultAlertsFor } from '../results/alerts';
+import { resultAlertsFor } from './result-alerts';
 import type { DrawsService } from './service';
 import { DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
 import type { DrawStatus } from '../shared/api/draws';

@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db';
 import { errors } from '../platform/errors';
-import { initialsOf } from '../auth/serializers';
+import { initialsOf } from '../shared/initials';
 import type { MyBoardCell, MyDrawBoard } from '../shared/api/account';
 import * as q from './queries';
 import { drawResultFor, drawStatusWord } from './serializers';

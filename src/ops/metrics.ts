@@ -1,7 +1,7 @@
 import type { Services } from '../services';
 import { QUEUE_NAME } from '../platform/queue';
 import { collectProcessMetrics, scrapeGauge } from '../platform/metrics';
-import { openResultAlertCount } from '../results/alerts';
+import { openResultAlertCount } from '../draws/result-alerts';
 
 /**
  * The gauges read at scrape time (platform/metrics.ts holds the registry): payments by status and
