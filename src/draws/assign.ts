@@ -5,7 +5,8 @@ import { audit } from '../platform/audit';
 import { Id } from '../platform/validation';
 import type { AssignNumbersResult } from '../shared/api/admin-users';
 import * as dq from './queries';
-import { lockCells, lockDrawForSale, sellNumbers } from './sales';
+import { sellNumbers } from './sales';
+import { lockForSale } from './locks';
 import type { DrawsService } from './service';
 import type { ReservationsService } from './reservations';
 
@@ -58,17 +59,22 @@ export function createNumberAssignmentsService(deps: {
     const result = await db.transaction(async (trx) => {
       const user = await trx('users').where({ id: userId }).whereNull('anonymized_at').forShare().first('id', 'name');
       if (!user) throw notFound();
-      // Sales in one draw serialize on the draw row (as voucher consumption and paid reservations).
-      const draw = await lockDrawForSale(trx, cmd.draw_id);
+      // RULES N4: draw, its cells, (draw, user). Sales in one draw serialize on the draw row (as
+      // voucher consumption and paid reservations).
+      const { draw, cells } = await lockForSale(trx, {
+        drawIds: [cmd.draw_id],
+        numbers,
+        user: { id: userId },
+        guard: (d) => {
+          if (d.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
+          const outOfRange = numbers.filter((n) => n >= d.total_numbers);
+          if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, { conflicts: outOfRange });
+        },
+      });
       if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-      if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
-      const outOfRange = numbers.filter((n) => n >= draw.total_numbers);
-      if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, { conflicts: outOfRange });
-      const cells = await lockCells(trx, draw.id, numbers);
       const conflicts = numbers.filter((n) => cells.find((c) => c.n === n)?.status !== 'available');
       if (conflicts.length)
         throw errors.conflict('numbers_conflict', `Estes números não estão disponíveis: ${conflicts.map(pad).join(', ')}.`, { conflicts });
-      await dq.lockUserInDraw(trx, draw.id, userId);
       const owned = await dq.ownedCount(trx, draw.id, userId);
       if (draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user && !cmd.override_max_per_user) {
         throw errors.conflict(

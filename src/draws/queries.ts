@@ -243,16 +243,8 @@ export async function heldCount(conn: Conn, drawId: number, userId: number): Pro
   return Number(r[0].c);
 }
 
-export async function voucherBalance(conn: Conn, userId: number, infoproductId: number, lock = false): Promise<number> {
-  const q = conn('voucher_balances').where({ user_id: userId, infoproduct_id: infoproductId }).first('balance');
-  const row = await (lock ? q.forUpdate() : q);
+/** A user's voucher balance of a product, without a lock (under its lock: lockForSale's `voucherBalance`). */
+export async function voucherBalance(conn: Conn, userId: number, infoproductId: number): Promise<number> {
+  const row = await conn('voucher_balances').where({ user_id: userId, infoproduct_id: infoproductId }).first('balance');
   return row?.balance ?? 0;
-}
-
-/**
- * Serializes one user's writes in one draw (limit checks are read-then-write):
- * a transaction-scoped advisory lock on (draw, user).
- */
-export async function lockUserInDraw(trx: Conn, drawId: number, userId: number) {
-  await trx.raw('SELECT pg_advisory_xact_lock(?::int, ?::int)', [drawId, userId]);
 }

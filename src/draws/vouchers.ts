@@ -5,7 +5,8 @@ import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import type { DrawsService } from './service';
-import { liveSalesOf, lockCells, lockDraws, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
+import { liveSalesOf, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
+import { lockForSale, type LockedReservation } from './locks';
 import type { ConsumeResult, VoucherAllowance } from '../shared/api/draws';
 import type { DecidedDraw } from '../shared/api/results';
 
@@ -88,28 +89,39 @@ export function createVouchersService(deps: {
 
     async consume(userId, input) {
       const cmd = ConsumeCommand.parse(input);
-      const result = await db.transaction(async (trx) => {
-        const res = await trx('reservations').where({ id: cmd.reservationId }).forUpdate().first();
+      /** The reservation is the caller's own, not an autopay hold, in the draw asked for. */
+      function checkReservation(res: LockedReservation | undefined): asserts res is LockedReservation {
         // Another user's reservation is reported exactly like a missing one.
         if (!res || res.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
         // An autopay hold is paid by the saved card (RULES R6), not with vouchers.
         if (res.source === 'autopay') throw errors.conflict('reservation_autopay', 'Estes números são da compra automática: o cartão salvo será cobrado.');
         if (cmd.drawId && cmd.drawId !== res.draw_id) throw errors.validation('draw_mismatch', 'A reserva é de outro sorteio.');
-        // Sales in one draw are serialized on the draw row: exactly one sale sees the board sold out.
-        const draw = await q.lockDraw(trx, res.draw_id, 'update');
+      }
+      const result = await db.transaction(async (trx) => {
+        // RULES N4: reservation, draw, its cells, (draw, user), the voucher balance. Sales in one
+        // draw are serialized on the draw row: exactly one sale sees the board sold out.
+        const { reservation: res, draw, cells, balance } = await lockForSale(trx, {
+          reservationId: cmd.reservationId,
+          numbers: cmd.numbers,
+          user: { id: userId },
+          voucherBalance: true,
+          guard: (d, r) => {
+            checkReservation(r);
+            if (d.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.', { conflicts: cmd.numbers });
+            const resNumbers: number[] = [...r.numbers].sort((a: number, b: number) => a - b);
+            const foreign = cmd.numbers.filter((n) => !resNumbers.includes(n));
+            if (r.status !== 'active' || new Date(r.expires_at).getTime() <= Date.now() || foreign.length) {
+              throw errors.conflict('numbers_conflict', `Alguns números entraram em conflito na confirmação: ${(foreign.length ? foreign : cmd.numbers).map(pad).join(', ')}`, {
+                conflicts: foreign.length ? foreign : cmd.numbers,
+              });
+            }
+            if (cmd.numbers.length !== resNumbers.length) {
+              throw errors.validation('reservation_mismatch', 'Confirme exatamente os números da reserva.', { numbers: resNumbers });
+            }
+          },
+        });
+        checkReservation(res);
         if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-        if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.', { conflicts: cmd.numbers });
-        const resNumbers: number[] = [...res.numbers].sort((a: number, b: number) => a - b);
-        const foreign = cmd.numbers.filter((n) => !resNumbers.includes(n));
-        if (res.status !== 'active' || new Date(res.expires_at).getTime() <= Date.now() || foreign.length) {
-          throw errors.conflict('numbers_conflict', `Alguns números entraram em conflito na confirmação: ${(foreign.length ? foreign : cmd.numbers).map(pad).join(', ')}`, {
-            conflicts: foreign.length ? foreign : cmd.numbers,
-          });
-        }
-        if (cmd.numbers.length !== resNumbers.length) {
-          throw errors.validation('reservation_mismatch', 'Confirme exatamente os números da reserva.', { numbers: resNumbers });
-        }
-        const cells = await lockCells(trx, draw.id, cmd.numbers);
         const conflicts = cmd.numbers.filter((n) => {
           const c = cells.find((x) => x.n === n);
           return !c || c.status !== 'reserved' || c.reservation_id !== res.id;
@@ -118,9 +130,7 @@ export function createVouchersService(deps: {
           throw errors.conflict('numbers_conflict', `Alguns números entraram em conflito na confirmação: ${conflicts.map(pad).join(', ')}`, { conflicts });
         }
         if (!draw.infoproduct_id) throw errors.conflict('no_vouchers_for_draw', 'Este sorteio não aceita vouchers.');
-        await q.lockUserInDraw(trx, draw.id, userId);
-        const balance = await q.voucherBalance(trx, userId, draw.infoproduct_id, true);
-        if (balance < cmd.numbers.length) {
+        if ((balance ?? 0) < cmd.numbers.length) {
           throw errors.conflict('insufficient_vouchers', `Você tem ${balance} voucher(s) para este e-book; compre mais para escolher ${cmd.numbers.length} número(s).`, {
             remaining: balance,
           });
@@ -281,11 +291,10 @@ async function undoPayment(trx: Trx, paymentId: number): Promise<Omit<UndoOutcom
   const openDraws: Array<{ id: number }> = products.length ? await trx('draws').whereIn('infoproduct_id', products).where({ status: 'open' }).select('id') : [];
   const before = await liveSalesOf(trx, { paymentId, lotIds });
   const locked = new Set([...openDraws.map((d) => d.id), ...before.map((s) => s.draw_id)]);
-  await lockDraws(trx, [...locked]);
+  const { lots: lockedLots } = await lockForSale(trx, { drawIds: [...locked], lots });
   const revoked: UndoOutcome['revoked'] = [];
   for (const lot of lots.sort((a, b) => a.id - b.id)) {
-    await trx('voucher_balances').where({ user_id: lot.user_id, infoproduct_id: lot.infoproduct_id }).forUpdate().first('balance');
-    const row: { remaining: number; revoked_at: Date | null } = await trx('voucher_lots').where({ id: lot.id }).forUpdate().first('remaining', 'revoked_at');
+    const row = lockedLots.get(lot.id)!;
     if (row.revoked_at) continue;
     await trx('voucher_lots').where({ id: lot.id }).update({ remaining: 0, revoked_at: trx.fn.now() });
     if (row.remaining > 0) {

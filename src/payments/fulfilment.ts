@@ -1,8 +1,9 @@
 import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
-import { lockUserInDraw, ownedCount } from '../draws/queries';
-import { lockCells, lockDrawForSale, releaseReservation, sellNumbers } from '../draws/sales';
+import { ownedCount } from '../draws/queries';
+import { releaseReservation, sellNumbers } from '../draws/sales';
+import { lockForSale } from '../draws/locks';
 import { creditLateApproval, creditPaymentCashback } from '../coupons/service';
 import type { Receipts } from './receipt';
 
@@ -97,10 +98,8 @@ export async function fulfilPayment(
 async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   const drawId = p.draw_id as number;
   const numbers = [...(p.numbers as number[])].sort((a, b) => a - b);
-  // The one lock order of number writes (draws/sales.ts): reservation, draw, cells, (draw, user).
-  if (p.reservation_id) await trx('reservations').where({ id: p.reservation_id }).forUpdate().first();
-  const draw = await lockDrawForSale(trx, drawId);
-  const cells = await lockCells(trx, drawId, numbers);
+  // RULES N4 (draws/locks.ts): reservation, draw, cells, then (draw, user) when the draw has a per-user limit.
+  const { draw, cells } = await lockForSale(trx, { reservationId: p.reservation_id, drawIds: [drawId], numbers, user: { id: p.user_id, ifLimited: true } });
   const drawOpen = draw?.status === 'open';
   // Still held by this reservation first (the normal case), then numbers that are free again.
   const held = cells.filter((c) => c.status === 'reserved' && c.reservation_id === p.reservation_id).map((c) => c.n);
@@ -108,7 +107,6 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   let sellable = [...held, ...free];
   let overLimit: number[] = [];
   if (draw && draw.max_per_user > 0 && sellable.length) {
-    await lockUserInDraw(trx, drawId, p.user_id);
     const room = Math.max(0, draw.max_per_user - (await ownedCount(trx, drawId, p.user_id)));
     overLimit = sellable.slice(room).sort((a, b) => a - b);
     sellable = sellable.slice(0, room);
