@@ -36,7 +36,7 @@ export { wholeDays };
 
 /**
  * A sale counts (is "live") unless it was voided or its payment was refunded or charged back
- * (DESIGN §8, the rule of soldNumbersThatCount).
+ * (RULES W3, the rule of soldNumbersThatCount).
  */
 const LIVE_SALE = `s.voided_at IS NULL AND (p.id IS NULL OR p.status NOT IN ('refunded', 'charged_back'))`;
 

@@ -37,7 +37,7 @@ export interface NewDraw {
   status?: 'open' | 'closed';
 }
 
-/** Inserts a draw and its number rows (one per number, DESIGN §2) in the caller's transaction. */
+/** Inserts a draw and its number rows (one per number, RULES N3) in the caller's transaction. */
 export async function insertDrawWithNumbers(trx: Conn, d: NewDraw): Promise<DrawRow> {
   const [draw] = await trx('draws')
     .insert({ ...d, status: d.status ?? 'open', predecessor_id: d.predecessor_id ?? null })
@@ -198,7 +198,7 @@ export async function staleHoldsAmong(conn: Conn, drawId: number, numbers: numbe
 }
 
 /**
- * The sold numbers of a draw that can win (DESIGN §8): every live sale, except those of payments
+ * The sold numbers of a draw that can win (RULES W3, P10): every live sale, except those of payments
  * refunded or charged back (a sale voided by a refund in an open draw is not sold any more).
  * A sale without payment (vouchers, admin) counts.
  */

@@ -61,7 +61,7 @@ export interface DrawsService {
   numbers(drawId: number): Promise<ReturnType<typeof serializeNumber>[]>;
   /**
    * The product's open draw; opens one only for an active product with no draw yet or whose last
-   * draw closed by selling out (DESIGN §2). After an admin's close (a pause) it opens nothing: null.
+   * draw closed by selling out (RULES D2, D4). After an admin's close (a pause) it opens nothing: null.
    */
   ensureOpenDraw(infoproductId: number): Promise<q.DrawRow | null>;
   /** The product's open draw, else its latest draw (whose settings the next one inherits), else null. */
@@ -74,7 +74,7 @@ export interface DrawsService {
    * recorded as the draw's closed_by and the successor's opened_by.
    */
   closeAndOpenSuccessor(trx: Trx, drawId: number, by: DrawChangeReason): Promise<{ closed: boolean; successorId: number | null }>;
-  /** The "current draw" (DESIGN §2): the main series' open draw, else the newest open draw, else null. */
+  /** The "current draw" (RULES D7): the main series' open draw, else the newest open draw, else null. */
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
   /**
    * After a committed write that changed draw `drawId` (a sale, a hold, a release):
@@ -83,7 +83,7 @@ export interface DrawsService {
   invalidateBoard(drawId: number): void;
   /**
    * In the transaction that opened `draw`: records the "draw opened" event and runs the
-   * draw-opened hooks wired in services.ts (autopay holds the captive numbers, DESIGN §7).
+   * draw-opened hooks wired in services.ts (autopay holds the captive numbers, RULES A2).
    */
   opened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason): Promise<void>;
   /**
@@ -121,7 +121,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     });
   }
 
-  /** Opens a successor with the predecessor's settings (DESIGN §2) and records a draw.opened event. */
+  /** Opens a successor with the predecessor's settings (RULES D2) and records a draw.opened event. */
   async function openSuccessor(trx: Trx, prev: q.DrawRow, by: DrawChangeReason): Promise<number | null> {
     if (!prev.infoproduct_id) return null;
     const other = await q.findOpenDrawOfProduct(trx, prev.infoproduct_id);
@@ -220,7 +220,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
           if (!product.active) throw errors.conflict('infoproduct_inactive', 'Este e-book não está à venda.');
           const again = await q.findOpenDrawOfProduct(trx, infoproductId);
           if (again) return again;
-          // DESIGN §2: an admin's close is a pause; only a first draw or a sell-out's successor opens here.
+          // RULES D3, D4: an admin's close is a pause; only a first draw or a sell-out's successor opens here.
           const last: q.DrawRow | undefined = await trx('draws').where({ infoproduct_id: infoproductId }).orderBy('id', 'desc').first();
           // (An open one committed meanwhile by a concurrent call is that call's draw: answer it.)
           if (last?.status === 'open') return last;
@@ -291,7 +291,7 @@ export type DrawOpenReason = DrawChangeReason | 'customer';
  * "draw opened" event, written in the opening transaction, with the reason recorded on the draw
  * (opened_by); in the same transaction the hooks run with that reason (wired in services.ts:
  * autopay holds the captive numbers only of a draw opened by sell-out succession or by an admin,
- * RULES A3 / DESIGN §7). The worker's outbox relay turns the event into the autopay.charge job.
+ * RULES A3, D5). The worker's outbox relay turns the event into the autopay.charge job.
  */
 async function recordDrawOpened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason, hooks: DrawOpenedHook[]) {
   await trx('draws').where({ id: draw.id }).update({ opened_by: by, closed_by: null });

@@ -1,5 +1,5 @@
 /**
- * The winner rule (DESIGN §8), a pure function so anyone can recompute a result from its inputs:
+ * The winner rule (RULES W2, W3), a pure function so anyone can recompute a result from its inputs:
  * the winning number is the LAST drawn number of the Lotomania contest; when that number is not
  * sold in the draw (or is ≥ total_numbers, e.g. 57 on a 50-number board), walk back through the
  * draw order to the last drawn number that is sold. Numbers of refunded or charged-back payments

@@ -13,7 +13,7 @@ import type { DrawsService } from '../draws/service';
 /**
  * Winners and their prizes (console '/admin/vencedores', `winners` CLI; RULES W2, W6): the drawn draws
  * that have a winner, and the prize the admin records for each (product name, product link,
- * redeemed). The winner itself is decided elsewhere (from the Lotomania result, DESIGN §8); this
+ * redeemed). The winner itself is decided elsewhere (from the Lotomania result, RULES W1, W2); this
  * service only lists winners and edits the prize, in one transaction with an audit entry.
  */
 
@@ -81,7 +81,7 @@ export interface WinnersService {
   list(query: unknown): Promise<WinnerList>;
   get(drawId: number): Promise<Winner>;
   updatePrize(actor: PrizeActor, drawId: number, input: unknown): Promise<Winner>;
-  /** Draws decided with no winner (DESIGN §8: no drawn number was sold), newest first. */
+  /** Draws decided with no winner (RULES W2: no drawn number was sold), newest first. */
   listNoWinner(query: unknown): Promise<{ items: NoWinnerDraw[]; hasMore: boolean; limit: number; offset: number }>;
   /** The draw when it was decided with no winner, else null (undecided, unknown, or with a winner). */
   noWinner(drawId: number): Promise<NoWinnerDraw | null>;
