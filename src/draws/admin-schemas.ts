@@ -25,17 +25,24 @@ const floored = (label: string) =>
   z.unknown().transform((v, ctx) => {
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
     if (v === undefined) ctx.addIssue({ code: 'custom', message: 'Campo obrigatório.' });
-    else if (!Number.isFinite(n) || !Number.isSafeInteger(Math.floor(n))) ctx.addIssue({ code: 'custom', message: `${label} deve ser um número.` });
+    else if (!Number.isFinite(n) || !Number.isSafeInteger(Math.floor(n)))
+      ctx.addIssue({ code: 'custom', message: `${label} deve ser um número.` });
     else return Math.floor(n);
     return z.NEVER;
   });
 
-const Title = z.string({ error: 'O título deve ser um texto.' }).trim().min(1, 'Informe o título do sorteio.').max(200, 'O título pode ter no máximo 200 caracteres.');
+const Title = z
+  .string({ error: 'O título deve ser um texto.' })
+  .trim()
+  .min(1, 'Informe o título do sorteio.')
+  .max(200, 'O título pode ter no máximo 200 caracteres.');
 const Price = floored('O preço').pipe(z.number().min(0, 'O preço não pode ser negativo.').max(100_000_000, 'O preço é alto demais.'));
 const Total = floored('A quantidade de números').pipe(
   z.number().min(1, 'A quantidade de números deve ser pelo menos 1.').max(1000, 'A quantidade de números pode ser no máximo 1000.'),
 );
-const MaxPerUser = floored('O limite por usuário').pipe(z.number().min(0, 'O limite por usuário não pode ser negativo.').max(1000, 'O limite por usuário pode ser no máximo 1000.'));
+const MaxPerUser = floored('O limite por usuário').pipe(
+  z.number().min(0, 'O limite por usuário não pode ser negativo.').max(1000, 'O limite por usuário pode ser no máximo 1000.'),
+);
 const Prize = floored('O prêmio').pipe(z.number().min(0, 'O prêmio não pode ser negativo.').max(1_000_000_000, 'O prêmio é alto demais.'));
 /** An e-book id by the one id rule, or null / '' for a draw without e-book. */
 const ProductRef = z.unknown().transform((v, ctx): number | null => {
@@ -75,11 +82,16 @@ const DrawFields = z
   }));
 export type DrawFields = z.output<typeof DrawFields>;
 
-export const CreateDrawCommand = DrawFields.refine((v) => v.title !== undefined, { message: 'Informe o título do sorteio.', path: ['title'] });
+export const CreateDrawCommand = DrawFields.refine((v) => v.title !== undefined, {
+  message: 'Informe o título do sorteio.',
+  path: ['title'],
+});
 export const UpdateDrawCommand = DrawFields.refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nada para alterar.' });
 export const StatusCommand = z.object({ status: StatusInput }, { error: 'Envie um objeto JSON.' });
 export const TicketPriceCommand = z.object({
-  price_cents: floored('O preço do bilhete').pipe(z.number().min(0, 'O preço do bilhete não pode ser negativo.').max(100_000_000, 'O preço do bilhete é alto demais.')),
+  price_cents: floored('O preço do bilhete').pipe(
+    z.number().min(0, 'O preço do bilhete não pode ser negativo.').max(100_000_000, 'O preço do bilhete é alto demais.'),
+  ),
 });
 /** The draw and the sold count the admin confirmed ('NOVO SORTEIO'); both optional, checked when sent. */
 export const NewSeriesCommand = z.object({
@@ -94,7 +106,16 @@ export const AdminDrawListQuery = z.object({
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
 });
 
-const DRAW_AUDIT_FIELDS = ['title', 'status', 'infoproduct_id', 'total_numbers', 'prize_cents', 'ticket_price_cents_override', 'max_per_user', 'closed_at'] as const;
+const DRAW_AUDIT_FIELDS = [
+  'title',
+  'status',
+  'infoproduct_id',
+  'total_numbers',
+  'prize_cents',
+  'ticket_price_cents_override',
+  'max_per_user',
+  'closed_at',
+] as const;
 export function drawAuditSnapshot(d: q.DrawRow | undefined | null) {
   if (!d) return null;
   const out: Record<string, unknown> = { id: d.id };

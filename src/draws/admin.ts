@@ -6,12 +6,19 @@ import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
-import { resultAlertsFor } from './result-alerts';
 import type { DrawsService } from './service';
-import { DRAW_STATUS_FILTERS, drawStatusWord } from './serializers';
 import type { DrawStatus } from '../shared/api/draws';
 import type { AdminDraw, AdminDrawChange, DashboardSummary, NewSeriesResult } from '../shared/api/admin-draws';
-import { AdminDrawId, CreateDrawCommand, UpdateDrawCommand, StatusCommand, TicketPriceCommand, NewSeriesCommand, AdminDrawListQuery, drawAuditSnapshot as snapshot, type DrawFields } from './admin-schemas';
+import {
+  CreateDrawCommand,
+  UpdateDrawCommand,
+  StatusCommand,
+  TicketPriceCommand,
+  NewSeriesCommand,
+  drawAuditSnapshot as snapshot,
+  type DrawFields,
+} from './admin-schemas';
+import { adminBoard, adminDrawList, adminDrawViews, adminSummary, closeNotice } from './admin-reads';
 
 /**
  * The admin console's draws (RULES D3, D6, N7): dashboard summary, 'NOVO SORTEIO', ticket price and the
@@ -34,7 +41,12 @@ export interface AdminDrawsService {
   update(adminId: number, id: number, input: unknown): Promise<AdminDrawChange>;
   setStatus(adminId: number | null, id: number, input: unknown): Promise<AdminDrawChange>;
   remove(adminId: number, id: number): Promise<{ ok: true; id: number }>;
-  board(id: number): Promise<{ draw_id: number; status: DrawStatus; total_numbers: number; numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }> }>;
+  board(id: number): Promise<{
+    draw_id: number;
+    status: DrawStatus;
+    total_numbers: number;
+    numbers: Array<{ n: number; state: string; status: string; owner_user_id: number | null; owner_name: string | null }>;
+  }>;
 }
 
 const notFound = () => errors.notFound('draw_not_found', 'Sorteio não encontrado.');
@@ -61,28 +73,6 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     }
   }
 
-  async function views(rows: q.DrawRow[]): Promise<AdminDrawView[]> {
-    const base = await draws.views(rows, db, { fullWinnerNames: true });
-    const productIds = [...new Set(rows.map((r) => r.infoproduct_id).filter((x): x is number => x != null))];
-    const products: Array<{ id: number; title: string; price_cents: number | null }> = productIds.length
-      ? await db('infoproducts').whereIn('id', productIds).select('id', 'title', 'price_cents')
-      : [];
-    const used = await q.usedDraws(db, rows.map((r) => r.id));
-    const alerts = await resultAlertsFor(db, rows);
-    return base.map((v) => {
-      const p = v.infoproduct_id ? products.find((x) => x.id === v.infoproduct_id) : undefined;
-      return {
-        ...v,
-        ip_title: p?.title ?? null,
-        ipTitle: p?.title ?? null,
-        ip_price_cents: p?.price_cents ?? null,
-        ipPriceCents: p?.price_cents ?? null,
-        deletable: !used.has(v.id),
-        result_alert: alerts.get(v.id) ?? null,
-      };
-    });
-  }
-
   async function get(id: number) {
     const d = await q.findDraw(db, id);
     if (!d) throw notFound();
@@ -97,15 +87,22 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
       if (other && other.id !== d.id) throw secondOpen();
     }
     const left = await trx('draw_numbers').where({ draw_id: d.id }).whereNot({ status: 'sold' }).count<{ c: number }[]>({ c: '*' });
-    if (Number(left[0].c) === 0) throw errors.conflict('draw_sold_out', 'Todos os números deste sorteio já foram vendidos: ele não pode ser reaberto.');
-    const [after] = await trx('draws').where({ id: d.id }).update({ status: 'open', closed_at: null, updated_at: trx.fn.now() }).returning('*');
+    if (Number(left[0].c) === 0)
+      throw errors.conflict('draw_sold_out', 'Todos os números deste sorteio já foram vendidos: ele não pode ser reaberto.');
+    const [after] = await trx('draws')
+      .where({ id: d.id })
+      .update({ status: 'open', closed_at: null, updated_at: trx.fn.now() })
+      .returning('*');
     await deps.draws.opened(trx, after, 'admin');
     return after;
   }
 
   async function close(trx: Trx, d: q.DrawRow): Promise<q.DrawRow> {
     // RULES D3: an admin's close is a pause (closed_by 'admin'): ensure-open-draw opens no successor.
-    const [after] = await trx('draws').where({ id: d.id }).update({ status: 'closed', closed_by: 'admin', closed_at: trx.fn.now(), updated_at: trx.fn.now() }).returning('*');
+    const [after] = await trx('draws')
+      .where({ id: d.id })
+      .update({ status: 'closed', closed_by: 'admin', closed_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('*');
     await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId: d.id, by: 'admin' }) });
     return after;
   }
@@ -130,12 +127,20 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
    */
   async function openMainDraw(trx: Trx, adminId: number, productId: number): Promise<NewSeriesResult> {
     const product = await productOf(trx, productId);
-    if (!product.active) throw errors.conflict('infoproduct_inactive', 'O e-book da série principal não está à venda: ative-o antes de abrir um sorteio.');
+    if (!product.active)
+      throw errors.conflict('infoproduct_inactive', 'O e-book da série principal não está à venda: ative-o antes de abrir um sorteio.');
     if (await q.findOpenDrawOfProduct(trx, productId)) throw secondOpen();
     const full = await trx('infoproducts').where({ id: productId }).first('id', 'title', 'default_total_numbers', 'default_prize_cents');
     const opened = await q.insertDrawWithNumbers(trx, await q.nextDrawSettings(trx, full));
     await deps.draws.opened(trx, opened, 'admin');
-    await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.new_series', entity: 'draw', entityId: opened.id, data: { before: null, after: { closed: null, opened: snapshot(opened) }, sold: 0 } });
+    await audit(trx, {
+      actorUserId: adminId,
+      actor: 'admin',
+      action: 'draw.new_series',
+      entity: 'draw',
+      entityId: opened.id,
+      data: { before: null, after: { closed: null, opened: snapshot(opened) }, sold: 0 },
+    });
     deps.readCache.invalidateAllAfterCommit(trx);
     deps.logger.info({ drawId: opened.id, adminId }, 'admin: main series had no open draw; opened one');
     return { closed_draw_id: null, draw_id: opened.id, sold: 0 };
@@ -146,43 +151,12 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
    * series' draw, the words saying that the store has no current draw of the main series until
    * one is opened (RULES D3: an admin's close is a pause; nothing reopens it but an admin).
    */
-  async function closeNotice(before: q.DrawRow, after: AdminDrawView): Promise<AdminDrawChange> {
-    if (before.status !== 'open' || after.status !== 'closed' || !before.infoproduct_id) return after;
-    const cfg = await readAppConfig(db);
-    if (cfg.main_infoproduct_id !== before.infoproduct_id) return after;
-    const current = await draws.currentDrawId(cfg);
-    const notice = current
-      ? `Este era o sorteio atual da série principal: ela fica sem sorteio aberto até que um seja aberto (reabra este ou use NOVO SORTEIO). Enquanto isso, o sorteio exibido como atual é o #${current}.`
-      : 'Este era o sorteio atual: a loja fica sem sorteio atual até que um seja aberto (reabra este ou use NOVO SORTEIO).';
-    return { ...after, notice };
-  }
+  const views = (rows: q.DrawRow[]) => adminDrawViews(db, draws, rows);
 
   const service: AdminDrawsService = {
-    async summary() {
-      const cfg = await readAppConfig(db);
-      const drawId = await draws.currentDrawId(cfg);
-      const view = drawId ? (await draws.views([(await q.findDraw(db, drawId))!], db, { cfg }))[0] : null;
-      return {
-        draw_id: view?.id ?? null,
-        title: view?.title ?? null,
-        status: view?.status ?? null,
-        infoproduct_id: view?.infoproduct_id ?? cfg.main_infoproduct_id,
-        main_infoproduct_id: cfg.main_infoproduct_id,
-        total_numbers: view?.total_numbers ?? 0,
-        sold: view?.sold ?? 0,
-        reserved: view?.reserved ?? 0,
-        available: view?.available ?? 0,
-        // Not sold yet: free plus held (a held number may still be released).
-        remaining: view ? view.total_numbers - view.sold : 0,
-        price_cents: view?.price_cents ?? cfg.ticket_price_cents,
-        ticket_price_cents: view?.price_cents ?? cfg.ticket_price_cents,
-        config_ticket_price_cents: cfg.ticket_price_cents,
-        max_per_user: view?.max_per_user ?? null,
-        max_numbers_per_selection: cfg.max_numbers_per_selection,
-        banner_title: cfg.banner_title,
-      };
-    },
-
+    summary: () => adminSummary(db, draws),
+    list: (query) => adminDrawList(db, draws, query),
+    board: (id) => adminBoard(db, id),
     async newSeries(adminId, input) {
       const cmd = NewSeriesCommand.parse(input);
       const cfg = await readAppConfig(db);
@@ -193,14 +167,20 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           const current = await q.findOpenDrawOfProduct(trx, productId);
           // Nothing of the main series to close (sold out and paused, or never opened): open its draw.
           if (!current) return openMainDraw(trx, adminId, productId);
-          if (cmd.draw_id !== undefined && cmd.draw_id !== current.id) throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira os números e confirme de novo.');
+          if (cmd.draw_id !== undefined && cmd.draw_id !== current.id)
+            throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira os números e confirme de novo.');
           // Draw row first (as the sale paths), then re-check: a sell-out may have closed it meanwhile.
           const locked = await lockedDraw(trx, current.id);
-          if (locked.status !== 'open') throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira os números e confirme de novo.');
+          if (locked.status !== 'open')
+            throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira os números e confirme de novo.');
           const counts = (await q.countsByDraw(trx, [locked.id])).get(locked.id);
           const sold = counts?.sold ?? 0;
           if (cmd.confirm_sold !== undefined && cmd.confirm_sold !== sold)
-            throw errors.conflict('draw_changed', `O sorteio atual já tem ${sold} ${sold === 1 ? 'número vendido' : 'números vendidos'}. Confira e confirme de novo.`, { sold });
+            throw errors.conflict(
+              'draw_changed',
+              `O sorteio atual já tem ${sold} ${sold === 1 ? 'número vendido' : 'números vendidos'}. Confira e confirme de novo.`,
+              { sold },
+            );
           const r = await draws.closeAndOpenSuccessor(trx, locked.id, 'admin');
           if (!r.successorId) throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira os números e confirme de novo.');
           const after = await q.findDraw(trx, r.successorId);
@@ -210,7 +190,11 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
             action: 'draw.new_series',
             entity: 'draw',
             entityId: locked.id,
-            data: { before: snapshot(locked), after: { closed: snapshot(await q.findDraw(trx, locked.id)), opened: snapshot(after) }, sold },
+            data: {
+              before: snapshot(locked),
+              after: { closed: snapshot(await q.findDraw(trx, locked.id)), opened: snapshot(after) },
+              sold,
+            },
           });
           deps.logger.info({ drawId: locked.id, successorId: r.successorId, adminId, sold }, 'admin: new draw of the main series');
           return { closed_draw_id: locked.id, draw_id: r.successorId, sold };
@@ -231,30 +215,23 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           const d = await lockedDraw(trx, currentId);
           if (d.status !== 'open') throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira e salve de novo.');
           before.draw = snapshot(d);
-          const [a] = await trx('draws').where({ id: d.id }).update({ ticket_price_cents_override: price_cents, updated_at: trx.fn.now() }).returning('*');
+          const [a] = await trx('draws')
+            .where({ id: d.id })
+            .update({ ticket_price_cents_override: price_cents, updated_at: trx.fn.now() })
+            .returning('*');
           after.draw = snapshot(a);
         }
-        await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.ticket_price', entity: 'app_config', entityId: 'ticket_price_cents', data: { before, after } });
+        await audit(trx, {
+          actorUserId: adminId,
+          actor: 'admin',
+          action: 'draw.ticket_price',
+          entity: 'app_config',
+          entityId: 'ticket_price_cents',
+          data: { before, after },
+        });
         deps.readCache.invalidateAllAfterCommit(trx);
       });
       return service.summary();
-    },
-
-    async list(query) {
-      const f = AdminDrawListQuery.parse(query);
-      const qb = db('draws').orderBy('id', 'desc').limit(f.limit + 1).offset(f.offset);
-      if (f.status) qb.whereIn('status', DRAW_STATUS_FILTERS[f.status]);
-      if (f.infoproduct_id) qb.where({ infoproduct_id: f.infoproduct_id });
-      if (f.search) {
-        const term = f.search;
-        qb.where((w) => {
-          w.whereRaw('title ILIKE ?', [`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
-          if (/^\d{1,15}$/.test(term)) w.orWhere({ id: Number(term) });
-        });
-      }
-      const rows: q.DrawRow[] = await qb;
-      const hasMore = rows.length > f.limit;
-      return { items: await views(rows.slice(0, f.limit)), hasMore, limit: f.limit, offset: f.offset };
     },
 
     get,
@@ -268,7 +245,9 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           let total = cmd.total_numbers ?? 100;
           if (cmd.infoproduct_id) {
             await productOf(trx, cmd.infoproduct_id);
-            const product = await trx('infoproducts').where({ id: cmd.infoproduct_id }).first('default_prize_cents', 'default_total_numbers');
+            const product = await trx('infoproducts')
+              .where({ id: cmd.infoproduct_id })
+              .first('default_prize_cents', 'default_total_numbers');
             if (cmd.prize_cents === undefined) prize = product.default_prize_cents;
             if (cmd.total_numbers === undefined) total = product.default_total_numbers;
             if (status === 'open' && (await q.findOpenDrawOfProduct(trx, cmd.infoproduct_id))) throw secondOpen();
@@ -284,7 +263,14 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           });
           if (status === 'closed') await trx('draws').where({ id: d.id }).update({ closed_at: trx.fn.now(), closed_by: 'admin' });
           else await deps.draws.opened(trx, d, 'admin');
-          await audit(trx, { actorUserId: adminId, actor: adminId === null ? 'cli' : 'admin', action: 'draw.created', entity: 'draw', entityId: d.id, data: { before: null, after: snapshot(await q.findDraw(trx, d.id)) } });
+          await audit(trx, {
+            actorUserId: adminId,
+            actor: adminId === null ? 'cli' : 'admin',
+            action: 'draw.created',
+            entity: 'draw',
+            entityId: d.id,
+            data: { before: null, after: snapshot(await q.findDraw(trx, d.id)) },
+          });
           deps.readCache.invalidateAllAfterCommit(trx);
           return d.id;
         }),
@@ -308,14 +294,21 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           if (cmd.prize_cents !== undefined) patch.prize_cents = cmd.prize_cents;
           const totalChanges = cmd.total_numbers !== undefined && cmd.total_numbers !== before.total_numbers;
           const productChanges = cmd.infoproduct_id !== undefined && cmd.infoproduct_id !== before.infoproduct_id;
-          if ((totalChanges || productChanges) && before.status === 'drawn') throw errors.conflict('draw_drawn', 'Este sorteio já foi realizado: ele não pode mais ser alterado.');
+          if ((totalChanges || productChanges) && before.status === 'drawn')
+            throw errors.conflict('draw_drawn', 'Este sorteio já foi realizado: ele não pode mais ser alterado.');
           if ((totalChanges || productChanges) && (await hasHistory(trx, id)))
-            throw errors.conflict('draw_in_use', 'Este sorteio já tem reservas ou vendas: a quantidade de números e o e-book não podem mais mudar.');
+            throw errors.conflict(
+              'draw_in_use',
+              'Este sorteio já tem reservas ou vendas: a quantidade de números e o e-book não podem mais mudar.',
+            );
           if (productChanges) {
             if (cmd.infoproduct_id) await productOf(trx, cmd.infoproduct_id);
             patch.infoproduct_id = cmd.infoproduct_id;
           }
-          if (Object.keys(patch).length) await trx('draws').where({ id }).update({ ...patch, updated_at: trx.fn.now() });
+          if (Object.keys(patch).length)
+            await trx('draws')
+              .where({ id })
+              .update({ ...patch, updated_at: trx.fn.now() });
           if (totalChanges) {
             // No number was ever held or sold (checked above): the rows are rebuilt for the new total.
             await trx('draw_numbers').where({ draw_id: id }).del();
@@ -329,11 +322,18 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
             if (other && other.id !== id) throw secondOpen();
           }
           if (cmd.status === 'open') after = await changeStatus(trx, after, 'open');
-          await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.updated', entity: 'draw', entityId: id, data: { before: snapshot(before), after: snapshot(after) } });
+          await audit(trx, {
+            actorUserId: adminId,
+            actor: 'admin',
+            action: 'draw.updated',
+            entity: 'draw',
+            entityId: id,
+            data: { before: snapshot(before), after: snapshot(after) },
+          });
           deps.readCache.invalidateAllAfterCommit(trx);
         }),
       );
-      return closeNotice(was!, await get(id));
+      return closeNotice(db, draws, was!, await get(id));
     },
 
     async setStatus(adminId, id, input) {
@@ -345,34 +345,40 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
           was = before;
           const after = await changeStatus(trx, before, status);
           if (after === before) return;
-          await audit(trx, { actorUserId: adminId, actor: adminId === null ? 'cli' : 'admin', action: 'draw.status_changed', entity: 'draw', entityId: id, data: { before: snapshot(before), after: snapshot(after) } });
+          await audit(trx, {
+            actorUserId: adminId,
+            actor: adminId === null ? 'cli' : 'admin',
+            action: 'draw.status_changed',
+            entity: 'draw',
+            entityId: id,
+            data: { before: snapshot(before), after: snapshot(after) },
+          });
           deps.readCache.invalidateAllAfterCommit(trx);
         }),
       );
-      return closeNotice(was!, await get(id));
+      return closeNotice(db, draws, was!, await get(id));
     },
 
     async remove(adminId, id) {
       await db.transaction(async (trx) => {
         const before = await lockedDraw(trx, id);
         if (before.status === 'drawn' || (await hasHistory(trx, id)))
-          throw errors.conflict('draw_has_sales', 'Este sorteio já tem vendas ou reservas e não pode ser excluído. Feche-o em vez de excluir.');
+          throw errors.conflict(
+            'draw_has_sales',
+            'Este sorteio já tem vendas ou reservas e não pode ser excluído. Feche-o em vez de excluir.',
+          );
         await trx('draws').where({ id }).del();
-        await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'draw.deleted', entity: 'draw', entityId: id, data: { before: snapshot(before), after: null } });
+        await audit(trx, {
+          actorUserId: adminId,
+          actor: 'admin',
+          action: 'draw.deleted',
+          entity: 'draw',
+          entityId: id,
+          data: { before: snapshot(before), after: null },
+        });
         deps.readCache.invalidateAllAfterCommit(trx);
       });
       return { ok: true as const, id };
-    },
-
-    async board(id) {
-      const [d, nums] = await Promise.all([q.findDraw(db, id), q.boardNumbers(db, id)]);
-      if (!d) throw notFound();
-      return {
-        draw_id: d.id,
-        status: drawStatusWord(d.status),
-        total_numbers: d.total_numbers,
-        numbers: nums.map((b) => ({ n: b.n, state: b.status, status: b.status, owner_user_id: b.owner_user_id, owner_name: b.owner_name })),
-      };
     },
   };
   return service;

@@ -21,9 +21,16 @@ export const AssignNumbersCommand = z.object(
     user_id: Id('Usuário inválido.').optional(),
     draw_id: Id('Informe um sorteio e pelo menos um número.'),
     numbers: z
-      .array(z.number({ error: 'Informe um sorteio e pelo menos um número.' }).int('Os números devem ser inteiros.').min(0, 'Os números não podem ser negativos.').max(999, 'Número fora da tabela.'), {
-        error: 'Informe um sorteio e pelo menos um número.',
-      })
+      .array(
+        z
+          .number({ error: 'Informe um sorteio e pelo menos um número.' })
+          .int('Os números devem ser inteiros.')
+          .min(0, 'Os números não podem ser negativos.')
+          .max(999, 'Número fora da tabela.'),
+        {
+          error: 'Informe um sorteio e pelo menos um número.',
+        },
+      )
       .min(1, 'Informe um sorteio e pelo menos um número.')
       .max(1000, 'Informe no máximo 1000 números.')
       .refine((a) => new Set(a).size === a.length, 'Números repetidos na lista.'),
@@ -52,7 +59,8 @@ export function createNumberAssignmentsService(deps: {
 
   async function assign(actor: Actor, userId: number, input: unknown): Promise<AssignNumbersResult> {
     const cmd = AssignNumbersCommand.parse(input);
-    if (cmd.user_id !== undefined && cmd.user_id !== userId) throw errors.validation('user_mismatch', 'O usuário do corpo não é o do endereço.');
+    if (cmd.user_id !== undefined && cmd.user_id !== userId)
+      throw errors.validation('user_mismatch', 'O usuário do corpo não é o do endereço.');
     const numbers = [...cmd.numbers].sort((a, b) => a - b);
     // Holds past their time among these numbers are released first, by the expiry path.
     for (const reservationId of await dq.staleHoldsAmong(db, cmd.draw_id, numbers)) await deps.reservations.expire(reservationId);
@@ -66,9 +74,13 @@ export function createNumberAssignmentsService(deps: {
         numbers,
         user: { id: userId },
         guard: (d) => {
-          if (d.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
+          if (d.status !== 'open')
+            throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
           const outOfRange = numbers.filter((n) => n >= d.total_numbers);
-          if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, { conflicts: outOfRange });
+          if (outOfRange.length)
+            throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, {
+              conflicts: outOfRange,
+            });
         },
       });
       if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
@@ -100,7 +112,11 @@ export function createNumberAssignmentsService(deps: {
           override_max_per_user: Boolean(cmd.override_max_per_user),
           over_limit: draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user,
           before: { owned_in_draw: owned, draw_status: draw.status },
-          after: { owned_in_draw: owned + numbers.length, draw_status: sellOut.closed ? 'closed' : draw.status, next_draw_id: sellOut.successorId },
+          after: {
+            owned_in_draw: owned + numbers.length,
+            draw_status: sellOut.closed ? 'closed' : draw.status,
+            next_draw_id: sellOut.successorId,
+          },
         },
       });
       return { drawId: draw.id, paymentId: Number(payment.id), ...sellOut };

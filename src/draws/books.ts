@@ -1,7 +1,6 @@
 import type { Conn } from '../platform/db';
 import { booksCheck, pairId, rowsOf, type BooksCheck } from '../platform/books';
-import { soldNumbersThatCount } from './queries';
-import { voucherLotChecks } from './vouchers';
+import { voucherLotChecks } from './voucher-checks';
 
 /**
  * The draws' part of the books (RULES B1), read-only: numbers, holds, vouchers and open draws

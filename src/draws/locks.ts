@@ -104,7 +104,10 @@ export async function lockForSale(trx: Conn, o: SaleLockRequest): Promise<SaleLo
   if (draw && o.numbers?.length) {
     const q = trx('draw_numbers')
       .where({ draw_id: draw.id })
-      .whereIn('n', [...o.numbers].sort((a, b) => a - b))
+      .whereIn(
+        'n',
+        [...o.numbers].sort((a, b) => a - b),
+      )
       .orderBy('n')
       .forUpdate();
     out.cells = await (o.hold ? q.skipLocked() : q).select('n', 'status', 'reservation_id', 'owner_user_id');
@@ -118,7 +121,10 @@ export async function lockForSale(trx: Conn, o: SaleLockRequest): Promise<SaleLo
   }
   if (!o.hold) await userLock();
   if (draw && o.user && o.voucherBalance && draw.infoproduct_id) {
-    const row = await trx('voucher_balances').where({ user_id: o.user.id, infoproduct_id: draw.infoproduct_id }).forUpdate().first('balance');
+    const row = await trx('voucher_balances')
+      .where({ user_id: o.user.id, infoproduct_id: draw.infoproduct_id })
+      .forUpdate()
+      .first('balance');
     out.balance = row?.balance ?? 0;
   }
   return out;

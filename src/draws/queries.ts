@@ -169,7 +169,11 @@ export async function boardNumbersOfDraws(conn: Conn, drawIds: number[]): Promis
  * Without any lock: the draw's state and which of `numbers` are already reserved
  * or sold (committed). Used to refuse a lost race before queueing for row locks.
  */
-export async function takenNumbers(conn: Conn, drawId: number, numbers: number[]): Promise<{ status: string; total_numbers: number; taken: number[] } | undefined> {
+export async function takenNumbers(
+  conn: Conn,
+  drawId: number,
+  numbers: number[],
+): Promise<{ status: string; total_numbers: number; taken: number[] } | undefined> {
   const r = await conn.raw(
     `SELECT d.status, d.total_numbers,
             coalesce(array_agg(dn.n ORDER BY dn.n) FILTER (WHERE dn.n IS NOT NULL), '{}') AS taken
@@ -202,25 +206,35 @@ export async function staleHoldsAmong(conn: Conn, drawId: number, numbers: numbe
  * refunded or charged back (a sale voided by a refund in an open draw is not sold any more).
  * A sale without payment (vouchers, admin) counts.
  */
-export async function soldNumbersThatCount(conn: Conn, drawId: number): Promise<Array<{ n: number; user_id: number; payment_id: number | null }>> {
-  return conn('number_sales as s')
-    .join('draw_numbers as dn', (j) => j.on('dn.draw_id', 's.draw_id').andOn('dn.n', 's.n'))
-    .leftJoin('payments as p', 'p.id', 's.payment_id')
-    .where('s.draw_id', drawId)
-    .whereNull('s.voided_at')
-    .where('dn.status', 'sold')
-    // RULES W3: a refunded or charged-back payment's numbers never win; RULES P10: nor do a
-    // disputed one's (in_mediation) while the dispute lasts.
-    .where((w) => w.whereNull('s.payment_id').orWhereNotIn('p.status', ['refunded', 'charged_back', 'in_mediation']))
-    .orderBy('s.n')
-    .select('s.n', 's.user_id', 's.payment_id');
+export async function soldNumbersThatCount(
+  conn: Conn,
+  drawId: number,
+): Promise<Array<{ n: number; user_id: number; payment_id: number | null }>> {
+  return (
+    conn('number_sales as s')
+      .join('draw_numbers as dn', (j) => j.on('dn.draw_id', 's.draw_id').andOn('dn.n', 's.n'))
+      .leftJoin('payments as p', 'p.id', 's.payment_id')
+      .where('s.draw_id', drawId)
+      .whereNull('s.voided_at')
+      .where('dn.status', 'sold')
+      // RULES W3: a refunded or charged-back payment's numbers never win; RULES P10: nor do a
+      // disputed one's (in_mediation) while the dispute lasts.
+      .where((w) => w.whereNull('s.payment_id').orWhereNotIn('p.status', ['refunded', 'charged_back', 'in_mediation']))
+      .orderBy('s.n')
+      .select('s.n', 's.user_id', 's.payment_id')
+  );
 }
 
 /** Numbers of a draw whose sale was voided and kept (a refund after the draw closed): they never win. */
 export async function voidedNumbers(conn: Conn, drawId: number): Promise<number[]> {
   const rows: Array<{ n: number }> = await conn('number_sales')
     .where({ draw_id: drawId, void_kind: 'kept' })
-    .whereNotExists((w) => w.select(1).from('number_sales as live').whereRaw('live.draw_id = number_sales.draw_id AND live.n = number_sales.n AND live.voided_at IS NULL'))
+    .whereNotExists((w) =>
+      w
+        .select(1)
+        .from('number_sales as live')
+        .whereRaw('live.draw_id = number_sales.draw_id AND live.n = number_sales.n AND live.voided_at IS NULL'),
+    )
     .distinct('n')
     .orderBy('n');
   return rows.map((r) => r.n);

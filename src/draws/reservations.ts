@@ -27,14 +27,25 @@ export const ReserveCommand = z.object({
 });
 
 function numbersConflict(conflicts: number[]) {
-  return errors.conflict('numbers_conflict', `Alguns números ficaram indisponíveis/reservados: ${conflicts.map((n) => String(n).padStart(2, '0')).join(', ')}`, {
-    conflicts,
-  });
+  return errors.conflict(
+    'numbers_conflict',
+    `Alguns números ficaram indisponíveis/reservados: ${conflicts.map((n) => String(n).padStart(2, '0')).join(', ')}`,
+    {
+      conflicts,
+    },
+  );
 }
 
 export type ReservationView = Reservation;
 
-export function serializeReservation(r: { id: number; draw_id: number; numbers: number[]; status: string; expires_at: Date; created_at: Date }): ReservationView {
+export function serializeReservation(r: {
+  id: number;
+  draw_id: number;
+  numbers: number[];
+  status: string;
+  expires_at: Date;
+  created_at: Date;
+}): ReservationView {
   return {
     id: r.id,
     reservationId: r.id,
@@ -58,10 +69,14 @@ async function checkHoldLimits(trx: Trx, d: q.DrawRow, o: { userId: number; numb
     const held = await q.heldCount(trx, d.id, o.userId);
     const cap = o.maxSelection * 2;
     if (held + o.numbers.length > cap) {
-      throw errors.conflict('hold_limit', `Você já tem ${held} número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é ${cap}. Conclua ou aguarde uma reserva antes de reservar mais.`, {
-        max_held: cap,
-        held,
-      });
+      throw errors.conflict(
+        'hold_limit',
+        `Você já tem ${held} número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é ${cap}. Conclua ou aguarde uma reserva antes de reservar mais.`,
+        {
+          max_held: cap,
+          held,
+        },
+      );
     }
   }
   if (d.max_per_user > 0) {
@@ -79,7 +94,10 @@ async function checkHoldLimits(trx: Trx, d: q.DrawRow, o: { userId: number; numb
 export interface ReservationsService {
   reserve(userId: number, input: unknown): Promise<ReservationView>;
   /** Holds numbers inside the caller's transaction (autopay, payments reuse it). */
-  holdInTransaction(trx: Trx, o: { userId: number; drawId: number; numbers: number[]; ttlMinutes: number; source?: 'user' | 'autopay'; maxSelection?: number }): Promise<{ id: number; expires_at: Date; numbers: number[]; draw_id: number; status: string; created_at: Date }>;
+  holdInTransaction(
+    trx: Trx,
+    o: { userId: number; drawId: number; numbers: number[]; ttlMinutes: number; source?: 'user' | 'autopay'; maxSelection?: number },
+  ): Promise<{ id: number; expires_at: Date; numbers: number[]; draw_id: number; status: string; created_at: Date }>;
   /** Releases one reservation if it is active and past its hold; idempotent. */
   expire(reservationId: number): Promise<boolean>;
   /** Releases every active reservation past its hold; idempotent. */
@@ -128,7 +146,8 @@ export function createReservationsService(deps: {
         guard: async (d) => {
           if (d.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.');
           const outOfRange = o.numbers.filter((n) => n >= d.total_numbers);
-          if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.join(', ')}.`, { conflicts: outOfRange });
+          if (outOfRange.length)
+            throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.join(', ')}.`, { conflicts: outOfRange });
           if (o.maxSelection && o.numbers.length > o.maxSelection)
             throw errors.validation('too_many_numbers', `Você pode reservar no máximo ${o.maxSelection} números por vez.`);
           await checkHoldLimits(trx, d, o);
@@ -171,7 +190,12 @@ export function createReservationsService(deps: {
         for (const reservationId of stale) await service.expire(reservationId);
         if (stale.length) pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
       }
-      if (pre?.taken.length && pre.status === 'open' && cmd.numbers.length <= cfg.max_numbers_per_selection && cmd.numbers.every((n) => n < pre.total_numbers)) {
+      if (
+        pre?.taken.length &&
+        pre.status === 'open' &&
+        cmd.numbers.length <= cfg.max_numbers_per_selection &&
+        cmd.numbers.every((n) => n < pre.total_numbers)
+      ) {
         throw numbersConflict(pre.taken);
       }
       const res = await db.transaction((trx) =>
@@ -192,8 +216,17 @@ export function createReservationsService(deps: {
       const delay = Math.max(0, new Date(expiresAt).getTime() - Date.now()) + 500;
       // One delayed job per (reservation, expiry time): an extended hold gets a new job.
       await deps.queue
-        .enqueue('reservation.expire', { reservationId }, { jobId: `reservation-expire-${reservationId}-${new Date(expiresAt).getTime()}`, delay })
-        .catch((e) => deps.logger.warn({ reservationId, err: (e as Error).message }, 'could not schedule reservation expiry; the sweep will release it'));
+        .enqueue(
+          'reservation.expire',
+          { reservationId },
+          { jobId: `reservation-expire-${reservationId}-${new Date(expiresAt).getTime()}`, delay },
+        )
+        .catch((e) =>
+          deps.logger.warn(
+            { reservationId, err: (e as Error).message },
+            'could not schedule reservation expiry; the sweep will release it',
+          ),
+        );
     },
 
     async expire(reservationId) {
@@ -210,7 +243,11 @@ export function createReservationsService(deps: {
     },
 
     async sweep(opts = {}) {
-      const due: Array<{ id: number }> = await db('reservations').where({ status: 'active' }).where('expires_at', '<=', db.fn.now()).select('id').limit(1000);
+      const due: Array<{ id: number }> = await db('reservations')
+        .where({ status: 'active' })
+        .where('expires_at', '<=', db.fn.now())
+        .select('id')
+        .limit(1000);
       let released = 0;
       for (const r of due) if (await service.expire(r.id)) released++;
       if (released) deps.logger.info({ released }, 'reservation sweep released holds');

@@ -26,12 +26,17 @@ export function drawOrderMissingMessage(contest: number, heldAt: Date): string {
  * The open alert each closed draw waits on: the earliest unresolved alert of a contest held after
  * the draw closed (the contest that decides it, or a later one the job will also need).
  */
-export async function resultAlertsFor(conn: Conn, draws: Array<{ id: number; status: string; closed_at: Date | null }>): Promise<Map<number, ResultAlert>> {
+export async function resultAlertsFor(
+  conn: Conn,
+  draws: Array<{ id: number; status: string; closed_at: Date | null }>,
+): Promise<Map<number, ResultAlert>> {
   const out = new Map<number, ResultAlert>();
   const waiting = draws.filter((d) => d.status === 'closed' && d.closed_at);
   if (!waiting.length) return out;
   const earliest = new Date(Math.min(...waiting.map((d) => new Date(d.closed_at!).getTime())));
-  const open: Array<{ contest_number: number; kind: 'draw_order_missing'; held_at: Date; first_seen_at: Date }> = await conn('lottery_result_alerts')
+  const open: Array<{ contest_number: number; kind: 'draw_order_missing'; held_at: Date; first_seen_at: Date }> = await conn(
+    'lottery_result_alerts',
+  )
     .where({ game: GAME })
     .whereNull('resolved_at')
     .where('held_at', '>', earliest)

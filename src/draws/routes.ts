@@ -52,7 +52,12 @@ export function drawsReadRoutes(draws: DrawsService) {
   return r;
 }
 
-export function drawsRoutes(s: { draws: DrawsService; reservations: ReservationsService; vouchers: VouchersService; userReads: UserReadCache }) {
+export function drawsRoutes(s: {
+  draws: DrawsService;
+  reservations: ReservationsService;
+  vouchers: VouchersService;
+  userReads: UserReadCache;
+}) {
   const r = routes();
 
   r.get('/vouchers/remaining', 'customer', async (ctx) => {
@@ -65,7 +70,8 @@ export function drawsRoutes(s: { draws: DrawsService; reservations: Reservations
     try {
       ctx.body = await s.reservations.reserve(user.id, body(ctx));
     } catch (e) {
-      if (e instanceof DomainError || e instanceof z.ZodError) reservationsTotal.inc({ outcome: e instanceof DomainError && e.kind === 'conflict' ? 'conflict' : 'refused' });
+      if (e instanceof DomainError || e instanceof z.ZodError)
+        reservationsTotal.inc({ outcome: e instanceof DomainError && e.kind === 'conflict' ? 'conflict' : 'refused' });
       throw e;
     }
     ctx.status = 201;

@@ -32,12 +32,26 @@ export async function holdCells(
   const holds = h.holds.filter((x) => x.numbers.length);
   if (!holds.length) return reservationOf;
   const inserted: Array<{ id: number; user_id: number }> = await trx('reservations')
-    .insert(holds.map((x) => ({ user_id: x.userId, draw_id: h.drawId, numbers: x.numbers, status: 'active', source: h.source, expires_at: h.expiresAt })))
+    .insert(
+      holds.map((x) => ({
+        user_id: x.userId,
+        draw_id: h.drawId,
+        numbers: x.numbers,
+        status: 'active',
+        source: h.source,
+        expires_at: h.expiresAt,
+      })),
+    )
     .returning(['id', 'user_id']);
   for (const r of inserted) reservationOf.set(Number(r.user_id), Number(r.id));
   const ns: number[] = [];
   const rids: number[] = [];
-  for (const x of holds) for (const n of x.numbers) (ns.push(n), rids.push(reservationOf.get(x.userId)!));
+  for (const x of holds) {
+    for (const n of x.numbers) {
+      ns.push(n);
+      rids.push(reservationOf.get(x.userId)!);
+    }
+  }
   await trx.raw(
     `UPDATE draw_numbers dn SET status = 'reserved', reservation_id = v.rid, updated_at = now()
        FROM (SELECT unnest(?::int[]) AS n, unnest(?::bigint[]) AS rid) v
@@ -55,17 +69,38 @@ export async function holdCells(
  */
 export async function sellNumbers(
   trx: Conn,
-  s: { drawId: number; numbers: number[]; userId: number; paymentId?: number | null; source: SaleSource; lotOf?: (n: number) => number | null },
+  s: {
+    drawId: number;
+    numbers: number[];
+    userId: number;
+    paymentId?: number | null;
+    source: SaleSource;
+    lotOf?: (n: number) => number | null;
+  },
 ): Promise<void> {
   if (!s.numbers.length) return;
   const changed = await trx('draw_numbers')
     .where({ draw_id: s.drawId })
     .whereIn('n', s.numbers)
     .whereNot({ status: 'sold' })
-    .update({ status: 'sold', owner_user_id: s.userId, reservation_id: null, payment_id: s.paymentId ?? null, sold_at: trx.fn.now(), updated_at: trx.fn.now() });
+    .update({
+      status: 'sold',
+      owner_user_id: s.userId,
+      reservation_id: null,
+      payment_id: s.paymentId ?? null,
+      sold_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    });
   if (changed !== s.numbers.length) throw new Error(`sellNumbers: ${s.numbers.length - changed} of draw ${s.drawId} not sellable`);
   await trx('number_sales').insert(
-    s.numbers.map((n) => ({ draw_id: s.drawId, n, user_id: s.userId, payment_id: s.paymentId ?? null, source: s.source, voucher_lot_id: s.lotOf?.(n) ?? null })),
+    s.numbers.map((n) => ({
+      draw_id: s.drawId,
+      n,
+      user_id: s.userId,
+      payment_id: s.paymentId ?? null,
+      source: s.source,
+      voucher_lot_id: s.lotOf?.(n) ?? null,
+    })),
   );
 }
 
@@ -75,7 +110,11 @@ export async function sellNumbers(
  * ('paid', 'consumed') sets it whatever it was (a late approval pays an expired one); 'expired'
  * and 'cancelled' only end an active one. Returns the draw id when cells were released.
  */
-export async function releaseReservation(trx: Trx, reservationId: number, status: 'expired' | 'cancelled' | 'paid' | 'consumed'): Promise<number | null> {
+export async function releaseReservation(
+  trx: Trx,
+  reservationId: number,
+  status: 'expired' | 'cancelled' | 'paid' | 'consumed',
+): Promise<number | null> {
   const { cells: held } = await lockForSale(trx, { reservationId, drawIds: [], heldBy: reservationId });
   if (held.length) {
     await trx('draw_numbers')
@@ -117,26 +156,45 @@ export async function voidSales(trx: Trx, saleIds: number[]): Promise<VoidOutcom
     // The cells only in an open draw: a closed or drawn one keeps them on the board.
     const { draw, cells } = await lockForSale(trx, { drawIds: [drawId], numbers, guard: (d) => d.status === 'open' });
     if (draw?.status !== 'open') {
-      await trx('number_sales').whereIn('id', rows.map((r) => r.id)).update({ voided_at: trx.fn.now(), void_kind: 'kept' });
+      await trx('number_sales')
+        .whereIn(
+          'id',
+          rows.map((r) => r.id),
+        )
+        .update({ voided_at: trx.fn.now(), void_kind: 'kept' });
       out.kept.push({ drawId, numbers, status: draw?.status ?? 'closed' });
       continue;
     }
-    const mine = new Set(cells.filter((c) => c.status === 'sold' && rows.some((r) => r.n === c.n && r.user_id === c.owner_user_id)).map((c) => c.n));
+    const mine = new Set(
+      cells.filter((c) => c.status === 'sold' && rows.some((r) => r.n === c.n && r.user_id === c.owner_user_id)).map((c) => c.n),
+    );
     const ns = numbers.filter((n) => mine.has(n));
     if (ns.length) {
-      await trx('draw_numbers')
-        .where({ draw_id: drawId })
-        .whereIn('n', ns)
-        .update({ status: 'available', owner_user_id: null, reservation_id: null, payment_id: null, sold_at: null, updated_at: trx.fn.now() });
+      await trx('draw_numbers').where({ draw_id: drawId }).whereIn('n', ns).update({
+        status: 'available',
+        owner_user_id: null,
+        reservation_id: null,
+        payment_id: null,
+        sold_at: null,
+        updated_at: trx.fn.now(),
+      });
     }
-    await trx('number_sales').whereIn('id', rows.map((r) => r.id)).update({ voided_at: trx.fn.now(), void_kind: 'released' });
+    await trx('number_sales')
+      .whereIn(
+        'id',
+        rows.map((r) => r.id),
+      )
+      .update({ voided_at: trx.fn.now(), void_kind: 'released' });
     out.released.push({ drawId, numbers: ns });
   }
   return out;
 }
 
 /** Live sales a payment bought: directly, or with the vouchers of the given lots. */
-export async function liveSalesOf(conn: Conn, o: { paymentId: number; lotIds: number[] }): Promise<Array<{ id: number; draw_id: number; n: number }>> {
+export async function liveSalesOf(
+  conn: Conn,
+  o: { paymentId: number; lotIds: number[] },
+): Promise<Array<{ id: number; draw_id: number; n: number }>> {
   return conn('number_sales')
     .whereNull('voided_at')
     .where((w) => {

@@ -64,7 +64,12 @@ const EMPTY_COUNTS: Counts = { reserved: 0, sold: 0, taken: 0, available: 0 };
 
 export function serializeDraw(
   draw: DrawRow,
-  o: { ticketPriceCents: number; counts?: Counts; product?: { title: string; cover_url: string | null; sku: string | null } | null; winnerName?: string | null },
+  o: {
+    ticketPriceCents: number;
+    counts?: Counts;
+    product?: { title: string; cover_url: string | null; sku: string | null } | null;
+    winnerName?: string | null;
+  },
 ): Draw {
   const counts = o.counts ?? { ...EMPTY_COUNTS, available: draw.total_numbers };
   return {

@@ -6,7 +6,15 @@ import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
 import * as q from './queries';
-import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, effectiveTicketPrice, serializeDraw, serializeNumber, drawStatusWord, type DrawView } from './serializers';
+import {
+  DRAW_STATUS_FILTER_NAMES,
+  DRAW_STATUS_FILTERS,
+  effectiveTicketPrice,
+  serializeDraw,
+  serializeNumber,
+  drawStatusWord,
+  type DrawView,
+} from './serializers';
 import { initialsOf } from '../shared/initials';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
@@ -91,7 +99,10 @@ export interface DrawsService {
    * opening one with the inherited settings (nextDrawSettings) when none is open. The one
    * "open a product's draw" other modules call (the e-book admin).
    */
-  openDrawOfProduct(trx: Trx, product: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }): Promise<number>;
+  openDrawOfProduct(
+    trx: Trx,
+    product: { id: number; title: string; default_total_numbers: number; default_prize_cents: number },
+  ): Promise<number>;
 }
 
 export type DrawOpenedHook = (trx: Trx, draw: q.DrawRow, by: DrawOpenReason) => Promise<unknown>;
@@ -105,15 +116,29 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     if (!draws.length) return [];
     const [cfg, products, counts, winners] = await Promise.all([
       known.cfg ?? readAppConfig(conn),
-      known.products ?? productsById(conn, draws.map((d) => d.infoproduct_id as number)),
-      known.counts ?? q.countsByDraw(conn, draws.map((d) => d.id)),
-      namesById(conn, draws.map((d) => (d.status === 'drawn' ? d.winner_user_id : null))),
+      known.products ??
+        productsById(
+          conn,
+          draws.map((d) => d.infoproduct_id as number),
+        ),
+      known.counts ??
+        q.countsByDraw(
+          conn,
+          draws.map((d) => d.id),
+        ),
+      namesById(
+        conn,
+        draws.map((d) => (d.status === 'drawn' ? d.winner_user_id : null)),
+      ),
     ]);
     return draws.map((d) => {
-      const product = d.infoproduct_id ? products.get(d.infoproduct_id) ?? null : null;
+      const product = d.infoproduct_id ? (products.get(d.infoproduct_id) ?? null) : null;
       const winner = d.winner_user_id != null ? winners.get(d.winner_user_id) : undefined;
       return serializeDraw(d, {
-        ticketPriceCents: effectiveTicketPrice(d, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }),
+        ticketPriceCents: effectiveTicketPrice(d, {
+          productPriceCents: product?.price_cents,
+          configTicketPriceCents: cfg.ticket_price_cents,
+        }),
         counts: counts.get(d.id),
         product,
         winnerName: winner === undefined ? null : known.fullWinnerNames ? winner : initialsOf(winner),
@@ -140,7 +165,11 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
   }
 
   /** Closes an open draw (draw.closed event) and opens its product's successor, in the caller's transaction. */
-  async function closeAndOpenSuccessor(trx: Trx, drawId: number, by: DrawChangeReason): Promise<{ closed: boolean; successorId: number | null }> {
+  async function closeAndOpenSuccessor(
+    trx: Trx,
+    drawId: number,
+    by: DrawChangeReason,
+  ): Promise<{ closed: boolean; successorId: number | null }> {
     const [draw] = await trx('draws')
       .where({ id: drawId, status: 'open' })
       .update({ status: 'closed', closed_by: by, closed_at: trx.fn.now(), updated_at: trx.fn.now() })
@@ -226,7 +255,10 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
           if (last?.status === 'open') return last;
           if (last && last.closed_by !== 'sellout') return null;
           // Inherit settings from the latest draw of the product, else its defaults.
-          const draw = await q.insertDrawWithNumbers(trx, { ...(await q.nextDrawSettings(trx, product)), predecessor_id: last?.id ?? null });
+          const draw = await q.insertDrawWithNumbers(trx, {
+            ...(await q.nextDrawSettings(trx, product)),
+            predecessor_id: last?.id ?? null,
+          });
           await emitDrawOpened(trx, draw, last ? 'sellout' : 'customer');
           cache.invalidateAllAfterCommit(trx);
           return draw;
@@ -295,6 +327,9 @@ export type DrawOpenReason = DrawChangeReason | 'customer';
  */
 async function recordDrawOpened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason, hooks: DrawOpenedHook[]) {
   await trx('draws').where({ id: draw.id }).update({ opened_by: by, closed_by: null });
-  await trx('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id, by }) });
+  await trx('domain_events').insert({
+    name: 'draw.opened',
+    payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id, by }),
+  });
   for (const hook of hooks) await hook(trx, draw, by);
 }

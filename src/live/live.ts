@@ -77,7 +77,13 @@ export interface LiveBoards {
    * (its address). Returns with nothing written when the process's cap is reached ('full', 503),
    * the client's own cap is ('client_full', 429) or Redis is away ('unavailable', 503).
    */
-  open(drawIds: number[], req: IncomingMessage, res: ServerResponse, lastEventId: string | undefined, client: string): Promise<'ok' | 'full' | 'client_full' | 'unavailable'>;
+  open(
+    drawIds: number[],
+    req: IncomingMessage,
+    res: ServerResponse,
+    lastEventId: string | undefined,
+    client: string,
+  ): Promise<'ok' | 'full' | 'client_full' | 'unavailable'>;
   /** Open streams in this process. */
   readonly openStreams: number;
   /** Open streams of one client address in this process. */
@@ -148,11 +154,10 @@ export function createLiveBoards(deps: {
       ch.cursor = snapRaw ? (JSON.parse(snapRaw) as Snapshot).id : null;
       return;
     }
-    const [[, first], [, entries]] = (await redis
-      .multi()
-      .xrange(key, '-', '+', 'COUNT', 1)
-      .xrange(key, `(${ch.cursor}`, '+')
-      .exec()) as [[Error | null, Array<[string, string[]]>], [Error | null, Array<[string, string[]]>]];
+    const [[, first], [, entries]] = (await redis.multi().xrange(key, '-', '+', 'COUNT', 1).xrange(key, `(${ch.cursor}`, '+').exec()) as [
+      [Error | null, Array<[string, string[]]>],
+      [Error | null, Array<[string, string[]]>],
+    ];
     if (first.length && compareIds(first[0][0], ch.cursor) > 0 && !isInit(first[0][1])) {
       // The stream was trimmed past this process's cursor: its streams reload the board.
       const snap = await readSnapshot(ch.drawId);
@@ -215,7 +220,8 @@ export function createLiveBoards(deps: {
   }
 
   function safetyPass() {
-    for (const ch of channels.values()) void pump(ch).catch((err: Error) => logger.warn({ err: err.message, drawId: ch.drawId }, 'live board: safety pass failed'));
+    for (const ch of channels.values())
+      void pump(ch).catch((err: Error) => logger.warn({ err: err.message, drawId: ch.drawId }, 'live board: safety pass failed'));
   }
 
   function startTimers() {
@@ -287,7 +293,11 @@ export function createLiveBoards(deps: {
     return () => {
       // Resumable: the stream still holds the client's id (its first entry is at or before it) and the id is not in the future.
       const resumable =
-        resume !== null && first.length > 0 && compareIds(first[0][0], resume) <= 0 && compareIds(resume, snap.id) <= 0 && !after.some(([, f]) => isInit(f));
+        resume !== null &&
+        first.length > 0 &&
+        compareIds(first[0][0], resume) <= 0 &&
+        compareIds(resume, snap.id) <= 0 &&
+        !after.some(([, f]) => isInit(f));
       if (resumable) {
         conn.cursor = resume;
         for (const [id, fields] of after) {

@@ -55,7 +55,8 @@ export async function recordBoard(deps: RecorderDeps, drawId: number) {
       const changed: BoardNumber[] = [];
       for (const [n, cell] of Object.entries(cells)) if (prev.cells[n] !== cell) changed.push(numberOf(n, cell));
       if (changed.length) add('numbers', { draw_id: drawId, numbers: changed, counts: countsOf(cells) } satisfies LiveNumbersEvent);
-      if (prev.status !== status || prev.successor_id !== successorId) add('draw', { draw_id: drawId, status, successor_id: successorId } satisfies LiveDrawEvent);
+      if (prev.status !== status || prev.successor_id !== successorId)
+        add('draw', { draw_id: drawId, status, successor_id: successorId } satisfies LiveDrawEvent);
       if (last === prev.id) return; // nothing changed
     }
     const snap: Snapshot = { id: last!, status, successor_id: successorId, total_numbers: draw.total_numbers, cells };

@@ -41,11 +41,19 @@ export function drawsLiveRoutes(s: { draws: DrawsService; live: LiveBoards }) {
     }
     if (outcome === 'full') {
       ctx.set('Retry-After', '30');
-      throw new DomainError('unavailable', 'too_many_streams', 'Muitas conexões ao vivo neste servidor agora. O quadro continua se atualizando a cada 15 segundos.');
+      throw new DomainError(
+        'unavailable',
+        'too_many_streams',
+        'Muitas conexões ao vivo neste servidor agora. O quadro continua se atualizando a cada 15 segundos.',
+      );
     }
     if (outcome === 'unavailable') {
       ctx.set('Retry-After', '5');
-      throw new DomainError('unavailable', 'live_unavailable', 'As atualizações ao vivo estão indisponíveis agora. O quadro continua se atualizando a cada 15 segundos.');
+      throw new DomainError(
+        'unavailable',
+        'live_unavailable',
+        'As atualizações ao vivo estão indisponíveis agora. O quadro continua se atualizando a cada 15 segundos.',
+      );
     }
     // The stream is written straight to the socket (live/live.ts): Koa must not answer.
     ctx.status = 200;

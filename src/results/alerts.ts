@@ -20,7 +20,10 @@ export { GAME };
  * metric): the first time per contest it writes the alert and its audit entry in one transaction. Answers whether this
  * sighting was the first. A contest already stored (typed in by an operator) raises nothing.
  */
-export async function noteDrawOrderMissing(db: Db, f: { contest_number: number; drawn_at: Date; sorted_numbers: number[] }): Promise<{ first: boolean; stored: boolean }> {
+export async function noteDrawOrderMissing(
+  db: Db,
+  f: { contest_number: number; drawn_at: Date; sorted_numbers: number[] },
+): Promise<{ first: boolean; stored: boolean }> {
   return db.transaction(async (trx) => {
     const stored = await trx('lottery_results').where({ game: GAME, contest_number: f.contest_number }).first('id');
     if (stored) return { first: false, stored: true };
@@ -48,5 +51,8 @@ export async function noteDrawOrderMissing(db: Db, f: { contest_number: number; 
 
 /** The contest's result is stored now: its open alerts are resolved (in the storing transaction). */
 export async function resolveResultAlerts(conn: Conn, contest: number): Promise<void> {
-  await conn('lottery_result_alerts').where({ game: GAME, contest_number: contest }).whereNull('resolved_at').update({ resolved_at: conn.fn.now() });
+  await conn('lottery_result_alerts')
+    .where({ game: GAME, contest_number: contest })
+    .whereNull('resolved_at')
+    .update({ resolved_at: conn.fn.now() });
 }

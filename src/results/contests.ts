@@ -8,7 +8,11 @@ import { previousScheduledContest } from './time';
 
 /** Draws are decided by contest `c` held at `heldAt` when they closed before it and not before the previous contest. */
 export async function windowStart(conn: Db | Trx, contest: number, heldAt: Date): Promise<Date> {
-  const prev = await conn('lottery_results').where({ game: GAME }).where('contest_number', '<', contest).orderBy('contest_number', 'desc').first('contest_number', 'held_at');
+  const prev = await conn('lottery_results')
+    .where({ game: GAME })
+    .where('contest_number', '<', contest)
+    .orderBy('contest_number', 'desc')
+    .first('contest_number', 'held_at');
   if (prev && prev.contest_number === contest - 1 && prev.held_at < heldAt) return prev.held_at;
   return previousScheduledContest(heldAt);
 }

@@ -27,18 +27,23 @@ async function redecideLocked(
   why: Redecision,
 ): Promise<{ decided: DecidedDraw; changed: boolean; mails: number[] }> {
   const { decision, decided, inputs } = await applyWinnerRule(trx, d, r);
-  const changed = d.winner_user_id !== decision.winner_user_id || d.winner_number !== decision.winning_number || d.no_winner !== (decision.winning_number === null);
+  const changed =
+    d.winner_user_id !== decision.winner_user_id ||
+    d.winner_number !== decision.winning_number ||
+    d.no_winner !== (decision.winning_number === null);
   const mails: number[] = [];
   if (why.kind === 'refund' && !changed) return { decided, changed, mails };
   const reason = why.reason;
   const cause = why.kind === 'refund' ? { payment_id: why.paymentId, payment_status: why.paymentStatus } : undefined;
-  await trx('draws').where({ id: d.id }).update({
-    winner_user_id: decision.winner_user_id,
-    winner_number: decision.winning_number,
-    no_winner: decision.winning_number === null,
-    realized_at: trx.fn.now(),
-    updated_at: trx.fn.now(),
-  });
+  await trx('draws')
+    .where({ id: d.id })
+    .update({
+      winner_user_id: decision.winner_user_id,
+      winner_number: decision.winning_number,
+      no_winner: decision.winning_number === null,
+      realized_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    });
   await audit(trx, {
     actorUserId: by.actorUserId,
     actor: by.actor,
@@ -51,7 +56,11 @@ async function redecideLocked(
       inputs,
       walk: decision.walk,
       before: { winner_user_id: d.winner_user_id, winner_number: d.winner_number, no_winner: d.no_winner },
-      after: { winner_user_id: decision.winner_user_id, winner_number: decision.winning_number, no_winner: decision.winning_number === null },
+      after: {
+        winner_user_id: decision.winner_user_id,
+        winner_number: decision.winning_number,
+        no_winner: decision.winning_number === null,
+      },
     },
   });
   // RULES W6 (a correction corrects everything): another winner starts NÃO RESGATADO (the
@@ -65,7 +74,9 @@ async function redecideLocked(
     const outboxId = prev
       ? await deps.mailer.enqueue(
           trx,
-          why.kind === 'refund' ? refundRetractionMail(deps.publicUrl, d, prev, d.winner_number) : retractionMail(deps.publicUrl, d, prev, r.contest_number, d.winner_number),
+          why.kind === 'refund'
+            ? refundRetractionMail(deps.publicUrl, d, prev, d.winner_number)
+            : retractionMail(deps.publicUrl, d, prev, r.contest_number, d.winner_number),
         )
       : null;
     if (outboxId !== null) mails.push(outboxId);
@@ -75,7 +86,14 @@ async function redecideLocked(
       action: 'winner.retracted',
       entity: 'draw',
       entityId: d.id,
-      data: { reason, ...(cause ? { cause } : {}), user_id: d.winner_user_id, winner_number: d.winner_number, redeemed_before: d.redeemed, mailed: outboxId !== null },
+      data: {
+        reason,
+        ...(cause ? { cause } : {}),
+        user_id: d.winner_user_id,
+        winner_number: d.winner_number,
+        redeemed_before: d.redeemed,
+        mailed: outboxId !== null,
+      },
     });
   }
   if (changed && decision.winner_user_id !== null && decision.winning_number !== null) {
@@ -87,7 +105,13 @@ async function redecideLocked(
       action: 'winner.announced',
       entity: 'draw',
       entityId: d.id,
-      data: { reason, ...(cause ? { cause } : {}), user_id: decision.winner_user_id, winner_number: decision.winning_number, mailed: outboxId !== null },
+      data: {
+        reason,
+        ...(cause ? { cause } : {}),
+        user_id: decision.winner_user_id,
+        winner_number: decision.winning_number,
+        mailed: outboxId !== null,
+      },
     });
   }
   return { decided, changed, mails };
@@ -101,19 +125,36 @@ export async function correctResult(deps: ResultsDeps, input: unknown, by: Actor
   const redecided: DecidedDraw[] = [];
   const drawIds: number[] = [];
   const row = await db.transaction(async (trx) => {
-    const before: ResultRow | undefined = await trx('lottery_results').where({ game: GAME, contest_number: cmd.contest_number }).forUpdate().first();
-    if (!before) throw errors.notFound('result_not_found', `O concurso ${cmd.contest_number} não foi registrado. Use: cotaverde results record --contest ${cmd.contest_number} --numbers "…".`);
+    const before: ResultRow | undefined = await trx('lottery_results')
+      .where({ game: GAME, contest_number: cmd.contest_number })
+      .forUpdate()
+      .first();
+    if (!before)
+      throw errors.notFound(
+        'result_not_found',
+        `O concurso ${cmd.contest_number} não foi registrado. Use: cotaverde results record --contest ${cmd.contest_number} --numbers "…".`,
+      );
     const heldAt = cmd.drawn_at ?? before.held_at;
-    const [after]: ResultRow[] = await trx('lottery_results').where({ id: before.id }).update({ numbers: cmd.numbers, held_at: heldAt }).returning('*');
+    const [after]: ResultRow[] = await trx('lottery_results')
+      .where({ id: before.id })
+      .update({ numbers: cmd.numbers, held_at: heldAt })
+      .returning('*');
     await audit(trx, {
       actorUserId: by.actorUserId,
       actor: by.actor,
       action: 'lottery_result.corrected',
       entity: 'lottery_result',
       entityId: cmd.contest_number,
-      data: { reason: cmd.reason, before: { numbers: before.numbers, drawn_at: iso(before.held_at) }, after: { numbers: after.numbers, drawn_at: iso(after.held_at) } },
+      data: {
+        reason: cmd.reason,
+        before: { numbers: before.numbers, drawn_at: iso(before.held_at) },
+        after: { numbers: after.numbers, drawn_at: iso(after.held_at) },
+      },
     });
-    const decidedIds: Array<{ id: number }> = await trx('draws').where({ contest_number: cmd.contest_number, status: 'drawn' }).orderBy('id').select('id');
+    const decidedIds: Array<{ id: number }> = await trx('draws')
+      .where({ contest_number: cmd.contest_number, status: 'drawn' })
+      .orderBy('id')
+      .select('id');
     for (const { id } of decidedIds) {
       const d = (await q.lockDraw(trx, Number(id), 'update'))!;
       const x = await redecideLocked(deps, trx, d, after, by, { kind: 'correction', reason: cmd.reason });
@@ -150,7 +191,12 @@ export async function redecideAfterRefund(deps: ResultsDeps, trx: Trx, e: Refund
       logger.error({ drawId: id, contest: d.contest_number }, 'refund reached a decided draw without its stored result: not re-decided');
       continue;
     }
-    const x = await redecideLocked(deps, trx, d, r, e.by, { kind: 'refund', reason, paymentId: e.paymentId, paymentStatus: e.paymentStatus });
+    const x = await redecideLocked(deps, trx, d, r, e.by, {
+      kind: 'refund',
+      reason,
+      paymentId: e.paymentId,
+      paymentStatus: e.paymentStatus,
+    });
     if (!x.changed) continue;
     changed.push(x.decided);
     mails.push(...x.mails);
@@ -164,7 +210,10 @@ export async function redecideAfterRefund(deps: ResultsDeps, trx: Trx, e: Refund
       mails,
     );
     for (const c of changed)
-      logger.info({ drawId: c.draw_id, paymentId: e.paymentId, winningNumber: c.winning_number, winnerUserId: c.winner_user_id }, 'draw re-decided after a refund reached its winner');
+      logger.info(
+        { drawId: c.draw_id, paymentId: e.paymentId, winningNumber: c.winning_number, winnerUserId: c.winner_user_id },
+        'draw re-decided after a refund reached its winner',
+      );
   });
   return changed;
 }

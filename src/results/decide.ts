@@ -25,12 +25,26 @@ export async function applyWinnerRule(trx: Trx, d: q.DrawRow, r: ContestNumbers)
     no_winner: decision.winning_number === null,
     walk: decision.walk,
   };
-  const inputs = { game: GAME, contest_number: r.contest_number, drawn_at: iso(r.held_at), numbers: r.numbers, total_numbers: d.total_numbers, closed_at: iso(d.closed_at), sold };
+  const inputs = {
+    game: GAME,
+    contest_number: r.contest_number,
+    drawn_at: iso(r.held_at),
+    numbers: r.numbers,
+    total_numbers: d.total_numbers,
+    closed_at: iso(d.closed_at),
+    sold,
+  };
   return { decision, decided, inputs };
 }
 
 /** Mails the winner of a decision through the outbox (RULES W4): its outbox id, null without a winner or user. */
-export async function mailWinner(deps: Pick<ResultsDeps, 'mailer' | 'publicUrl'>, trx: Trx, d: q.DrawRow, contest: number, winner: { userId: number | null; n: number | null }): Promise<number | null> {
+export async function mailWinner(
+  deps: Pick<ResultsDeps, 'mailer' | 'publicUrl'>,
+  trx: Trx,
+  d: q.DrawRow,
+  contest: number,
+  winner: { userId: number | null; n: number | null },
+): Promise<number | null> {
   if (winner.userId === null || winner.n === null) return null;
   const user = await trx('users').where({ id: winner.userId }).first('name', 'email');
   return user ? deps.mailer.enqueue(trx, winnerMail(deps.publicUrl, d, user, contest, winner.n)) : null;
@@ -68,7 +82,12 @@ export async function decideLocked(deps: ResultsDeps, trx: Trx, drawId: number, 
       winning_number: decision.winning_number,
       winner_user_id: decision.winner_user_id,
       before: { status: d.status },
-      after: { status: after.status, realized_at: iso(after.realized_at), contest_number: after.contest_number, no_winner: after.no_winner },
+      after: {
+        status: after.status,
+        realized_at: iso(after.realized_at),
+        contest_number: after.contest_number,
+        no_winner: after.no_winner,
+      },
     },
   });
   const outboxId = await mailWinner(deps, trx, d, r.contest_number, { userId: decision.winner_user_id, n: decision.winning_number });
@@ -80,7 +99,10 @@ export async function decideLocked(deps: ResultsDeps, trx: Trx, drawId: number, 
 export async function afterDecisions(deps: ResultsDeps, drawIds: number[], outboxIds: Array<number | null>) {
   for (const id of drawIds) deps.draws.invalidateBoard(id);
   for (const o of outboxIds) {
-    if (o !== null) await deps.mailer.dispatch(o).catch((err) => deps.logger.warn({ outboxId: o, err: (err as Error).message }, 'winner mail: dispatch failed; the sweep sends it'));
+    if (o !== null)
+      await deps.mailer
+        .dispatch(o)
+        .catch((err) => deps.logger.warn({ outboxId: o, err: (err as Error).message }, 'winner mail: dispatch failed; the sweep sends it'));
   }
 }
 
@@ -92,7 +114,10 @@ export async function decidePending(deps: ResultsDeps, r: ResultRow, by: Actor):
     const x = await deps.db.transaction((trx) => decideLocked(deps, trx, id, r, by));
     if (!x) continue;
     await afterDecisions(deps, [id], [x.outboxId]);
-    deps.logger.info({ drawId: id, contest: r.contest_number, winningNumber: x.decided.winning_number, winnerUserId: x.decided.winner_user_id }, 'draw decided');
+    deps.logger.info(
+      { drawId: id, contest: r.contest_number, winningNumber: x.decided.winning_number, winnerUserId: x.decided.winner_user_id },
+      'draw decided',
+    );
     out.push(x.decided);
   }
   return out;

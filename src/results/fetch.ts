@@ -22,14 +22,22 @@ async function resultOf(deps: ResultsDeps, contest: number): Promise<{ stored: R
  * already stored (typed in), the sighting counts on the metric and the first one per contest is
  * audited and logged as an error; the admin's draws answers show it on the draws it holds up.
  */
-export async function noDrawOrder(deps: ResultsDeps, f: FetchOutcome & { status: 'no_draw_order' }, report?: FetchReport): Promise<{ stored: boolean }> {
+export async function noDrawOrder(
+  deps: ResultsDeps,
+  f: FetchOutcome & { status: 'no_draw_order' },
+  report?: FetchReport,
+): Promise<{ stored: boolean }> {
   const seen = await noteDrawOrderMissing(deps.db, f);
   if (seen.stored) {
     report?.fetched.push({ contest_number: f.contest_number, status: 'stored' });
     return seen;
   }
   lotteryResultsWithoutDrawOrder.inc();
-  if (seen.first) deps.logger.error({ contest: f.contest_number, drawnAt: iso(f.drawn_at) }, 'results service published a contest without its draw order: closed draws wait for an operator to type it');
+  if (seen.first)
+    deps.logger.error(
+      { contest: f.contest_number, drawnAt: iso(f.drawn_at) },
+      'results service published a contest without its draw order: closed draws wait for an operator to type it',
+    );
   else deps.logger.warn({ contest: f.contest_number }, 'results service still without the draw order of a contest');
   report?.fetched.push({
     contest_number: f.contest_number,
@@ -43,7 +51,11 @@ export async function fetchResults(deps: ResultsDeps, opts: { contest?: number }
   const { db, logger } = deps;
   const report: FetchReport = { fetched: [], decided: [], pending: 0 };
   const recordFetched = async (f: FetchOutcome & { status: 'drawn' }) => {
-    const out = await recordParsed(deps, { contest_number: f.contest_number, numbers: f.numbers, drawn_at: f.drawn_at }, { ...by, source: 'service' });
+    const out = await recordParsed(
+      deps,
+      { contest_number: f.contest_number, numbers: f.numbers, drawn_at: f.drawn_at },
+      { ...by, source: 'service' },
+    );
     report.decided.push(...out.decided);
   };
   const pendingCount = async () => Number((await db('draws').where({ status: 'closed' }).count<{ c: string }[]>({ c: '*' }))[0].c);
@@ -52,7 +64,10 @@ export async function fetchResults(deps: ResultsDeps, opts: { contest?: number }
     const c = ContestNumber.parse(opts.contest);
     const f = await deps.lottery.fetchContest(c);
     if (f.status === 'no_draw_order') await noDrawOrder(deps, f, report);
-    else report.fetched.push(f.status === 'drawn' ? { contest_number: c, status: 'drawn' } : { contest_number: c, status: 'not_drawn', message: f.message });
+    else
+      report.fetched.push(
+        f.status === 'drawn' ? { contest_number: c, status: 'drawn' } : { contest_number: c, status: 'not_drawn', message: f.message },
+      );
     if (f.status === 'drawn') await recordFetched(f);
     report.pending = await pendingCount();
     return report;

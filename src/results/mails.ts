@@ -35,7 +35,9 @@ export function retractionMail(publicUrl: string, d: DrawRow, user: { name: stri
       `Olá, ${first}.`,
       '',
       `O resultado do concurso ${contest} da Lotomania, que decidiu o sorteio "${d.title}", foi corrigido.` +
-        (n !== null ? ` Com os números corretos, o seu número ${pad(n)} não é o contemplado: o aviso anterior de prêmio fica sem efeito.` : ' O aviso anterior de prêmio fica sem efeito.'),
+        (n !== null
+          ? ` Com os números corretos, o seu número ${pad(n)} não é o contemplado: o aviso anterior de prêmio fica sem efeito.`
+          : ' O aviso anterior de prêmio fica sem efeito.'),
       'Pedimos desculpas pelo engano.',
       '',
       `Confira o resultado: ${publicUrl}/resultado/${d.id}`,

@@ -41,7 +41,9 @@ export interface ResultRow {
 export type ContestNumbers = { contest_number: number; held_at: Date; numbers: number[] };
 
 /** Why a decided draw is decided again: an operator's correction, or a refund that voided the winner's sale (RULES W8). */
-export type Redecision = { kind: 'correction'; reason: string } | { kind: 'refund'; reason: string; paymentId: number; paymentStatus: 'refunded' | 'charged_back' };
+export type Redecision =
+  | { kind: 'correction'; reason: string }
+  | { kind: 'refund'; reason: string; paymentId: number; paymentStatus: 'refunded' | 'charged_back' };
 
 export interface FetchReport {
   /** Contests asked for, with what the service said. */
@@ -56,10 +58,15 @@ export const pad = (n: number) => String(n).padStart(2, '0');
 export const correctionHint = (c: number) =>
   `O concurso ${c} já foi registrado com outros números. Para corrigir, use: cotaverde results correct --contest ${c} --numbers "<20 números>" --reason "<motivo>".`;
 
-export const findResult = (conn: Db | Trx, contest: number): Promise<ResultRow | undefined> => conn('lottery_results').where({ game: GAME, contest_number: contest }).first();
+export const findResult = (conn: Db | Trx, contest: number): Promise<ResultRow | undefined> =>
+  conn('lottery_results').where({ game: GAME, contest_number: contest }).first();
 /** The walk of a stored decision: the numbers drawn after the winning one (last first), or all twenty. */
-export function walkOf(numbers: readonly number[], winningNumber: number | null, totalNumbers: number, voided: readonly number[] = []): WalkStep[] {
+export function walkOf(
+  numbers: readonly number[],
+  winningNumber: number | null,
+  totalNumbers: number,
+  voided: readonly number[] = [],
+): WalkStep[] {
   const after = winningNumber === null ? [...numbers] : numbers.slice(numbers.indexOf(winningNumber) + 1);
   return after.reverse().map((n) => ({ n, reason: n >= totalNumbers ? 'out_of_range' : voided.includes(n) ? 'voided' : 'not_sold' }));
 }
-

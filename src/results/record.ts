@@ -10,14 +10,27 @@ import { GAME, correctionHint, findResult, sameNumbers, type Actor, type ResultR
 /** Recording a contest (RULES W5: once; the same numbers again change nothing) and deciding what it decides. */
 
 /** Stores the result once; the stored row (same numbers) or a 409 (other numbers). */
-async function store(deps: ResultsDeps, cmd: { contest_number: number; numbers: number[]; drawn_at?: Date; force?: boolean }, by: Actor & { source: Source }): Promise<{ row: ResultRow; created: boolean }> {
+async function store(
+  deps: ResultsDeps,
+  cmd: { contest_number: number; numbers: number[]; drawn_at?: Date; force?: boolean },
+  by: Actor & { source: Source },
+): Promise<{ row: ResultRow; created: boolean }> {
   const heldAt = cmd.drawn_at ?? new Date();
-  if (heldAt.getTime() > Date.now() + 5 * 60_000) throw errors.validation('drawn_at_in_future', 'A data do concurso não pode estar no futuro.');
+  if (heldAt.getTime() > Date.now() + 5 * 60_000)
+    throw errors.validation('drawn_at_in_future', 'A data do concurso não pode estar no futuro.');
   return deps.db.transaction(async (trx) => {
     // Typed results only: the results service's own numbers and dates are the reference.
-    if (by.source !== 'service' && !cmd.force && !(await findResult(trx, cmd.contest_number))) await assertContestOrder(trx, cmd.contest_number, heldAt);
+    if (by.source !== 'service' && !cmd.force && !(await findResult(trx, cmd.contest_number)))
+      await assertContestOrder(trx, cmd.contest_number, heldAt);
     const inserted: ResultRow[] = await trx('lottery_results')
-      .insert({ game: GAME, contest_number: cmd.contest_number, held_at: heldAt, numbers: cmd.numbers, source: by.source, recorded_by: by.actorUserId })
+      .insert({
+        game: GAME,
+        contest_number: cmd.contest_number,
+        held_at: heldAt,
+        numbers: cmd.numbers,
+        source: by.source,
+        recorded_by: by.actorUserId,
+      })
       .onConflict(['game', 'contest_number'])
       .ignore()
       .returning('*');
@@ -28,14 +41,18 @@ async function store(deps: ResultsDeps, cmd: { contest_number: number; numbers: 
         action: 'lottery_result.recorded',
         entity: 'lottery_result',
         entityId: cmd.contest_number,
-        data: { before: null, after: { contest_number: cmd.contest_number, drawn_at: iso(heldAt), numbers: cmd.numbers, source: by.source } },
+        data: {
+          before: null,
+          after: { contest_number: cmd.contest_number, drawn_at: iso(heldAt), numbers: cmd.numbers, source: by.source },
+        },
       });
       // RULES W9: the contest is stored now; an alert about its missing draw order is over.
       await resolveResultAlerts(trx, cmd.contest_number);
       return { row: inserted[0], created: true };
     }
     const existing = (await findResult(trx, cmd.contest_number))!;
-    if (!sameNumbers(existing.numbers, cmd.numbers)) throw errors.conflict('result_conflict', correctionHint(cmd.contest_number), { stored_numbers: existing.numbers });
+    if (!sameNumbers(existing.numbers, cmd.numbers))
+      throw errors.conflict('result_conflict', correctionHint(cmd.contest_number), { stored_numbers: existing.numbers });
     return { row: existing, created: false };
   });
 }
@@ -48,7 +65,11 @@ export const outcomeOf = (row: ResultRow, created: boolean, decided: DecidedDraw
   decided,
 });
 
-export async function recordParsed(deps: ResultsDeps, cmd: { contest_number: number; numbers: number[]; drawn_at?: Date; force?: boolean }, by: Actor & { source: Source }) {
+export async function recordParsed(
+  deps: ResultsDeps,
+  cmd: { contest_number: number; numbers: number[]; drawn_at?: Date; force?: boolean },
+  by: Actor & { source: Source },
+) {
   const { row, created } = await store(deps, cmd, by);
   const decided = await decidePending(deps, row, by);
   return outcomeOf(row, created, decided);

@@ -53,6 +53,10 @@ export const TypedRecordCommand = RecordCommand.extend({
   drawn_at: z.coerce.date({ error: 'Informe a data do concurso (--drawn-at, ISO 8601, ex.: 2026-11-23T23:00:00Z).' }),
 });
 export const CorrectCommand = RecordCommand.extend({
-  reason: z.string({ error: 'Informe o motivo da correção.' }).trim().min(3, 'Informe o motivo da correção.').max(500, 'O motivo pode ter no máximo 500 caracteres.'),
+  reason: z
+    .string({ error: 'Informe o motivo da correção.' })
+    .trim()
+    .min(3, 'Informe o motivo da correção.')
+    .max(500, 'O motivo pode ter no máximo 500 caracteres.'),
 });
 export const FetchCommand = z.object({ contest_number: ContestNumber.optional() }, { error: 'Envie um objeto JSON.' });

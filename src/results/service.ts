@@ -9,7 +9,17 @@ import { decideWinner } from './winner-rule';
 import { assertContestOrder, windowStart } from './contests';
 import { correctResult, redecideAfterRefund } from './correct';
 import { fetchResults, noDrawOrder } from './fetch';
-import { correctionHint, findResult, sameNumbers, walkOf, type Actor, type FetchReport, type RefundedSales, type ResultsDeps, type Source } from './model';
+import {
+  correctionHint,
+  findResult,
+  sameNumbers,
+  walkOf,
+  type Actor,
+  type FetchReport,
+  type RefundedSales,
+  type ResultsDeps,
+  type Source,
+} from './model';
 import { recordParsed } from './record';
 import { ContestNumber, FetchCommand, RecordCommand, TypedRecordCommand } from './schemas';
 
@@ -68,9 +78,17 @@ export function createResultsService(deps: ResultsDeps): ResultsService {
     return d;
   }
 
-  async function previewFor(d: q.DrawRow, cmd: { contest_number: number; numbers: number[] }, drawnAt: Date | null): Promise<ResultPreview> {
+  async function previewFor(
+    d: q.DrawRow,
+    cmd: { contest_number: number; numbers: number[] },
+    drawnAt: Date | null,
+  ): Promise<ResultPreview> {
     if (d.status === 'open') throw errors.conflict('draw_not_closed', 'Feche o sorteio antes de registrar o resultado.');
-    const [sold, stored, voided] = await Promise.all([q.soldNumbersThatCount(db, d.id), findResult(db, cmd.contest_number), q.voidedNumbers(db, d.id)]);
+    const [sold, stored, voided] = await Promise.all([
+      q.soldNumbersThatCount(db, d.id),
+      findResult(db, cmd.contest_number),
+      q.voidedNumbers(db, d.id),
+    ]);
     const decision = decideWinner({ numbers: cmd.numbers, totalNumbers: d.total_numbers, sold, voided });
     const user = decision.winner_user_id ? await db('users').where({ id: decision.winner_user_id }).first('name', 'email') : undefined;
     return {
@@ -137,7 +155,8 @@ export function createResultsService(deps: ResultsDeps): ResultsService {
 
     async drawResult(drawId) {
       const d = await drawOrThrow(db, drawId);
-      if (d.status !== 'drawn' || d.contest_number === null) throw errors.notFound('result_not_available', 'O resultado deste sorteio ainda não saiu.');
+      if (d.status !== 'drawn' || d.contest_number === null)
+        throw errors.notFound('result_not_available', 'O resultado deste sorteio ainda não saiu.');
       const r = await findResult(db, d.contest_number);
       if (!r) throw errors.notFound('result_not_available', 'O resultado deste sorteio ainda não saiu.');
       const winner = d.winner_user_id ? await db('users').where({ id: d.winner_user_id }).first('name') : undefined;
@@ -166,9 +185,11 @@ export function createResultsService(deps: ResultsDeps): ResultsService {
       const cmd = RecordCommand.parse(input);
       const d = await drawOrThrow(db, drawId);
       if (d.status === 'open') throw errors.conflict('draw_not_closed', 'Feche o sorteio antes de registrar o resultado.');
-      if (d.status === 'drawn') throw errors.conflict('draw_drawn', 'Este sorteio já foi realizado. Para corrigir um resultado, use: cotaverde results correct.');
+      if (d.status === 'drawn')
+        throw errors.conflict('draw_drawn', 'Este sorteio já foi realizado. Para corrigir um resultado, use: cotaverde results correct.');
       const stored = await findResult(db, cmd.contest_number);
-      if (stored && !sameNumbers(stored.numbers, cmd.numbers)) throw errors.conflict('result_conflict', correctionHint(cmd.contest_number), { stored_numbers: stored.numbers });
+      if (stored && !sameNumbers(stored.numbers, cmd.numbers))
+        throw errors.conflict('result_conflict', correctionHint(cmd.contest_number), { stored_numbers: stored.numbers });
       // Typed numbers come with the contest's real date (a fetched result brings the official one).
       if (!stored && !cmd.drawn_at) throw errors.validation('drawn_at_required', 'Informe a data e a hora do concurso.');
       const heldAt = stored?.held_at ?? cmd.drawn_at!;
@@ -193,10 +214,14 @@ export function createResultsService(deps: ResultsDeps): ResultsService {
         // Already typed in: the stored numbers are in draw order.
         const stored = seen.stored ? await findResult(db, f.contest_number) : undefined;
         if (stored) return previewFor(d, { contest_number: stored.contest_number, numbers: stored.numbers }, stored.held_at);
-        throw errors.conflict('result_without_draw_order', `${f.message} Digite os 20 números na ordem do sorteio para registrar o resultado.`, {
-          contest_number: f.contest_number,
-          drawn_at: iso(f.drawn_at),
-        });
+        throw errors.conflict(
+          'result_without_draw_order',
+          `${f.message} Digite os 20 números na ordem do sorteio para registrar o resultado.`,
+          {
+            contest_number: f.contest_number,
+            drawn_at: iso(f.drawn_at),
+          },
+        );
       }
       if (f.status !== 'drawn') throw errors.conflict('result_not_drawn', f.message);
       return previewFor(d, f, f.drawn_at);

@@ -43,7 +43,12 @@ export function lotomaniaNumbersProblem(numbers: readonly number[]): string | nu
   return null;
 }
 
-export function decideWinner(input: { numbers: readonly number[]; totalNumbers: number; sold: readonly SoldNumber[]; voided?: readonly number[] }): WinnerDecision {
+export function decideWinner(input: {
+  numbers: readonly number[];
+  totalNumbers: number;
+  sold: readonly SoldNumber[];
+  voided?: readonly number[];
+}): WinnerDecision {
   const problem = lotomaniaNumbersProblem(input.numbers);
   if (problem) throw new Error(`decideWinner: ${problem}`);
   const owners = new Map(input.sold.map((s) => [s.n, s.user_id]));
