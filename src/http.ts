@@ -3,18 +3,20 @@ import path from 'node:path';
 import type { Services } from './services';
 import { authRoutes } from './auth/routes';
 import { catalogueReadRoutes, catalogueRoutes } from './catalogue/routes';
-import { drawsLiveRoutes, drawsReadRoutes, drawsRoutes } from './draws/routes';
+import { drawsReadRoutes, drawsRoutes } from './draws/routes';
+import { drawsLiveRoutes } from './live/routes';
 import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
 import { adminUsersRoutes } from './auth/admin-users-routes';
 import { adminHistoryRoutes } from './draws/admin-history-routes';
+import { adminWinnersRoutes } from './results/winners-routes';
 import { adminAuditRoutes } from './audit/admin-routes';
 import { adminInfoproductsRoutes, coverRoutes } from './catalogue/admin-routes';
 import { adminPaymentsRoutes } from './payments/admin-routes';
-import { adminResultsRoutes } from './draws/admin-results-routes';
-import { drawResultRoutes } from './draws/result-routes';
+import { adminResultsRoutes } from './results/admin-routes';
+import { drawResultRoutes } from './results/routes';
 import { adminAutopayRoutes, autopayRoutes } from './autopay/routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
@@ -119,6 +121,7 @@ export function moduleRouters(services: Services) {
     accountRoutes(services),
     // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.
     adminHistoryRoutes(services),
+    adminWinnersRoutes(services),
     adminDrawsRoutes(services),
     adminUsersRoutes(services),
     adminAuditRoutes(services),

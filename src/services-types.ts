@@ -19,7 +19,7 @@ import type { AdminDrawsService } from './draws/admin';
 import type { AuditLogService } from './audit/service';
 import type { AdminHistoryService } from './draws/admin-history';
 import type { OpenBuyersService } from './draws/open-buyers';
-import type { WinnersService } from './draws/winners';
+import type { WinnersService } from './results/winners';
 import type { AdminInfoproductsService } from './catalogue/admin';
 import type { PaymentsReviewService } from './payments/review';
 import type { CatalogueService } from './catalogue/service';
@@ -31,11 +31,11 @@ import type { EbooksService } from './catalogue/ebooks';
 import type { AccountService } from './account/service';
 import type { CouponsService } from './coupons/service';
 import type { CouponPushAdapter } from './coupons/adapters';
-import type { LotteryClient } from './draws/lottery-client';
-import type { ResultsService } from './draws/results';
+import type { LotteryClient } from './results/lottery-client';
+import type { ResultsService } from './results/service';
 import type { AutopayService } from './autopay/service';
 import type { AdminUsersService } from './auth/admin-users';
-import type { LiveBoards } from './draws/live';
+import type { LiveBoards } from './live/live';
 import type { FiguresService } from './ops/figures';
 import type { BooksService } from './audit/books';
 import type { BackupsService } from './ops/backups';
@@ -97,7 +97,7 @@ export interface Services {
   autopay: AutopayService;
   /** The admin console's customer registry, number assignment and active balances (RULES N6, C5, U4). */
   adminUsers: AdminUsersService;
-  /** Live boards: the server-sent event streams of GET /api/draws/{id}/events (draws/live.ts). */
+  /** Live boards: the server-sent event streams of GET /api/draws/{id}/events (live/live.ts). */
   live: LiveBoards;
   /** The console dashboard's charts: sales, revenue, boards, PIX conversion (ops/figures.ts). */
   figures: FiguresService;

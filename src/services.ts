@@ -198,7 +198,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     openBuyers: () =>
       (require('./draws/open-buyers') as typeof import('./draws/open-buyers')).createOpenBuyersService({ db: s.db, draws: s.draws }),
     winners: () =>
-      (require('./draws/winners') as typeof import('./draws/winners')).createWinnersService({
+      (require('./results/winners') as typeof import('./results/winners')).createWinnersService({
         db: s.db,
         draws: s.draws,
         readCache: s.readCache,
@@ -289,12 +289,12 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
     },
     lottery: () =>
       overrides.lotteryClient ??
-      (require('./draws/lottery-client') as typeof import('./draws/lottery-client')).createLotteryClient({
+      (require('./results/lottery-client') as typeof import('./results/lottery-client')).createLotteryClient({
         ...config.lottery,
         logger: s.logger,
       }),
     results: () =>
-      (require('./draws/results') as typeof import('./draws/results')).createResultsService({
+      (require('./results/service') as typeof import('./results/service')).createResultsService({
         db: s.db,
         logger: s.logger,
         mailer: s.mailer,
@@ -337,7 +337,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
           lazy: true,
         },
       );
-      return (require('./draws/live') as typeof import('./draws/live')).createLiveBoards({
+      return (require('./live/live') as typeof import('./live/live')).createLiveBoards({
         db: s.db,
         redis: liveRedis,
         readCache: s.readCache,

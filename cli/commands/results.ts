@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import type { DecidedDraw, RecordOutcome } from '../../src/shared/api/results';
-import { WALK_REASON_TEXT } from '../../src/draws/winner-rule';
-import type { FetchReport } from '../../src/draws/results';
+import { WALK_REASON_TEXT } from '../../src/results/winner-rule';
+import type { FetchReport } from '../../src/results/service';
 import { brasilia, printRows } from '../output';
 import { positiveInt, usageError, usageExitCode2 } from './usage';
 

@@ -6,7 +6,7 @@ import { brasilia, printRows } from '../output';
 
 /**
  * `winners list | show | set-prize | redeem` (issue 10): the winners of drawn draws and their
- * prizes, through the same service as the admin console (src/draws/winners.ts). Usage errors
+ * prizes, through the same service as the admin console (src/results/winners.ts). Usage errors
  * (a missing option, a draw id that is not a whole number) exit 2; other errors exit 1.
  */
 export function registerWinnersCommands(program: Command, getServices: () => Services) {

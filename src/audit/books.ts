@@ -5,6 +5,7 @@ import { recordBooksCheck } from '../platform/metrics';
 import type { BooksCheck, BooksCheckFn } from '../platform/books';
 import { paymentsBooks } from '../payments/books';
 import { drawsBooks } from '../draws/books';
+import { resultsBooks } from '../results/books';
 import { couponsBooks } from '../coupons/books';
 
 /**
@@ -13,7 +14,7 @@ import { couponsBooks } from '../coupons/books';
  * expiries go on. `cotaverde audit books` prints the report; the worker runs it nightly
  * (job `books.audit`) and, when a check fails, logs an error and writes an audit entry.
  */
-export const BOOKS_CHECKS: readonly BooksCheckFn[] = [paymentsBooks, drawsBooks, couponsBooks];
+export const BOOKS_CHECKS: readonly BooksCheckFn[] = [paymentsBooks, drawsBooks, resultsBooks, couponsBooks];
 
 export interface BooksReport {
   ok: boolean;

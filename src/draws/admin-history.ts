@@ -17,7 +17,11 @@ import { resultAlertsFor } from './result-alerts';
 export const HistoryDrawId = Id('Sorteio inválido.');
 
 export const Offset = PageOffset({ value: 1_000_000, message: 'O deslocamento é grande demais.' });
-export const Search = z.string({ error: 'A busca deve ser um texto.' }).trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional();
+export const Search = z
+  .string({ error: 'A busca deve ser um texto.' })
+  .trim()
+  .max(100, 'A busca pode ter no máximo 100 caracteres.')
+  .optional();
 
 export const HistoryQuery = z.object({
   limit: PageLimit(200, 50),
@@ -36,7 +40,7 @@ export { wholeDays };
 
 /**
  * A sale counts (is "live") unless it was voided or its payment was refunded or charged back
- * (DESIGN §8, the rule of soldNumbersThatCount).
+ * (RULES W3, the rule of soldNumbersThatCount).
  */
 const LIVE_SALE = `s.voided_at IS NULL AND (p.id IS NULL OR p.status NOT IN ('refunded', 'charged_back'))`;
 
@@ -117,7 +121,14 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
           .where('s.draw_id', drawId)
           .orderBy(['s.n', 's.id'])
           .select('s.user_id', 's.n', 's.source', 's.payment_id', 's.voided_at', 'p.status as payment_status') as Promise<
-          Array<{ user_id: number; n: number; source: NonNullable<ParticipantEntry['payment_kind']>; payment_id: number | null; voided_at: Date | null; payment_status: string | null }>
+          Array<{
+            user_id: number;
+            n: number;
+            source: NonNullable<ParticipantEntry['payment_kind']>;
+            payment_id: number | null;
+            voided_at: Date | null;
+            payment_status: string | null;
+          }>
         >,
         // Numbers held right now (a hold past its time no longer counts, even before the sweep).
         db('draw_numbers as dn')
@@ -135,7 +146,8 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
       };
       let sold = 0;
       for (const s of sales) {
-        const reversed = s.payment_status === 'refunded' || s.payment_status === 'charged_back' ? (s.payment_status as 'refunded' | 'charged_back') : null;
+        const reversed =
+          s.payment_status === 'refunded' || s.payment_status === 'charged_back' ? (s.payment_status as 'refunded' | 'charged_back') : null;
         const status: ParticipantEntry['status'] = reversed ?? (s.voided_at ? 'voided' : 'approved');
         if (status === 'approved') sold++;
         add(s.user_id, { number: s.n, status, payment_kind: s.source, payment_id: s.payment_id });
@@ -143,7 +155,9 @@ export function createAdminHistoryService(deps: { db: Db }): AdminHistoryService
       for (const h of holds) add(h.user_id, { number: h.n, status: 'pending', payment_kind: null, payment_id: null });
 
       const users: Array<{ id: number; name: string; email: string; phone: string | null }> = byUser.size
-        ? await db('users').whereIn('id', [...byUser.keys()]).select('id', 'name', 'email', 'phone')
+        ? await db('users')
+            .whereIn('id', [...byUser.keys()])
+            .select('id', 'name', 'email', 'phone')
         : [];
       const collator = new Intl.Collator('pt-BR', { sensitivity: 'base' });
       const all: Participant[] = users

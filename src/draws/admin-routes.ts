@@ -1,5 +1,6 @@
 import { body, requireAdmin } from '../platform/http/context';
-import { AdminDrawId, type AdminDrawsService } from './admin';
+import type { AdminDrawsService } from './admin';
+import { AdminDrawId } from './admin-schemas';
 import { adminRoutes } from '../platform/http/routes';
 
 /**

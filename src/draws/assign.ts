@@ -5,7 +5,8 @@ import { audit } from '../platform/audit';
 import { Id } from '../platform/validation';
 import type { AssignNumbersResult } from '../shared/api/admin-users';
 import * as dq from './queries';
-import { lockCells, lockDrawForSale, sellNumbers } from './sales';
+import { sellNumbers } from './sales';
+import { lockForSale } from './locks';
 import type { DrawsService } from './service';
 import type { ReservationsService } from './reservations';
 
@@ -20,9 +21,16 @@ export const AssignNumbersCommand = z.object(
     user_id: Id('Usuário inválido.').optional(),
     draw_id: Id('Informe um sorteio e pelo menos um número.'),
     numbers: z
-      .array(z.number({ error: 'Informe um sorteio e pelo menos um número.' }).int('Os números devem ser inteiros.').min(0, 'Os números não podem ser negativos.').max(999, 'Número fora da tabela.'), {
-        error: 'Informe um sorteio e pelo menos um número.',
-      })
+      .array(
+        z
+          .number({ error: 'Informe um sorteio e pelo menos um número.' })
+          .int('Os números devem ser inteiros.')
+          .min(0, 'Os números não podem ser negativos.')
+          .max(999, 'Número fora da tabela.'),
+        {
+          error: 'Informe um sorteio e pelo menos um número.',
+        },
+      )
       .min(1, 'Informe um sorteio e pelo menos um número.')
       .max(1000, 'Informe no máximo 1000 números.')
       .refine((a) => new Set(a).size === a.length, 'Números repetidos na lista.'),
@@ -51,24 +59,34 @@ export function createNumberAssignmentsService(deps: {
 
   async function assign(actor: Actor, userId: number, input: unknown): Promise<AssignNumbersResult> {
     const cmd = AssignNumbersCommand.parse(input);
-    if (cmd.user_id !== undefined && cmd.user_id !== userId) throw errors.validation('user_mismatch', 'O usuário do corpo não é o do endereço.');
+    if (cmd.user_id !== undefined && cmd.user_id !== userId)
+      throw errors.validation('user_mismatch', 'O usuário do corpo não é o do endereço.');
     const numbers = [...cmd.numbers].sort((a, b) => a - b);
     // Holds past their time among these numbers are released first, by the expiry path.
     for (const reservationId of await dq.staleHoldsAmong(db, cmd.draw_id, numbers)) await deps.reservations.expire(reservationId);
     const result = await db.transaction(async (trx) => {
       const user = await trx('users').where({ id: userId }).whereNull('anonymized_at').forShare().first('id', 'name');
       if (!user) throw notFound();
-      // Sales in one draw serialize on the draw row (as voucher consumption and paid reservations).
-      const draw = await lockDrawForSale(trx, cmd.draw_id);
+      // RULES N4: draw, its cells, (draw, user). Sales in one draw serialize on the draw row (as
+      // voucher consumption and paid reservations).
+      const { draw, cells } = await lockForSale(trx, {
+        drawIds: [cmd.draw_id],
+        numbers,
+        user: { id: userId },
+        guard: (d) => {
+          if (d.status !== 'open')
+            throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
+          const outOfRange = numbers.filter((n) => n >= d.total_numbers);
+          if (outOfRange.length)
+            throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, {
+              conflicts: outOfRange,
+            });
+        },
+      });
       if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-      if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está aberto: não é possível atribuir números.', { conflicts: numbers });
-      const outOfRange = numbers.filter((n) => n >= draw.total_numbers);
-      if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.map(pad).join(', ')}.`, { conflicts: outOfRange });
-      const cells = await lockCells(trx, draw.id, numbers);
       const conflicts = numbers.filter((n) => cells.find((c) => c.n === n)?.status !== 'available');
       if (conflicts.length)
         throw errors.conflict('numbers_conflict', `Estes números não estão disponíveis: ${conflicts.map(pad).join(', ')}.`, { conflicts });
-      await dq.lockUserInDraw(trx, draw.id, userId);
       const owned = await dq.ownedCount(trx, draw.id, userId);
       if (draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user && !cmd.override_max_per_user) {
         throw errors.conflict(
@@ -94,7 +112,11 @@ export function createNumberAssignmentsService(deps: {
           override_max_per_user: Boolean(cmd.override_max_per_user),
           over_limit: draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user,
           before: { owned_in_draw: owned, draw_status: draw.status },
-          after: { owned_in_draw: owned + numbers.length, draw_status: sellOut.closed ? 'closed' : draw.status, next_draw_id: sellOut.successorId },
+          after: {
+            owned_in_draw: owned + numbers.length,
+            draw_status: sellOut.closed ? 'closed' : draw.status,
+            next_draw_id: sellOut.successorId,
+          },
         },
       });
       return { drawId: draw.id, paymentId: Number(payment.id), ...sellOut };

@@ -1,13 +1,10 @@
 import type { Conn } from '../platform/db';
 import { booksCheck, pairId, rowsOf, type BooksCheck } from '../platform/books';
-import { soldNumbersThatCount } from './queries';
-import { decideWinner, lotomaniaNumbersProblem } from './winner-rule';
-import { GAME } from './results';
-import { voucherLotChecks } from './vouchers';
+import { voucherLotChecks } from './voucher-checks';
 
 /**
- * The draws' part of the books (RULES B1), read-only: numbers, holds, vouchers, open draws and
- * winners. Ids: a cell is "draw:n", a voucher balance "user:product", a draw or product its id.
+ * The draws' part of the books (RULES B1), read-only: numbers, holds, vouchers and open draws
+ * (the winners are results' part, results/books.ts). Ids: a cell is "draw:n", a voucher balance "user:product", a draw or product its id.
  */
 export async function drawsBooks(conn: Conn): Promise<BooksCheck[]> {
   return [
@@ -16,7 +13,6 @@ export async function drawsBooks(conn: Conn): Promise<BooksCheck[]> {
     await oneOpenDrawPerProduct(conn),
     await voucherBalancesMatchLedger(conn),
     await voucherConsumptionsHaveLots(conn),
-    ...(await decidedWinners(conn)),
   ];
 }
 
@@ -111,45 +107,4 @@ async function voucherConsumptionsHaveLots(conn: Conn): Promise<BooksCheck> {
   const lots = checks.find((c) => c.name === 'voucher_balance_matches_ledger')!;
   const ids = [...consumption.ids, ...lots.ids.map((id) => `lots:${id}`)];
   return booksCheck('voucher_consumptions_have_lots', ids);
-}
-
-/**
- * RULES W3, W4 for every decided ('drawn') draw:
- * - `no_void_sale_wins`: the stored winner holds the winning number through a sale that counts
- *   (soldNumbersThatCount: live, and not of a refunded or charged-back payment);
- * - `decided_winners_rederive`: the winner re-derived from the stored Lotomania result with the
- *   one winner rule (decideWinner) over today's counting sales equals the stored one (number,
- *   user, or no winner). A refund that reached a winner after the decision shows up here.
- */
-async function decidedWinners(conn: Conn): Promise<BooksCheck[]> {
-  const draws = await rowsOf<{
-    id: number;
-    total_numbers: number;
-    winner_user_id: number | null;
-    winner_number: number | null;
-    no_winner: boolean;
-    numbers: number[] | null;
-  }>(
-    conn,
-    `SELECT d.id, d.total_numbers, d.winner_user_id, d.winner_number, d.no_winner, r.numbers
-       FROM draws d
-       LEFT JOIN lottery_results r ON r.game = ? AND r.contest_number = d.contest_number
-      WHERE d.status = 'drawn'
-      ORDER BY d.id`,
-    [GAME],
-  );
-  const voidWins: number[] = [];
-  const mismatched: number[] = [];
-  for (const d of draws) {
-    const sold = await soldNumbersThatCount(conn, d.id);
-    if (d.winner_number !== null && !sold.some((s) => s.n === d.winner_number && s.user_id === d.winner_user_id)) voidWins.push(d.id);
-    if (!d.numbers || lotomaniaNumbersProblem(d.numbers)) {
-      mismatched.push(d.id); // decided without a stored result the rule can read
-      continue;
-    }
-    const again = decideWinner({ numbers: d.numbers, totalNumbers: d.total_numbers, sold });
-    const storedNumber = d.no_winner ? null : d.winner_number;
-    if (again.winning_number !== storedNumber || again.winner_user_id !== (d.no_winner ? null : d.winner_user_id)) mismatched.push(d.id);
-  }
-  return [booksCheck('no_void_sale_wins', voidWins), booksCheck('decided_winners_rederive', mismatched)];
 }

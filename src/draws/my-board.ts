@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db';
 import { errors } from '../platform/errors';
-import { initialsOf } from '../auth/serializers';
+import { initialsOf } from '../shared/initials';
 import type { MyBoardCell, MyDrawBoard } from '../shared/api/account';
 import * as q from './queries';
 import { drawResultFor, drawStatusWord } from './serializers';
@@ -27,7 +27,9 @@ export function createMyBoardService(deps: { db: Db }): MyBoardService {
       const [cells, product, winner] = await Promise.all([
         q.boardNumbers(db, drawId),
         draw.infoproduct_id ? db('infoproducts').where({ id: draw.infoproduct_id }).first('sku') : Promise.resolve(undefined),
-        draw.status === 'drawn' && draw.winner_user_id ? db('users').where({ id: draw.winner_user_id }).first('name') : Promise.resolve(undefined),
+        draw.status === 'drawn' && draw.winner_user_id
+          ? db('users').where({ id: draw.winner_user_id }).first('name')
+          : Promise.resolve(undefined),
       ]);
       const drawn = draw.status === 'drawn';
       const winnerNumber = drawn ? draw.winner_number : null;
@@ -37,7 +39,13 @@ export function createMyBoardService(deps: { db: Db }): MyBoardService {
       const board: MyBoardCell[] = cells.map((c) => {
         const isMine = c.status === 'sold' && c.owner_user_id === userId;
         if (isMine) mine.push(c.n);
-        return { n: c.n, label: cellLabel(c.n, draw.total_numbers), state: STATE[c.status], isMine, isWinner: winnerNumber != null && c.n === winnerNumber };
+        return {
+          n: c.n,
+          label: cellLabel(c.n, draw.total_numbers),
+          state: STATE[c.status],
+          isMine,
+          isWinner: winnerNumber != null && c.n === winnerNumber,
+        };
       });
       return {
         draw: {

@@ -26,7 +26,8 @@ export function createOpenBuyersService(deps: { db: Db; draws: DrawsService }): 
     async openBuyers(query) {
       const f = OpenBuyersQuery.parse(query ?? {});
       const drawId = f.draw_id ?? (await draws.currentDrawId());
-      if (drawId == null) return { draw_id: null, title: null, total_numbers: 0, sold: 0, remaining: 0, price_cents: null, buyers: [], numbers: [] };
+      if (drawId == null)
+        return { draw_id: null, title: null, total_numbers: 0, sold: 0, remaining: 0, price_cents: null, buyers: [], numbers: [] };
       const row = await q.findDraw(db, drawId);
       if (!row) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
 
@@ -37,7 +38,14 @@ export function createOpenBuyersService(deps: { db: Db; draws: DrawsService }): 
           .where('dn.draw_id', drawId)
           .orderBy('dn.n')
           .select('dn.n', 'dn.status', 'dn.owner_user_id', 'u.name', 'u.email', 'u.phone') as Promise<
-          Array<{ n: number; status: OpenBuyerNumber['status']; owner_user_id: number | null; name: string | null; email: string | null; phone: string | null }>
+          Array<{
+            n: number;
+            status: OpenBuyerNumber['status'];
+            owner_user_id: number | null;
+            name: string | null;
+            email: string | null;
+            phone: string | null;
+          }>
         >,
         // The live sale of each sold number: how it was paid.
         db('number_sales as s')
@@ -55,7 +63,16 @@ export function createOpenBuyersService(deps: { db: Db; draws: DrawsService }): 
         if (c.status !== 'sold' || c.owner_user_id == null) continue;
         const b =
           buyers.get(c.owner_user_id) ??
-          ({ user_id: c.owner_user_id, name: c.name ?? '', email: c.email ?? '', phone: c.phone, count: 0, numbers: [], total_cents: 0, payments: new Map() } as OpenBuyer & {
+          ({
+            user_id: c.owner_user_id,
+            name: c.name ?? '',
+            email: c.email ?? '',
+            phone: c.phone,
+            count: 0,
+            numbers: [],
+            total_cents: 0,
+            payments: new Map(),
+          } as OpenBuyer & {
             payments: Map<number, number>;
           });
         b.count++;

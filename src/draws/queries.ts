@@ -37,7 +37,7 @@ export interface NewDraw {
   status?: 'open' | 'closed';
 }
 
-/** Inserts a draw and its number rows (one per number, DESIGN §2) in the caller's transaction. */
+/** Inserts a draw and its number rows (one per number, RULES N3) in the caller's transaction. */
 export async function insertDrawWithNumbers(trx: Conn, d: NewDraw): Promise<DrawRow> {
   const [draw] = await trx('draws')
     .insert({ ...d, status: d.status ?? 'open', predecessor_id: d.predecessor_id ?? null })
@@ -82,6 +82,24 @@ export function lockDraw(conn: Conn, id: number, mode: 'update' | 'share'): Prom
  */
 export async function lockProduct(conn: Conn, infoproductId: number): Promise<{ id: number; active: boolean } | undefined> {
   return conn('infoproducts').where({ id: infoproductId }).forNoKeyUpdate().first('id', 'active');
+}
+
+/**
+ * The draws among `ids` that ever took a hold, a sale (even voided), a payment or an autopay
+ * run: such a draw is closed, never erased, and its total and e-book stay.
+ */
+export async function usedDraws(conn: Conn, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const r = await conn.raw(
+    `SELECT d.id FROM unnest(?::bigint[]) AS d(id)
+      WHERE EXISTS (SELECT 1 FROM draw_numbers WHERE draw_id = d.id AND status <> 'available')
+         OR EXISTS (SELECT 1 FROM number_sales WHERE draw_id = d.id)
+         OR EXISTS (SELECT 1 FROM reservations WHERE draw_id = d.id)
+         OR EXISTS (SELECT 1 FROM payments WHERE draw_id = d.id)
+         OR EXISTS (SELECT 1 FROM autopay_runs WHERE draw_id = d.id)`,
+    [ids],
+  );
+  return new Set(r.rows.map((x: { id: string | number }) => Number(x.id)));
 }
 
 export function findOpenDrawOfProduct(conn: Conn, infoproductId: number): Promise<DrawRow | undefined> {
@@ -151,7 +169,11 @@ export async function boardNumbersOfDraws(conn: Conn, drawIds: number[]): Promis
  * Without any lock: the draw's state and which of `numbers` are already reserved
  * or sold (committed). Used to refuse a lost race before queueing for row locks.
  */
-export async function takenNumbers(conn: Conn, drawId: number, numbers: number[]): Promise<{ status: string; total_numbers: number; taken: number[] } | undefined> {
+export async function takenNumbers(
+  conn: Conn,
+  drawId: number,
+  numbers: number[],
+): Promise<{ status: string; total_numbers: number; taken: number[] } | undefined> {
   const r = await conn.raw(
     `SELECT d.status, d.total_numbers,
             coalesce(array_agg(dn.n ORDER BY dn.n) FILTER (WHERE dn.n IS NOT NULL), '{}') AS taken
@@ -180,29 +202,39 @@ export async function staleHoldsAmong(conn: Conn, drawId: number, numbers: numbe
 }
 
 /**
- * The sold numbers of a draw that can win (DESIGN §8): every live sale, except those of payments
+ * The sold numbers of a draw that can win (RULES W3, P10): every live sale, except those of payments
  * refunded or charged back (a sale voided by a refund in an open draw is not sold any more).
  * A sale without payment (vouchers, admin) counts.
  */
-export async function soldNumbersThatCount(conn: Conn, drawId: number): Promise<Array<{ n: number; user_id: number; payment_id: number | null }>> {
-  return conn('number_sales as s')
-    .join('draw_numbers as dn', (j) => j.on('dn.draw_id', 's.draw_id').andOn('dn.n', 's.n'))
-    .leftJoin('payments as p', 'p.id', 's.payment_id')
-    .where('s.draw_id', drawId)
-    .whereNull('s.voided_at')
-    .where('dn.status', 'sold')
-    // RULES W3: a refunded or charged-back payment's numbers never win; RULES P10: nor do a
-    // disputed one's (in_mediation) while the dispute lasts.
-    .where((w) => w.whereNull('s.payment_id').orWhereNotIn('p.status', ['refunded', 'charged_back', 'in_mediation']))
-    .orderBy('s.n')
-    .select('s.n', 's.user_id', 's.payment_id');
+export async function soldNumbersThatCount(
+  conn: Conn,
+  drawId: number,
+): Promise<Array<{ n: number; user_id: number; payment_id: number | null }>> {
+  return (
+    conn('number_sales as s')
+      .join('draw_numbers as dn', (j) => j.on('dn.draw_id', 's.draw_id').andOn('dn.n', 's.n'))
+      .leftJoin('payments as p', 'p.id', 's.payment_id')
+      .where('s.draw_id', drawId)
+      .whereNull('s.voided_at')
+      .where('dn.status', 'sold')
+      // RULES W3: a refunded or charged-back payment's numbers never win; RULES P10: nor do a
+      // disputed one's (in_mediation) while the dispute lasts.
+      .where((w) => w.whereNull('s.payment_id').orWhereNotIn('p.status', ['refunded', 'charged_back', 'in_mediation']))
+      .orderBy('s.n')
+      .select('s.n', 's.user_id', 's.payment_id')
+  );
 }
 
 /** Numbers of a draw whose sale was voided and kept (a refund after the draw closed): they never win. */
 export async function voidedNumbers(conn: Conn, drawId: number): Promise<number[]> {
   const rows: Array<{ n: number }> = await conn('number_sales')
     .where({ draw_id: drawId, void_kind: 'kept' })
-    .whereNotExists((w) => w.select(1).from('number_sales as live').whereRaw('live.draw_id = number_sales.draw_id AND live.n = number_sales.n AND live.voided_at IS NULL'))
+    .whereNotExists((w) =>
+      w
+        .select(1)
+        .from('number_sales as live')
+        .whereRaw('live.draw_id = number_sales.draw_id AND live.n = number_sales.n AND live.voided_at IS NULL'),
+    )
     .distinct('n')
     .orderBy('n');
   return rows.map((r) => r.n);
@@ -225,16 +257,8 @@ export async function heldCount(conn: Conn, drawId: number, userId: number): Pro
   return Number(r[0].c);
 }
 
-export async function voucherBalance(conn: Conn, userId: number, infoproductId: number, lock = false): Promise<number> {
-  const q = conn('voucher_balances').where({ user_id: userId, infoproduct_id: infoproductId }).first('balance');
-  const row = await (lock ? q.forUpdate() : q);
+/** A user's voucher balance of a product, without a lock (under its lock: lockForSale's `voucherBalance`). */
+export async function voucherBalance(conn: Conn, userId: number, infoproductId: number): Promise<number> {
+  const row = await conn('voucher_balances').where({ user_id: userId, infoproduct_id: infoproductId }).first('balance');
   return row?.balance ?? 0;
-}
-
-/**
- * Serializes one user's writes in one draw (limit checks are read-then-write):
- * a transaction-scoped advisory lock on (draw, user).
- */
-export async function lockUserInDraw(trx: Conn, drawId: number, userId: number) {
-  await trx.raw('SELECT pg_advisory_xact_lock(?::int, ?::int)', [drawId, userId]);
 }

@@ -11,6 +11,7 @@ import type { Reservation, ReservationStatus } from '../shared/api/draws';
 import { iso } from '../shared/iso';
 import type { DrawsService } from './service';
 import { releaseReservation } from './sales';
+import { lockForSale } from './locks';
 
 const numbersField = z
   .array(z.number({ error: 'Os números devem ser inteiros.' }).int('Os números devem ser inteiros.').min(0, 'Número fora da tabela.'), {
@@ -26,14 +27,25 @@ export const ReserveCommand = z.object({
 });
 
 function numbersConflict(conflicts: number[]) {
-  return errors.conflict('numbers_conflict', `Alguns números ficaram indisponíveis/reservados: ${conflicts.map((n) => String(n).padStart(2, '0')).join(', ')}`, {
-    conflicts,
-  });
+  return errors.conflict(
+    'numbers_conflict',
+    `Alguns números ficaram indisponíveis/reservados: ${conflicts.map((n) => String(n).padStart(2, '0')).join(', ')}`,
+    {
+      conflicts,
+    },
+  );
 }
 
 export type ReservationView = Reservation;
 
-export function serializeReservation(r: { id: number; draw_id: number; numbers: number[]; status: string; expires_at: Date; created_at: Date }): ReservationView {
+export function serializeReservation(r: {
+  id: number;
+  draw_id: number;
+  numbers: number[];
+  status: string;
+  expires_at: Date;
+  created_at: Date;
+}): ReservationView {
   return {
     id: r.id,
     reservationId: r.id,
@@ -47,10 +59,45 @@ export function serializeReservation(r: { id: number; draw_id: number; numbers: 
   };
 }
 
+/**
+ * The caps of a hold (RULES R5, N6), under the (draw, user) lock: at most two selections' worth
+ * held at once, and owned + held + requested within max_per_user.
+ */
+async function checkHoldLimits(trx: Trx, d: q.DrawRow, o: { userId: number; numbers: number[]; maxSelection?: number }) {
+  // Whatever max_per_user is, nobody sits on more than two selections' worth of one board.
+  if (o.maxSelection) {
+    const held = await q.heldCount(trx, d.id, o.userId);
+    const cap = o.maxSelection * 2;
+    if (held + o.numbers.length > cap) {
+      throw errors.conflict(
+        'hold_limit',
+        `Você já tem ${held} número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é ${cap}. Conclua ou aguarde uma reserva antes de reservar mais.`,
+        {
+          max_held: cap,
+          held,
+        },
+      );
+    }
+  }
+  if (d.max_per_user > 0) {
+    const [owned, held] = await Promise.all([q.ownedCount(trx, d.id, o.userId), q.heldCount(trx, d.id, o.userId)]);
+    if (owned + held + o.numbers.length > d.max_per_user) {
+      throw errors.conflict('limit_exceeded', `Limite de ${d.max_per_user} número(s) por pessoa neste sorteio.`, {
+        max: d.max_per_user,
+        owned,
+        held,
+      });
+    }
+  }
+}
+
 export interface ReservationsService {
   reserve(userId: number, input: unknown): Promise<ReservationView>;
   /** Holds numbers inside the caller's transaction (autopay, payments reuse it). */
-  holdInTransaction(trx: Trx, o: { userId: number; drawId: number; numbers: number[]; ttlMinutes: number; source?: 'user' | 'autopay'; maxSelection?: number }): Promise<{ id: number; expires_at: Date; numbers: number[]; draw_id: number; status: string; created_at: Date }>;
+  holdInTransaction(
+    trx: Trx,
+    o: { userId: number; drawId: number; numbers: number[]; ttlMinutes: number; source?: 'user' | 'autopay'; maxSelection?: number },
+  ): Promise<{ id: number; expires_at: Date; numbers: number[]; draw_id: number; status: string; created_at: Date }>;
   /** Releases one reservation if it is active and past its hold; idempotent. */
   expire(reservationId: number): Promise<boolean>;
   /** Releases every active reservation past its hold; idempotent. */
@@ -86,47 +133,27 @@ export function createReservationsService(deps: {
     },
 
     async holdInTransaction(trx, o) {
-      const draw = await q.lockDraw(trx, o.drawId, 'share');
-      if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-      if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.');
-      const outOfRange = o.numbers.filter((n) => n >= draw.total_numbers);
-      if (outOfRange.length) throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.join(', ')}.`, { conflicts: outOfRange });
-      if (o.maxSelection && o.numbers.length > o.maxSelection)
-        throw errors.validation('too_many_numbers', `Você pode reservar no máximo ${o.maxSelection} números por vez.`);
-      await q.lockUserInDraw(trx, draw.id, o.userId);
-      // Whatever max_per_user is, nobody sits on more than two selections' worth of one board.
-      if (o.maxSelection) {
-        const held = await q.heldCount(trx, draw.id, o.userId);
-        const cap = o.maxSelection * 2;
-        if (held + o.numbers.length > cap) {
-          throw errors.conflict('hold_limit', `Você já tem ${held} número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é ${cap}. Conclua ou aguarde uma reserva antes de reservar mais.`, {
-            max_held: cap,
-            held,
-          });
-        }
-      }
-      if (draw.max_per_user > 0) {
-        const [owned, held] = await Promise.all([q.ownedCount(trx, draw.id, o.userId), q.heldCount(trx, draw.id, o.userId)]);
-        if (owned + held + o.numbers.length > draw.max_per_user) {
-          throw errors.conflict('limit_exceeded', `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio.`, {
-            max: draw.max_per_user,
-            owned,
-            held,
-          });
-        }
-      }
       const sorted = [...o.numbers].sort((a, b) => a - b);
-      // Lock the requested cells, all or nothing. SKIP LOCKED: a cell locked by another
-      // request in flight is being taken (or released) right now, so it is a conflict
-      // too, instead of a wait: under contention those waits queued every pooled
-      // connection behind the few requests that could win.
-      const cells: Array<{ n: number; status: string }> = await trx('draw_numbers')
-        .where({ draw_id: draw.id })
-        .whereIn('n', sorted)
-        .orderBy('n')
-        .forUpdate()
-        .skipLocked()
-        .select('n', 'status');
+      // RULES N4 for a hold: the draw FOR SHARE, (draw, user), then the requested cells, all or
+      // nothing. SKIP LOCKED: a cell locked by another request in flight is being taken (or
+      // released) right now, so it is a conflict too, instead of a wait: under contention those
+      // waits queued every pooled connection behind the few requests that could win.
+      const { draw, cells } = await lockForSale(trx, {
+        hold: true,
+        drawIds: [o.drawId],
+        numbers: sorted,
+        user: { id: o.userId },
+        guard: async (d) => {
+          if (d.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.');
+          const outOfRange = o.numbers.filter((n) => n >= d.total_numbers);
+          if (outOfRange.length)
+            throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.join(', ')}.`, { conflicts: outOfRange });
+          if (o.maxSelection && o.numbers.length > o.maxSelection)
+            throw errors.validation('too_many_numbers', `Você pode reservar no máximo ${o.maxSelection} números por vez.`);
+          await checkHoldLimits(trx, d, o);
+        },
+      });
+      if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
       const free = new Set(cells.filter((c) => c.status === 'available').map((c) => c.n));
       const conflicts = sorted.filter((n) => !free.has(n));
       if (conflicts.length) throw numbersConflict(conflicts);
@@ -163,7 +190,12 @@ export function createReservationsService(deps: {
         for (const reservationId of stale) await service.expire(reservationId);
         if (stale.length) pre = await q.takenNumbers(db, cmd.draw_id, cmd.numbers);
       }
-      if (pre?.taken.length && pre.status === 'open' && cmd.numbers.length <= cfg.max_numbers_per_selection && cmd.numbers.every((n) => n < pre.total_numbers)) {
+      if (
+        pre?.taken.length &&
+        pre.status === 'open' &&
+        cmd.numbers.length <= cfg.max_numbers_per_selection &&
+        cmd.numbers.every((n) => n < pre.total_numbers)
+      ) {
         throw numbersConflict(pre.taken);
       }
       const res = await db.transaction((trx) =>
@@ -184,13 +216,22 @@ export function createReservationsService(deps: {
       const delay = Math.max(0, new Date(expiresAt).getTime() - Date.now()) + 500;
       // One delayed job per (reservation, expiry time): an extended hold gets a new job.
       await deps.queue
-        .enqueue('reservation.expire', { reservationId }, { jobId: `reservation-expire-${reservationId}-${new Date(expiresAt).getTime()}`, delay })
-        .catch((e) => deps.logger.warn({ reservationId, err: (e as Error).message }, 'could not schedule reservation expiry; the sweep will release it'));
+        .enqueue(
+          'reservation.expire',
+          { reservationId },
+          { jobId: `reservation-expire-${reservationId}-${new Date(expiresAt).getTime()}`, delay },
+        )
+        .catch((e) =>
+          deps.logger.warn(
+            { reservationId, err: (e as Error).message },
+            'could not schedule reservation expiry; the sweep will release it',
+          ),
+        );
     },
 
     async expire(reservationId) {
       const drawId = await db.transaction(async (trx) => {
-        const r = await trx('reservations').where({ id: reservationId }).forUpdate().first();
+        const { reservation: r } = await lockForSale(trx, { reservationId, drawIds: [] });
         if (!r || r.status !== 'active' || new Date(r.expires_at).getTime() > Date.now()) return null;
         return (await releaseReservation(trx, reservationId, 'expired')) ?? r.draw_id;
       });
@@ -202,7 +243,11 @@ export function createReservationsService(deps: {
     },
 
     async sweep(opts = {}) {
-      const due: Array<{ id: number }> = await db('reservations').where({ status: 'active' }).where('expires_at', '<=', db.fn.now()).select('id').limit(1000);
+      const due: Array<{ id: number }> = await db('reservations')
+        .where({ status: 'active' })
+        .where('expires_at', '<=', db.fn.now())
+        .select('id')
+        .limit(1000);
       let released = 0;
       for (const r of due) if (await service.expire(r.id)) released++;
       if (released) deps.logger.info({ released }, 'reservation sweep released holds');

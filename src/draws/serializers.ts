@@ -4,7 +4,7 @@ import type { BoardNumber as BoardCell, Draw, DrawResultWord, DrawStatus, Reserv
 import type { BoardNumber, Counts, DrawRow } from './queries';
 
 /**
- * A draw's status as every answer says it (DESIGN §2, account spec §3/§4): open, closed,
+ * A draw's status as every answer says it (RULES D6, account spec §3/§4): open, closed,
  * `sorteado`. The database keeps 'drawn' for a decided draw; this is the one translation.
  */
 export function drawStatusWord(status: DrawRow['status']): DrawStatus {
@@ -51,7 +51,7 @@ export interface PriceSources {
 }
 
 /**
- * Effective ticket price of a draw (DESIGN §2): draw override → product price
+ * Effective ticket price of a draw (RULES N7): draw override → product price
  * → config ticket_price_cents. The one function every path uses.
  */
 export function effectiveTicketPrice(draw: Pick<DrawRow, 'ticket_price_cents_override'> | null, src: PriceSources): number {
@@ -64,7 +64,12 @@ const EMPTY_COUNTS: Counts = { reserved: 0, sold: 0, taken: 0, available: 0 };
 
 export function serializeDraw(
   draw: DrawRow,
-  o: { ticketPriceCents: number; counts?: Counts; product?: { title: string; cover_url: string | null; sku: string | null } | null; winnerName?: string | null },
+  o: {
+    ticketPriceCents: number;
+    counts?: Counts;
+    product?: { title: string; cover_url: string | null; sku: string | null } | null;
+    winnerName?: string | null;
+  },
 ): Draw {
   const counts = o.counts ?? { ...EMPTY_COUNTS, available: draw.total_numbers };
   return {

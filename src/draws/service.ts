@@ -6,7 +6,15 @@ import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
 import * as q from './queries';
-import { DRAW_STATUS_FILTER_NAMES, DRAW_STATUS_FILTERS, effectiveTicketPrice, serializeDraw, serializeNumber, drawStatusWord, type DrawView } from './serializers';
+import {
+  DRAW_STATUS_FILTER_NAMES,
+  DRAW_STATUS_FILTERS,
+  effectiveTicketPrice,
+  serializeDraw,
+  serializeNumber,
+  drawStatusWord,
+  type DrawView,
+} from './serializers';
 import { initialsOf } from '../shared/initials';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
@@ -61,7 +69,7 @@ export interface DrawsService {
   numbers(drawId: number): Promise<ReturnType<typeof serializeNumber>[]>;
   /**
    * The product's open draw; opens one only for an active product with no draw yet or whose last
-   * draw closed by selling out (DESIGN §2). After an admin's close (a pause) it opens nothing: null.
+   * draw closed by selling out (RULES D2, D4). After an admin's close (a pause) it opens nothing: null.
    */
   ensureOpenDraw(infoproductId: number): Promise<q.DrawRow | null>;
   /** The product's open draw, else its latest draw (whose settings the next one inherits), else null. */
@@ -74,7 +82,7 @@ export interface DrawsService {
    * recorded as the draw's closed_by and the successor's opened_by.
    */
   closeAndOpenSuccessor(trx: Trx, drawId: number, by: DrawChangeReason): Promise<{ closed: boolean; successorId: number | null }>;
-  /** The "current draw" (DESIGN §2): the main series' open draw, else the newest open draw, else null. */
+  /** The "current draw" (RULES D7): the main series' open draw, else the newest open draw, else null. */
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
   /**
    * After a committed write that changed draw `drawId` (a sale, a hold, a release):
@@ -83,7 +91,7 @@ export interface DrawsService {
   invalidateBoard(drawId: number): void;
   /**
    * In the transaction that opened `draw`: records the "draw opened" event and runs the
-   * draw-opened hooks wired in services.ts (autopay holds the captive numbers, DESIGN §7).
+   * draw-opened hooks wired in services.ts (autopay holds the captive numbers, RULES A2).
    */
   opened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason): Promise<void>;
   /**
@@ -91,7 +99,10 @@ export interface DrawsService {
    * opening one with the inherited settings (nextDrawSettings) when none is open. The one
    * "open a product's draw" other modules call (the e-book admin).
    */
-  openDrawOfProduct(trx: Trx, product: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }): Promise<number>;
+  openDrawOfProduct(
+    trx: Trx,
+    product: { id: number; title: string; default_total_numbers: number; default_prize_cents: number },
+  ): Promise<number>;
 }
 
 export type DrawOpenedHook = (trx: Trx, draw: q.DrawRow, by: DrawOpenReason) => Promise<unknown>;
@@ -105,15 +116,29 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     if (!draws.length) return [];
     const [cfg, products, counts, winners] = await Promise.all([
       known.cfg ?? readAppConfig(conn),
-      known.products ?? productsById(conn, draws.map((d) => d.infoproduct_id as number)),
-      known.counts ?? q.countsByDraw(conn, draws.map((d) => d.id)),
-      namesById(conn, draws.map((d) => (d.status === 'drawn' ? d.winner_user_id : null))),
+      known.products ??
+        productsById(
+          conn,
+          draws.map((d) => d.infoproduct_id as number),
+        ),
+      known.counts ??
+        q.countsByDraw(
+          conn,
+          draws.map((d) => d.id),
+        ),
+      namesById(
+        conn,
+        draws.map((d) => (d.status === 'drawn' ? d.winner_user_id : null)),
+      ),
     ]);
     return draws.map((d) => {
-      const product = d.infoproduct_id ? products.get(d.infoproduct_id) ?? null : null;
+      const product = d.infoproduct_id ? (products.get(d.infoproduct_id) ?? null) : null;
       const winner = d.winner_user_id != null ? winners.get(d.winner_user_id) : undefined;
       return serializeDraw(d, {
-        ticketPriceCents: effectiveTicketPrice(d, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }),
+        ticketPriceCents: effectiveTicketPrice(d, {
+          productPriceCents: product?.price_cents,
+          configTicketPriceCents: cfg.ticket_price_cents,
+        }),
         counts: counts.get(d.id),
         product,
         winnerName: winner === undefined ? null : known.fullWinnerNames ? winner : initialsOf(winner),
@@ -121,7 +146,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
     });
   }
 
-  /** Opens a successor with the predecessor's settings (DESIGN §2) and records a draw.opened event. */
+  /** Opens a successor with the predecessor's settings (RULES D2) and records a draw.opened event. */
   async function openSuccessor(trx: Trx, prev: q.DrawRow, by: DrawChangeReason): Promise<number | null> {
     if (!prev.infoproduct_id) return null;
     const other = await q.findOpenDrawOfProduct(trx, prev.infoproduct_id);
@@ -140,7 +165,11 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
   }
 
   /** Closes an open draw (draw.closed event) and opens its product's successor, in the caller's transaction. */
-  async function closeAndOpenSuccessor(trx: Trx, drawId: number, by: DrawChangeReason): Promise<{ closed: boolean; successorId: number | null }> {
+  async function closeAndOpenSuccessor(
+    trx: Trx,
+    drawId: number,
+    by: DrawChangeReason,
+  ): Promise<{ closed: boolean; successorId: number | null }> {
     const [draw] = await trx('draws')
       .where({ id: drawId, status: 'open' })
       .update({ status: 'closed', closed_by: by, closed_at: trx.fn.now(), updated_at: trx.fn.now() })
@@ -220,13 +249,16 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
           if (!product.active) throw errors.conflict('infoproduct_inactive', 'Este e-book não está à venda.');
           const again = await q.findOpenDrawOfProduct(trx, infoproductId);
           if (again) return again;
-          // DESIGN §2: an admin's close is a pause; only a first draw or a sell-out's successor opens here.
+          // RULES D3, D4: an admin's close is a pause; only a first draw or a sell-out's successor opens here.
           const last: q.DrawRow | undefined = await trx('draws').where({ infoproduct_id: infoproductId }).orderBy('id', 'desc').first();
           // (An open one committed meanwhile by a concurrent call is that call's draw: answer it.)
           if (last?.status === 'open') return last;
           if (last && last.closed_by !== 'sellout') return null;
           // Inherit settings from the latest draw of the product, else its defaults.
-          const draw = await q.insertDrawWithNumbers(trx, { ...(await q.nextDrawSettings(trx, product)), predecessor_id: last?.id ?? null });
+          const draw = await q.insertDrawWithNumbers(trx, {
+            ...(await q.nextDrawSettings(trx, product)),
+            predecessor_id: last?.id ?? null,
+          });
           await emitDrawOpened(trx, draw, last ? 'sellout' : 'customer');
           cache.invalidateAllAfterCommit(trx);
           return draw;
@@ -291,10 +323,13 @@ export type DrawOpenReason = DrawChangeReason | 'customer';
  * "draw opened" event, written in the opening transaction, with the reason recorded on the draw
  * (opened_by); in the same transaction the hooks run with that reason (wired in services.ts:
  * autopay holds the captive numbers only of a draw opened by sell-out succession or by an admin,
- * RULES A3 / DESIGN §7). The worker's outbox relay turns the event into the autopay.charge job.
+ * RULES A3, D5). The worker's outbox relay turns the event into the autopay.charge job.
  */
 async function recordDrawOpened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason, hooks: DrawOpenedHook[]) {
   await trx('draws').where({ id: draw.id }).update({ opened_by: by, closed_by: null });
-  await trx('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id, by }) });
+  await trx('domain_events').insert({
+    name: 'draw.opened',
+    payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id, by }),
+  });
   for (const hook of hooks) await hook(trx, draw, by);
 }

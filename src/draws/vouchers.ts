@@ -5,10 +5,10 @@ import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import type { DrawsService } from './service';
-import { liveSalesOf, lockCells, lockDraws, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
+import { liveSalesOf, releaseReservation, sellNumbers, voidSales, type VoidOutcome } from './sales';
+import { lockForSale, type LockedReservation } from './locks';
 import type { ConsumeResult, VoucherAllowance } from '../shared/api/draws';
 import type { DecidedDraw } from '../shared/api/results';
-import type { RefundedSales } from './results';
 
 export const RemainingQuery = z.object({
   draw_id: Id('Informe o sorteio (draw_id).'),
@@ -25,7 +25,11 @@ export const ConsumeCommand = z
       .max(1000)
       .refine((a) => new Set(a).size === a.length, 'Números repetidos na seleção.'),
   })
-  .transform((v) => ({ drawId: v.draw_id, reservationId: v.reservationId ?? v.reservation_id, numbers: [...v.numbers].sort((a, b) => a - b) }))
+  .transform((v) => ({
+    drawId: v.draw_id,
+    reservationId: v.reservationId ?? v.reservation_id,
+    numbers: [...v.numbers].sort((a, b) => a - b),
+  }))
   .refine((v) => v.reservationId != null, { message: 'Informe a reserva (reservationId).', path: ['reservationId'] });
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -37,13 +41,22 @@ export interface Allowance {
   owned: number;
 }
 
-
 export interface VouchersService {
   allowance(userId: number, drawId: number, conn?: Conn): Promise<Allowance>;
   remaining(userId: number, query: unknown): Promise<VoucherAllowance>;
   consume(userId: number, input: unknown): Promise<ConsumeResult>;
   /** Grants `quantity` vouchers for a payment as one lot tied to it, once (unique per payment). Returns false if already granted. */
-  grantForPayment(trx: Trx, p: { paymentId: number; userId: number; infoproductId: number; quantity: number; reason?: 'grant' | 'late_approval'; source?: 'purchase' | 'admin' }): Promise<boolean>;
+  grantForPayment(
+    trx: Trx,
+    p: {
+      paymentId: number;
+      userId: number;
+      infoproductId: number;
+      quantity: number;
+      reason?: 'grant' | 'late_approval';
+      source?: 'purchase' | 'admin';
+    },
+  ): Promise<boolean>;
   /**
    * A refund or chargeback of a payment (in the caller's transaction, payment row locked):
    * revokes the unused vouchers of its lot and voids every live sale it bought, directly or
@@ -89,51 +102,88 @@ export function createVouchersService(deps: {
 
     async consume(userId, input) {
       const cmd = ConsumeCommand.parse(input);
-      const result = await db.transaction(async (trx) => {
-        const res = await trx('reservations').where({ id: cmd.reservationId }).forUpdate().first();
+      /** The reservation is the caller's own, not an autopay hold, in the draw asked for. */
+      function checkReservation(res: LockedReservation | undefined): asserts res is LockedReservation {
         // Another user's reservation is reported exactly like a missing one.
         if (!res || res.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
         // An autopay hold is paid by the saved card (RULES R6), not with vouchers.
-        if (res.source === 'autopay') throw errors.conflict('reservation_autopay', 'Estes números são da compra automática: o cartão salvo será cobrado.');
+        if (res.source === 'autopay')
+          throw errors.conflict('reservation_autopay', 'Estes números são da compra automática: o cartão salvo será cobrado.');
         if (cmd.drawId && cmd.drawId !== res.draw_id) throw errors.validation('draw_mismatch', 'A reserva é de outro sorteio.');
-        // Sales in one draw are serialized on the draw row: exactly one sale sees the board sold out.
-        const draw = await q.lockDraw(trx, res.draw_id, 'update');
+      }
+      const result = await db.transaction(async (trx) => {
+        // RULES N4: reservation, draw, its cells, (draw, user), the voucher balance. Sales in one
+        // draw are serialized on the draw row: exactly one sale sees the board sold out.
+        const {
+          reservation: res,
+          draw,
+          cells,
+          balance,
+        } = await lockForSale(trx, {
+          reservationId: cmd.reservationId,
+          numbers: cmd.numbers,
+          user: { id: userId },
+          voucherBalance: true,
+          guard: (d, r) => {
+            checkReservation(r);
+            if (d.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.', { conflicts: cmd.numbers });
+            const resNumbers: number[] = [...r.numbers].sort((a: number, b: number) => a - b);
+            const foreign = cmd.numbers.filter((n) => !resNumbers.includes(n));
+            if (r.status !== 'active' || new Date(r.expires_at).getTime() <= Date.now() || foreign.length) {
+              throw errors.conflict(
+                'numbers_conflict',
+                `Alguns números entraram em conflito na confirmação: ${(foreign.length ? foreign : cmd.numbers).map(pad).join(', ')}`,
+                {
+                  conflicts: foreign.length ? foreign : cmd.numbers,
+                },
+              );
+            }
+            if (cmd.numbers.length !== resNumbers.length) {
+              throw errors.validation('reservation_mismatch', 'Confirme exatamente os números da reserva.', { numbers: resNumbers });
+            }
+          },
+        });
+        checkReservation(res);
         if (!draw) throw errors.notFound('draw_not_found', 'Sorteio não encontrado.');
-        if (draw.status !== 'open') throw errors.conflict('draw_closed', 'Este sorteio não está mais aberto.', { conflicts: cmd.numbers });
-        const resNumbers: number[] = [...res.numbers].sort((a: number, b: number) => a - b);
-        const foreign = cmd.numbers.filter((n) => !resNumbers.includes(n));
-        if (res.status !== 'active' || new Date(res.expires_at).getTime() <= Date.now() || foreign.length) {
-          throw errors.conflict('numbers_conflict', `Alguns números entraram em conflito na confirmação: ${(foreign.length ? foreign : cmd.numbers).map(pad).join(', ')}`, {
-            conflicts: foreign.length ? foreign : cmd.numbers,
-          });
-        }
-        if (cmd.numbers.length !== resNumbers.length) {
-          throw errors.validation('reservation_mismatch', 'Confirme exatamente os números da reserva.', { numbers: resNumbers });
-        }
-        const cells = await lockCells(trx, draw.id, cmd.numbers);
         const conflicts = cmd.numbers.filter((n) => {
           const c = cells.find((x) => x.n === n);
           return !c || c.status !== 'reserved' || c.reservation_id !== res.id;
         });
         if (conflicts.length) {
-          throw errors.conflict('numbers_conflict', `Alguns números entraram em conflito na confirmação: ${conflicts.map(pad).join(', ')}`, { conflicts });
+          throw errors.conflict(
+            'numbers_conflict',
+            `Alguns números entraram em conflito na confirmação: ${conflicts.map(pad).join(', ')}`,
+            { conflicts },
+          );
         }
         if (!draw.infoproduct_id) throw errors.conflict('no_vouchers_for_draw', 'Este sorteio não aceita vouchers.');
-        await q.lockUserInDraw(trx, draw.id, userId);
-        const balance = await q.voucherBalance(trx, userId, draw.infoproduct_id, true);
-        if (balance < cmd.numbers.length) {
-          throw errors.conflict('insufficient_vouchers', `Você tem ${balance} voucher(s) para este e-book; compre mais para escolher ${cmd.numbers.length} número(s).`, {
-            remaining: balance,
-          });
+        if ((balance ?? 0) < cmd.numbers.length) {
+          throw errors.conflict(
+            'insufficient_vouchers',
+            `Você tem ${balance} voucher(s) para este e-book; compre mais para escolher ${cmd.numbers.length} número(s).`,
+            {
+              remaining: balance,
+            },
+          );
         }
         if (draw.max_per_user > 0) {
           const owned = await q.ownedCount(trx, draw.id, userId);
           if (owned + cmd.numbers.length > draw.max_per_user) {
-            throw errors.conflict('limit_exceeded', `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio.`, { max: draw.max_per_user, owned });
+            throw errors.conflict('limit_exceeded', `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio.`, {
+              max: draw.max_per_user,
+              owned,
+            });
           }
         }
         const [entry] = await trx('voucher_ledger')
-          .insert({ user_id: userId, infoproduct_id: draw.infoproduct_id, delta: -cmd.numbers.length, reason: 'consume', draw_id: draw.id, reservation_id: res.id })
+          .insert({
+            user_id: userId,
+            infoproduct_id: draw.infoproduct_id,
+            delta: -cmd.numbers.length,
+            reason: 'consume',
+            draw_id: draw.id,
+            reservation_id: res.id,
+          })
           .returning('id');
         const lotOf = await spendLots(trx, { userId, infoproductId: draw.infoproduct_id, ledgerId: entry.id, numbers: cmd.numbers });
         await sellNumbers(trx, { drawId: draw.id, numbers: cmd.numbers, userId, source: 'voucher', lotOf: (n) => lotOf.get(n) ?? null });
@@ -219,6 +269,17 @@ export interface UndoOutcome extends VoidOutcome {
   redecided: DecidedDraw[];
 }
 
+/**
+ * A refund or chargeback voided sales of decided draws: the payload of onDrawnSalesVoided, fired in
+ * the refund's transaction (results re-decides those draws, RULES W8).
+ */
+export interface RefundedSales {
+  drawIds: number[];
+  paymentId: number;
+  paymentStatus: 'refunded' | 'charged_back';
+  by: { actorUserId: number | null; actor: 'cli' | 'admin' | 'system' };
+}
+
 /** Who refunds: recorded on the re-decision's audit entries. */
 export type RefundActor = { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null };
 
@@ -235,7 +296,10 @@ export class RetryUndo extends Error {
  * share against the ledger entry, and answers which lot paid each number (numbers ascending,
  * in lot order). The caller holds the user's balance row lock.
  */
-async function spendLots(trx: Trx, o: { userId: number; infoproductId: number; ledgerId: number; numbers: number[] }): Promise<Map<number, number>> {
+async function spendLots(
+  trx: Trx,
+  o: { userId: number; infoproductId: number; ledgerId: number; numbers: number[] },
+): Promise<Map<number, number>> {
   const lots: Array<{ id: number; remaining: number }> = await trx('voucher_lots')
     .where({ user_id: o.userId, infoproduct_id: o.infoproductId })
     .where('remaining', '>', 0)
@@ -250,7 +314,9 @@ async function spendLots(trx: Trx, o: { userId: number; infoproductId: number; l
     const take = Math.min(lot.remaining, sorted.length - i);
     for (let k = 0; k < take; k++) lotOf.set(sorted[i + k], lot.id);
     i += take;
-    await trx('voucher_lots').where({ id: lot.id }).update({ remaining: trx.raw('remaining - ?', [take]) });
+    await trx('voucher_lots')
+      .where({ id: lot.id })
+      .update({ remaining: trx.raw('remaining - ?', [take]) });
     await trx('voucher_lot_spends').insert({ ledger_id: o.ledgerId, lot_id: lot.id, count: take });
   }
   // The balance was checked under its lock; lots that do not cover it mean the books disagree.
@@ -265,21 +331,31 @@ async function spendLots(trx: Trx, o: { userId: number; infoproductId: number; l
  * outside that set (a sell-out opened a successor meanwhile) makes the caller retry.
  */
 async function undoPayment(trx: Trx, paymentId: number): Promise<Omit<UndoOutcome, 'redecided'>> {
-  const lots: Array<{ id: number; user_id: number; infoproduct_id: number }> = await trx('voucher_lots').where({ payment_id: paymentId }).select('id', 'user_id', 'infoproduct_id');
+  const lots: Array<{ id: number; user_id: number; infoproduct_id: number }> = await trx('voucher_lots')
+    .where({ payment_id: paymentId })
+    .select('id', 'user_id', 'infoproduct_id');
   const lotIds = lots.map((l) => l.id);
   const products = [...new Set(lots.map((l) => l.infoproduct_id))];
-  const openDraws: Array<{ id: number }> = products.length ? await trx('draws').whereIn('infoproduct_id', products).where({ status: 'open' }).select('id') : [];
+  const openDraws: Array<{ id: number }> = products.length
+    ? await trx('draws').whereIn('infoproduct_id', products).where({ status: 'open' }).select('id')
+    : [];
   const before = await liveSalesOf(trx, { paymentId, lotIds });
   const locked = new Set([...openDraws.map((d) => d.id), ...before.map((s) => s.draw_id)]);
-  await lockDraws(trx, [...locked]);
+  const { lots: lockedLots } = await lockForSale(trx, { drawIds: [...locked], lots });
   const revoked: UndoOutcome['revoked'] = [];
   for (const lot of lots.sort((a, b) => a.id - b.id)) {
-    await trx('voucher_balances').where({ user_id: lot.user_id, infoproduct_id: lot.infoproduct_id }).forUpdate().first('balance');
-    const row: { remaining: number; revoked_at: Date | null } = await trx('voucher_lots').where({ id: lot.id }).forUpdate().first('remaining', 'revoked_at');
+    const row = lockedLots.get(lot.id)!;
     if (row.revoked_at) continue;
     await trx('voucher_lots').where({ id: lot.id }).update({ remaining: 0, revoked_at: trx.fn.now() });
     if (row.remaining > 0) {
-      await trx('voucher_ledger').insert({ user_id: lot.user_id, infoproduct_id: lot.infoproduct_id, delta: -row.remaining, reason: 'revoke', payment_id: paymentId, lot_id: lot.id });
+      await trx('voucher_ledger').insert({
+        user_id: lot.user_id,
+        infoproduct_id: lot.infoproduct_id,
+        delta: -row.remaining,
+        reason: 'revoke',
+        payment_id: paymentId,
+        lot_id: lot.id,
+      });
       await trx('voucher_balances')
         .where({ user_id: lot.user_id, infoproduct_id: lot.infoproduct_id })
         .update({ balance: trx.raw('balance - ?', [row.remaining]), updated_at: trx.fn.now() });
@@ -294,48 +370,4 @@ async function undoPayment(trx: Trx, paymentId: number): Promise<Omit<UndoOutcom
     sales.map((s) => s.id),
   );
   return { ...voided, revoked };
-}
-
-/**
- * Read-only checks of the voucher books (for the books audit), each with the offending ids:
- * - `voucher_balance_matches_ledger`: "user:product" keys whose balance differs from the sum of
- *   their ledger or from the remaining of their lots;
- * - `voucher_consumption_has_lot`: consume ledger entries whose recorded lot spends do not add up
- *   to what they consumed;
- * - `voided_sale_never_wins`: draws whose winner number's sale is voided (or missing).
- */
-export async function voucherLotChecks(db: Conn): Promise<Array<{ name: string; ok: boolean; count: number; ids: Array<number | string> }>> {
-  const balances = await db.raw(`
-    SELECT b.user_id || ':' || b.infoproduct_id AS id
-      FROM voucher_balances b
-      LEFT JOIN (SELECT user_id, infoproduct_id, sum(delta)::int AS s FROM voucher_ledger GROUP BY 1, 2) l
-        ON l.user_id = b.user_id AND l.infoproduct_id = b.infoproduct_id
-      LEFT JOIN (SELECT user_id, infoproduct_id, sum(remaining)::int AS r FROM voucher_lots GROUP BY 1, 2) t
-        ON t.user_id = b.user_id AND t.infoproduct_id = b.infoproduct_id
-     WHERE b.balance <> coalesce(l.s, 0) OR b.balance <> coalesce(t.r, 0)
-    UNION
-    SELECT l.user_id || ':' || l.infoproduct_id
-      FROM (SELECT user_id, infoproduct_id, sum(delta)::int AS s FROM voucher_ledger GROUP BY 1, 2) l
-      LEFT JOIN voucher_balances b ON b.user_id = l.user_id AND b.infoproduct_id = l.infoproduct_id
-     WHERE b.user_id IS NULL AND l.s <> 0
-    ORDER BY 1`);
-  const consumptions = await db.raw(`
-    SELECT v.id
-      FROM voucher_ledger v
-      LEFT JOIN (SELECT ledger_id, sum(count)::int AS c FROM voucher_lot_spends GROUP BY 1) sp ON sp.ledger_id = v.id
-     WHERE v.reason = 'consume' AND coalesce(sp.c, 0) <> -v.delta
-     ORDER BY v.id`);
-  const winners = await db.raw(`
-    SELECT d.id
-      FROM draws d
-     WHERE d.winner_number IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM number_sales s
-                        WHERE s.draw_id = d.id AND s.n = d.winner_number AND s.user_id = d.winner_user_id AND s.voided_at IS NULL)
-     ORDER BY d.id`);
-  const check = (name: string, ids: Array<number | string>) => ({ name, ok: ids.length === 0, count: ids.length, ids });
-  return [
-    check('voucher_balance_matches_ledger', balances.rows.map((r: { id: string }) => r.id)),
-    check('voucher_consumption_has_lot', consumptions.rows.map((r: { id: string }) => Number(r.id))),
-    check('voided_sale_never_wins', winners.rows.map((r: { id: string }) => Number(r.id))),
-  ];
 }

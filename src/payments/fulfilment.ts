@@ -1,8 +1,9 @@
 import type { Trx } from '../platform/db';
 import type { VouchersService } from '../draws/vouchers';
 import type { DrawsService } from '../draws/service';
-import { lockUserInDraw, ownedCount } from '../draws/queries';
-import { lockCells, lockDrawForSale, releaseReservation, sellNumbers } from '../draws/sales';
+import { ownedCount } from '../draws/queries';
+import { releaseReservation, sellNumbers } from '../draws/sales';
+import { lockForSale } from '../draws/locks';
 import { creditLateApproval, creditPaymentCashback } from '../coupons/service';
 import type { Receipts } from './receipt';
 
@@ -58,7 +59,11 @@ export async function fulfilPayment(
   if (payment.status !== 'approved') throw new Error(`payment ${payment.id} is ${payment.status}, not approved`);
   // Approved for less than charged: a person decides (RULES P6), nothing is delivered automatically.
   if (payment.fulfilment_on_hold) return { fulfilled: false, result: { on_hold: true } };
-  const claimed = await trx('payment_fulfilments').insert({ payment_id: payment.id }).onConflict('payment_id').ignore().returning('payment_id');
+  const claimed = await trx('payment_fulfilments')
+    .insert({ payment_id: payment.id })
+    .onConflict('payment_id')
+    .ignore()
+    .returning('payment_id');
   if (!claimed.length) {
     const prev = await trx('payment_fulfilments').where({ payment_id: payment.id }).first();
     return { fulfilled: false, result: prev?.result ?? {} };
@@ -81,7 +86,9 @@ export async function fulfilPayment(
     throw new Error(`payment ${payment.id} (${payment.kind}) has nothing to fulfil`);
   }
   await creditPaymentCashback(trx, payment); // store credit, once per payment (RULES C2)
-  await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
+  await trx('payment_fulfilments')
+    .where({ payment_id: payment.id })
+    .update({ result: JSON.stringify(result) });
   // RULES P4: the receipt rides on the one fulfilment row, so a repeated approval never writes a second mail.
   const receiptOutboxId = deps.receipts ? await deps.receipts.enqueue(trx, payment) : null;
   return { fulfilled: true, result, touchedDrawId, receiptOutboxId };
@@ -97,10 +104,13 @@ export async function fulfilPayment(
 async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   const drawId = p.draw_id as number;
   const numbers = [...(p.numbers as number[])].sort((a, b) => a - b);
-  // The one lock order of number writes (draws/sales.ts): reservation, draw, cells, (draw, user).
-  if (p.reservation_id) await trx('reservations').where({ id: p.reservation_id }).forUpdate().first();
-  const draw = await lockDrawForSale(trx, drawId);
-  const cells = await lockCells(trx, drawId, numbers);
+  // RULES N4 (draws/locks.ts): reservation, draw, cells, then (draw, user) when the draw has a per-user limit.
+  const { draw, cells } = await lockForSale(trx, {
+    reservationId: p.reservation_id,
+    drawIds: [drawId],
+    numbers,
+    user: { id: p.user_id, ifLimited: true },
+  });
   const drawOpen = draw?.status === 'open';
   // Still held by this reservation first (the normal case), then numbers that are free again.
   const held = cells.filter((c) => c.status === 'reserved' && c.reservation_id === p.reservation_id).map((c) => c.n);
@@ -108,7 +118,6 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   let sellable = [...held, ...free];
   let overLimit: number[] = [];
   if (draw && draw.max_per_user > 0 && sellable.length) {
-    await lockUserInDraw(trx, drawId, p.user_id);
     const room = Math.max(0, draw.max_per_user - (await ownedCount(trx, drawId, p.user_id)));
     overLimit = sellable.slice(room).sort((a, b) => a - b);
     sellable = sellable.slice(0, room);
@@ -119,7 +128,13 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   const lost = numbers.filter((n) => !sellable.includes(n));
   const unavailable = lost.filter((n) => !overLimit.includes(n));
   if (sellable.length) {
-    await sellNumbers(trx, { drawId, numbers: sellable, userId: p.user_id, paymentId: p.id, source: p.kind === 'autopay' ? 'autopay' : 'pix' });
+    await sellNumbers(trx, {
+      drawId,
+      numbers: sellable,
+      userId: p.user_id,
+      paymentId: p.id,
+      source: p.kind === 'autopay' ? 'autopay' : 'pix',
+    });
   }
   if (p.reservation_id) {
     // Anything else the reservation still holds goes back to the board.
@@ -128,11 +143,22 @@ async function sellPaidNumbers(trx: Trx, p: PaymentRow, deps: FulfilmentDeps) {
   const result: Record<string, unknown> = { draw_id: drawId, sold: sellable };
   if (lost.length) {
     if (draw?.infoproduct_id) {
-      await deps.vouchers.grantForPayment(trx, { paymentId: p.id, userId: p.user_id, infoproductId: draw.infoproduct_id, quantity: lost.length, reason: 'late_approval' });
+      await deps.vouchers.grantForPayment(trx, {
+        paymentId: p.id,
+        userId: p.user_id,
+        infoproductId: draw.infoproduct_id,
+        quantity: lost.length,
+        reason: 'late_approval',
+      });
       result.vouchers = lost.length;
     } else {
       const credit = lostNumbersCreditCents(p.amount_cents, numbers.length, sellable.length);
-      await creditLateApproval(trx, { userId: p.user_id, paymentId: p.id, cents: credit, note: `números ${lost.join(', ')} não entregues` });
+      await creditLateApproval(trx, {
+        userId: p.user_id,
+        paymentId: p.id,
+        cents: credit,
+        note: `números ${lost.join(', ')} não entregues`,
+      });
       result.coupon_cents = credit;
     }
     result.lost = lost;
@@ -161,4 +187,3 @@ export function lostNumbersCreditCents(amountCents: number, paidNumbers: number,
   if (paidNumbers <= 0) return 0;
   return amountCents - Math.floor((amountCents * deliveredNumbers) / paidNumbers);
 }
-

@@ -3,7 +3,7 @@ import { eventually } from '../helpers/eventually';
 import { createLogger } from '../../src/platform/logger';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
 import { runCliCaptured } from '../helpers/cli';
-import { voucherLotChecks } from '../../src/draws/vouchers';
+import { voucherLotChecks } from '../../src/draws/voucher-checks';
 import { soldNumbersThatCount } from '../../src/draws/queries';
 import { WEBHOOK_SECRET, balanceOf, buyEbooks, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
 

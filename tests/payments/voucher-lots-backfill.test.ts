@@ -1,5 +1,5 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { voucherLotChecks } from '../../src/draws/vouchers';
+import { voucherLotChecks } from '../../src/draws/voucher-checks';
 import { up as backfill } from '../../migrations/20261125050100_voucher-lots-backfill';
 import { makeProductWithDraw, reserve } from './fixtures';
 

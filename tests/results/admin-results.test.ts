@@ -1,7 +1,7 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 import { makeDraw, range, sellDirectly } from '../draws/fixtures';
-import { ADMIN_RESULTS_ROUTES, adminResultsRoutes } from '../../src/draws/admin-results-routes';
+import { ADMIN_RESULTS_ROUTES, adminResultsRoutes } from '../../src/results/admin-routes';
 import { moduleRouters } from '../../src/http';
 
 /**

@@ -1,4 +1,4 @@
-import { createLotteryClient, LotteryServiceError, parseDataApuracao } from '../../src/draws/lottery-client';
+import { createLotteryClient, LotteryServiceError, parseDataApuracao } from '../../src/results/lottery-client';
 import { REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 
 /** The results adapter against a local fake of the Caixa API serving the real contests 2600-2699. */

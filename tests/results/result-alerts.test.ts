@@ -2,8 +2,8 @@ import { createTestContext, createUser, type TestContext } from '../helpers/cont
 import { runCliCaptured } from '../helpers/cli';
 import { brDate, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 import { makeDraw, sellDirectly } from '../draws/fixtures';
-import { createLotteryClient } from '../../src/draws/lottery-client';
-import { decideWinner } from '../../src/draws/winner-rule';
+import { createLotteryClient } from '../../src/results/lottery-client';
+import { decideWinner } from '../../src/results/winner-rule';
 
 /**
  * RULES W9, the results service's alert: a Lotomania contest published without the draw order

@@ -7,8 +7,8 @@ import { startTestWorker } from '../helpers/worker';
 import { brDate, REAL_CONTESTS, startFakeLottery, type FakeLottery } from '../helpers/fake-lottery';
 import { grant, makeDraw, makeProductWithDraw, range, sellDirectly } from '../draws/fixtures';
 import { registerJobHandlers } from '../../jobs/registry';
-import { decideWinner } from '../../src/draws/winner-rule';
-import { previousScheduledContest } from '../../src/draws/results';
+import { decideWinner } from '../../src/results/winner-rule';
+import { previousScheduledContest } from '../../src/results/time';
 import { RESULTS_SCHEDULES, SCHEDULES } from '../../src/platform/queue';
 
 /**

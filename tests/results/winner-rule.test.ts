@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { decideWinner, lotomaniaNumbersProblem } from '../../src/draws/winner-rule';
+import { decideWinner, lotomaniaNumbersProblem } from '../../src/results/winner-rule';
 
 /**
  * The winner rule (RULES W2) against the 100 real Lotomania contests 2600-2699 (in draw order,

@@ -6,7 +6,7 @@
 import { RECHECK_WINDOW_DAYS, RECHECKED_STATUSES, TRANSITIONS, recheckDelayMs } from '../../src/payments/state';
 import { pollDelayMs } from '../../src/payments/checks';
 import { DRAW_STATUS_FILTERS, DRAW_STATUS_FILTER_NAMES, drawResultFor, drawStatusWord } from '../../src/draws/serializers';
-import { StatusCommand } from '../../src/draws/admin';
+import { StatusCommand } from '../../src/draws/admin-schemas';
 
 const ALL = ['pending', 'authorized', 'approved', 'rejected', 'cancelled', 'expired', 'in_mediation', 'refunded', 'charged_back'] as const;
 const can = (from: string, to: string) => (TRANSITIONS[from] ?? []).includes(to as never);

@@ -1,10 +1,11 @@
 /**
- * The winner rule, RULES W2 and W3 (src/draws/winner-rule.ts): the last drawn number of the
+ * The winner rule, RULES W2 and W3 (src/results/winner-rule.ts): the last drawn number of the
  * Lotomania contest wins when it is sold on the board; otherwise walk back through the draw order
  * to the last drawn number that is sold; voided and refunded sales never win. Pure: no servers.
  */
-import { decideWinner, lotomaniaNumbersProblem, WALK_REASON_TEXT, type SoldNumber } from '../../src/draws/winner-rule';
-import { walkOf, previousScheduledContest } from '../../src/draws/results';
+import { decideWinner, lotomaniaNumbersProblem, WALK_REASON_TEXT, type SoldNumber } from '../../src/results/winner-rule';
+import { walkOf } from '../../src/results/model';
+import { previousScheduledContest } from '../../src/results/time';
 import { distinct, prng } from './prng';
 
 /** Twenty distinct numbers 00-99 ending with `last` (the draw order's last one). */

@@ -3,7 +3,7 @@
  * agrees with the server's (src/draws/results.ts DrawnNumbers) on real contests and bad input.
  */
 import { numbersProblem, parseNumbers } from '../../web/src/pages/admin/resultNumbers';
-import { DrawnNumbers } from '../../src/draws/results';
+import { DrawnNumbers } from '../../src/results/schemas';
 import { REAL_CONTESTS } from '../helpers/fake-lottery';
 
 test('real contests typed with spaces, commas or hyphens read as the 20 numbers in order', () => {

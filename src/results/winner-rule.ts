@@ -1,5 +1,5 @@
 /**
- * The winner rule (DESIGN §8), a pure function so anyone can recompute a result from its inputs:
+ * The winner rule (RULES W2, W3), a pure function so anyone can recompute a result from its inputs:
  * the winning number is the LAST drawn number of the Lotomania contest; when that number is not
  * sold in the draw (or is ≥ total_numbers, e.g. 57 on a 50-number board), walk back through the
  * draw order to the last drawn number that is sold. Numbers of refunded or charged-back payments
@@ -43,7 +43,12 @@ export function lotomaniaNumbersProblem(numbers: readonly number[]): string | nu
   return null;
 }
 
-export function decideWinner(input: { numbers: readonly number[]; totalNumbers: number; sold: readonly SoldNumber[]; voided?: readonly number[] }): WinnerDecision {
+export function decideWinner(input: {
+  numbers: readonly number[];
+  totalNumbers: number;
+  sold: readonly SoldNumber[];
+  voided?: readonly number[];
+}): WinnerDecision {
   const problem = lotomaniaNumbersProblem(input.numbers);
   if (problem) throw new Error(`decideWinner: ${problem}`);
   const owners = new Map(input.sold.map((s) => [s.n, s.user_id]));

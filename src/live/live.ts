@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
 import type { Redis } from 'ioredis';
 import type { Db } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Invalidation, ReadCache } from '../platform/read-cache';
-import * as q from './queries';
-import { drawStatusWord, serializeNumber } from './serializers';
-import type { BoardNumber, DrawStatus } from '../shared/api/draws';
-import type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
+import { LastEventId, boardEvent, compareIds, frame, type Snapshot } from './frames';
+import { eventsKey, recordBoard, snapshotKey } from './recorder';
 
 /**
  * Live boards: GET /api/draws/{id}/events (server-sent events).
@@ -43,22 +40,9 @@ import type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from
  * snapshot and one serialized board.
  */
 
-const LOCK_NAMESPACE = 0x4c495645; // 'LIVE': the first key of pg_advisory_xact_lock(int, int)
 const SAFETY_PASS_MS = 10_000;
 /** A stream whose client reads slower than this many unsent bytes is closed (it resumes with Last-Event-ID). */
 const MAX_BUFFERED_BYTES = 1 << 20;
-const SNAPSHOT_TTL_S = 7 * 24 * 3600;
-
-export const LastEventId = z.string().regex(/^\d{1,16}-\d{1,16}$/);
-
-/** What is recorded per draw: its status, successor and every cell as "status|initials". */
-interface Snapshot {
-  id: string;
-  status: DrawStatus;
-  successor_id: number | null;
-  total_numbers: number;
-  cells: Record<string, string>;
-}
 
 export type { LiveBoardEvent, LiveCounts, LiveDrawEvent, LiveNumbersEvent } from '../shared/api/live';
 
@@ -93,53 +77,19 @@ export interface LiveBoards {
    * (its address). Returns with nothing written when the process's cap is reached ('full', 503),
    * the client's own cap is ('client_full', 429) or Redis is away ('unavailable', 503).
    */
-  open(drawIds: number[], req: IncomingMessage, res: ServerResponse, lastEventId: string | undefined, client: string): Promise<'ok' | 'full' | 'client_full' | 'unavailable'>;
+  open(
+    drawIds: number[],
+    req: IncomingMessage,
+    res: ServerResponse,
+    lastEventId: string | undefined,
+    client: string,
+  ): Promise<'ok' | 'full' | 'client_full' | 'unavailable'>;
   /** Open streams in this process. */
   readonly openStreams: number;
   /** Open streams of one client address in this process. */
   openStreamsOf(client: string): number;
   /** Ends every stream (shutdown). */
   closeAll(): void;
-}
-
-export function compareIds(a: string, b: string): number {
-  const [am, as] = a.split('-');
-  const [bm, bs] = b.split('-');
-  if (am.length !== bm.length) return am.length - bm.length;
-  if (am !== bm) return am < bm ? -1 : 1;
-  return Number(as) - Number(bs);
-}
-
-function cellOf(b: { status: string; initials: string | null }) {
-  return `${b.status}|${b.initials ?? ''}`;
-}
-
-function numberOf(n: string, cell: string): BoardNumber {
-  const [status, initials] = cell.split('|');
-  return { n: Number(n), status: status as BoardNumber['status'], initials: initials || null };
-}
-
-function countsOf(cells: Record<string, string>): LiveCounts {
-  const c: LiveCounts = { available: 0, reserved: 0, sold: 0, taken: 0 };
-  for (const v of Object.values(cells)) {
-    const s = v.slice(0, v.indexOf('|'));
-    if (s === 'available') c.available++;
-    else if (s === 'reserved') c.reserved++;
-    else if (s === 'sold') c.sold++;
-    else c.taken++;
-  }
-  return c;
-}
-
-function frame(id: string | null, event: string, data: unknown): Buffer {
-  return Buffer.from(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, 'utf8');
-}
-
-function nextId(last: string | null): string {
-  const now = Date.now();
-  if (!last) return `${now}-0`;
-  const [ms, seq] = last.split('-').map(Number);
-  return now > ms ? `${now}-0` : `${ms}-${seq + 1}`;
 }
 
 export function createLiveBoards(deps: {
@@ -154,7 +104,7 @@ export function createLiveBoards(deps: {
   heartbeatMs: number;
   streamMaxLen: number;
 }): LiveBoards {
-  const { db, redis, logger } = deps;
+  const { redis, logger } = deps;
   const channels = new Map<number, Channel>();
   /** Every open stream of this process (counted against the cap; heartbeats go to each once). */
   const streams = new Set<ServerResponse>();
@@ -163,8 +113,9 @@ export function createLiveBoards(deps: {
   /** Per draw, the snapshot read that new streams starting now will share (see freshStart). */
   const freshReads = new Map<number, Promise<FreshStart | null>>();
   let timers: NodeJS.Timeout[] = [];
-  const streamKey = (drawId: number) => `${deps.prefix}:live:${drawId}:events`;
-  const snapKey = (drawId: number) => `${deps.prefix}:live:${drawId}:snap`;
+  const streamKey = (drawId: number) => eventsKey(deps.prefix, drawId);
+  const snapKey = (drawId: number) => snapshotKey(deps.prefix, drawId);
+  const record = (drawId: number) => recordBoard(deps, drawId);
 
   deps.readCache.observe((m: Invalidation) => {
     if (m.kind === 'all') for (const ch of channels.values()) void pump(ch);
@@ -173,49 +124,6 @@ export function createLiveBoards(deps: {
       if (ch) void pump(ch);
     }
   });
-
-  /** Step 1: the board against the recorded snapshot, differences appended (one recorder at a time). */
-  async function record(drawId: number) {
-    await db.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, drawId]);
-      const draw = await trx('draws').where({ id: drawId }).first('id', 'status', 'total_numbers');
-      if (!draw) return;
-      const [nums, successor] = await Promise.all([
-        q.boardNumbers(trx, drawId),
-        draw.status === 'open' ? undefined : trx('draws').where({ predecessor_id: drawId }).first('id'),
-      ]);
-      const cells: Record<string, string> = {};
-      for (const b of nums) cells[b.n] = cellOf(serializeNumber(b));
-      const status = drawStatusWord(draw.status);
-      const successorId: number | null = successor?.id ?? null;
-
-      const raw = await redis.get(snapKey(drawId));
-      const prev: Snapshot | null = raw ? (JSON.parse(raw) as Snapshot) : null;
-      const tx = redis.multi();
-      let last = prev?.id ?? null;
-      const add = (event: string, data: unknown) => {
-        last = nextId(last);
-        tx.xadd(streamKey(drawId), 'MAXLEN', '~', String(deps.streamMaxLen), last, 'e', event, 'd', JSON.stringify(data));
-      };
-      if (!prev) {
-        // First record (or the snapshot expired): a fresh stream, starting at this state.
-        tx.del(streamKey(drawId));
-        add('init', { draw_id: drawId });
-      } else {
-        const changed: BoardNumber[] = [];
-        for (const [n, cell] of Object.entries(cells)) if (prev.cells[n] !== cell) changed.push(numberOf(n, cell));
-        if (changed.length) add('numbers', { draw_id: drawId, numbers: changed, counts: countsOf(cells) } satisfies LiveNumbersEvent);
-        if (prev.status !== status || prev.successor_id !== successorId) add('draw', { draw_id: drawId, status, successor_id: successorId } satisfies LiveDrawEvent);
-        if (last === prev.id) return; // nothing changed
-      }
-      const snap: Snapshot = { id: last!, status, successor_id: successorId, total_numbers: draw.total_numbers, cells };
-      tx.set(snapKey(drawId), JSON.stringify(snap), 'EX', SNAPSHOT_TTL_S);
-      tx.expire(streamKey(drawId), SNAPSHOT_TTL_S);
-      const results = await tx.exec();
-      const failed = results?.find(([err]) => err);
-      if (!results || failed) throw failed?.[0] ?? new Error('live board: MULTI aborted');
-    });
-  }
 
   function write(conn: Conn, framed: Buffer) {
     if (conn.res.destroyed) return;
@@ -246,11 +154,10 @@ export function createLiveBoards(deps: {
       ch.cursor = snapRaw ? (JSON.parse(snapRaw) as Snapshot).id : null;
       return;
     }
-    const [[, first], [, entries]] = (await redis
-      .multi()
-      .xrange(key, '-', '+', 'COUNT', 1)
-      .xrange(key, `(${ch.cursor}`, '+')
-      .exec()) as [[Error | null, Array<[string, string[]]>], [Error | null, Array<[string, string[]]>]];
+    const [[, first], [, entries]] = (await redis.multi().xrange(key, '-', '+', 'COUNT', 1).xrange(key, `(${ch.cursor}`, '+').exec()) as [
+      [Error | null, Array<[string, string[]]>],
+      [Error | null, Array<[string, string[]]>],
+    ];
     if (first.length && compareIds(first[0][0], ch.cursor) > 0 && !isInit(first[0][1])) {
       // The stream was trimmed past this process's cursor: its streams reload the board.
       const snap = await readSnapshot(ch.drawId);
@@ -301,19 +208,6 @@ export function createLiveBoards(deps: {
     return raw ? (JSON.parse(raw) as Snapshot) : null;
   }
 
-  function boardEvent(drawId: number, snap: Snapshot): LiveBoardEvent {
-    return {
-      draw_id: drawId,
-      status: snap.status,
-      successor_id: snap.successor_id,
-      total_numbers: snap.total_numbers,
-      numbers: Object.entries(snap.cells)
-        .map(([n, c]) => numberOf(n, c))
-        .sort((a, b) => a.n - b.n),
-      counts: countsOf(snap.cells),
-    };
-  }
-
   function startFresh(conn: Conn, drawId: number, snap: Snapshot, reason: 'initial' | 'gap' | 'behind' | 'restarted', board?: Buffer) {
     if (reason !== 'initial') write(conn, frame(null, 'reload', { draw_id: drawId, reason }));
     conn.cursor = snap.id;
@@ -326,7 +220,8 @@ export function createLiveBoards(deps: {
   }
 
   function safetyPass() {
-    for (const ch of channels.values()) void pump(ch).catch((err: Error) => logger.warn({ err: err.message, drawId: ch.drawId }, 'live board: safety pass failed'));
+    for (const ch of channels.values())
+      void pump(ch).catch((err: Error) => logger.warn({ err: err.message, drawId: ch.drawId }, 'live board: safety pass failed'));
   }
 
   function startTimers() {
@@ -398,7 +293,11 @@ export function createLiveBoards(deps: {
     return () => {
       // Resumable: the stream still holds the client's id (its first entry is at or before it) and the id is not in the future.
       const resumable =
-        resume !== null && first.length > 0 && compareIds(first[0][0], resume) <= 0 && compareIds(resume, snap.id) <= 0 && !after.some(([, f]) => isInit(f));
+        resume !== null &&
+        first.length > 0 &&
+        compareIds(first[0][0], resume) <= 0 &&
+        compareIds(resume, snap.id) <= 0 &&
+        !after.some(([, f]) => isInit(f));
       if (resumable) {
         conn.cursor = resume;
         for (const [id, fields] of after) {

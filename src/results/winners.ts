@@ -7,13 +7,13 @@ import type { ReadCache } from '../platform/read-cache';
 import type { Logger } from '../platform/logger';
 import { iso } from '../shared/iso';
 import type { Winner, WinnerList } from '../shared/api/admin-history';
-import { likeTerm, Offset, Search, wholeDays } from './admin-history';
-import type { DrawsService } from './service';
+import { likeTerm, Offset, Search, wholeDays } from '../draws/admin-history';
+import type { DrawsService } from '../draws/service';
 
 /**
  * Winners and their prizes (console '/admin/vencedores', `winners` CLI; RULES W2, W6): the drawn draws
  * that have a winner, and the prize the admin records for each (product name, product link,
- * redeemed). The winner itself is decided elsewhere (from the Lotomania result, DESIGN §8); this
+ * redeemed). The winner itself is decided elsewhere (from the Lotomania result, RULES W1, W2); this
  * service only lists winners and edits the prize, in one transaction with an audit entry.
  */
 
@@ -81,7 +81,7 @@ export interface WinnersService {
   list(query: unknown): Promise<WinnerList>;
   get(drawId: number): Promise<Winner>;
   updatePrize(actor: PrizeActor, drawId: number, input: unknown): Promise<Winner>;
-  /** Draws decided with no winner (DESIGN §8: no drawn number was sold), newest first. */
+  /** Draws decided with no winner (RULES W2: no drawn number was sold), newest first. */
   listNoWinner(query: unknown): Promise<{ items: NoWinnerDraw[]; hasMore: boolean; limit: number; offset: number }>;
   /** The draw when it was decided with no winner, else null (undecided, unknown, or with a winner). */
   noWinner(drawId: number): Promise<NoWinnerDraw | null>;
@@ -100,9 +100,17 @@ export interface NoWinnerDraw {
 const NoWinnerQuery = z.object({ limit: PageLimit(200, 50), offset: Offset });
 
 function serializeNoWinner(r: { id: number; title: string; contest_number: number | null; realized_at: Date | null }): NoWinnerDraw {
-  return { draw_id: r.id, title: r.title, contest_number: r.contest_number, realized_at: iso(r.realized_at), no_winner: true, status: 'SEM VENCEDOR' };
+  return {
+    draw_id: r.id,
+    title: r.title,
+    contest_number: r.contest_number,
+    realized_at: iso(r.realized_at),
+    no_winner: true,
+    status: 'SEM VENCEDOR',
+  };
 }
-const noWinnerQuery = (conn: Conn) => conn('draws').where({ status: 'drawn', no_winner: true }).select('id', 'title', 'contest_number', 'realized_at');
+const noWinnerQuery = (conn: Conn) =>
+  conn('draws').where({ status: 'drawn', no_winner: true }).select('id', 'title', 'contest_number', 'realized_at');
 
 interface WinnerRow {
   id: number;
@@ -162,7 +170,11 @@ export function serializeWinner(r: WinnerRow, now = Date.now()): Winner {
   };
 }
 
-const prizeOf = (r: Pick<WinnerRow, 'product_name' | 'product_link' | 'redeemed'>) => ({ product_name: r.product_name, product_link: r.product_link, redeemed: r.redeemed });
+const prizeOf = (r: Pick<WinnerRow, 'product_name' | 'product_link' | 'redeemed'>) => ({
+  product_name: r.product_name,
+  product_link: r.product_link,
+  redeemed: r.redeemed,
+});
 
 export function createWinnersService(deps: { db: Db; draws: DrawsService; readCache: ReadCache; logger: Logger }): WinnersService {
   const { db } = deps;
@@ -177,27 +189,43 @@ export function createWinnersService(deps: { db: Db; draws: DrawsService; readCa
     async list(query) {
       const f = WinnersQuery.parse(query ?? {});
       const qb = winnersQuery(db)
-        .orderBy([{ column: 'd.realized_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
+        .orderBy([
+          { column: 'd.realized_at', order: 'desc' },
+          { column: 'd.id', order: 'desc' },
+        ])
         .limit(f.limit + 1)
         .offset(f.offset);
       if (f.redeemed) qb.where('d.redeemed', f.redeemed === '1' || f.redeemed === 'true');
       if (f.search) {
         const term = f.search;
         qb.where((w) => {
-          w.whereRaw('u.name ILIKE ?', [likeTerm(term)]).orWhereRaw('u.email ILIKE ?', [likeTerm(term)]).orWhereRaw('d.title ILIKE ?', [likeTerm(term)]);
+          w.whereRaw('u.name ILIKE ?', [likeTerm(term)])
+            .orWhereRaw('u.email ILIKE ?', [likeTerm(term)])
+            .orWhereRaw('d.title ILIKE ?', [likeTerm(term)]);
           if (/^\d{1,9}$/.test(term)) w.orWhere('d.id', Number(term)).orWhere('d.contest_number', Number(term));
         });
       }
       const rows: WinnerRow[] = await qb;
       const now = Date.now();
-      return { winners: rows.slice(0, f.limit).map((r) => serializeWinner(r, now)), hasMore: rows.length > f.limit, limit: f.limit, offset: f.offset };
+      return {
+        winners: rows.slice(0, f.limit).map((r) => serializeWinner(r, now)),
+        hasMore: rows.length > f.limit,
+        limit: f.limit,
+        offset: f.offset,
+      };
     },
 
     get,
 
     async listNoWinner(query) {
       const f = NoWinnerQuery.parse(query ?? {});
-      const rows = await noWinnerQuery(db).orderBy([{ column: 'realized_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit + 1).offset(f.offset);
+      const rows = await noWinnerQuery(db)
+        .orderBy([
+          { column: 'realized_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(f.limit + 1)
+        .offset(f.offset);
       return { items: rows.slice(0, f.limit).map(serializeNoWinner), hasMore: rows.length > f.limit, limit: f.limit, offset: f.offset };
     },
 
@@ -210,7 +238,10 @@ export function createWinnersService(deps: { db: Db; draws: DrawsService; readCa
       const cmd = PrizeCommand.parse(input);
       const changed = await db.transaction(async (trx) => {
         // The draw row locked first (the lock order of every draw write).
-        const locked = await trx('draws').where({ id: drawId }).forUpdate().first('id', 'status', 'winner_user_id', 'winner_number', 'product_name', 'product_link', 'redeemed');
+        const locked = await trx('draws')
+          .where({ id: drawId })
+          .forUpdate()
+          .first('id', 'status', 'winner_user_id', 'winner_number', 'product_name', 'product_link', 'redeemed');
         if (!locked || locked.status !== 'drawn' || locked.winner_user_id == null || locked.winner_number == null) throw notFound();
         const before = prizeOf(locked);
         const after = {
@@ -218,8 +249,11 @@ export function createWinnersService(deps: { db: Db; draws: DrawsService; readCa
           product_link: cmd.product_link !== undefined ? cmd.product_link : before.product_link,
           redeemed: cmd.redeemed !== undefined ? cmd.redeemed : before.redeemed,
         };
-        if (after.product_name === before.product_name && after.product_link === before.product_link && after.redeemed === before.redeemed) return false;
-        await trx('draws').where({ id: drawId }).update({ ...after, updated_at: trx.fn.now() });
+        if (after.product_name === before.product_name && after.product_link === before.product_link && after.redeemed === before.redeemed)
+          return false;
+        await trx('draws')
+          .where({ id: drawId })
+          .update({ ...after, updated_at: trx.fn.now() });
         await audit(trx, {
           actorUserId: actor.userId,
           actor: actor.via,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { lotomaniaNumbersProblem } from './winner-rule';
+import { saoPauloDate, saoPauloTime } from './time';
 
 /**
  * The adapter for the public Lotomania results service (RULES W1, W7): the Caixa lottery portal's API,
@@ -37,7 +38,10 @@ export interface LotteryClient {
 
 /** The results service could not be reached or answered nonsense (after the retries). */
 export class LotteryServiceError extends DomainError {
-  constructor(message: string, public readonly retryable: boolean) {
+  constructor(
+    message: string,
+    public readonly retryable: boolean,
+  ) {
     super('unavailable', 'lottery_service_unavailable', message);
     this.name = 'LotteryServiceError';
   }
@@ -45,22 +49,26 @@ export class LotteryServiceError extends DomainError {
 
 const Body = z.object({
   numero: z.coerce.number().int().positive(),
-  dataApuracao: z.string().regex(/^\d{2}\/\d{2}\/\d{4}$/).nullish(),
+  dataApuracao: z
+    .string()
+    .regex(/^\d{2}\/\d{2}\/\d{4}$/)
+    .nullish(),
   dezenasSorteadasOrdemSorteio: z.array(z.string().regex(/^\d{1,2}$/)).nullish(),
   /** The 20 numbers sorted: published with the contest; alone they cannot decide a draw. */
   listaDezenas: z.array(z.string().regex(/^\d{1,2}$/)).nullish(),
 });
 
 /**
- * 'DD/MM/YYYY' → that day at 20:00 in Brasília (UTC−3, no daylight saving time since 2019): the
+ * 'DD/MM/YYYY' → that day at 20:00 in Brasília (time.ts: São Paulo's fixed offset): the
  * time Lotomania contests are held. Null when the date does not exist.
  */
 export function parseDataApuracao(s: string): Date | null {
   const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
   if (!m) return null;
   const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d, 23, 0, 0));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  const date = saoPauloTime(y, mo - 1, d, 20);
+  const local = saoPauloDate(date);
+  if (local.year !== y || local.month !== mo - 1 || local.day !== d) return null;
   return date;
 }
 
@@ -85,13 +93,18 @@ export function createLotteryClient(opts: {
     let res: Response;
     let text: string;
     try {
-      res = await doFetch(url, { headers: { accept: 'application/json', 'user-agent': 'cotaverde/1.0' }, signal: AbortSignal.timeout(opts.timeoutMs) });
+      res = await doFetch(url, {
+        headers: { accept: 'application/json', 'user-agent': 'cotaverde/1.0' },
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
       text = await res.text();
     } catch (e) {
       const err = e as Error;
       const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
       throw new LotteryServiceError(
-        timedOut ? `O serviço de resultados não respondeu em ${opts.timeoutMs} ms.` : `Falha ao contatar o serviço de resultados: ${err.message}`,
+        timedOut
+          ? `O serviço de resultados não respondeu em ${opts.timeoutMs} ms.`
+          : `Falha ao contatar o serviço de resultados: ${err.message}`,
         true,
       );
     }
@@ -109,7 +122,8 @@ export function createLotteryClient(opts: {
     const b = parsed.data;
     // Asked for a contest and given an older one (the service's "latest"): not drawn yet.
     if (asked !== null && b.numero < asked) return { status: 'not_drawn', contest_number: asked, message: notDrawnMessage(asked) };
-    if (asked !== null && b.numero !== asked) throw new LotteryServiceError(`O serviço de resultados respondeu o concurso ${b.numero}, não o ${asked}.`, false);
+    if (asked !== null && b.numero !== asked)
+      throw new LotteryServiceError(`O serviço de resultados respondeu o concurso ${b.numero}, não o ${asked}.`, false);
     const dezenas = b.dezenasSorteadasOrdemSorteio ?? [];
     const sorted = (b.listaDezenas ?? []).map(Number);
     // Published (date and the 20 numbers) but without the draw order: not the same as not drawn.

@@ -1,6 +1,6 @@
 import { body, requireAdmin } from '../platform/http/context';
-import { AdminDrawId } from './admin';
-import type { ResultsService } from './results';
+import { AdminDrawId } from '../draws/admin-schemas';
+import type { ResultsService } from './service';
 import { adminRoutes } from '../platform/http/routes';
 
 /**

@@ -1,5 +1,5 @@
 import { Id } from '../platform/validation';
-import type { ResultsService } from './results';
+import type { ResultsService } from './service';
 import { routes } from '../platform/http/routes';
 
 const DrawId = Id('Sorteio inválido.');
