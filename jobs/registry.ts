@@ -1,6 +1,7 @@
 import type { Services } from '../src/services';
 import { CouponSyncJob } from '../src/coupons/schema';
 import { buildRegistry, retryJobAt, type JobHandlers, type SweepPayload } from '../src/platform/queue';
+import { outboxRelayJob } from './outbox';
 
 /**
  * Every job name → its handler, in one place. buildRegistry throws at boot when
@@ -29,7 +30,8 @@ export function registerJobHandlers(s: Services): JobHandlers {
     ['coupon.sync', async (data: { userId?: number }) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))],
     // Fetches the contest every closed, undecided draw waits for and decides it (never twice).
     ['results.fetch', async (data: { contest?: number }) => s.results.fetch(data?.contest !== undefined ? { contest: data.contest } : {})],
-    ['outbox.relay', async () => s.autopay.relay()],
+    // Domain events → their modules' handlers (jobs/outbox.ts), then autopay's waiting draws again.
+    ['outbox.relay', outboxRelayJob(s)],
     // Logs an error and writes an audit entry when a check fails (RULES B1).
     ['books.audit', async () => s.books.runNightly()],
     // A failure is recorded (backup_runs, metric) and retried by the job's attempts.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
+import { emitEvent } from '../platform/events';
 import { audit } from '../platform/audit';
 import { Id, PageLimit, PageOffset } from '../platform/validation';
 import { parseId } from '../shared/validation';
@@ -221,7 +222,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
   async function close(trx: Trx, d: q.DrawRow): Promise<q.DrawRow> {
     // DESIGN §2: an admin's close is a pause (closed_by 'admin'): ensure-open-draw opens no successor.
     const [after] = await trx('draws').where({ id: d.id }).update({ status: 'closed', closed_by: 'admin', closed_at: trx.fn.now(), updated_at: trx.fn.now() }).returning('*');
-    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId: d.id, by: 'admin' }) });
+    await emitEvent(trx, 'draw.closed', { drawId: d.id, by: 'admin' });
     return after;
   }
 
