@@ -1,27 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id, PageLimit, PageOffset } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { ReadCache } from '../platform/read-cache';
-import { MESSAGES, isValidEmail, onlyDigits } from '../shared/validation';
 import type { AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult, ActiveClientList } from '../shared/api/admin-users';
 import type { CouponBalance } from '../shared/api/account';
 import { iso } from '../shared/iso';
+import { onlyDigits } from '../shared/validation';
 import { releaseReservation } from '../draws/sales';
 import type { NumberAssignmentsService } from '../draws/assign';
 import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { CouponsService } from '../coupons/service';
 import { newCouponCode } from '../coupons/schema';
-import { AdjustmentCents, AdjustmentReason, activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
-import { hashPassword, RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './service';
+import { activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
+import { hashPassword } from './secrets';
+import { RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './password-reset';
+import { CouponAdjustCommand, CreateUserCommand, UpdateUserCommand, UserListQuery } from './admin-users-schemas';
 import { isAdminRow } from './serializers';
 import { revokeAllSessions } from './queries';
+
+// The commands have a file of their own (admin-users-schemas.ts); the routes import them from here.
+export { AdminUserId, CouponAdjustCommand, CreateUserCommand, UpdateUserCommand, UserListQuery } from './admin-users-schemas';
 
 /**
  * The admin console's customer registry ('Cadastro de Clientes'; RULES N6, C5, U4, U5) and the operator CLI's
@@ -36,81 +39,10 @@ import { revokeAllSessions } from './queries';
  * - numbers assigned by an admin are sold through an `admin` payment of amount 0, all or nothing.
  */
 
-export const AdminUserId = Id('Usuário inválido.');
 export type Actor = { userId: number | null; via: 'admin' | 'cli' };
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-const Name = z.string({ error: MESSAGES.nameRequired }).trim().min(1, MESSAGES.nameRequired).max(120, 'O nome pode ter no máximo 120 caracteres.');
-const Email = z
-  .string({ error: 'E-mail inválido.' })
-  .trim()
-  .max(254, 'E-mail inválido.')
-  .refine(isValidEmail, 'E-mail inválido.')
-  .transform((v) => v.toLowerCase());
-/** Optional: empty or null clears it; otherwise 10 to 13 digits (area code included). */
-const Phone = z
-  .union([z.string(), z.null()], { error: MESSAGES.phoneInvalid })
-  .transform((v, ctx) => {
-    const d = onlyDigits(v ?? '');
-    if (!d) return null;
-    if (d.length < 10 || d.length > 13) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES.phoneInvalid });
-      return z.NEVER;
-    }
-    return d;
-  });
-const Cents = z
-  .number({ error: 'O saldo deve ser um número de centavos.' })
-  .int('O saldo deve ser um número inteiro de centavos.')
-  .min(0, 'O saldo não pode ser negativo.')
-  .max(100_000_000, 'O saldo é alto demais.');
-/** The coupon code is random and made by the server: a client may echo it, never choose it. */
-const CouponCodeEcho = z.union([z.string().max(40, 'Código do cupom inválido.'), z.null()], { error: 'Código do cupom inválido.' }).optional();
-
-const BODY = { error: 'Envie os dados como um objeto JSON.' } as const;
-
-export const CreateUserCommand = z.object(
-  {
-    name: Name,
-    email: Email,
-    phone: Phone.optional(),
-    is_admin: z.boolean({ error: 'Administrador deve ser verdadeiro ou falso.' }).optional(),
-    coupon_code: CouponCodeEcho,
-    coupon_value_cents: Cents.optional(),
-    coupon_reason: AdjustmentReason.optional(),
-    /** The spec's client sends it; the server always makes a random temporary password. */
-    set_default_password: z.boolean().optional(),
-  },
-  BODY,
-);
-
-export const UpdateUserCommand = z
-  .object(
-    {
-      name: Name.optional(),
-      email: Email.optional(),
-      phone: Phone.optional(),
-      is_admin: z.boolean({ error: 'Administrador deve ser verdadeiro ou falso.' }).optional(),
-      coupon_code: CouponCodeEcho,
-      coupon_value_cents: Cents.optional(),
-      coupon_reason: AdjustmentReason.optional(),
-      reason: AdjustmentReason.optional(),
-      set_default_password: z.boolean().optional(),
-    },
-    BODY,
-  )
-  .transform(({ reason, ...v }) => ({ ...v, coupon_reason: v.coupon_reason ?? reason }));
-
-export const UserListQuery = z.object({
-  search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
-  limit: PageLimit(500, 500),
-  offset: PageOffset(),
-});
-
-
-export const CouponAdjustCommand = z.object({ cents: AdjustmentCents, reason: AdjustmentReason }, BODY);
 
 interface UserRecord {
   id: number;
