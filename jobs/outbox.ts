@@ -101,7 +101,10 @@ export function createOutboxRelay(deps: { db: Db; logger: Logger; registry: Even
     for (const { name, count } of unknown) {
       if (now - (lastLogged.get(name) ?? 0) < UNKNOWN_LOG_EVERY_MS) continue;
       lastLogged.set(name, now);
-      logger.error({ event: name, count }, 'outbox: events of a name the event map does not know are waiting; none is relayed (add it to src/platform/events.ts and register a handler or skip it)');
+      logger.error(
+        { event: name, count },
+        'outbox: events of a name the event map does not know are waiting; none is relayed (add it to src/platform/events.ts and register a handler or skip it)',
+      );
     }
   }
 
@@ -120,7 +123,8 @@ export function createOutboxRelay(deps: { db: Db; logger: Logger; registry: Even
           try {
             // A savepoint per event: a failing handler's writes roll back, the others' stay.
             await trx.transaction(async (sp) => {
-              for (const handle of registry.handlers.get(name) ?? []) await handle(e.payload as DomainEvents[EventName], { trx: sp, eventId: e.id });
+              for (const handle of registry.handlers.get(name) ?? [])
+                await handle(e.payload as DomainEvents[EventName], { trx: sp, eventId: e.id });
             });
             done.push(e.id);
           } catch (err) {
@@ -132,7 +136,10 @@ export function createOutboxRelay(deps: { db: Db; logger: Logger; registry: Even
       });
       await reportUnknown();
       if (failures.length) {
-        logger.warn({ failures: failures.slice(0, 10), failed: failures.length, dispatched }, 'outbox: handlers failed; their events stay for the next relay');
+        logger.warn(
+          { failures: failures.slice(0, 10), failed: failures.length, dispatched },
+          'outbox: handlers failed; their events stay for the next relay',
+        );
         throw new Error(`outbox: ${failures.length} event(s) not relayed: ${failures[0].name} #${failures[0].id}: ${failures[0].err}`);
       }
       return { dispatched, failed: 0 };

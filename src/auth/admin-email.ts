@@ -14,7 +14,8 @@ import type { AuthContext } from './service';
 /** The ADMIN_EMAILS proof (RULES U3): a single-use confirmation link, rendered at send time. */
 export const ADMIN_CONFIRM_TEMPLATE = 'admin_email_confirm';
 export const ADMIN_CONFIRM_SUBJECT = 'Cota Verde: confirme o seu e-mail de administração';
-export const ADMIN_CONFIRM_PENDING_TEXT = 'Confirmação do e-mail de administração: o texto, com o link de uso único, é gerado no envio e não fica guardado.';
+export const ADMIN_CONFIRM_PENDING_TEXT =
+  'Confirmação do e-mail de administração: o texto, com o link de uso único, é gerado no envio e não fica guardado.';
 const ADMIN_CONFIRM_TTL_HOURS = 24;
 /** The web page the ADMIN_EMAILS proof link opens (a button there confirms, signed in: GET never changes anything). */
 export const ADMIN_CONFIRM_PAGE = '/confirmar-email-admin';
@@ -49,7 +50,13 @@ export function createAdminEmailProof(deps: AuthContext): AdminEmailProof {
         { outboxId: row.id, userId: user.id, queuedAs: 'listed', senderList: 'not listed', senderAdminEmails: adminEmails.length },
         'ADMIN_EMAILS differs between processes: the proof mail was queued for a listed address that this process does not list; sending it as queued. Give every process the same ADMIN_EMAILS.',
       );
-      await audit(trx, { actor: 'system', action: 'config.admin_emails_mismatch', entity: 'user', entityId: user.id, data: { outbox_id: row.id, queued_as: 'listed', sender_list: 'not listed' } });
+      await audit(trx, {
+        actor: 'system',
+        action: 'config.admin_emails_mismatch',
+        entity: 'user',
+        entityId: user.id,
+        data: { outbox_id: row.id, queued_as: 'listed', sender_list: 'not listed' },
+      });
     }
     const token = newToken();
     await trx('admin_email_confirmations').insert({
@@ -69,13 +76,23 @@ export function createAdminEmailProof(deps: AuthContext): AdminEmailProof {
         '',
         'Se você não criou esta conta, não confirme: nenhum acesso é concedido sem a confirmação. Para retomar a conta deste e-mail, use “Esqueci minha senha” na tela de login (isso encerra as sessões abertas nela).',
       ].join('\n');
-    return { text: text(`${config.publicUrl}${ADMIN_CONFIRM_PAGE}?token=${encodeURIComponent(token)}`), storedText: text(RESET_LINK_OMITTED) };
+    return {
+      text: text(`${config.publicUrl}${ADMIN_CONFIRM_PAGE}?token=${encodeURIComponent(token)}`),
+      storedText: text(RESET_LINK_OMITTED),
+    };
   });
 
   async function mailAdminProof(userId: number, email: string) {
-    const outboxId = await mailer.enqueue(db, { to: email, template: ADMIN_CONFIRM_TEMPLATE, subject: ADMIN_CONFIRM_SUBJECT, text: ADMIN_CONFIRM_PENDING_TEXT });
+    const outboxId = await mailer.enqueue(db, {
+      to: email,
+      template: ADMIN_CONFIRM_TEMPLATE,
+      subject: ADMIN_CONFIRM_SUBJECT,
+      text: ADMIN_CONFIRM_PENDING_TEXT,
+    });
     await audit(db, { actorUserId: userId, action: 'user.admin_email_proof_sent', entity: 'user', entityId: userId });
-    await mailer.dispatch(outboxId).catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
+    await mailer
+      .dispatch(outboxId)
+      .catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
   }
 
   /** What follows every completed sign-in (the password alone, or the password and the code). */
@@ -84,13 +101,19 @@ export function createAdminEmailProof(deps: AuthContext): AdminEmailProof {
     // link, at most one an hour.
     const email = user.email.toLowerCase();
     if (adminEmails.includes(email) && user.admin_email_proved !== email && !user.is_admin && user.role !== 'admin') {
-      const recent = await db('admin_email_confirmations').where({ user_id: user.id }).where('created_at', '>', db.raw(`now() - interval '1 hour'`)).first('id');
-      const pending = await db('mail_outbox').where({ to_address: user.email, template: ADMIN_CONFIRM_TEMPLATE, status: 'pending' }).first('id');
+      const recent = await db('admin_email_confirmations')
+        .where({ user_id: user.id })
+        .where('created_at', '>', db.raw(`now() - interval '1 hour'`))
+        .first('id');
+      const pending = await db('mail_outbox')
+        .where({ to_address: user.email, template: ADMIN_CONFIRM_TEMPLATE, status: 'pending' })
+        .first('id');
       if (!recent && !pending) await mailAdminProof(user.id, user.email);
     }
   }
 
-  const invalidAdminLink = () => errors.validation('invalid_token', 'Link de confirmação inválido ou expirado. Entre na sua conta para receber outro.');
+  const invalidAdminLink = () =>
+    errors.validation('invalid_token', 'Link de confirmação inválido ou expirado. Entre na sua conta para receber outro.');
   /** A confirmation link that is unused, unexpired and still for its account's current address. */
   async function liveAdminConfirmation(conn: Conn, token: string, o: { lock?: boolean } = {}) {
     const qb = conn('admin_email_confirmations as c')
@@ -124,14 +147,24 @@ export function createAdminEmailProof(deps: AuthContext): AdminEmailProof {
         // opening the link (or a scanner prefetching it) never hands the address to whoever
         // registered it first (DECISIONS, "The ADMIN_EMAILS proof").
         if (Number(c.user_id) !== caller.id) {
-          throw new DomainError('forbidden', 'wrong_account', `Este link confirma o e-mail ${c.email}. Saia desta conta, entre com ${c.email} e abra o link de novo.`);
+          throw new DomainError(
+            'forbidden',
+            'wrong_account',
+            `Este link confirma o e-mail ${c.email}. Saia desta conta, entre com ${c.email} e abra o link de novo.`,
+          );
         }
         await trx('admin_email_confirmations').where({ id: c.id }).update({ used_at: trx.fn.now() });
         const user = await q.findUserById(trx, c.user_id);
         // The proof is for the address the link was sent to: an account whose e-mail changed since proves nothing.
         if (!user || user.email.toLowerCase() !== c.email) throw invalid();
         await trx('users').where({ id: user.id }).update({ admin_email_proved: c.email, updated_at: trx.fn.now() });
-        await audit(trx, { actorUserId: user.id, action: 'user.admin_email_proved', entity: 'user', entityId: user.id, data: { email: c.email } });
+        await audit(trx, {
+          actorUserId: user.id,
+          action: 'user.admin_email_proved',
+          entity: 'user',
+          entityId: user.id,
+          data: { email: c.email },
+        });
         deps.logger.info({ userId: user.id }, 'ADMIN_EMAILS address proved: the account is admin');
         return { user_id: Number(user.id), email: c.email };
       });

@@ -12,7 +12,8 @@ import type { AuthContext } from './service';
 export const RESET_TEMPLATE = 'password_reset';
 export const RESET_SUBJECT = 'Cota Verde: redefinição de senha';
 /** What a reset mail's outbox row says until it is sent (the text and the link are made then). */
-export const RESET_PENDING_TEXT = 'Pedido de redefinição de senha: o texto, com o link de uso único, é gerado no envio e não fica guardado.';
+export const RESET_PENDING_TEXT =
+  'Pedido de redefinição de senha: o texto, com o link de uso único, é gerado no envio e não fica guardado.';
 /** Where the link was, in the text the outbox keeps of a sent reset (or admin proof) mail. */
 export const RESET_LINK_OMITTED = '[link de uso único omitido: só o destinatário o recebe]';
 export const RESET_ACCEPTED_MESSAGE =
@@ -62,11 +63,16 @@ export function createPasswordReset(deps: AuthContext): PasswordReset {
       await rateLimits.hit('resetEmail', `email:${cmd.email}`);
       // Known or unknown, the request does the same work: one outbox row and one queued job. The
       // account is looked up when the mail is sent (renderPasswordResetMail), off the request.
-      const outboxId = await mailer.enqueue(db, { to: cmd.email, template: RESET_TEMPLATE, subject: RESET_SUBJECT, text: RESET_PENDING_TEXT });
+      const outboxId = await mailer.enqueue(db, {
+        to: cmd.email,
+        template: RESET_TEMPLATE,
+        subject: RESET_SUBJECT,
+        text: RESET_PENDING_TEXT,
+      });
       // The row is committed: if Redis is unavailable the mail sweep delivers it later.
-      await mailer.dispatch(outboxId).catch((err) =>
-        deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'),
-      );
+      await mailer
+        .dispatch(outboxId)
+        .catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
     },
 
     async confirmPasswordReset(input, { ip }) {
@@ -75,7 +81,11 @@ export function createPasswordReset(deps: AuthContext): PasswordReset {
       const tokenHash = sha256(cmd.token);
       const invalid = () => errors.validation('invalid_token', 'Link inválido ou expirado.');
       // The token is looked up first: a wrong or dead one costs one indexed read, never an argon2 hash.
-      const live = await db('password_resets').where({ token_hash: tokenHash }).whereNull('used_at').where('expires_at', '>', db.fn.now()).first('id');
+      const live = await db('password_resets')
+        .where({ token_hash: tokenHash })
+        .whereNull('used_at')
+        .where('expires_at', '>', db.fn.now())
+        .first('id');
       if (!live) throw invalid();
       const passwordHash = await hashPassword(cmd.password);
       const userId = await db.transaction(async (trx) => {

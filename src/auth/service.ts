@@ -30,7 +30,8 @@ export const INVALID_CREDENTIALS = 'E-mail ou senha incorretos.';
  * A taken e-mail, a taken CPF and an e-mail reserved for an admin all answer this one 409: a
  * stranger must not learn which of them exists (or which address belongs to an admin, RULES U2).
  */
-export const ACCOUNT_EXISTS = 'Já existe uma conta com este e-mail ou CPF. Faça login ou, se esqueceu a senha, use “Esqueci minha senha” na tela de login.';
+export const ACCOUNT_EXISTS =
+  'Já existe uma conta com este e-mail ou CPF. Faça login ou, se esqueceu a senha, use “Esqueci minha senha” na tela de login.';
 
 /** A sign-in: the session, or (two factors on) the step that asks for the code. */
 export type LoginResult = { token: string; user: PublicUser; remember: boolean } | { mfa_required: true; mfa_token: string };
@@ -89,7 +90,12 @@ export interface AuthContext extends AuthDeps {
 }
 
 export function createAuthService(deps: AuthDeps): AuthService {
-  const ctx: AuthContext = { ...deps, adminEmails: deps.config.adminEmails, now: deps.now ?? Date.now, mfaCrypto: createMfaCrypto(deps.config.appSecret) };
+  const ctx: AuthContext = {
+    ...deps,
+    adminEmails: deps.config.adminEmails,
+    now: deps.now ?? Date.now,
+    mfaCrypto: createMfaCrypto(deps.config.appSecret),
+  };
   const { db, config, rateLimits, sessions, adminEmails } = ctx;
   const reset = createPasswordReset(ctx);
   const adminProof = createAdminEmailProof(ctx);
@@ -200,14 +206,21 @@ export function createAuthService(deps: AuthDeps): AuthService {
       const outcome = await db.transaction(async (trx): Promise<Outcome> => {
         // Locked: the same mfa_token sent by parallel requests is checked one at a time, so it
         // opens at most one session.
-        const c = await trx('mfa_challenges').where({ token_hash: tokenHash }).forUpdate().first('id', 'user_id', 'attempts', 'used_at', 'remember', trx.raw('expires_at > now() as live'));
+        const c = await trx('mfa_challenges')
+          .where({ token_hash: tokenHash })
+          .forUpdate()
+          .first('id', 'user_id', 'attempts', 'used_at', 'remember', trx.raw('expires_at > now() as live'));
         if (!c || c.used_at || !c.live || c.attempts >= MFA_TOKEN_MAX_TRIES) return { ok: false, error: expired() };
         const accepted = await checkSecondFactor(trx, c.user_id, cmd.code);
         if (!accepted) {
-          await trx('mfa_challenges').where({ id: c.id }).update({ attempts: c.attempts + 1 });
+          await trx('mfa_challenges')
+            .where({ id: c.id })
+            .update({ attempts: c.attempts + 1 });
           return { ok: false, error: invalidCode('unauthenticated') };
         }
-        await trx('mfa_challenges').where({ id: c.id }).update({ attempts: c.attempts + 1, used_at: trx.fn.now() });
+        await trx('mfa_challenges')
+          .where({ id: c.id })
+          .update({ attempts: c.attempts + 1, used_at: trx.fn.now() });
         const token = newToken();
         await q.insertSession(trx, c.user_id, sha256(token), config.sessionTtlDays, userAgent);
         return { ok: true, token, userId: Number(c.user_id), remember: c.remember };
@@ -226,7 +239,14 @@ export function createAuthService(deps: AuthDeps): AuthService {
       const load = async () => {
         const row = await q.findSession(db, sha256(token));
         if (!row) return null;
-        const value: SessionUser = { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, adminEmails), mfaEnabled: row.mfa_enabled_at != null, tokenId: row.token_id };
+        const value: SessionUser = {
+          id: row.id,
+          email: row.email,
+          name: row.name,
+          isAdmin: isAdminRow(row, adminEmails),
+          mfaEnabled: row.mfa_enabled_at != null,
+          tokenId: row.token_id,
+        };
         return { value, userId: row.id, expiresAt: new Date(row.expires_at) };
       };
       if (o.fresh) return (await load())?.value ?? null;
@@ -238,7 +258,11 @@ export function createAuthService(deps: AuthDeps): AuthService {
       if (!row) throw errors.unauthenticated();
       const user = serializeUser(row, adminEmails);
       const mfaEnabled = await q.mfaEnabled(db, userId);
-      return { ...user, mfa_enabled: mfaEnabled, mfa_enrollment_required: mfaEnrollmentRequired({ isAdmin: user.is_admin, mfaEnabled }, config) };
+      return {
+        ...user,
+        mfa_enabled: mfaEnabled,
+        mfa_enrollment_required: mfaEnrollmentRequired({ isAdmin: user.is_admin, mfaEnabled }, config),
+      };
     },
 
     async logout(tokenId) {
@@ -259,9 +283,20 @@ export function createAuthService(deps: AuthDeps): AuthService {
           // The password was reset: sessions opened with the old one end here, as after a reset link.
           await q.revokeAllSessions(trx, existing.id);
         } else {
-          user = await q.insertUser(trx, { name: name.trim() || 'Administrador', email: parsed.email, password_hash: passwordHash, is_admin: true, role: 'admin' });
+          user = await q.insertUser(trx, {
+            name: name.trim() || 'Administrador',
+            email: parsed.email,
+            password_hash: passwordHash,
+            is_admin: true,
+            role: 'admin',
+          });
         }
-        await audit(trx, { actor: 'cli', action: existing ? 'user.promoted_admin' : 'user.admin_created', entity: 'user', entityId: user.id });
+        await audit(trx, {
+          actor: 'cli',
+          action: existing ? 'user.promoted_admin' : 'user.admin_created',
+          entity: 'user',
+          entityId: user.id,
+        });
         return user;
       });
       await sessions.userChanged(row.id);

@@ -66,7 +66,10 @@ export function createTwoFactor(deps: AuthContext): TwoFactor {
     try {
       return mfaCrypto.decrypt(stored);
     } catch (err) {
-      deps.logger.error({ userId, err: (err as Error).message }, 'two-factor secret unreadable (was APP_SECRET changed?): run `cotaverde users mfa-reset` for this account');
+      deps.logger.error(
+        { userId, err: (err as Error).message },
+        'two-factor secret unreadable (was APP_SECRET changed?): run `cotaverde users mfa-reset` for this account',
+      );
       return null;
     }
   }
@@ -101,7 +104,11 @@ export function createTwoFactor(deps: AuthContext): TwoFactor {
         .returning('user_id');
       if (!saved.length) throw errors.conflict('mfa_already_enabled', 'A verificação em duas etapas já está ativa nesta conta.');
       const otpauth_url = otpauthUrl(user.email, secret);
-      return { secret, otpauth_url, qr_code_data_url: await QRCode.toDataURL(otpauth_url, { errorCorrectionLevel: 'M', margin: 2, width: 240 }) };
+      return {
+        secret,
+        otpauth_url,
+        qr_code_data_url: await QRCode.toDataURL(otpauth_url, { errorCorrectionLevel: 'M', margin: 2, width: 240 }),
+      };
     },
 
     async mfaEnable(user, input) {
@@ -111,20 +118,37 @@ export function createTwoFactor(deps: AuthContext): TwoFactor {
         db.transaction(async (trx) => {
           const m = await trx('user_mfa').where({ user_id: user.id }).forUpdate().first('pending_secret_enc', 'enabled_at');
           if (m?.enabled_at) throw errors.conflict('mfa_already_enabled', 'A verificação em duas etapas já está ativa nesta conta.');
-          if (!m?.pending_secret_enc) throw errors.conflict('mfa_setup_required', 'Nenhuma configuração pendente: comece de novo pela leitura do QR code.');
+          if (!m?.pending_secret_enc)
+            throw errors.conflict('mfa_setup_required', 'Nenhuma configuração pendente: comece de novo pela leitura do QR code.');
           // The app proves it holds the secret with a code of now (± one step).
           const pending = readSecret(user.id, m.pending_secret_enc);
-          if (pending == null) throw errors.conflict('mfa_setup_required', 'Nenhuma configuração pendente: comece de novo pela leitura do QR code.');
+          if (pending == null)
+            throw errors.conflict('mfa_setup_required', 'Nenhuma configuração pendente: comece de novo pela leitura do QR code.');
           const step = await totpStep(pending, cmd.code, now(), null);
           if (step == null) throw invalidCode('validation');
-          await trx('user_mfa')
-            .where({ user_id: user.id })
-            .update({ secret_enc: m.pending_secret_enc, pending_secret_enc: null, pending_at: null, enabled_at: trx.fn.now(), last_step: step, updated_at: trx.fn.now() });
+          await trx('user_mfa').where({ user_id: user.id }).update({
+            secret_enc: m.pending_secret_enc,
+            pending_secret_enc: null,
+            pending_at: null,
+            enabled_at: trx.fn.now(),
+            last_step: step,
+            updated_at: trx.fn.now(),
+          });
           await trx('mfa_recovery_codes').where({ user_id: user.id }).del();
           await trx('mfa_recovery_codes').insert(codes.map((c) => ({ user_id: user.id, code_hash: mfaCrypto.recoveryHash(c) })));
           // Sessions opened with the password alone end; this one (which just gave a code) stays.
-          const ended = await trx('auth_tokens').where({ user_id: user.id }).whereNull('revoked_at').whereNot({ id: user.tokenId }).update({ revoked_at: trx.fn.now() });
-          await audit(trx, { actorUserId: user.id, action: 'user.mfa_enabled', entity: 'user', entityId: user.id, data: { other_sessions_ended: ended } });
+          const ended = await trx('auth_tokens')
+            .where({ user_id: user.id })
+            .whereNull('revoked_at')
+            .whereNot({ id: user.tokenId })
+            .update({ revoked_at: trx.fn.now() });
+          await audit(trx, {
+            actorUserId: user.id,
+            action: 'user.mfa_enabled',
+            entity: 'user',
+            entityId: user.id,
+            data: { other_sessions_ended: ended },
+          });
         }),
       );
       await sessions.userChanged(user.id);
@@ -135,11 +159,18 @@ export function createTwoFactor(deps: AuthContext): TwoFactor {
       const cmd = MfaCodeCommand.parse(input);
       await limitedCodeCheck(user.id, () =>
         db.transaction(async (trx) => {
-          if (!(await q.mfaEnabled(trx, user.id))) throw errors.conflict('mfa_not_enabled', 'A verificação em duas etapas não está ativa nesta conta.');
+          if (!(await q.mfaEnabled(trx, user.id)))
+            throw errors.conflict('mfa_not_enabled', 'A verificação em duas etapas não está ativa nesta conta.');
           const accepted = await checkSecondFactor(trx, user.id, cmd.code);
           if (!accepted) throw invalidCode('validation');
           await q.deleteMfa(trx, user.id);
-          await audit(trx, { actorUserId: user.id, action: 'user.mfa_disabled', entity: 'user', entityId: user.id, data: { with: accepted } });
+          await audit(trx, {
+            actorUserId: user.id,
+            action: 'user.mfa_disabled',
+            entity: 'user',
+            entityId: user.id,
+            data: { with: accepted },
+          });
         }),
       );
       await sessions.userChanged(user.id);
@@ -153,7 +184,13 @@ export function createTwoFactor(deps: AuthContext): TwoFactor {
         const wasEnabled = await q.mfaEnabled(trx, user.id);
         await q.deleteMfa(trx, user.id);
         const ended = Number(await q.revokeAllSessions(trx, user.id));
-        await audit(trx, { actor: 'cli', action: 'user.mfa_reset', entity: 'user', entityId: user.id, data: { mfa_was_enabled: wasEnabled, sessions_ended: ended } });
+        await audit(trx, {
+          actor: 'cli',
+          action: 'user.mfa_reset',
+          entity: 'user',
+          entityId: user.id,
+          data: { mfa_was_enabled: wasEnabled, sessions_ended: ended },
+        });
         return { id: Number(user.id), email: user.email, mfa_was_enabled: wasEnabled, sessions_ended: ended };
       });
       await sessions.userChanged(result.id);

@@ -1,4 +1,3 @@
-import type { Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import { readAppConfig } from '../platform/app-config';
 import { autopayProviderRefusals } from '../platform/metrics';
@@ -43,7 +42,10 @@ export function providerRefusalText(httpStatus: number | undefined, message: str
     httpStatus === 401 || httpStatus === 403
       ? 'credenciais recusadas ou aplicação sem "Pagamentos automáticos" habilitado'
       : 'requisição recusada (pode ser a aplicação sem "Pagamentos automáticos" habilitado)';
-  return `recusa do provedor, não do cartão (HTTP ${httpStatus ?? '?'}): ${what}. Veja docs/DEPLOY.md, "Compra automática com Mercado Pago". Detalhe: ${message}`.slice(0, 1000);
+  return `recusa do provedor, não do cartão (HTTP ${httpStatus ?? '?'}): ${what}. Veja docs/DEPLOY.md, "Compra automática com Mercado Pago". Detalhe: ${message}`.slice(
+    0,
+    1000,
+  );
 }
 
 /** Retry spacing of a transient failure: 1 s, 2 s, 4 s… at most a minute (until the hold's end). */
@@ -85,7 +87,12 @@ export function createCharging(deps: AutopayDeps): Charging {
         if (!run.hold_until || new Date(run.hold_until).getTime() <= Date.now()) {
           // Still refused by the provider when the hold ended: the run ends as our failure, not the customer's.
           if ((run.provider_response as { error?: string } | null)?.error === 'provider_refused') {
-            touched = await releaseRun(trx, run, `a reserva terminou sem cobrança: ${run.error ?? 'recusa do provedor'}`, 'provider_refused');
+            touched = await releaseRun(
+              trx,
+              run,
+              `a reserva terminou sem cobrança: ${run.error ?? 'recusa do provedor'}`,
+              'provider_refused',
+            );
           } else touched = await releaseRun(trx, run, 'a reserva terminou antes da cobrança');
           return null;
         }
@@ -95,7 +102,9 @@ export function createCharging(deps: AutopayDeps): Charging {
           return null;
         }
       }
-      const user = await trx('users').where({ id: profile?.user_id ?? 0 }).first('email', 'id');
+      const user = await trx('users')
+        .where({ id: profile?.user_id ?? 0 })
+        .first('email', 'id');
       let paymentId = run.payment_id;
       let amount = run.amount_cents;
       if (!paymentId) {
@@ -104,7 +113,9 @@ export function createCharging(deps: AutopayDeps): Charging {
           readAppConfig(trx),
           draw?.infoproduct_id ? trx('infoproducts').where({ id: draw.infoproduct_id }).first('price_cents') : null,
         ]);
-        amount = effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }) * run.numbers.length;
+        amount =
+          effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents }) *
+          run.numbers.length;
         const p = await insertPayment(trx, {
           user_id: profile!.user_id,
           kind: 'autopay',
@@ -143,7 +154,9 @@ export function createCharging(deps: AutopayDeps): Charging {
     if (remote.status === 'pending' || remote.status === 'authorized') {
       // Not decided yet (Mercado Pago outside binary mode, or authorized and not yet captured: RULES
       // P9): the payment's polling and re-check decide; look again later.
-      await db('autopay_runs').where({ id: run.id, status: 'charging' }).update({ next_attempt_at: db.raw(`now() + interval '30 seconds'`), updated_at: db.fn.now() });
+      await db('autopay_runs')
+        .where({ id: run.id, status: 'charging' })
+        .update({ next_attempt_at: db.raw(`now() + interval '30 seconds'`), updated_at: db.fn.now() });
       return;
     }
     // Sells the numbers and credits the coupon on approval; releases the reservation on a decline
@@ -176,7 +189,13 @@ export function createCharging(deps: AutopayDeps): Charging {
       if ((run.provider_status === 'pending' || run.provider_status === 'authorized') && run.payment_id) {
         // Pending: asked now; authorized: the payment's re-check asks (RULES P9), we read its row.
         const p = await deps.payments.refresh(run.payment_id, { force: true });
-        const remote: ProviderPayment = { providerPaymentId: run.provider_payment_id ?? '', externalReference: String(run.payment_id), status: p.status as ProviderPayment['status'], amountCents: p.amount_cents, paidAt: p.paid_at };
+        const remote: ProviderPayment = {
+          providerPaymentId: run.provider_payment_id ?? '',
+          externalReference: String(run.payment_id),
+          status: p.status as ProviderPayment['status'],
+          amountCents: p.amount_cents,
+          paidAt: p.paid_at,
+        };
         if (p.status !== run.provider_status) await db('autopay_runs').where({ id: run.id }).update({ provider_status: p.status });
         return settle(run, remote, null);
       }
@@ -195,7 +214,12 @@ export function createCharging(deps: AutopayDeps): Charging {
     let outcome: { charge?: CardCharge; retry?: string; fail?: string; refused?: { text: string; httpStatus?: number } } | null = null;
     let touched: number | null = null;
     await db.transaction(async (trx) => {
-      const locked: RunRow | undefined = await trx('autopay_runs').where({ id: run.id, status: 'charging' }).whereNull('provider_status').forUpdate().skipLocked().first();
+      const locked: RunRow | undefined = await trx('autopay_runs')
+        .where({ id: run.id, status: 'charging' })
+        .whereNull('provider_status')
+        .forUpdate()
+        .skipLocked()
+        .first();
       if (!locked) return;
       try {
         const charge = await provider.chargeCard!({
@@ -225,7 +249,11 @@ export function createCharging(deps: AutopayDeps): Charging {
       } catch (e) {
         const err = e as Error;
         const retryable = e instanceof ProviderError ? e.retryable : true;
-        const answer = JSON.stringify({ error: e instanceof ProviderError ? (e.code ?? 'provider_error') : 'unreachable', message: err.message, ...(e instanceof ProviderError && e.httpStatus ? { http_status: e.httpStatus } : {}) });
+        const answer = JSON.stringify({
+          error: e instanceof ProviderError ? (e.code ?? 'provider_error') : 'unreachable',
+          message: err.message,
+          ...(e instanceof ProviderError && e.httpStatus ? { http_status: e.httpStatus } : {}),
+        });
         if (e instanceof ProviderError && e.code === 'provider_refused') {
           // The provider refused the request itself: our side (configuration, request), never the
           // customer's card. The run waits for a fix and tries again while the hold lasts; the
@@ -236,7 +264,13 @@ export function createCharging(deps: AutopayDeps): Charging {
           if (locked.hold_until && next < new Date(locked.hold_until).getTime()) {
             await trx('autopay_runs')
               .where({ id: run.id })
-              .update({ status: 'held', next_attempt_at: new Date(next), error: text, provider_response: answer, updated_at: trx.fn.now() });
+              .update({
+                status: 'held',
+                next_attempt_at: new Date(next),
+                error: text,
+                provider_response: answer,
+                updated_at: trx.fn.now(),
+              });
           } else {
             await trx('autopay_runs').where({ id: run.id }).update({ provider_response: answer });
             touched = await releaseRun(trx, locked, `a reserva terminou sem cobrança: ${text}`, 'provider_refused');
@@ -247,11 +281,21 @@ export function createCharging(deps: AutopayDeps): Charging {
         if (retryable && locked.hold_until && next < new Date(locked.hold_until).getTime()) {
           await trx('autopay_runs')
             .where({ id: run.id })
-            .update({ status: 'held', next_attempt_at: new Date(next), error: `falha temporária (tentativa ${locked.attempts}): ${err.message}`, provider_response: answer, updated_at: trx.fn.now() });
+            .update({
+              status: 'held',
+              next_attempt_at: new Date(next),
+              error: `falha temporária (tentativa ${locked.attempts}): ${err.message}`,
+              provider_response: answer,
+              updated_at: trx.fn.now(),
+            });
           outcome = { retry: err.message };
         } else {
           await trx('autopay_runs').where({ id: run.id }).update({ provider_response: answer });
-          touched = await releaseRun(trx, locked, retryable ? `falhas temporárias até o fim da reserva: ${err.message}` : `o provedor recusou a cobrança: ${err.message}`);
+          touched = await releaseRun(
+            trx,
+            locked,
+            retryable ? `falhas temporárias até o fim da reserva: ${err.message}` : `o provedor recusou a cobrança: ${err.message}`,
+          );
           outcome = { fail: err.message };
         }
       }
@@ -261,7 +305,13 @@ export function createCharging(deps: AutopayDeps): Charging {
     if (o?.refused) {
       autopayProviderRefusals.inc({ provider: provider.name, http_status: String(o.refused.httpStatus ?? 'unknown') });
       logger.error(
-        { runId: run.id, drawId: run.draw_id, httpStatus: o.refused.httpStatus, action: 'ask Mercado Pago to enable "Pagamentos automáticos" for the application, check MERCADOPAGO_ACCESS_TOKEN (docs/DEPLOY.md)' },
+        {
+          runId: run.id,
+          drawId: run.draw_id,
+          httpStatus: o.refused.httpStatus,
+          action:
+            'ask Mercado Pago to enable "Pagamentos automáticos" for the application, check MERCADOPAGO_ACCESS_TOKEN (docs/DEPLOY.md)',
+        },
         `autopay: the payment provider refused the charge request (not the card): ${o.refused.text}`,
       );
     }
@@ -298,8 +348,17 @@ export function createCharging(deps: AutopayDeps): Charging {
     });
     await Promise.all(workers);
     const { pending, next } = await pendingOf(drawId);
-    const counts: Array<{ status: string; c: number }> = await db('autopay_runs').where({ draw_id: drawId }).groupBy('status').select('status', db.raw('count(*)::int AS c'));
-    return { drawId, processed: due.length, pending, nextAttemptAt: next, byStatus: Object.fromEntries(counts.map((r) => [r.status, Number(r.c)])) };
+    const counts: Array<{ status: string; c: number }> = await db('autopay_runs')
+      .where({ draw_id: drawId })
+      .groupBy('status')
+      .select('status', db.raw('count(*)::int AS c'));
+    return {
+      drawId,
+      processed: due.length,
+      pending,
+      nextAttemptAt: next,
+      byStatus: Object.fromEntries(counts.map((r) => [r.status, Number(r.c)])),
+    };
   }
 
   return {

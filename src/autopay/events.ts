@@ -24,7 +24,10 @@ export function createAutopayEvents(deps: Pick<AutopayDeps, 'db' | 'queue'>): Au
     },
 
     async requeueWaiting() {
-      const waiting: Array<{ draw_id: number }> = await db('autopay_runs').whereIn('status', ['held', 'charging']).distinct('draw_id').limit(100);
+      const waiting: Array<{ draw_id: number }> = await db('autopay_runs')
+        .whereIn('status', ['held', 'charging'])
+        .distinct('draw_id')
+        .limit(100);
       for (const w of waiting) {
         const drawId = Number(w.draw_id);
         await queue.enqueueUnique('autopay.charge', { drawId }, `autopay-charge-${drawId}`, CHARGE_JOB_OPTS);

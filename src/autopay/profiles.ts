@@ -28,7 +28,15 @@ export interface Profiles {
 export function createProfiles(deps: AutopayDeps): Profiles {
   const { db, provider, logger } = deps;
 
-  const emptyProfile = (): AutopayProfile => ({ active: false, numbers: [], brand: null, last4: null, holder_name: null, doc_number: null, has_card: false });
+  const emptyProfile = (): AutopayProfile => ({
+    active: false,
+    numbers: [],
+    brand: null,
+    last4: null,
+    holder_name: null,
+    doc_number: null,
+    has_card: false,
+  });
 
   async function numbersOf(profileId: number): Promise<number[]> {
     const rows: Array<{ n: number }> = await db('autopay_captive_numbers').where({ profile_id: profileId }).orderBy('n').select('n');
@@ -61,7 +69,9 @@ export function createProfiles(deps: AutopayDeps): Profiles {
     async forgetUser(trx, user) {
       const profile = await trx('autopay_profiles').where({ user_id: user.id }).first('id');
       if (!profile) return;
-      await trx('autopay_profiles').where({ id: profile.id }).update({ active: false, provider_customer_id: null, ...CARD_CLEARED, updated_at: trx.fn.now() });
+      await trx('autopay_profiles')
+        .where({ id: profile.id })
+        .update({ active: false, provider_customer_id: null, ...CARD_CLEARED, updated_at: trx.fn.now() });
       await trx('autopay_captive_numbers').where({ profile_id: profile.id }).update({ active: false });
     },
 
@@ -86,7 +96,13 @@ export function createProfiles(deps: AutopayDeps): Profiles {
     async get(userId) {
       const p: ProfileRow | undefined = await db('autopay_profiles').where({ user_id: userId }).first();
       if (!p) return emptyProfile();
-      return { active: p.active, numbers: await numbersOf(p.id), ...cardOf(p), holder_name: p.holder_name, doc_number: maskDoc(p.doc_number) };
+      return {
+        active: p.active,
+        numbers: await numbersOf(p.id),
+        ...cardOf(p),
+        holder_name: p.holder_name,
+        doc_number: maskDoc(p.doc_number),
+      };
     },
 
     async save(userId, input) {
@@ -96,8 +112,14 @@ export function createProfiles(deps: AutopayDeps): Profiles {
       const docRaw = cmd.doc_number?.trim() || null;
       const docGiven = docRaw && !isMaskedDoc(docRaw) ? onlyDigits(docRaw) : null;
       if (token && (!holder || !docRaw)) throw errors.validation('card_incomplete', M.cardIncomplete);
-      if (docGiven !== null && !isValidDoc(docGiven)) throw errors.validation('validation_error', M.docInvalid, { details: [{ path: 'doc_number', message: M.docInvalid, code: 'custom' }] });
-      if (docRaw && !docGiven && token) throw errors.validation('validation_error', M.docInvalid, { details: [{ path: 'doc_number', message: M.docInvalid, code: 'custom' }] });
+      if (docGiven !== null && !isValidDoc(docGiven))
+        throw errors.validation('validation_error', M.docInvalid, {
+          details: [{ path: 'doc_number', message: M.docInvalid, code: 'custom' }],
+        });
+      if (docRaw && !docGiven && token)
+        throw errors.validation('validation_error', M.docInvalid, {
+          details: [{ path: 'doc_number', message: M.docInvalid, code: 'custom' }],
+        });
       // Cheap check first: a lost race need not spend the card token.
       if (cmd.active) {
         const taken = await takenByOthers(db, userId, cmd.numbers);
@@ -121,7 +143,11 @@ export function createProfiles(deps: AutopayDeps): Profiles {
         } catch (e) {
           if (e instanceof ProviderError && !e.retryable) throw errors.validation('card_token_invalid', M.tokenInvalid);
           logger.warn({ userId, err: (e as Error).message }, 'autopay: saving the card at the provider failed');
-          throw new DomainError('unavailable', 'provider_unavailable', 'O provedor de pagamento está indisponível no momento. Tente novamente em instantes.');
+          throw new DomainError(
+            'unavailable',
+            'provider_unavailable',
+            'O provedor de pagamento está indisponível no momento. Tente novamente em instantes.',
+          );
         }
       }
       try {
@@ -131,9 +157,19 @@ export function createProfiles(deps: AutopayDeps): Profiles {
             .onConflict('user_id')
             .merge({ updated_at: trx.fn.now() })
             .returning('*');
-          const beforeNumbers: Array<{ n: number }> = await trx('autopay_captive_numbers').where({ profile_id: p.id }).orderBy('n').select('n');
+          const beforeNumbers: Array<{ n: number }> = await trx('autopay_captive_numbers')
+            .where({ profile_id: p.id })
+            .orderBy('n')
+            .select('n');
           const patch: Partial<ProfileRow> & Record<string, unknown> = { active: cmd.active, updated_at: trx.fn.now() };
-          if (card) Object.assign(patch, { provider: provider.name, provider_customer_id: card.customerId, provider_card_id: card.cardId, brand: card.brand, last4: card.last4 });
+          if (card)
+            Object.assign(patch, {
+              provider: provider.name,
+              provider_customer_id: card.customerId,
+              provider_card_id: card.cardId,
+              brand: card.brand,
+              last4: card.last4,
+            });
           if (holder) patch.holder_name = holder;
           if (docGiven) patch.doc_number = docGiven;
           const hasCard = !!(card || p.provider_card_id);
@@ -171,14 +207,19 @@ export function createProfiles(deps: AutopayDeps): Profiles {
       await db.transaction(async (trx) => {
         const p: ProfileRow | undefined = await trx('autopay_profiles').where({ user_id: userId }).forUpdate().first();
         if (!p) return;
-        const beforeNumbers: Array<{ n: number }> = await trx('autopay_captive_numbers').where({ profile_id: p.id }).orderBy('n').select('n');
+        const beforeNumbers: Array<{ n: number }> = await trx('autopay_captive_numbers')
+          .where({ profile_id: p.id })
+          .orderBy('n')
+          .select('n');
         await trx('autopay_captive_numbers').where({ profile_id: p.id }).del();
-        await trx('autopay_profiles').where({ id: p.id }).update({
-          active: false,
-          provider_customer_id: p.provider_customer_id, // the provider's customer stays ours to reuse
-          ...CARD_CLEARED,
-          updated_at: trx.fn.now(),
-        });
+        await trx('autopay_profiles')
+          .where({ id: p.id })
+          .update({
+            active: false,
+            provider_customer_id: p.provider_customer_id, // the provider's customer stays ours to reuse
+            ...CARD_CLEARED,
+            updated_at: trx.fn.now(),
+          });
         // Holds not yet charged go back to the board now (a charge in flight finishes).
         const held: RunRow[] = await trx('autopay_runs').where({ profile_id: p.id, status: 'held' }).orderBy('id').forUpdate().select('*');
         for (const r of held) {
@@ -191,7 +232,11 @@ export function createProfiles(deps: AutopayDeps): Profiles {
           action: 'autopay.cancelled',
           entity: 'autopay_profile',
           entityId: p.id,
-          data: { before: { active: p.active, numbers: beforeNumbers.map((r) => r.n), brand: p.brand, last4: p.last4 }, after: { active: false, numbers: [], card: null }, released_runs: held.map((r) => r.id) },
+          data: {
+            before: { active: p.active, numbers: beforeNumbers.map((r) => r.n), brand: p.brand, last4: p.last4 },
+            after: { active: false, numbers: [], card: null },
+            released_runs: held.map((r) => r.id),
+          },
         });
       });
       for (const d of touched) deps.draws.invalidateBoard(d);

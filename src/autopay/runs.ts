@@ -45,7 +45,12 @@ export const label = (n: number) => String(n).padStart(2, '0');
  * reservation ends, its payment (never charged) is cancelled. In the caller's transaction,
  * with the run row locked.
  */
-export async function releaseRun(trx: Trx, run: RunRow, reason: string, status: 'released' | 'provider_refused' = 'released'): Promise<number | null> {
+export async function releaseRun(
+  trx: Trx,
+  run: RunRow,
+  reason: string,
+  status: 'released' | 'provider_refused' = 'released',
+): Promise<number | null> {
   let drawId: number | null = null;
   if (run.reservation_id) {
     drawId = await releaseReservation(trx, run.reservation_id, 'cancelled');
@@ -65,13 +70,26 @@ export async function listRuns(db: Db, query: unknown): Promise<AutopayRunsPage>
   const qb = db('autopay_runs as r')
     .join('autopay_profiles as p', 'p.id', 'r.profile_id')
     .join('users as u', 'u.id', 'p.user_id')
-    .orderBy([{ column: 'r.draw_id', order: 'desc' }, { column: 'r.id', order: 'asc' }])
+    .orderBy([
+      { column: 'r.draw_id', order: 'desc' },
+      { column: 'r.id', order: 'asc' },
+    ])
     .limit(f.limit + 1)
     .offset(f.offset)
     .select('r.*', 'p.user_id', 'u.name as user_name', 'u.email as user_email');
   if (f.draw_id) qb.where('r.draw_id', f.draw_id);
   if (f.status) qb.where('r.status', f.status);
-  const rows: Array<RunRow & { user_id: number; user_name: string; user_email: string; skipped_numbers: number[]; created_at: Date; updated_at: Date; settled_at: Date | null }> = await qb;
+  const rows: Array<
+    RunRow & {
+      user_id: number;
+      user_name: string;
+      user_email: string;
+      skipped_numbers: number[];
+      created_at: Date;
+      updated_at: Date;
+      settled_at: Date | null;
+    }
+  > = await qb;
   const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
   const items: AutopayRunView[] = rows.slice(0, f.limit).map((r) => ({
     id: Number(r.id),

@@ -6,7 +6,14 @@ import type { DrawsService } from '../draws/service';
 import type { PaymentsService } from '../payments/service';
 import type { PaymentProvider } from '../payments/providers/types';
 import type { SandboxProvider } from '../payments/providers/sandbox';
-import type { AutopayCardConfig, AutopayClaims, AutopayProfile, AutopayRunsPage, AutopaySaveResult, SandboxCardToken } from '../shared/api/autopay';
+import type {
+  AutopayCardConfig,
+  AutopayClaims,
+  AutopayProfile,
+  AutopayRunsPage,
+  AutopaySaveResult,
+  SandboxCardToken,
+} from '../shared/api/autopay';
 import type { DomainEvents } from '../platform/events';
 import { createProfiles } from './profiles';
 import { createCharging, type ChargePass, type ChargeSummary } from './charging';

@@ -19,7 +19,10 @@ export function reaisToCents(v: unknown): number | null | typeof NaN {
     return Math.abs(c - v * 100) < 1e-6 ? c : NaN;
   }
   if (typeof v !== 'string') return NaN;
-  let s = v.trim().replace(/^R\$\s*/i, '').replace(/\s+/g, '');
+  let s = v
+    .trim()
+    .replace(/^R\$\s*/i, '')
+    .replace(/\s+/g, '');
   if (s === '') return v.trim() === '' ? null : NaN; // 'R$' alone is not an amount
   if (s.includes(',')) {
     // pt-BR: '.' groups thousands, ',' is the decimal mark.
@@ -93,19 +96,28 @@ const SkuInput = z
   .regex(/^[A-Za-z0-9._-]+$/, 'O SKU só pode ter letras sem acento, números, ponto, hífen e sublinhado.')
   .refine((v) => !/^\d+$/.test(v), 'O SKU não pode ser só números (seria confundido com o id).');
 
-const TitleInput = z.string({ error: 'Informe o título.' }).trim().min(1, 'Informe o título.').max(200, 'O título pode ter no máximo 200 caracteres.');
+const TitleInput = z
+  .string({ error: 'Informe o título.' })
+  .trim()
+  .min(1, 'Informe o título.')
+  .max(200, 'O título pode ter no máximo 200 caracteres.');
 
 /** A cover: an http(s) URL, a site path ('/covers/x.svg') or a bare file name under /covers. */
 const CoverUrl = z
   .string({ error: 'A capa deve ser um endereço.' })
   .trim()
   .max(500, 'O endereço da capa pode ter no máximo 500 caracteres.')
-  .refine((v) => v === '' || /^https?:\/\/[^\s"'<>]+$/i.test(v) || /^\/(?!\/)[^\s"'<>]*$/.test(v) || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v), 'Capa inválida: use um endereço http(s) ou envie uma imagem.')
+  .refine(
+    (v) => v === '' || /^https?:\/\/[^\s"'<>]+$/i.test(v) || /^\/(?!\/)[^\s"'<>]*$/.test(v) || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v),
+    'Capa inválida: use um endereço http(s) ou envie uma imagem.',
+  )
   .nullable()
   .optional()
   .transform((v) => (v === '' ? null : v));
 
-const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'Use verdadeiro ou falso.' }).transform((v) => v === true || v === 'true' || v === '1');
+const Bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'Use verdadeiro ou falso.' })
+  .transform((v) => v === true || v === 'true' || v === '1');
 
 const CategoryRef = z.unknown().transform((v, ctx): number | null | undefined => {
   if (v === undefined) return undefined;
@@ -172,7 +184,10 @@ export const CreateInfoproductCommand = ProductFields.superRefine((v, ctx) => {
   if (v.sku === undefined) ctx.addIssue({ code: 'custom', message: 'Informe o SKU.', path: ['sku'] });
   if (v.title === undefined) ctx.addIssue({ code: 'custom', message: 'Informe o título.', path: ['title'] });
 });
-export const UpdateInfoproductCommand = ProductFields.refine((v) => Object.entries(v).some(([k, x]) => k !== 'open_draw' && x !== undefined), { message: 'Nada para alterar.' });
+export const UpdateInfoproductCommand = ProductFields.refine(
+  (v) => Object.entries(v).some(([k, x]) => k !== 'open_draw' && x !== undefined),
+  { message: 'Nada para alterar.' },
+);
 
 export const AdminInfoproductListQuery = z.object({
   search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),

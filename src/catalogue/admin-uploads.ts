@@ -27,14 +27,29 @@ export interface UploadedFile {
 
 /** The kinds of cover image accepted, told apart by their first bytes (never by name or the client's type). */
 const COVER_KINDS = [
-  { ext: 'png', type: 'image/png', test: (b: Buffer) => b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  {
+    ext: 'png',
+    type: 'image/png',
+    test: (b: Buffer) => b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
   { ext: 'jpg', type: 'image/jpeg', test: (b: Buffer) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { ext: 'webp', type: 'image/webp', test: (b: Buffer) => b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  {
+    ext: 'webp',
+    type: 'image/webp',
+    test: (b: Buffer) =>
+      b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
 ] as const;
 export const COVER_NAME_RE = /^ip\d{1,15}-[0-9a-f]{16}\.(png|jpg|webp)$/;
 export const COVERS_URL_PREFIX = '/api/covers/';
 
-const looksLikeSvg = (b: Buffer) => /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg|<svg[\s>])/i.test(b.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, ''));
+const looksLikeSvg = (b: Buffer) =>
+  /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg|<svg[\s>])/i.test(
+    b
+      .subarray(0, 4096)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+  );
 
 export interface Uploads {
   uploadFile(adminId: number, id: number, file: UploadedFile | undefined): Promise<AdminInfoproduct>;
@@ -56,7 +71,10 @@ export interface UploadsDeps {
 /** `get` answers the product (404 when it does not exist); `locked` reads its row FOR UPDATE in `trx`. */
 export function createUploads(
   deps: UploadsDeps,
-  product: { get(id: number): Promise<AdminInfoproduct>; locked(trx: Trx, id: number): Promise<{ file_url: string | null; cover_url: string | null } & Record<string, unknown>> },
+  product: {
+    get(id: number): Promise<AdminInfoproduct>;
+    locked(trx: Trx, id: number): Promise<{ file_url: string | null; cover_url: string | null } & Record<string, unknown>>;
+  },
 ): Uploads {
   const { db, logger } = deps;
   const { get, locked } = product;
@@ -84,14 +102,16 @@ export function createUploads(
   }
 
   function requireFile(file: UploadedFile | undefined, what: string): UploadedFile {
-    if (!file || !file.buffer || file.size === 0) throw errors.validation('file_required', `Envie o arquivo ${what} no campo "file" (multipart/form-data).`);
+    if (!file || !file.buffer || file.size === 0)
+      throw errors.validation('file_required', `Envie o arquivo ${what} no campo "file" (multipart/form-data).`);
     return file;
   }
 
   return {
     async uploadFile(adminId, id, raw) {
       const file = requireFile(raw, 'PDF');
-      if (file.size > deps.ebookMaxBytes) throw errors.validation('file_too_large', `O PDF pode ter no máximo ${Math.floor(deps.ebookMaxBytes / (1024 * 1024)) || 1} MB.`);
+      if (file.size > deps.ebookMaxBytes)
+        throw errors.validation('file_too_large', `O PDF pode ter no máximo ${Math.floor(deps.ebookMaxBytes / (1024 * 1024)) || 1} MB.`);
       if (file.buffer.subarray(0, 5).toString('latin1') !== '%PDF-') throw errors.validation('not_a_pdf', 'O arquivo não é um PDF.');
       await get(id); // 404 before writing anything to disk
       const sha = createHash('sha256').update(file.buffer).digest('hex');
@@ -102,14 +122,22 @@ export function createUploads(
         await db.transaction(async (trx) => {
           const before = await locked(trx, id);
           old = before.file_url;
-          const [after] = await trx('infoproducts').where({ id }).update({ file_url: name, file_sha256: sha, updated_at: trx.fn.now() }).returning('*');
+          const [after] = await trx('infoproducts')
+            .where({ id })
+            .update({ file_url: name, file_sha256: sha, updated_at: trx.fn.now() })
+            .returning('*');
           await audit(trx, {
             actorUserId: adminId,
             actor: 'admin',
             action: 'infoproduct.file_uploaded',
             entity: 'infoproduct',
             entityId: id,
-            data: { before: { file_url: before.file_url, file_sha256: before.file_sha256 }, after: { file_url: after.file_url, file_sha256: sha }, size: file.size, original_name: file.originalname ?? null },
+            data: {
+              before: { file_url: before.file_url, file_sha256: before.file_sha256 },
+              after: { file_url: after.file_url, file_sha256: sha },
+              size: file.size,
+              original_name: file.originalname ?? null,
+            },
           });
           deps.readCache.invalidateAllAfterCommit(trx);
         });
@@ -124,10 +152,12 @@ export function createUploads(
 
     async uploadCover(adminId, id, raw) {
       const file = requireFile(raw, 'da capa');
-      if (file.size > deps.coverMaxBytes) throw errors.validation('file_too_large', `A capa pode ter no máximo ${Math.floor(deps.coverMaxBytes / (1024 * 1024)) || 1} MB.`);
+      if (file.size > deps.coverMaxBytes)
+        throw errors.validation('file_too_large', `A capa pode ter no máximo ${Math.floor(deps.coverMaxBytes / (1024 * 1024)) || 1} MB.`);
       const kind = COVER_KINDS.find((k) => k.test(file.buffer));
       if (!kind) {
-        if (looksLikeSvg(file.buffer)) throw errors.validation('svg_not_accepted', 'Capas em SVG não são aceitas. Envie PNG, JPEG ou WebP.');
+        if (looksLikeSvg(file.buffer))
+          throw errors.validation('svg_not_accepted', 'Capas em SVG não são aceitas. Envie PNG, JPEG ou WebP.');
         throw errors.validation('not_an_image', 'A capa deve ser uma imagem PNG, JPEG ou WebP.');
       }
       await get(id);
@@ -147,7 +177,13 @@ export function createUploads(
             action: 'infoproduct.cover_uploaded',
             entity: 'infoproduct',
             entityId: id,
-            data: { before: { cover_url: before.cover_url }, after: { cover_url: after.cover_url }, size: file.size, type: kind.type, sha256: sha },
+            data: {
+              before: { cover_url: before.cover_url },
+              after: { cover_url: after.cover_url },
+              size: file.size,
+              type: kind.type,
+              sha256: sha,
+            },
           });
           deps.readCache.invalidateAllAfterCommit(trx);
         });
@@ -156,7 +192,8 @@ export function createUploads(
         throw e;
       }
       const oldName = old ? (old as string) : null;
-      if (oldName && oldName !== url && oldName.startsWith(COVERS_URL_PREFIX)) await dropIfUnused(coverDir, 'cover_url', oldName, oldName.slice(COVERS_URL_PREFIX.length));
+      if (oldName && oldName !== url && oldName.startsWith(COVERS_URL_PREFIX))
+        await dropIfUnused(coverDir, 'cover_url', oldName, oldName.slice(COVERS_URL_PREFIX.length));
       return get(id);
     },
 

@@ -12,7 +12,13 @@ import { AdminInfoproductListQuery, CreateInfoproductCommand, UpdateInfoproductC
 import { createUploads, type UploadedFile } from './admin-uploads';
 
 // The commands and the uploads have files of their own; the routes and tests import them from here.
-export { AdminInfoproductId, AdminInfoproductListQuery, CreateInfoproductCommand, UpdateInfoproductCommand, reaisToCents } from './admin-schemas';
+export {
+  AdminInfoproductId,
+  AdminInfoproductListQuery,
+  CreateInfoproductCommand,
+  UpdateInfoproductCommand,
+  reaisToCents,
+} from './admin-schemas';
 export { COVER_NAME_RE, COVERS_URL_PREFIX, type UploadedFile } from './admin-uploads';
 
 /**
@@ -50,7 +56,20 @@ interface Row extends InfoproductFields {
   updated_at: Date;
 }
 
-const AUDIT_FIELDS = ['sku', 'title', 'subtitle', 'description', 'cover_url', 'file_url', 'file_sha256', 'price_cents', 'default_prize_cents', 'default_total_numbers', 'active', 'category_id'] as const;
+const AUDIT_FIELDS = [
+  'sku',
+  'title',
+  'subtitle',
+  'description',
+  'cover_url',
+  'file_url',
+  'file_sha256',
+  'price_cents',
+  'default_prize_cents',
+  'default_total_numbers',
+  'active',
+  'category_id',
+] as const;
 function snapshot(p: Record<string, unknown> | undefined | null) {
   if (!p) return null;
   const out: Record<string, unknown> = { id: p.id };
@@ -115,7 +134,15 @@ export function createAdminInfoproductsService(deps: {
   async function locked(trx: Trx, id: number) {
     const p = await trx('infoproducts').where({ id }).forUpdate().first();
     if (!p) throw notFound();
-    return p as Record<string, unknown> & { id: number; title: string; active: boolean; default_total_numbers: number; default_prize_cents: number; file_url: string | null; cover_url: string | null };
+    return p as Record<string, unknown> & {
+      id: number;
+      title: string;
+      active: boolean;
+      default_total_numbers: number;
+      default_prize_cents: number;
+      file_url: string | null;
+      cover_url: string | null;
+    };
   }
 
   /** category_id, else category_slug resolved; undefined when neither was sent. */
@@ -136,7 +163,8 @@ export function createAdminInfoproductsService(deps: {
   }
 
   /** Opens the product's draw unless one is open (the product row is locked by the caller): draws decides how. */
-  const openDrawOf = (trx: Trx, p: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }) => deps.draws.openDrawOfProduct(trx, p);
+  const openDrawOf = (trx: Trx, p: { id: number; title: string; default_total_numbers: number; default_prize_cents: number }) =>
+    deps.draws.openDrawOfProduct(trx, p);
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -155,7 +183,10 @@ export function createAdminInfoproductsService(deps: {
 
     async list(query) {
       const f = AdminInfoproductListQuery.parse(query ?? {});
-      const qb = base().orderBy('p.id', 'desc').limit(f.limit + 1).offset(f.offset);
+      const qb = base()
+        .orderBy('p.id', 'desc')
+        .limit(f.limit + 1)
+        .offset(f.offset);
       if (f.active === '1' || f.active === 'true') qb.where('p.active', true);
       if (f.active === '0' || f.active === 'false') qb.where('p.active', false);
       if (f.search) {
@@ -165,7 +196,10 @@ export function createAdminInfoproductsService(deps: {
           if (/^\d{1,15}$/.test(f.search!)) w.orWhere('p.id', Number(f.search));
         });
       }
-      const [rows, categories] = await Promise.all([qb as Promise<Row[]>, db('categories').orderBy(['position', 'id']).select('id', 'slug', 'name')]);
+      const [rows, categories] = await Promise.all([
+        qb as Promise<Row[]>,
+        db('categories').orderBy(['position', 'id']).select('id', 'slug', 'name'),
+      ]);
       return {
         items: rows.slice(0, f.limit).map(view),
         hasMore: rows.length > f.limit,
@@ -197,7 +231,14 @@ export function createAdminInfoproductsService(deps: {
             })
             .returning('*');
           const drawId = p.active && cmd.open_draw !== false ? await openDrawOf(trx, p) : null;
-          await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'infoproduct.created', entity: 'infoproduct', entityId: p.id, data: { before: null, after: snapshot(p), opened_draw_id: drawId } });
+          await audit(trx, {
+            actorUserId: adminId,
+            actor: 'admin',
+            action: 'infoproduct.created',
+            entity: 'infoproduct',
+            entityId: p.id,
+            data: { before: null, after: snapshot(p), opened_draw_id: drawId },
+          });
           deps.readCache.invalidateAllAfterCommit(trx);
           return Number(p.id);
         }),
@@ -212,7 +253,8 @@ export function createAdminInfoproductsService(deps: {
         db.transaction(async (trx) => {
           const before = await locked(trx, id);
           const patch: Record<string, unknown> = {};
-          for (const k of ['sku', 'title', 'subtitle', 'description', 'cover_url', 'price_cents', 'active'] as const) if (cmd[k] !== undefined) patch[k] = cmd[k];
+          for (const k of ['sku', 'title', 'subtitle', 'description', 'cover_url', 'price_cents', 'active'] as const)
+            if (cmd[k] !== undefined) patch[k] = cmd[k];
           if (cmd.prize_cents !== undefined) patch.default_prize_cents = cmd.prize_cents ?? 0;
           if (cmd.total_numbers !== undefined) patch.default_total_numbers = cmd.total_numbers;
           const category_id = await categoryOf(trx, cmd);
@@ -223,8 +265,16 @@ export function createAdminInfoproductsService(deps: {
             .update({ ...patch, updated_at: trx.fn.now() })
             .returning('*');
           // Reactivated (or still active and asked to): its draw opens again, as at creation.
-          const drawId = after.active && ((!before.active && cmd.open_draw !== false) || cmd.open_draw === true) ? await openDrawOf(trx, after) : null;
-          await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'infoproduct.updated', entity: 'infoproduct', entityId: id, data: { before: snapshot(before), after: snapshot(after), opened_draw_id: drawId } });
+          const drawId =
+            after.active && ((!before.active && cmd.open_draw !== false) || cmd.open_draw === true) ? await openDrawOf(trx, after) : null;
+          await audit(trx, {
+            actorUserId: adminId,
+            actor: 'admin',
+            action: 'infoproduct.updated',
+            entity: 'infoproduct',
+            entityId: id,
+            data: { before: snapshot(before), after: snapshot(after), opened_draw_id: drawId },
+          });
           deps.readCache.invalidateAllAfterCommit(trx);
         }),
       );
@@ -237,7 +287,14 @@ export function createAdminInfoproductsService(deps: {
         if (!before.active) return; // already archived: nothing changes, nothing to audit
         await refuseArchivingMain(trx, id);
         const [after] = await trx('infoproducts').where({ id }).update({ active: false, updated_at: trx.fn.now() }).returning('*');
-        await audit(trx, { actorUserId: adminId, actor: 'admin', action: 'infoproduct.archived', entity: 'infoproduct', entityId: id, data: { before: snapshot(before), after: snapshot(after) } });
+        await audit(trx, {
+          actorUserId: adminId,
+          actor: 'admin',
+          action: 'infoproduct.archived',
+          entity: 'infoproduct',
+          entityId: id,
+          data: { before: snapshot(before), after: snapshot(after) },
+        });
         deps.readCache.invalidateAllAfterCommit(trx);
       });
       return get(id);
@@ -248,7 +305,10 @@ export function createAdminInfoproductsService(deps: {
   async function refuseArchivingMain(trx: Trx, id: number) {
     const cfg = await readAppConfig(trx);
     if (cfg.main_infoproduct_id === id)
-      throw errors.conflict('main_series', 'Este e-book é a série principal do painel e não pode ser arquivado. Escolha outra série principal antes.');
+      throw errors.conflict(
+        'main_series',
+        'Este e-book é a série principal do painel e não pode ser arquivado. Escolha outra série principal antes.',
+      );
   }
 
   return service;

@@ -101,7 +101,10 @@ export async function readBackupHeader(file: string): Promise<{ manifest: Backup
   }
   const m = ManifestSchema.safeParse(parsed);
   if (!m.success) {
-    const what = m.error.issues.slice(0, 3).map((i) => i.path.join('.') || 'manifesto').join(', ');
+    const what = m.error.issues
+      .slice(0, 3)
+      .map((i) => i.path.join('.') || 'manifesto')
+      .join(', ');
     throw new BackupError(`O backup ${file} está corrompido ou é de um formato desconhecido: o manifesto não confere (${what}).`);
   }
   newlines = newlines.slice(0, 2);
@@ -117,9 +120,12 @@ export async function verifyBackupFile(file: string): Promise<{ manifest: Backup
   const bodyBytes = size - bodyOffset;
   const want = manifest.checksum.bodyBytes;
   if (bodyBytes < want) {
-    throw new BackupError(`O backup ${file} está truncado: tem ${bodyBytes} bytes de dados, o manifesto diz ${want}. Use uma cópia completa.`);
+    throw new BackupError(
+      `O backup ${file} está truncado: tem ${bodyBytes} bytes de dados, o manifesto diz ${want}. Use uma cópia completa.`,
+    );
   }
-  if (bodyBytes > want) throw new BackupError(`O backup ${file} está corrompido: tem ${bodyBytes - want} bytes a mais do que o manifesto diz.`);
+  if (bodyBytes > want)
+    throw new BackupError(`O backup ${file} está corrompido: tem ${bodyBytes - want} bytes a mais do que o manifesto diz.`);
   const hash = createHash('sha256');
   if (want > 0) for await (const chunk of fs.createReadStream(file, { start: bodyOffset })) hash.update(chunk as Buffer);
   if (hash.digest('hex') !== manifest.checksum.value) {

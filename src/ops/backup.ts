@@ -12,7 +12,19 @@ import type { BooksReport } from '../audit/books';
 import { BACKUP_FORMAT_VERSION, BACKUP_MAGIC, BackupError, RowsDigest, type BackupManifest } from './backup-file';
 
 // The file's format and its readers are backup-file.ts; restore, the CLI and tests import them from here too.
-export { BACKUP_FILE_RE, BACKUP_FORMAT_VERSION, BACKUP_MAGIC, BackupError, ManifestSchema, RowsDigest, backupFileName, bodyLines, readBackupHeader, verifyBackupFile, type BackupManifest } from './backup-file';
+export {
+  BACKUP_FILE_RE,
+  BACKUP_FORMAT_VERSION,
+  BACKUP_MAGIC,
+  BackupError,
+  ManifestSchema,
+  RowsDigest,
+  backupFileName,
+  bodyLines,
+  readBackupHeader,
+  verifyBackupFile,
+  type BackupManifest,
+} from './backup-file';
 
 /**
  * `cotaverde db backup` and the worker's nightly backup: one file holding every table of the
@@ -33,7 +45,9 @@ export const NOT_COPIED = new Set(['knex_migrations', 'knex_migrations_lock']);
  * COPY's text output of timestamps, intervals and floats depends on these settings.
  */
 export async function setCopySession(client: pg.Client) {
-  await client.query("SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3");
+  await client.query(
+    "SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3",
+  );
 }
 
 const q = (ident: string) => `"${ident.replace(/"/g, '""')}"`;
@@ -73,7 +87,8 @@ export async function foreignKeyOrder(client: pg.Client, names: string[]): Promi
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (n: string) => {
     if (state.get(n) === 'done') return;
-    if (state.get(n) === 'visiting') throw new BackupError(`As chaves estrangeiras formam um ciclo (tabela ${n}); a restauração não sabe em que ordem carregar.`);
+    if (state.get(n) === 'visiting')
+      throw new BackupError(`As chaves estrangeiras formam um ciclo (tabela ${n}); a restauração não sabe em que ordem carregar.`);
     state.set(n, 'visiting');
     for (const p of [...parents.get(n)!].sort()) visit(p);
     state.set(n, 'done');
@@ -110,7 +125,9 @@ export async function listSequences(client: pg.Client): Promise<BackupManifest['
 export async function balancesOf(conn: Conn): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const rows = async (sql: string) => ((await conn.raw(sql)) as { rows: Array<Record<string, unknown>> }).rows;
-  for (const r of await rows('SELECT status, count(*)::bigint AS n, coalesce(sum(amount_cents), 0)::bigint AS cents FROM payments GROUP BY status')) {
+  for (const r of await rows(
+    'SELECT status, count(*)::bigint AS n, coalesce(sum(amount_cents), 0)::bigint AS cents FROM payments GROUP BY status',
+  )) {
     out[`payments.${r.status}.count`] = Number(r.n);
     out[`payments.${r.status}.cents`] = Number(r.cents);
   }
@@ -126,7 +143,8 @@ export async function balancesOf(conn: Conn): Promise<Record<string, number>> {
   out['vouchers.balance'] = Number(c.voucher_balances);
   out['vouchers.ledger'] = Number(c.voucher_ledger);
   out['draws.prize_cents'] = Number(c.draw_prizes);
-  for (const r of await rows('SELECT status, count(*)::bigint AS n FROM draw_numbers GROUP BY status')) out[`numbers.${r.status}`] = Number(r.n);
+  for (const r of await rows('SELECT status, count(*)::bigint AS n FROM draw_numbers GROUP BY status'))
+    out[`numbers.${r.status}`] = Number(r.n);
   for (const r of await rows('SELECT status, count(*)::bigint AS n FROM draws GROUP BY status')) out[`draws.${r.status}`] = Number(r.n);
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -196,14 +214,19 @@ export async function takeBackup(deps: TakeBackupDeps, out: string): Promise<Bac
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const snapshot = (await client.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0].id;
     const migrations = (await client.query<{ name: string }>('SELECT name FROM knex_migrations ORDER BY id')).rows.map((r) => r.name);
-    const server = (await client.query<{ v: string; db: string }>("SELECT current_setting('server_version') AS v, current_database() AS db")).rows[0];
+    const server = (
+      await client.query<{ v: string; db: string }>("SELECT current_setting('server_version') AS v, current_database() AS db")
+    ).rows[0];
 
     // The books and the balances, in the very snapshot the rows are copied from.
     const { books, balances } = await deps.db.transaction(
       async (trx) => {
         await trx.raw(`SET TRANSACTION SNAPSHOT '${snapshot.replace(/'/g, "''")}'`);
         const report = await deps.books.check(trx);
-        return { books: { ok: report.ok, checks: report.checks.map((c) => ({ name: c.name, ok: c.ok, count: c.count })) }, balances: await balancesOf(trx) };
+        return {
+          books: { ok: report.ok, checks: report.checks.map((c) => ({ name: c.name, ok: c.ok, count: c.count })) },
+          balances: await balancesOf(trx),
+        };
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );
@@ -211,7 +234,12 @@ export async function takeBackup(deps: TakeBackupDeps, out: string): Promise<Bac
     const listed = await listTables(client);
     const byName = new Map(listed.map((t) => [t.name, t]));
     // Parents first, so that a restore loads the file in its order under the foreign keys.
-    const tables = (await foreignKeyOrder(client, listed.map((t) => t.name))).map((n) => byName.get(n)!);
+    const tables = (
+      await foreignKeyOrder(
+        client,
+        listed.map((t) => t.name),
+      )
+    ).map((n) => byName.get(n)!);
     const sequences = await listSequences(client);
     const gzip = zlib.createGzip({ level: 6 });
     const counter = hashingCounter();
@@ -252,13 +280,10 @@ export async function takeBackup(deps: TakeBackupDeps, out: string): Promise<Bac
       balances,
       checksum: { algorithm: 'sha256', value: body.sha256, bodyBytes: body.bytes },
     };
-    await pipeline(
-      async function* () {
-        yield Buffer.from(`${BACKUP_MAGIC}\n${JSON.stringify(manifest)}\n`);
-        yield* fs.createReadStream(bodyFile);
-      },
-      fs.createWriteStream(partial),
-    );
+    await pipeline(async function* () {
+      yield Buffer.from(`${BACKUP_MAGIC}\n${JSON.stringify(manifest)}\n`);
+      yield* fs.createReadStream(bodyFile);
+    }, fs.createWriteStream(partial));
     const fd = fs.openSync(partial, 'r');
     fs.fsyncSync(fd);
     fs.closeSync(fd);

@@ -56,7 +56,10 @@ export async function lockPendingEvents(trx: Trx, names: readonly string[], limi
 
 /** Marks events dispatched (their handlers ran, or their name is declared as having none). */
 export async function markEventsDispatched(trx: Trx, ids: readonly number[]): Promise<void> {
-  if (ids.length) await trx('domain_events').whereIn('id', ids as number[]).update({ dispatched_at: trx.fn.now() });
+  if (ids.length)
+    await trx('domain_events')
+      .whereIn('id', ids as number[])
+      .update({ dispatched_at: trx.fn.now() });
 }
 
 /** Undispatched events whose name is none of `known`, counted by name (the relay never takes them). */

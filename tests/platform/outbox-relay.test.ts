@@ -22,13 +22,23 @@ async function emit<E extends EventName>(name: E, payload: DomainEvents[E]): Pro
   return Number(row.id);
 }
 const dispatched = async (id: number) => !!(await t.services.db('domain_events').where({ id }).whereNotNull('dispatched_at').first('id'));
-const silent = () => ({ errors: [] as unknown[][], error(...a: unknown[]) { this.errors.push(a); }, warn() {}, info() {}, debug() {} });
+const silent = () => ({
+  errors: [] as unknown[][],
+  error(...a: unknown[]) {
+    this.errors.push(a);
+  },
+  warn() {},
+  info() {},
+  debug() {},
+});
 
 test('the registry: every event is handled or skipped, never both; draw.closed is skipped', () => {
   expect(SKIPPED_EVENTS).toContain('draw.closed');
   expect(() => registerEventHandlers(t.services)).not.toThrow();
   expect(() => buildEventRegistry([], ['draw.closed'])).toThrow(/no handler for draw\.opened/);
-  expect(() => buildEventRegistry([onEvent('draw.closed', async () => {})], ['draw.closed', 'draw.opened'])).toThrow(/both handled and skipped/);
+  expect(() => buildEventRegistry([onEvent('draw.closed', async () => {})], ['draw.closed', 'draw.opened'])).toThrow(
+    /both handled and skipped/,
+  );
 });
 
 test('a draw.closed row is relayed (marked dispatched) by the worker job', async () => {
@@ -102,7 +112,10 @@ test('a failing handler leaves its event for the next pass (its writes rolled ba
 });
 
 test('an event of a name the map does not know is never marked, and is logged as an error', async () => {
-  const [row] = await t.services.db('domain_events').insert({ name: 'draw.exploded', payload: JSON.stringify({ drawId: 1 }) }).returning('id');
+  const [row] = await t.services
+    .db('domain_events')
+    .insert({ name: 'draw.exploded', payload: JSON.stringify({ drawId: 1 }) })
+    .returning('id');
   const logger = silent();
   const relay = createOutboxRelay({ db: t.services.db, logger: logger as unknown as Logger, registry: registerEventHandlers(t.services) });
   await relay.relay();
