@@ -96,7 +96,12 @@ export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow, openedBy: 'sel
 
   const holding = plans.filter((p) => p.take.length);
   // The draws module owns the cells and reservations: it writes the holds.
-  const reservationOf = await holdCells(trx, { drawId: draw.id, holds: holding.map((p) => ({ userId: p.user_id, numbers: p.take })), source: 'autopay', expiresAt: holdUntil });
+  const reservationOf = await holdCells(trx, {
+    drawId: draw.id,
+    holds: holding.map((p) => ({ userId: p.user_id, numbers: p.take })),
+    source: 'autopay',
+    expiresAt: holdUntil,
+  });
   await trx('autopay_runs')
     .insert(
       plans.map((p) => ({
@@ -113,7 +118,12 @@ export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow, openedBy: 'sel
     )
     .onConflict(['profile_id', 'draw_id'])
     .ignore();
-  return { drawId: draw.id, held: holding.length, skipped: plans.length - holding.length, numbers: holding.reduce((s, p) => s + p.take.length, 0) };
+  return {
+    drawId: draw.id,
+    held: holding.length,
+    skipped: plans.length - holding.length,
+    numbers: holding.reduce((s, p) => s + p.take.length, 0),
+  };
 }
 
 const label = (n: number) => String(n).padStart(2, '0');
