@@ -1,6 +1,7 @@
 import type { Services } from '../src/services';
 import { CouponSyncJob } from '../src/coupons/schema';
 import { buildRegistry, on, retryJobAt, type JobHandlers } from '../src/platform/queue';
+import { outboxRelayJob } from './outbox';
 
 /**
  * Every job name → its handler, in one place. `on` types each handler's payload by its job's
@@ -27,7 +28,8 @@ export function registerJobHandlers(s: Services): JobHandlers {
     on('coupon.sync', async (data) => s.coupons.runJob(CouponSyncJob.parse(data ?? {}))),
     // Fetches the contest every closed, undecided draw waits for and decides it (never twice).
     on('results.fetch', async (data) => s.results.fetch(data?.contest !== undefined ? { contest: data.contest } : {})),
-    on('outbox.relay', async () => s.autopay.relay()),
+    // Domain events → their modules' handlers (jobs/outbox.ts), then autopay's waiting draws again.
+    on('outbox.relay', outboxRelayJob(s)),
     // Logs an error and writes an audit entry when a check fails (RULES B1).
     on('books.audit', async () => s.books.runNightly()),
     // A failure is recorded (backup_runs, metric) and retried by the job's attempts.

@@ -1,27 +1,45 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
-import { Id, PageLimit, PageOffset } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { ReadCache } from '../platform/read-cache';
-import { MESSAGES, isValidEmail, onlyDigits } from '../shared/validation';
-import type { AdminUser, AdminUserCreated, AdminUserList, AdminUserRemoved, AdminUserSaved, AssignNumbersResult, ActiveClientList } from '../shared/api/admin-users';
+import type {
+  AdminUser,
+  AdminUserCreated,
+  AdminUserList,
+  AdminUserRemoved,
+  AdminUserSaved,
+  AssignNumbersResult,
+  ActiveClientList,
+} from '../shared/api/admin-users';
 import type { CouponBalance } from '../shared/api/account';
 import { iso } from '../shared/iso';
-import { releaseReservation } from '../draws/sales';
+import { onlyDigits } from '../shared/validation';
 import type { NumberAssignmentsService } from '../draws/assign';
 import type { DrawsService } from '../draws/service';
 import type { ReservationsService } from '../draws/reservations';
 import type { CouponsService } from '../coupons/service';
 import { newCouponCode } from '../coupons/schema';
-import { AdjustmentCents, AdjustmentReason, activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
-import { hashPassword, RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './service';
+import { activeClients, adjustCouponBalance, balancesOf } from '../coupons/admin';
+import { hashPassword } from './secrets';
+import { RESET_PENDING_TEXT, RESET_SUBJECT, RESET_TEMPLATE } from './password-reset';
+import {
+  COLUMNS,
+  CouponAdjustCommand,
+  CreateUserCommand,
+  UpdateUserCommand,
+  UserListQuery,
+  snapshot,
+  type UserRecord,
+} from './admin-users-schemas';
 import { isAdminRow } from './serializers';
-import { revokeAllSessions } from './queries';
+import { createUserRemoval } from './admin-users-remove';
+
+// The commands have a file of their own (admin-users-schemas.ts); the routes import them from here.
+export { AdminUserId, CouponAdjustCommand, CreateUserCommand, UpdateUserCommand, UserListQuery } from './admin-users-schemas';
 
 /**
  * The admin console's customer registry ('Cadastro de Clientes'; RULES N6, C5, U4, U5) and the operator CLI's
@@ -36,101 +54,9 @@ import { revokeAllSessions } from './queries';
  * - numbers assigned by an admin are sold through an `admin` payment of amount 0, all or nothing.
  */
 
-export const AdminUserId = Id('Usuário inválido.');
 export type Actor = { userId: number | null; via: 'admin' | 'cli' };
 
-const pad = (n: number) => String(n).padStart(2, '0');
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-const Name = z.string({ error: MESSAGES.nameRequired }).trim().min(1, MESSAGES.nameRequired).max(120, 'O nome pode ter no máximo 120 caracteres.');
-const Email = z
-  .string({ error: 'E-mail inválido.' })
-  .trim()
-  .max(254, 'E-mail inválido.')
-  .refine(isValidEmail, 'E-mail inválido.')
-  .transform((v) => v.toLowerCase());
-/** Optional: empty or null clears it; otherwise 10 to 13 digits (area code included). */
-const Phone = z
-  .union([z.string(), z.null()], { error: MESSAGES.phoneInvalid })
-  .transform((v, ctx) => {
-    const d = onlyDigits(v ?? '');
-    if (!d) return null;
-    if (d.length < 10 || d.length > 13) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES.phoneInvalid });
-      return z.NEVER;
-    }
-    return d;
-  });
-const Cents = z
-  .number({ error: 'O saldo deve ser um número de centavos.' })
-  .int('O saldo deve ser um número inteiro de centavos.')
-  .min(0, 'O saldo não pode ser negativo.')
-  .max(100_000_000, 'O saldo é alto demais.');
-/** The coupon code is random and made by the server: a client may echo it, never choose it. */
-const CouponCodeEcho = z.union([z.string().max(40, 'Código do cupom inválido.'), z.null()], { error: 'Código do cupom inválido.' }).optional();
-
-const BODY = { error: 'Envie os dados como um objeto JSON.' } as const;
-
-export const CreateUserCommand = z.object(
-  {
-    name: Name,
-    email: Email,
-    phone: Phone.optional(),
-    is_admin: z.boolean({ error: 'Administrador deve ser verdadeiro ou falso.' }).optional(),
-    coupon_code: CouponCodeEcho,
-    coupon_value_cents: Cents.optional(),
-    coupon_reason: AdjustmentReason.optional(),
-    /** The spec's client sends it; the server always makes a random temporary password. */
-    set_default_password: z.boolean().optional(),
-  },
-  BODY,
-);
-
-export const UpdateUserCommand = z
-  .object(
-    {
-      name: Name.optional(),
-      email: Email.optional(),
-      phone: Phone.optional(),
-      is_admin: z.boolean({ error: 'Administrador deve ser verdadeiro ou falso.' }).optional(),
-      coupon_code: CouponCodeEcho,
-      coupon_value_cents: Cents.optional(),
-      coupon_reason: AdjustmentReason.optional(),
-      reason: AdjustmentReason.optional(),
-      set_default_password: z.boolean().optional(),
-    },
-    BODY,
-  )
-  .transform(({ reason, ...v }) => ({ ...v, coupon_reason: v.coupon_reason ?? reason }));
-
-export const UserListQuery = z.object({
-  search: z.string().trim().max(100, 'A busca pode ter no máximo 100 caracteres.').optional(),
-  limit: PageLimit(500, 500),
-  offset: PageOffset(),
-});
-
-
-export const CouponAdjustCommand = z.object({ cents: AdjustmentCents, reason: AdjustmentReason }, BODY);
-
-interface UserRecord {
-  id: number;
-  name: string;
-  email: string;
-  phone: string | null;
-  cpf: string | null;
-  role: 'customer' | 'admin';
-  is_admin: boolean;
-  coupon_code: string | null;
-  admin_email_proved: string | null;
-  created_at: Date;
-  anonymized_at: Date | null;
-}
-const COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'role', 'is_admin', 'coupon_code', 'admin_email_proved', 'created_at', 'anonymized_at'];
-
-/** What an audit entry keeps of an account (no hash, no CPF). */
-function snapshot(u: UserRecord, cents?: number) {
-  return { id: u.id, name: u.name, email: u.email, phone: u.phone, is_admin: u.is_admin, role: u.role, coupon_code: u.coupon_code, ...(cents !== undefined ? { coupon_value_cents: cents } : {}) };
-}
 
 const notFound = () => errors.notFound('user_not_found', 'Usuário não encontrado.');
 const emailTaken = () => errors.conflict('email_taken', 'Já existe uma conta com este e-mail.');
@@ -155,7 +81,11 @@ export interface AdminUsersService {
   show(ref: string): Promise<UserDetail>;
   setAdmin(actor: Actor, ref: string, isAdmin: boolean): Promise<AdminUser>;
   couponOf(ref: string): Promise<CouponBalance & { user_id: number; email: string }>;
-  adjustCoupon(actor: Actor, ref: string, input: unknown): Promise<{ user_id: number; email: string; before_cents: number; after_cents: number; cents: number }>;
+  adjustCoupon(
+    actor: Actor,
+    ref: string,
+    input: unknown,
+  ): Promise<{ user_id: number; email: string; before_cents: number; after_cents: number; cents: number }>;
 }
 
 export function createAdminUsersService(deps: {
@@ -173,10 +103,14 @@ export function createAdminUsersService(deps: {
   /** Told of every committed change to an account (name, e-mail, admin flag, removal): its sessions are re-read on every web process. */
   sessions: { userChanged(userId: number): Promise<void> };
 }): AdminUsersService {
-  const { db, draws } = deps;
+  const { db } = deps;
+  const removal = createUserRemoval(deps, (trx, id) => lockUser(trx, id));
 
   async function views(rows: UserRecord[]): Promise<AdminUser[]> {
-    const balances = await balancesOf(db, rows.map((r) => r.id));
+    const balances = await balancesOf(
+      db,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => {
       const b = balances.get(Number(r.id));
       const admin = isAdminRow(r, deps.adminEmails);
@@ -211,21 +145,14 @@ export function createAdminUsersService(deps: {
     return (await balancesOf(conn, [userId])).get(userId)?.cents ?? 0;
   }
 
-  /** Releases what the user still holds (a held cell cannot outlive its reservation). */
-  async function releaseHolds(trx: Trx, userId: number): Promise<number[]> {
-    const active: Array<{ id: number }> = await trx('reservations').where({ user_id: userId, status: 'active' }).orderBy('id').forUpdate().select('id');
-    const touched: number[] = [];
-    for (const r of active) {
-      const drawId = await releaseReservation(trx, r.id, 'cancelled');
-      if (drawId != null) touched.push(drawId);
-    }
-    return touched;
-  }
-
   async function resolve(ref: string): Promise<number> {
     const v = String(ref ?? '').trim();
     let row: { id: number } | undefined;
-    if (/^\d{1,15}$/.test(v)) row = await db('users').where({ id: Number(v) }).whereNull('anonymized_at').first('id');
+    if (/^\d{1,15}$/.test(v))
+      row = await db('users')
+        .where({ id: Number(v) })
+        .whereNull('anonymized_at')
+        .first('id');
     else if (v.includes('@')) row = await db('users').whereRaw('lower(email) = lower(?)', [v]).whereNull('anonymized_at').first('id');
     if (!row) throw errors.notFound('user_not_found', `Usuário não encontrado: ${v}`);
     return Number(row.id);
@@ -234,12 +161,19 @@ export function createAdminUsersService(deps: {
   const service: AdminUsersService = {
     async list(query) {
       const f = UserListQuery.parse(query);
-      const qb = db('users').whereNull('anonymized_at').orderBy('id', 'asc').limit(f.limit + 1).offset(f.offset).select(COLUMNS);
+      const qb = db('users')
+        .whereNull('anonymized_at')
+        .orderBy('id', 'asc')
+        .limit(f.limit + 1)
+        .offset(f.offset)
+        .select(COLUMNS);
       if (f.search) {
         const like = `%${escapeLike(f.search.toLowerCase())}%`;
         const digits = onlyDigits(f.search);
         qb.where((w) => {
-          w.whereRaw('lower(name) LIKE ?', [like]).orWhereRaw('lower(email) LIKE ?', [like]).orWhereRaw('lower(coupon_code) LIKE ?', [like]);
+          w.whereRaw('lower(name) LIKE ?', [like])
+            .orWhereRaw('lower(email) LIKE ?', [like])
+            .orWhereRaw('lower(coupon_code) LIKE ?', [like]);
           if (digits.length >= 2) w.orWhere('phone', 'like', `%${digits}%`);
           if (/^\d{1,15}$/.test(f.search!)) w.orWhere({ id: Number(f.search) });
         });
@@ -281,15 +215,29 @@ export function createAdminUsersService(deps: {
             cents = adj.after_cents;
           }
           // The auth module's reset mail: the single-use link is made when the mail is sent.
-          outboxId = await deps.mailer.enqueue(trx, { to: row.email, template: RESET_TEMPLATE, subject: RESET_SUBJECT, text: RESET_PENDING_TEXT });
-          await audit(trx, { actorUserId: actor.userId, actor: actor.via, action: 'user.created', entity: 'user', entityId: row.id, data: { before: null, after: snapshot(row, cents) } });
+          outboxId = await deps.mailer.enqueue(trx, {
+            to: row.email,
+            template: RESET_TEMPLATE,
+            subject: RESET_SUBJECT,
+            text: RESET_PENDING_TEXT,
+          });
+          await audit(trx, {
+            actorUserId: actor.userId,
+            actor: actor.via,
+            action: 'user.created',
+            entity: 'user',
+            entityId: row.id,
+            data: { before: null, after: snapshot(row, cents) },
+          });
           return row.id;
         })
         .catch((e) => {
           if (isUniqueViolation(e, 'users_email_unique')) throw emailTaken();
           throw e;
         });
-      await deps.mailer.dispatch(outboxId!).catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
+      await deps.mailer
+        .dispatch(outboxId!)
+        .catch((err) => deps.logger.warn({ outboxId, err: (err as Error).message }, 'mail dispatch failed; the sweep will retry'));
       return { ...(await get(id)), temporary_password: temporary, message: `Salvo com sucesso. Senha padrão: ${temporary}` };
     },
 
@@ -315,11 +263,20 @@ export function createAdminUsersService(deps: {
             patch.role = cmd.is_admin ? 'admin' : 'customer';
           }
           let after = before;
-          if (Object.keys(patch).length) [after] = await trx('users').where({ id }).update({ ...patch, updated_at: trx.fn.now() }).returning(COLUMNS);
+          if (Object.keys(patch).length)
+            [after] = await trx('users')
+              .where({ id })
+              .update({ ...patch, updated_at: trx.fn.now() })
+              .returning(COLUMNS);
           let afterCents = beforeCents;
           if (cmd.coupon_value_cents !== undefined && cmd.coupon_value_cents !== beforeCents) {
             if (!cmd.coupon_reason) throw errors.validation('coupon_reason_required', 'Informe o motivo do ajuste de saldo.');
-            const adj = await adjustCouponBalance(trx, { userId: id, cents: cmd.coupon_value_cents - beforeCents, reason: cmd.coupon_reason, actorUserId: actor.userId });
+            const adj = await adjustCouponBalance(trx, {
+              userId: id,
+              cents: cmd.coupon_value_cents - beforeCents,
+              reason: cmd.coupon_reason,
+              actorUserId: actor.userId,
+            });
             adjustment = { before_cents: adj.before_cents, after_cents: adj.after_cents, cents: adj.cents };
             afterCents = adj.after_cents;
             after = await trx('users').where({ id }).first(COLUMNS); // the adjustment may have given it its coupon code
@@ -330,7 +287,11 @@ export function createAdminUsersService(deps: {
             action: 'user.updated',
             entity: 'user',
             entityId: id,
-            data: { before: snapshot(before, beforeCents), after: snapshot(after, afterCents), ...(adjustment ? { coupon_adjustment: { ...(adjustment as object), reason: cmd.coupon_reason } } : {}) },
+            data: {
+              before: snapshot(before, beforeCents),
+              after: snapshot(after, afterCents),
+              ...(adjustment ? { coupon_adjustment: { ...(adjustment as object), reason: cmd.coupon_reason } } : {}),
+            },
           });
           // Public boards show owner initials: a new name changes them.
           if (cmd.name !== undefined && cmd.name !== before.name) deps.readCache.invalidateAllAfterCommit(trx);
@@ -344,60 +305,7 @@ export function createAdminUsersService(deps: {
       return { ...(await get(id)), message: 'Salvo com sucesso.', coupon_adjustment: adjustment };
     },
 
-    async remove(actor, id) {
-      if (actor.userId === id) throw errors.conflict('own_account', 'Você não pode excluir a sua própria conta.');
-      const outcome = await db.transaction(async (trx) => {
-        const before = await lockUser(trx, id);
-        const touched = await releaseHolds(trx, id);
-        const r = await trx.raw(
-          `SELECT EXISTS (SELECT 1 FROM payments WHERE user_id = :id)
-               OR EXISTS (SELECT 1 FROM number_sales WHERE user_id = :id)
-               OR EXISTS (SELECT 1 FROM draw_numbers WHERE owner_user_id = :id)
-               OR EXISTS (SELECT 1 FROM coupon_ledger WHERE user_id = :id)
-               OR EXISTS (SELECT 1 FROM voucher_ledger WHERE user_id = :id) AS has_money`,
-          { id },
-        );
-        const hasMoney = Boolean(r.rows[0].has_money);
-        if (!hasMoney) {
-          await trx('users').where({ id }).del();
-          await audit(trx, { actorUserId: actor.userId, actor: actor.via, action: 'user.deleted', entity: 'user', entityId: id, data: { before: snapshot(before), after: null } });
-        } else {
-          const email = `removido-${id}@anonimizado.invalid`;
-          await trx('users').where({ id }).update({
-            name: 'Cliente removido',
-            email,
-            phone: null,
-            cpf: null,
-            birthdate: null,
-            password_hash: null,
-            is_admin: false,
-            role: 'customer',
-            anonymized_at: trx.fn.now(),
-            updated_at: trx.fn.now(),
-          });
-          await revokeAllSessions(trx, id);
-          await trx('password_resets').where({ user_id: id }).del();
-          // Every module forgets what it keeps about the person (autopay: the saved card and the
-          // captive numbers; the mail outbox: the address), each writing only its own tables.
-          for (const forget of deps.forgetUser) await forget(trx, { id, email: before.email, anonymizedEmail: email });
-          // Money records (payments, sales, coupon and voucher ledgers) stay, now about no one.
-          await audit(trx, {
-            actorUserId: actor.userId,
-            actor: actor.via,
-            action: 'user.anonymized',
-            entity: 'user',
-            entityId: id,
-            data: { before: { id, is_admin: before.is_admin, created_at: iso(before.created_at) }, after: { id, name: 'Cliente removido', email, anonymized: true } },
-          });
-        }
-        // Held numbers went back to the board; owner initials on public boards changed.
-        if (touched.length || hasMoney) deps.readCache.invalidateAllAfterCommit(trx);
-        return hasMoney ? ('anonymized' as const) : ('deleted' as const);
-      });
-      // The removed account's sessions end on every web process now.
-      await deps.sessions.userChanged(id);
-      return { ok: true as const, id, outcome, message: 'Excluído.' };
-    },
+    remove: removal.remove,
 
     assignNumbers(actor, userId, input) {
       // Selling numbers belongs to draws (the sales module's owner): auth only routes the request.
@@ -446,7 +354,13 @@ export function createAdminUsersService(deps: {
           action: 'coupon.adjusted',
           entity: 'user',
           entityId: id,
-          data: { before: { coupon_value_cents: adj.before_cents }, after: { coupon_value_cents: adj.after_cents }, cents: adj.cents, reason: cmd.reason, ledger_id: adj.entry_id },
+          data: {
+            before: { coupon_value_cents: adj.before_cents },
+            after: { coupon_value_cents: adj.after_cents },
+            cents: adj.cents,
+            reason: cmd.reason,
+            ledger_id: adj.entry_id,
+          },
         });
         return { user_id: id, email: user.email, before_cents: adj.before_cents, after_cents: adj.after_cents, cents: adj.cents };
       });

@@ -26,13 +26,13 @@ export interface HoldOutcome {
 }
 
 /**
- * DESIGN §7, in the transaction that opens the draw (a draw-opened hook, wired in services.ts): when the draw
+ * RULES A2, in the transaction that opens the draw (a draw-opened hook, wired in services.ts): when the draw
  * belongs to the main series (app config main_infoproduct_id), every active profile with a saved
  * card gets its captive numbers that are free held for it (a reservation with source 'autopay'
  * until the hold's end) and one autopay run (UNIQUE profile, draw): 'held', or 'skipped' when
  * none of its numbers could be held (not free, or the user is at the draw's max_per_user; the
  * excess is recorded in skipped_numbers). The charge happens later, in job autopay.charge,
- * started from the draw.opened event by the outbox relay.
+ * started from the draw.opened event by the outbox relay (jobs/outbox.ts, autopay's events.ts).
  */
 export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow, openedBy: 'sellout' | 'admin' | 'customer'): Promise<HoldOutcome | null> {
   // RULES A3: only a draw opened by sell-out succession or by an admin, never by a customer's ensure-open-draw.
@@ -96,7 +96,12 @@ export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow, openedBy: 'sel
 
   const holding = plans.filter((p) => p.take.length);
   // The draws module owns the cells and reservations: it writes the holds.
-  const reservationOf = await holdCells(trx, { drawId: draw.id, holds: holding.map((p) => ({ userId: p.user_id, numbers: p.take })), source: 'autopay', expiresAt: holdUntil });
+  const reservationOf = await holdCells(trx, {
+    drawId: draw.id,
+    holds: holding.map((p) => ({ userId: p.user_id, numbers: p.take })),
+    source: 'autopay',
+    expiresAt: holdUntil,
+  });
   await trx('autopay_runs')
     .insert(
       plans.map((p) => ({
@@ -113,7 +118,12 @@ export async function holdCaptiveNumbers(trx: Trx, draw: DrawRow, openedBy: 'sel
     )
     .onConflict(['profile_id', 'draw_id'])
     .ignore();
-  return { drawId: draw.id, held: holding.length, skipped: plans.length - holding.length, numbers: holding.reduce((s, p) => s + p.take.length, 0) };
+  return {
+    drawId: draw.id,
+    held: holding.length,
+    skipped: plans.length - holding.length,
+    numbers: holding.reduce((s, p) => s + p.take.length, 0),
+  };
 }
 
 const label = (n: number) => String(n).padStart(2, '0');

@@ -1,6 +1,7 @@
 import type { Db, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
+import { emitEvent } from '../platform/events';
 import { audit } from '../platform/audit';
 import { readAppConfig, writeAppConfig } from '../platform/app-config';
 import type { ReadCache } from '../platform/read-cache';
@@ -103,7 +104,7 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
       .where({ id: d.id })
       .update({ status: 'closed', closed_by: 'admin', closed_at: trx.fn.now(), updated_at: trx.fn.now() })
       .returning('*');
-    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId: d.id, by: 'admin' }) });
+    await emitEvent(trx, 'draw.closed', { drawId: d.id, by: 'admin' });
     return after;
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db, Conn, Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
+import { emitEvent } from '../platform/events';
 import { Id } from '../platform/validation';
 import type { Logger } from '../platform/logger';
 import { readAppConfig, type AppConfig } from '../platform/app-config';
@@ -175,7 +176,7 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
       .update({ status: 'closed', closed_by: by, closed_at: trx.fn.now(), updated_at: trx.fn.now() })
       .returning('*');
     if (!draw) return { closed: false, successorId: null };
-    await trx('domain_events').insert({ name: 'draw.closed', payload: JSON.stringify({ drawId, by }) });
+    await emitEvent(trx, 'draw.closed', { drawId, by });
     // Lists, sections, detail and config all change (a draw closed, its successor opens).
     cache.invalidateAllAfterCommit(trx);
     const successorId = await openSuccessor(trx, draw, by);
@@ -327,9 +328,6 @@ export type DrawOpenReason = DrawChangeReason | 'customer';
  */
 async function recordDrawOpened(trx: Trx, draw: q.DrawRow, by: DrawOpenReason, hooks: DrawOpenedHook[]) {
   await trx('draws').where({ id: draw.id }).update({ opened_by: by, closed_by: null });
-  await trx('domain_events').insert({
-    name: 'draw.opened',
-    payload: JSON.stringify({ drawId: draw.id, infoproductId: draw.infoproduct_id, by }),
-  });
+  await emitEvent(trx, 'draw.opened', { drawId: draw.id, infoproductId: draw.infoproduct_id, by });
   for (const hook of hooks) await hook(trx, draw, by);
 }

@@ -6,88 +6,48 @@ import { Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { z } from 'zod';
 import type { Conn, Db } from '../platform/db';
 import { PROJECT_ROOT } from '../platform/paths';
 import type { BooksReport } from '../audit/books';
+import { BACKUP_FORMAT_VERSION, BACKUP_MAGIC, BackupError, RowsDigest, type BackupManifest } from './backup-file';
+
+// The file's format and its readers are backup-file.ts; restore, the CLI and tests import them from here too.
+export {
+  BACKUP_FILE_RE,
+  BACKUP_FORMAT_VERSION,
+  BACKUP_MAGIC,
+  BackupError,
+  ManifestSchema,
+  RowsDigest,
+  backupFileName,
+  bodyLines,
+  readBackupHeader,
+  verifyBackupFile,
+  type BackupManifest,
+} from './backup-file';
 
 /**
  * `cotaverde db backup` and the worker's nightly backup: one file holding every table of the
  * database at one instant, plus a manifest (docs/DECISIONS.md, "Backups: COPY in one snapshot").
  *
- * The file:
- *   line 1  `COTAVERDE-BACKUP 1`
- *   line 2  the manifest (JSON, one line): product version, migration level, tables with their
- *           columns, row counts and row digests, sequences, the books check and the balances at
- *           that instant, and the checksum (sha256 and size) of what follows
- *   then    the body, gzip'd: per table, a line `-- <table>`, its rows as PostgreSQL's COPY text
- *           format (one line per row), and a line `\.`
+ * The file's format: src/ops/backup-file.ts.
  *
  * The schema is not in the file: a restore rebuilds it by running this project's own migrations
  * up to the backup's level, then loads the rows (src/ops/restore.ts). Nothing but the `pg` driver
  * is needed (no pg_dump, which the embedded PostgreSQL does not ship).
  */
-export const BACKUP_MAGIC = 'COTAVERDE-BACKUP 1';
-export const BACKUP_FORMAT_VERSION = 1;
+
 /** knex's own bookkeeping: rebuilt by the migrations on restore, never copied. */
 export const NOT_COPIED = new Set(['knex_migrations', 'knex_migrations_lock']);
-
-const TableSchema = z.object({
-  name: z.string().regex(/^[a-z_][a-z0-9_]*$/),
-  columns: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)).min(1),
-  rows: z.number().int().min(0),
-  /** Order-free digest of the rows' COPY text lines (see RowsDigest). */
-  digest: z.string().regex(/^[0-9a-f]{16}$/),
-});
-
-export const ManifestSchema = z.object({
-  format: z.literal('cotaverde-backup'),
-  formatVersion: z.literal(BACKUP_FORMAT_VERSION),
-  product: z.object({ name: z.string(), version: z.string() }),
-  createdAt: z.string(),
-  server: z.object({ version: z.string(), database: z.string() }),
-  /** The migration level: the rows of knex_migrations, in the order they ran. */
-  migrations: z.array(z.string()).min(1),
-  tables: z.array(TableSchema),
-  sequences: z.array(z.object({ name: z.string(), table: z.string(), column: z.string(), lastValue: z.number(), isCalled: z.boolean() })),
-  /** The books check (RULES B1) in the same snapshot. */
-  books: z.object({ ok: z.boolean(), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), count: z.number() })) }),
-  /** Money and number totals in the same snapshot (balancesOf). */
-  balances: z.record(z.string(), z.number()),
-  checksum: z.object({ algorithm: z.literal('sha256'), value: z.string().regex(/^[0-9a-f]{64}$/), bodyBytes: z.number().int().min(0) }),
-});
-export type BackupManifest = z.infer<typeof ManifestSchema>;
-
-/** A backup that cannot be used (missing, not ours, corrupt, truncated, too new): its message is for the operator. */
-export class BackupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BackupError';
-  }
-}
-
-/**
- * The digest of a table's rows, whatever their order: the sum (mod 2^64) of the first 8 bytes of
- * each row line's sha256. The same rows give the same digest on any server, in any physical order.
- */
-export class RowsDigest {
-  private sum = 0n;
-  rows = 0;
-  addLine(line: Buffer) {
-    this.sum = (this.sum + createHash('sha256').update(line).digest().readBigUInt64BE(0)) & 0xffff_ffff_ffff_ffffn;
-    this.rows += 1;
-  }
-  hex() {
-    return this.sum.toString(16).padStart(16, '0');
-  }
-}
 
 /**
  * The same text for the same values on every connection (backup, restore, verification):
  * COPY's text output of timestamps, intervals and floats depends on these settings.
  */
 export async function setCopySession(client: pg.Client) {
-  await client.query("SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3");
+  await client.query(
+    "SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3",
+  );
 }
 
 const q = (ident: string) => `"${ident.replace(/"/g, '""')}"`;
@@ -127,7 +87,8 @@ export async function foreignKeyOrder(client: pg.Client, names: string[]): Promi
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (n: string) => {
     if (state.get(n) === 'done') return;
-    if (state.get(n) === 'visiting') throw new BackupError(`As chaves estrangeiras formam um ciclo (tabela ${n}); a restauração não sabe em que ordem carregar.`);
+    if (state.get(n) === 'visiting')
+      throw new BackupError(`As chaves estrangeiras formam um ciclo (tabela ${n}); a restauração não sabe em que ordem carregar.`);
     state.set(n, 'visiting');
     for (const p of [...parents.get(n)!].sort()) visit(p);
     state.set(n, 'done');
@@ -164,7 +125,9 @@ export async function listSequences(client: pg.Client): Promise<BackupManifest['
 export async function balancesOf(conn: Conn): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const rows = async (sql: string) => ((await conn.raw(sql)) as { rows: Array<Record<string, unknown>> }).rows;
-  for (const r of await rows('SELECT status, count(*)::bigint AS n, coalesce(sum(amount_cents), 0)::bigint AS cents FROM payments GROUP BY status')) {
+  for (const r of await rows(
+    'SELECT status, count(*)::bigint AS n, coalesce(sum(amount_cents), 0)::bigint AS cents FROM payments GROUP BY status',
+  )) {
     out[`payments.${r.status}.count`] = Number(r.n);
     out[`payments.${r.status}.cents`] = Number(r.cents);
   }
@@ -180,7 +143,8 @@ export async function balancesOf(conn: Conn): Promise<Record<string, number>> {
   out['vouchers.balance'] = Number(c.voucher_balances);
   out['vouchers.ledger'] = Number(c.voucher_ledger);
   out['draws.prize_cents'] = Number(c.draw_prizes);
-  for (const r of await rows('SELECT status, count(*)::bigint AS n FROM draw_numbers GROUP BY status')) out[`numbers.${r.status}`] = Number(r.n);
+  for (const r of await rows('SELECT status, count(*)::bigint AS n FROM draw_numbers GROUP BY status'))
+    out[`numbers.${r.status}`] = Number(r.n);
   for (const r of await rows('SELECT status, count(*)::bigint AS n FROM draws GROUP BY status')) out[`draws.${r.status}`] = Number(r.n);
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -250,14 +214,19 @@ export async function takeBackup(deps: TakeBackupDeps, out: string): Promise<Bac
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const snapshot = (await client.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0].id;
     const migrations = (await client.query<{ name: string }>('SELECT name FROM knex_migrations ORDER BY id')).rows.map((r) => r.name);
-    const server = (await client.query<{ v: string; db: string }>("SELECT current_setting('server_version') AS v, current_database() AS db")).rows[0];
+    const server = (
+      await client.query<{ v: string; db: string }>("SELECT current_setting('server_version') AS v, current_database() AS db")
+    ).rows[0];
 
     // The books and the balances, in the very snapshot the rows are copied from.
     const { books, balances } = await deps.db.transaction(
       async (trx) => {
         await trx.raw(`SET TRANSACTION SNAPSHOT '${snapshot.replace(/'/g, "''")}'`);
         const report = await deps.books.check(trx);
-        return { books: { ok: report.ok, checks: report.checks.map((c) => ({ name: c.name, ok: c.ok, count: c.count })) }, balances: await balancesOf(trx) };
+        return {
+          books: { ok: report.ok, checks: report.checks.map((c) => ({ name: c.name, ok: c.ok, count: c.count })) },
+          balances: await balancesOf(trx),
+        };
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );
@@ -265,7 +234,12 @@ export async function takeBackup(deps: TakeBackupDeps, out: string): Promise<Bac
     const listed = await listTables(client);
     const byName = new Map(listed.map((t) => [t.name, t]));
     // Parents first, so that a restore loads the file in its order under the foreign keys.
-    const tables = (await foreignKeyOrder(client, listed.map((t) => t.name))).map((n) => byName.get(n)!);
+    const tables = (
+      await foreignKeyOrder(
+        client,
+        listed.map((t) => t.name),
+      )
+    ).map((n) => byName.get(n)!);
     const sequences = await listSequences(client);
     const gzip = zlib.createGzip({ level: 6 });
     const counter = hashingCounter();
@@ -306,13 +280,10 @@ export async function takeBackup(deps: TakeBackupDeps, out: string): Promise<Bac
       balances,
       checksum: { algorithm: 'sha256', value: body.sha256, bodyBytes: body.bytes },
     };
-    await pipeline(
-      async function* () {
-        yield Buffer.from(`${BACKUP_MAGIC}\n${JSON.stringify(manifest)}\n`);
-        yield* fs.createReadStream(bodyFile);
-      },
-      fs.createWriteStream(partial),
-    );
+    await pipeline(async function* () {
+      yield Buffer.from(`${BACKUP_MAGIC}\n${JSON.stringify(manifest)}\n`);
+      yield* fs.createReadStream(bodyFile);
+    }, fs.createWriteStream(partial));
     const fd = fs.openSync(partial, 'r');
     fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -327,95 +298,3 @@ export async function takeBackup(deps: TakeBackupDeps, out: string): Promise<Bac
     await client.end().catch(() => {});
   }
 }
-
-const HEADER_MAX = 64 * 1024 * 1024;
-
-/** Reads and validates the magic line and the manifest; returns them with where the body starts. */
-export async function readBackupHeader(file: string): Promise<{ manifest: BackupManifest; bodyOffset: number; size: number }> {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    throw new BackupError(`Arquivo de backup não encontrado: ${file}`);
-  }
-  if (!st.isFile()) throw new BackupError(`${file} não é um arquivo.`);
-  const chunks: Buffer[] = [];
-  let read = 0;
-  let newlines: number[] = [];
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
-    const buf = chunk as Buffer;
-    for (let i = buf.indexOf(10); i !== -1 && newlines.length < 2; i = buf.indexOf(10, i + 1)) newlines.push(read + i);
-    chunks.push(buf);
-    read += buf.length;
-    if (newlines.length >= 2 || read > HEADER_MAX) break;
-  }
-  const head = Buffer.concat(chunks);
-  const magicEnd = newlines[0] ?? head.length;
-  if (head.subarray(0, magicEnd).toString('latin1') !== BACKUP_MAGIC) {
-    throw new BackupError(`${file} não é um backup do Cota Verde (cabeçalho desconhecido).`);
-  }
-  if (newlines.length < 2) throw new BackupError(`O backup ${file} está truncado: o manifesto está incompleto.`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(head.subarray(newlines[0] + 1, newlines[1]).toString('utf8'));
-  } catch {
-    throw new BackupError(`O backup ${file} está corrompido: o manifesto não é um JSON válido.`);
-  }
-  const m = ManifestSchema.safeParse(parsed);
-  if (!m.success) {
-    const what = m.error.issues.slice(0, 3).map((i) => i.path.join('.') || 'manifesto').join(', ');
-    throw new BackupError(`O backup ${file} está corrompido ou é de um formato desconhecido: o manifesto não confere (${what}).`);
-  }
-  newlines = newlines.slice(0, 2);
-  return { manifest: m.data, bodyOffset: newlines[1] + 1, size: st.size };
-}
-
-/**
- * Checks the whole file before anything is restored: the manifest, the body's size (a shorter
- * body is a truncated file) and its sha256 (anything else is a corrupt one).
- */
-export async function verifyBackupFile(file: string): Promise<{ manifest: BackupManifest; bodyOffset: number }> {
-  const { manifest, bodyOffset, size } = await readBackupHeader(file);
-  const bodyBytes = size - bodyOffset;
-  const want = manifest.checksum.bodyBytes;
-  if (bodyBytes < want) {
-    throw new BackupError(`O backup ${file} está truncado: tem ${bodyBytes} bytes de dados, o manifesto diz ${want}. Use uma cópia completa.`);
-  }
-  if (bodyBytes > want) throw new BackupError(`O backup ${file} está corrompido: tem ${bodyBytes - want} bytes a mais do que o manifesto diz.`);
-  const hash = createHash('sha256');
-  if (want > 0) for await (const chunk of fs.createReadStream(file, { start: bodyOffset })) hash.update(chunk as Buffer);
-  if (hash.digest('hex') !== manifest.checksum.value) {
-    throw new BackupError(`O backup ${file} está corrompido: o checksum (sha256) dos dados não confere com o do manifesto.`);
-  }
-  return { manifest, bodyOffset };
-}
-
-/** The body's lines (without the newline), decompressed. */
-export async function* bodyLines(file: string, bodyOffset: number): AsyncGenerator<Buffer> {
-  const gunzip = zlib.createGunzip();
-  const src = fs.createReadStream(file, { start: bodyOffset });
-  src.pipe(gunzip);
-  src.on('error', (e) => gunzip.destroy(e));
-  let rest: Buffer = Buffer.alloc(0);
-  try {
-    for await (const chunk of gunzip) {
-      const buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
-      let start = 0;
-      for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-        yield buf.subarray(start, nl);
-        start = nl + 1;
-      }
-      rest = Buffer.from(buf.subarray(start));
-    }
-  } catch (e) {
-    throw new BackupError(`O backup ${file} está corrompido: os dados compactados não puderam ser lidos (${(e as Error).message}).`);
-  }
-  if (rest.length) throw new BackupError(`O backup ${file} está truncado: a última linha de dados está incompleta.`);
-}
-
-/** backup file name for a moment: cotaverde-20261127-033000.cvbak (UTC). */
-export function backupFileName(at: Date): string {
-  const iso = at.toISOString(); // 2026-11-27T03:30:00.000Z
-  return `cotaverde-${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}.cvbak`;
-}
-export const BACKUP_FILE_RE = /^cotaverde-(\d{8})-(\d{6})\.cvbak$/;
