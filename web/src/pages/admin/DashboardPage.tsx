@@ -4,7 +4,7 @@ import { AppstoreOutlined } from '@ant-design/icons';
 import type { DashboardSummary } from '../../api/types';
 import { LinkButton } from '../../components/LinkButton';
 import { AdminPageHeader } from './shared/AdminPageHeader';
-import { ADMIN_NAV } from './adminNav';
+import { ADMIN_PAGES } from './adminPages';
 import { dashboardApi } from './dashboard/dashboardApi';
 import { CurrentDrawCard } from './dashboard/CurrentDrawCard';
 import { SettingsCard } from './dashboard/SettingsCard';
@@ -52,7 +52,7 @@ export default function DashboardPage() {
       <DrawsTable version={version} onChanged={changed} />
       <Card className="admin-card dashboard-nav" title={<span><AppstoreOutlined aria-hidden /> Outras páginas</span>}>
         <nav aria-label="Outras páginas do painel" className="dashboard-nav-grid">
-          {ADMIN_NAV.filter((item) => item.path !== '/admin').map((item) => (
+          {ADMIN_PAGES.filter((item) => item.path !== '/admin').map((item) => (
             <LinkButton key={item.path} to={item.path} icon={createElement(item.icon)} className="dashboard-nav-button">
               <span className="dashboard-nav-text">
                 <span className="dashboard-nav-label">{item.label}</span>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Grid, Input, Modal, Switch, Table, Tag, type TableColumnsType } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
@@ -8,7 +9,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate, formatPhone, pad2 } from '../account/format';
 import { historyApi, isHttpUrl, pad3 } from './historyApi';
 import { LoadMoreList } from './shared/LoadMoreList';
-import { usePagedList } from './usePagedList';
+import { adminKeys, useLoadMoreList } from './shared/queries';
 import './admin-history.css';
 
 /** How long ago the prize was won: 'hoje', 'há 1 dia', 'há N dias'. */
@@ -27,25 +28,23 @@ interface PrizeForm {
 /** 'Editar prêmio': product name, product link (http/https) and redeemed; Salvar sends the PATCH. */
 function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onClose(): void; onSaved(w: Winner): void }) {
   const [form] = Form.useForm<PrizeForm>();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const { message } = App.useApp();
+  const update = useMutation({
+    mutationFn: (a: { drawId: number; v: PrizeForm }) =>
+      historyApi.updatePrize(a.drawId, { product_name: a.v.product_name.trim() || null, product_link: a.v.product_link.trim() || null, redeemed: a.v.redeemed }),
+    onSuccess: (saved) => {
+      onSaved(saved);
+      void message.success('Prêmio salvo.');
+    },
+  });
+  const saving = update.isPending;
+  const error = update.error ? errorMessage(update.error, SAVE_FAILED) : null;
 
   const save = async () => {
     if (!winner) return;
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setSaving(true);
-    setError(null);
-    try {
-      const saved = await historyApi.updatePrize(winner.draw_id, { product_name: v.product_name.trim() || null, product_link: v.product_link.trim() || null, redeemed: v.redeemed });
-      onSaved(saved);
-      void message.success('Prêmio salvo.');
-    } catch (err) {
-      setError(errorMessage(err, SAVE_FAILED));
-    } finally {
-      setSaving(false);
-    }
+    update.mutate({ drawId: winner.draw_id, v });
   };
 
   return (
@@ -61,7 +60,7 @@ function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onCl
       afterOpenChange={(open) => {
         if (open && winner) {
           form.setFieldsValue({ product_name: winner.product_name ?? '', product_link: winner.product_link ?? '', redeemed: winner.redeemed });
-          setError(null);
+          update.reset();
         }
       }}
     >
@@ -106,7 +105,7 @@ export default function WinnersPage() {
   useDocumentTitle('Vencedores');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Winner | null>(null);
-  const list = usePagedList(historyApi.winners, search, LOAD_FAILED);
+  const list = useLoadMoreList(adminKeys.winners, historyApi.winners, search, LOAD_FAILED);
 
   // From md on, a fixed width lets headers and the prize link wrap so the table fits beside the menu.
   const wide = Grid.useBreakpoint().md ?? true;
