@@ -1,4 +1,5 @@
 import type { OpenBuyer, OpenBuyerNumber } from '../../../../src/shared/api/admin-history';
+import { BOARD_NUMBER_STATUS as STATUS_TEXT } from '../../statusLabels';
 
 /**
  * 'Exportar CSV' of the active raffle buyers (account spec §2: done client-side). The file opens
@@ -32,7 +33,6 @@ export function buyersCsv(buyers: OpenBuyer[]): string {
   ]);
 }
 
-const STATUS_TEXT: Record<OpenBuyerNumber['status'], string> = { available: 'Disponível', reserved: 'Reservado', sold: 'Vendido' };
 
 /** The 'Por número' tab as CSV: one line per number. */
 export function numbersCsv(numbers: OpenBuyerNumber[]): string {

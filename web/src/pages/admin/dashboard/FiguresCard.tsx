@@ -4,12 +4,13 @@
  * One call (GET /api/admin/dashboard/figures); charts by recharts, which only this lazy console
  * chunk loads. Each chart has a caption and a text summary for screen readers.
  */
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Skeleton, Statistic } from 'antd';
 import { BarChartOutlined } from '@ant-design/icons';
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api } from '../../../api/client';
 import type { DashboardFigures } from '../../../../../src/shared/api/figures';
+import { adminKeys } from '../shared/queries';
 
 const GREEN = '#34d27b';
 const AMBER = '#f5a623';
@@ -48,21 +49,9 @@ function ChartFigure(p: { id: string; title: string; summary: string; children: 
 }
 
 export function FiguresCard() {
-  const [figures, setFigures] = useState<DashboardFigures | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setError(null);
-    figuresApi
-      .load(ctrl.signal)
-      .then(setFigures)
-      .catch((err) => {
-        if (!ctrl.signal.aborted) setError(err);
-      });
-    return () => ctrl.abort();
-  }, [attempt]);
+  const q = useQuery({ queryKey: adminKeys.figures, queryFn: ({ signal }) => figuresApi.load(signal) });
+  const figures = q.data ?? null;
+  const error = q.isFetching ? null : q.error;
 
   const title = (
     <span>
@@ -77,7 +66,7 @@ export function FiguresCard() {
           showIcon
           title="Não foi possível carregar os números do negócio."
           description={error instanceof Error ? error.message : undefined}
-          action={<Button onClick={() => setAttempt((a) => a + 1)}>Tentar de novo</Button>}
+          action={<Button onClick={() => void q.refetch()}>Tentar de novo</Button>}
         />
       </Card>
     );

@@ -17,8 +17,9 @@ export const adminKeys = {
   dashboard: ['admin', 'dashboard'] as const,
   summary: ['admin', 'dashboard', 'summary'] as const,
   draws: ['admin', 'dashboard', 'draws'] as const,
-  figures: ['admin', 'dashboard', 'figures'] as const,
-  drawInfoproducts: ['admin', 'dashboard', 'infoproducts'] as const,
+  // Not under 'dashboard': a change on the dashboard reloads its summary and draws, not these.
+  figures: ['admin', 'figures'] as const,
+  drawInfoproducts: ['admin', 'draw-infoproducts'] as const,
   autopayRuns: (drawId: number) => ['admin', 'autopay-runs', drawId] as const,
   payments: ['admin', 'payments'] as const,
   heldDraws: ['admin', 'held-draws'] as const,
@@ -72,16 +73,24 @@ export function useLoadMoreList<T>(
       client.setQueryData<InfiniteData<Page<T>, number>>(queryKey, (d) => d && { ...d, pages: d.pages.map((p) => ({ ...p, items: p.items.map((x) => (match(x) ? next : x)) })) }),
     [client, queryKey],
   );
-  const { fetchNextPage } = q;
+  const { fetchNextPage, refetch } = q;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  /** 'Atualizar': the first page again (what was shown stays until it comes), not every page loaded. */
+  const refresh = useCallback(() => {
+    client.setQueryData<InfiniteData<Page<T>, number>>(queryKey, (d) => d && { pages: d.pages.slice(0, 1), pageParams: d.pageParams.slice(0, 1) });
+    void refetch();
+  }, [client, queryKey, refetch]);
   return {
     items,
     hasMore: q.hasNextPage,
     loading: q.isPending && q.isFetching,
+    /** Any page on its way (the first, the next, a refresh). */
+    fetching: q.isFetching,
     loadingMore: q.isFetchingNextPage,
     error: q.error && !q.isFetching ? errorMessage(q.error, fallback) : null,
     loadMore,
     reload,
+    refresh,
     replace,
   };
 }
