@@ -10,11 +10,12 @@ import { auditApi } from './audit/auditApi';
 import { ACTOR_LABELS, ENTITY_LABELS, actionLabel, diffFields, entityLabel } from './audit/describe';
 import './audit/audit.css';
 import { RetryAlert } from './shared/RetryAlert';
+import { adminKeys, useKeptQuery } from './shared/queries';
 
 const PAGE = 50;
 
 /**
- * The audit log (/admin/auditoria, issue 9): who changed what, newest first, filtered by entity
+ * The audit log (/admin/auditoria): who changed what, newest first, filtered by entity
  * and id (kept in the address, so a page can link to the log of one record:
  * /admin/auditoria?entity=draw&entity_id=7). A row expands to its before/after, field by field.
  */
@@ -24,38 +25,19 @@ export default function AuditPage() {
   const entityId = params.get('entity_id') ?? '';
   const offset = Math.max(0, Number(params.get('offset')) || 0);
   const [form] = Form.useForm<{ entity: string; entity_id: string }>();
-  const [rows, setRows] = useState<AuditEntryView[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
+  // The filters and the page (from the address) are the key; a failure clears the rows.
+  const q = useKeptQuery([...adminKeys.audit, { entity, entityId, offset }], (signal) => auditApi.list({ entity, entity_id: entityId }, offset, PAGE, signal), { dropOnError: true });
+  const rows = q.data?.items ?? null;
+  const hasMore = q.data?.hasMore ?? false;
+  const loading = q.loading;
+  const loadError = q.isFetching ? null : q.error;
+  const reload = () => void q.refetch();
   // Phones get one card per entry (the before/after needs the whole width); larger screens the table.
   const wide = Grid.useBreakpoint().md ?? true;
 
   useEffect(() => {
     form.setFieldsValue({ entity, entity_id: entityId });
   }, [form, entity, entityId]);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    setLoadError(null);
-    auditApi
-      .list({ entity, entity_id: entityId }, offset, PAGE, ctrl.signal)
-      .then((r) => {
-        setRows(r.items);
-        setHasMore(r.hasMore);
-      })
-      .catch((err) => {
-        if (ctrl.signal.aborted) return;
-        setRows(null);
-        setLoadError(err);
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [entity, entityId, offset, attempt]);
 
   const go = (next: { entity?: string; entity_id?: string; offset?: number }) => {
     const p = new URLSearchParams();
@@ -135,14 +117,14 @@ export default function AuditPage() {
       <Card
         className="admin-card"
         title={filtered ? `Registros de ${entity ? entityLabel(entity) : 'todas as entidades'}${entityId ? ` #${entityId}` : ''}` : 'Todos os registros'}
-        extra={<Button icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)} loading={loading && rows !== null} aria-label="Recarregar a auditoria" />}
+        extra={<Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a auditoria" />}
       >
         {loading && rows === null ? (
           <div role="status" aria-label="Carregando a auditoria">
             <Skeleton active paragraph={{ rows: 6 }} />
           </div>
         ) : loadError ? (
-          <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar a auditoria.')} icon onRetry={() => setAttempt((a) => a + 1)} />
+          <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar a auditoria.')} icon onRetry={reload} />
         ) : (
           <>
             {wide ? (

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef } from 'react';
-import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import { errorMessage } from '../../../api/client';
 import type { Page } from '../../../api/types';
 import { queryClient } from '../../../query';
@@ -47,8 +47,9 @@ export function useRestart(queryKey: QueryKey) {
 
 /**
  * A paginated admin list read a page at a time with 'Carregar mais' (`limit`, `offset`, `hasMore`)
- * and a search text: the search is part of the key, so a new search loads its first page; a failure
- * keeps what was shown and gives `error`, the text to show the person.
+ * and a search text: the search is part of the key, so a new search loads its first page (with
+ * `keepPrevious`, the last search's rows stay shown meanwhile); a failure keeps what was shown and
+ * gives `error`, the text to show the person.
  */
 export function useLoadMoreList<T>(
   key: QueryKey,
@@ -56,6 +57,7 @@ export function useLoadMoreList<T>(
   search: string,
   fallback: string,
   limit = 20,
+  keepPrevious = false,
 ) {
   const client = useQueryClient();
   const queryKey = useMemo(() => [...key, { search, limit }], [key, search, limit]);
@@ -64,6 +66,7 @@ export function useLoadMoreList<T>(
     queryFn: ({ pageParam, signal }) => load({ search, offset: pageParam, limit }, signal),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.reduce((n, p) => n + p.items.length, 0) : undefined),
+    placeholderData: keepPrevious ? keepPreviousData : undefined,
   });
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   const reload = useRestart(queryKey);
@@ -78,7 +81,7 @@ export function useLoadMoreList<T>(
   /** 'Atualizar': the first page again (what was shown stays until it comes), not every page loaded. */
   const refresh = useCallback(() => {
     client.setQueryData<InfiniteData<Page<T>, number>>(queryKey, (d) => d && { pages: d.pages.slice(0, 1), pageParams: d.pageParams.slice(0, 1) });
-    void refetch();
+    return refetch();
   }, [client, queryKey, refetch]);
   return {
     items,
@@ -97,11 +100,13 @@ export function useLoadMoreList<T>(
 
 /**
  * One query whose answer stays on screen while the next one loads (another page, another filter,
- * a refresh) and after a failure: `data` is the last answer received, null before the first.
+ * a refresh) and, unless `dropOnError`, after a failure: `data` is the last answer received, null
+ * before the first.
  */
-export function useKeptQuery<T>(queryKey: QueryKey, load: (signal: AbortSignal) => Promise<T>, enabled = true) {
-  const q = useQuery({ queryKey, queryFn: ({ signal }) => load(signal), enabled });
+export function useKeptQuery<T>(queryKey: QueryKey, load: (signal: AbortSignal) => Promise<T>, { dropOnError = false } = {}) {
+  const q = useQuery({ queryKey, queryFn: ({ signal }) => load(signal) });
   const last = useRef<T | null>(null);
   if (q.data !== undefined) last.current = q.data;
+  else if (dropOnError && q.isError) last.current = null;
   return { ...q, data: q.data ?? last.current, loading: q.isFetching };
 }
