@@ -1,4 +1,4 @@
-import type { AdminDraw, AdminPayment, AutopayRunStatus, OpenBuyerNumber, ParticipantEntry } from './api/types';
+import type { AdminDraw, AdminPayment, AutopayRunStatus, OpenBuyerNumber, ParticipantEntry, WalkReason } from './api/types';
 
 /**
  * The words for the codes the server sends (statuses, kinds, review flags), declared once: the
@@ -63,3 +63,6 @@ export const AUTOPAY_RUN_STATUS: Record<AutopayRunStatus, { label: string; color
 
 /** An e-book of the catalogue: on sale or archived. */
 export const infoproductStateLabel = (active: boolean) => (active ? 'Ativo' : 'Arquivado');
+
+/** Why a drawn number was passed over, in the result dialog's preview (short; the public page says it in full). */
+export const WALK_REASON_SHORT: Record<WalkReason, string> = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro', voided: 'anulado (pagamento estornado)' };

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Descriptions, Form, Input, InputNumber, Modal, Space, Tag } from 'antd';
 import { CloudDownloadOutlined, TrophyOutlined } from '@ant-design/icons';
 import { api, errorMessage } from '../../api/client';
+import { WALK_REASON_SHORT } from '../../statusLabels';
 import type { DrawResult, DrawStatus, ResultPreview } from '../../api/types';
 import { numbersProblem, parseNumbers } from './resultNumbers';
 
@@ -18,13 +19,12 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const localToIso = (v: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00-03:00` : null);
 const isoToLocal = (iso: string) => new Date(new Date(iso).getTime() - 3 * 3600_000).toISOString().slice(0, 16);
 
-const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro', voided: 'anulado (pagamento estornado)' } as const;
 
 /**
- * 'Registrar resultado' (issue 10): on a closed draw, the operator types the contest number and
+ * 'Registrar resultado': on a closed draw, the operator types the contest number and
  * the 20 numbers in draw order, or 'Buscar resultado' fetches them from the results service;
  * the server computes the winner and the dialog shows it before 'Confirmar' records it. The
- * winner is never typed in. For the admin draws pages (placed there by their owner).
+ * winner is never typed in. On the held raffles page, for each closed draw.
  */
 export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; onDone?: (result: DrawResult) => void }) {
   const [open, setOpen] = useState(false);
@@ -218,7 +218,7 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
                 {preview.winner_name ? `${preview.winner_name} (${preview.winner_email})` : '—'}
               </Descriptions.Item>
               <Descriptions.Item label="Números passados">
-                {preview.walk.length ? preview.walk.map((w) => `${pad(w.n)} ${WALK_TEXT[w.reason]}`).join(', ') : 'nenhum: o último sorteado foi vendido'}
+                {preview.walk.length ? preview.walk.map((w) => `${pad(w.n)} ${WALK_REASON_SHORT[w.reason]}`).join(', ') : 'nenhum: o último sorteado foi vendido'}
               </Descriptions.Item>
               <Descriptions.Item label="Vendidos que contam">{preview.sold_count}</Descriptions.Item>
             </Descriptions>
