@@ -12,7 +12,7 @@ export const infoproductsApi = {
   uploadCover: (id: number, file: Blob, name: string) => api.upload<AdminInfoproduct>(`/api/admin/infoproducts/${id}/cover`, file, name),
 };
 
-/** Payments to review (issue 9). */
+/** Payments to review (GET /api/admin/payments and its actions). */
 export const paymentsReviewApi = {
   list: (q: { status?: string; flagged?: boolean; reviewed?: boolean; limit: number; offset: number }, signal?: AbortSignal) =>
     api.get<AdminPaymentList>('/api/admin/payments', {

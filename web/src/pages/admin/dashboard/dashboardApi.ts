@@ -11,7 +11,7 @@ export interface DrawBody {
   infoproduct_id: number | null;
 }
 
-/** The dashboard's calls (account spec §7 "Admin", issue 9): the first listed path of each. */
+/** The dashboard's calls (account spec §7 "Admin"): the first listed path of each. */
 export const dashboardApi = {
   summary: (signal?: AbortSignal) => api.get<DashboardSummary>('/api/admin/dashboard/summary', { signal }),
   /**
