@@ -1,5 +1,5 @@
 /**
- * What the home page downloads (issue 7, "the site people download"):
+ * What the home page downloads (its download budget, "the site people download"):
  *
  *   node --import tsx bench/bundle.ts          (npm run bench:bundle)
  *   BENCH_SKIP_BUILD=1 …                       (measure web/dist as it is, no vite build first)
@@ -26,18 +26,31 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCHMARKS_FILE, dropDatabase, machineLine, writeSection } from './lib';
 import { launchChromium, PHONE_VIEWPORT } from '../tests/helpers/browser';
-import { chunkOf, HOME_JS_BUDGET_BYTES, privateSourcesIn, readChunkMap, recordScripts, topSources, WEB_DIST, type ScriptResponse } from '../tests/helpers/bundle';
+import {
+  chunkOf,
+  HOME_JS_BUDGET_BYTES,
+  privateSourcesIn,
+  readChunkMap,
+  recordScripts,
+  topSources,
+  WEB_DIST,
+  type ScriptResponse,
+} from '../tests/helpers/bundle';
 
 const ROOT = path.resolve(__dirname, '..');
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 function build() {
   console.log('vite build (production)…');
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'inherit',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: 'inherit',
+    },
+  );
   if (r.status !== 0) throw new Error('vite build failed');
 }
 
@@ -49,7 +62,8 @@ function gzipSize(file: string): number | null {
 
 async function main() {
   if (process.env.BENCH_SKIP_BUILD !== '1') build();
-  if (!process.env.CHROMIUM_PATH && !fs.existsSync('/usr/bin/chromium')) throw new Error('Chromium not found (/usr/bin/chromium or CHROMIUM_PATH).');
+  if (!process.env.CHROMIUM_PATH && !fs.existsSync('/usr/bin/chromium'))
+    throw new Error('Chromium not found (/usr/bin/chromium or CHROMIUM_PATH).');
   const { provisionServices } = await import('../scripts/provision');
   const { createDb, migrateLatest } = await import('../src/platform/db');
   const { seedDemo } = await import('../seeds/demo');
@@ -74,7 +88,15 @@ async function main() {
       await db.destroy();
     }
     services = createServices({
-      config: loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent', RATE_LIMIT_DISABLED: 'true' }),
+      config: loadConfig({
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: infra.databaseUrl,
+        REDIS_URL: infra.redisUrl,
+        QUEUE_PREFIX: queuePrefix,
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_DISABLED: 'true',
+      }),
     });
     server = http.createServer(createApp(services, { serveWeb: true, webDir: WEB_DIST }).callback());
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -85,7 +107,8 @@ async function main() {
     const page = await context.newPage();
     let acceptEncoding = '';
     page.on('request', (req) => {
-      if (req.resourceType() === 'script' && !acceptEncoding) void req.allHeaders().then((h) => (acceptEncoding = h['accept-encoding'] ?? ''));
+      if (req.resourceType() === 'script' && !acceptEncoding)
+        void req.allHeaders().then((h) => (acceptEncoding = h['accept-encoding'] ?? ''));
     });
     const scripts = await recordScripts(page, async () => {
       await page.goto(`${url}/`);
@@ -134,7 +157,7 @@ async function main() {
     const section = [
       '## Home page download (JS)',
       '',
-      'Command (from the repository root; builds the SPA, provisions its own PostgreSQL and Redis like `npm test`, drives Debian\'s Chromium):',
+      "Command (from the repository root; builds the SPA, provisions its own PostgreSQL and Redis like `npm test`, drives Debian's Chromium):",
       '',
       '```sh',
       'npm run bench:bundle        # node --import tsx bench/bundle.ts',
@@ -143,7 +166,7 @@ async function main() {
       `- Date: ${new Date().toISOString()}`,
       machineLine(loadAtStart),
       `- What: a first visit of \`/\` (fresh browser context, empty cache, ${PHONE_VIEWPORT.width}x${PHONE_VIEWPORT.height} viewport) served by the real app with the demo catalogue (${cards} product cards), until the cards are shown and the network is idle. "Sent" is the response body as transferred (Chromium's \`Accept-Encoding: ${acceptEncoding || 'n/a'}\`; the server sends the \`.br\`/\`.gz\` files precompressed at build time); "gzip" is the \`.gz\` sibling on disk, for browsers without brotli.`,
-      '- Budget (issue 7): at most 170 KB of JS (1 KB = 1024 bytes throughout), and no account or admin code for a store visitor. Before this work the same page moved about 1.2 MB of development-build JS, uncompressed (about 314 KB gzip once built for production).',
+      '- Budget (a first visit of the home page): at most 170 KB of JS (1 KB = 1024 bytes throughout), and no account or admin code for a store visitor. Before this work the same page moved about 1.2 MB of development-build JS, uncompressed (about 314 KB gzip once built for production).',
       '',
       table,
       '',

@@ -28,7 +28,6 @@
  */
 import http from 'node:http';
 import os from 'node:os';
-import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The whole domain of DESIGN.md in one first migration. Invariants live here:
+ * The whole domain in one first migration. Invariants live here (docs/RULES.md names them):
  * - a number is sold at most once: number_sales UNIQUE(draw_id, n) and the
  *   draw_numbers status/owner checks;
  * - one open draw per product: partial unique index on draws;

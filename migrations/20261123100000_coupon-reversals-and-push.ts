@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 8, coupons (DESIGN §6):
+ * Coupons: refund reversals and the partner store push (RULES RF4, C1):
  * - a refund or chargeback reverses the payment's cashback once: ledger kind 'reversal'
  *   (negative), unique per payment;
  * - what was already spent when the reversal comes stays as a debt on the account,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Hardening of money paths (issue 7):
+ * Hardening of money paths (RULES P5, P6, N5):
  * - payments.lapsed_at: when a payment became expired / cancelled / rejected. The provider is
  *   still asked about it for a window after that (a PIX paid late is never lost).
  * - payments.provider_cancel_pending: we cancelled the payment on our side (its reservation was

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 9, customer registry: an admin's "Excluir" on a customer with payments, numbers or
+ * Customer registry (RULES U4): an admin's "Excluir" on a customer with payments, numbers or
  * coupon entries anonymizes the account (LGPD) instead of erasing money records. The mark says
  * when; such an account has no password, no sessions and no personal data left.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Payments to review (issue 9): an operator marks a flagged payment reviewed with a note.
+ * Payments to review (the admin console and `payments review`): an operator marks a flagged payment reviewed with a note.
  * - payments.reviewed_at / reviewed_by / review_note: who looked at the flag, when, and what they
  *   wrote (the history of notes is in audit_log, action payment.reviewed).
  * - A payment flagged again later (a new reason, e.g. a refund after a late approval that was

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Autopay (issue 11): what a run records beyond the first schema, and the sandbox card "bank".
+ * Autopay (RULES A4, A5): what a run records beyond the first schema, and the sandbox card "bank".
  *
  * - autopay_runs: the hold's end, attempts, the next retry, the amount and the provider's answer.
  * - sandbox_card_tokens: the sandbox tokenizer's single-use, short-lived tokens. Never the card

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Why each draw was opened and closed (DESIGN §2 "an admin's close is a pause", §7 autopay):
+ * Why each draw was opened and closed (RULES D3 "an admin's close is a pause", D4, A3 autopay):
  * - draws.opened_by: 'sellout' (successor of a sold-out draw), 'admin' (console or CLI: creation,
  *   reopen, NOVO SORTEIO, a product's first draw opened by the e-book admin) or 'customer' (a
  *   product's first draw opened by ensure-open-draw). Autopay holds and charges captive numbers

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * An address in ADMIN_EMAILS makes an account admin only once the account proved it owns the
- * address (DESIGN §9):
+ * address (RULES U3):
  * - users.admin_email_proved: the (lowercased) address the account confirmed; the proof is for
  *   that address only (an account whose e-mail changes proves the new one again);
  * - admin_email_confirmations: single-use, expiring confirmation links (only their SHA-256 is

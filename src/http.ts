@@ -82,7 +82,7 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
   // The caller through the session cache; the 'admin' access check reads the account afresh
-  // from the database (DESIGN §9), whatever the path.
+  // from the database (RULES U1), whatever the path.
   app.use(bearerUser((token) => services.auth.authenticate(token)));
   // A signed-in user's write (any method but GET/HEAD/OPTIONS), once answered by the routes:
   // their cached sessions and reads go on every web process before the answer leaves, so their

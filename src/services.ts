@@ -154,7 +154,7 @@ export function createServices(overrides: ServiceOverrides = {}): Services {
   const readCache = overrides.readCache ?? new ReadCache();
   const cacheBus = createCacheBus({ cache: readCache, sessions: sessions as SessionCache<unknown>, publisher: fastRedis, redisUrl: config.redisUrl, channel: `${config.queuePrefix}:read-cache`, logger });
   // Draw-opened hooks run in the opening transaction: autopay holds the captive numbers of the
-  // main series' new draw (DESIGN §7), only when opened by sell-out succession or by an admin,
+  // main series' new draw (RULES A2), only when opened by sell-out succession or by an admin,
   // never by a customer's ensure-open-draw (RULES A3). Wired here so draws never imports autopay.
   const draws = createDrawsService({ db, logger, readCache, onDrawOpened: [holdCaptiveNumbers] });
   // A reservation that ended (expired, or confirmed with vouchers) leaves its PIX unpayable:

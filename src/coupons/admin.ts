@@ -11,7 +11,7 @@ import { expireIfDue } from './service';
 import { daysToExpire, liveBalanceCents, validUntil } from './serializers';
 
 /**
- * The coupon rules as the admin and the operator CLI use them (DESIGN §6): a balance edit is an
+ * The coupon rules as the admin and the operator CLI use them (RULES C1, C5): a balance edit is an
  * 'adjustment' entry of the append-only ledger with its reason and author, never an overwrite,
  * and every balance shown is `liveBalanceCents`, the rule of the customer area.
  */
@@ -43,7 +43,10 @@ export interface Adjustment {
  * balance owes first (as /conta does), then appends the adjustment. The balance never goes below
  * zero (409). The caller writes the audit entry.
  */
-export async function adjustCouponBalance(trx: Trx, a: { userId: number; cents: number; reason: string; actorUserId: number | null }): Promise<Adjustment> {
+export async function adjustCouponBalance(
+  trx: Trx,
+  a: { userId: number; cents: number; reason: string; actorUserId: number | null },
+): Promise<Adjustment> {
   const cfg = await readAppConfig(trx);
   // A balance needs its code to be spent at the partner store: an account without one gets it now.
   await trx('users').where({ id: a.userId }).whereNull('coupon_code').update({ coupon_code: newCouponCode() });
@@ -51,7 +54,8 @@ export async function adjustCouponBalance(trx: Trx, a: { userId: number; cents: 
   await expireIfDue(trx, account, cfg.coupon_validity_days);
   const before = account.balance_cents;
   const after = before + a.cents;
-  if (after < 0) throw errors.conflict('coupon_negative', `O saldo não pode ficar negativo: o saldo atual é ${brl(before)}.`, { balance_cents: before });
+  if (after < 0)
+    throw errors.conflict('coupon_negative', `O saldo não pode ficar negativo: o saldo atual é ${brl(before)}.`, { balance_cents: before });
   const [entry] = await trx('coupon_ledger')
     .insert({ user_id: a.userId, kind: 'adjustment', amount_cents: a.cents, note: a.reason, actor_user_id: a.actorUserId })
     .returning('id');
@@ -60,7 +64,10 @@ export async function adjustCouponBalance(trx: Trx, a: { userId: number; cents: 
 }
 
 /** Live balances (and validity) of some users, by the customer area's rule. */
-export async function balancesOf(conn: Conn, userIds: number[]): Promise<Map<number, { cents: number; valid_until: string | null; days_to_expire: number | null }>> {
+export async function balancesOf(
+  conn: Conn,
+  userIds: number[],
+): Promise<Map<number, { cents: number; valid_until: string | null; days_to_expire: number | null }>> {
   const out = new Map<number, { cents: number; valid_until: string | null; days_to_expire: number | null }>();
   if (!userIds.length) return out;
   const cfg = await readAppConfig(conn);
@@ -81,11 +88,26 @@ export const ActiveClientsQuery = z.object({
   offset: PageOffset(),
 });
 
+/** One row of the active-clients query below. */
+type ActiveClientRow = Pick<q.CouponAccountRow, 'balance_cents' | 'last_paid_payment_at'> & {
+  id: number;
+  name: string;
+  email: string;
+  created_at: Date;
+  coupon_code: string | null;
+  purchases_count: number;
+  last_buy: Date | null;
+  wins: number;
+};
+
 /**
  * 'Clientes com saldo ativo' (GET /api/admin/clients/active): every customer whose live balance is
  * positive, biggest balance first, with purchases, last purchase, wins and days to expiry.
  */
-export async function activeClients(db: Db, query: unknown): Promise<{ items: ActiveClient[]; hasMore: boolean; limit: number; offset: number }> {
+export async function activeClients(
+  db: Db,
+  query: unknown,
+): Promise<{ items: ActiveClient[]; hasMore: boolean; limit: number; offset: number }> {
   const f = ActiveClientsQuery.parse(query);
   const cfg = await readAppConfig(db);
   const rows = await db('coupon_accounts as a')
@@ -93,8 +115,15 @@ export async function activeClients(db: Db, query: unknown): Promise<{ items: Ac
     .where('a.balance_cents', '>', 0)
     .whereNull('u.anonymized_at')
     // The SQL twin of liveBalanceCents (checked again below with the function itself).
-    .where((w) => w.whereNull('a.last_paid_payment_at').orWhereRaw('a.last_paid_payment_at + make_interval(days => ?) > now()', [cfg.coupon_validity_days]))
-    .orderBy([{ column: 'a.balance_cents', order: 'desc' }, { column: 'u.id', order: 'asc' }])
+    .where((w) =>
+      w
+        .whereNull('a.last_paid_payment_at')
+        .orWhereRaw('a.last_paid_payment_at + make_interval(days => ?) > now()', [cfg.coupon_validity_days]),
+    )
+    .orderBy([
+      { column: 'a.balance_cents', order: 'desc' },
+      { column: 'u.id', order: 'asc' },
+    ])
     .limit(f.limit + 1)
     .offset(f.offset)
     .select(
@@ -109,16 +138,17 @@ export async function activeClients(db: Db, query: unknown): Promise<{ items: Ac
         `(SELECT count(*)::int FROM payments p WHERE p.user_id = u.id AND p.status = 'approved' AND p.kind = ANY(?) AND p.amount_cents > 0) AS purchases_count`,
         [PAID_KINDS as unknown as string[]],
       ),
-      db.raw(`(SELECT max(p.paid_at) FROM payments p WHERE p.user_id = u.id AND p.status = 'approved' AND p.kind = ANY(?) AND p.amount_cents > 0) AS last_buy`, [
-        PAID_KINDS as unknown as string[],
-      ]),
+      db.raw(
+        `(SELECT max(p.paid_at) FROM payments p WHERE p.user_id = u.id AND p.status = 'approved' AND p.kind = ANY(?) AND p.amount_cents > 0) AS last_buy`,
+        [PAID_KINDS as unknown as string[]],
+      ),
       db.raw(`(SELECT count(*)::int FROM draws d WHERE d.winner_user_id = u.id) AS wins`),
     );
   const hasMore = rows.length > f.limit;
   const items: ActiveClient[] = rows
     .slice(0, f.limit)
-    .map((r: Record<string, any>) => {
-      const cents = liveBalanceCents(r as q.CouponAccountRow, cfg.coupon_validity_days);
+    .map((r: ActiveClientRow) => {
+      const cents = liveBalanceCents(r, cfg.coupon_validity_days);
       return {
         user_id: Number(r.id),
         name: r.name,
@@ -130,8 +160,8 @@ export async function activeClients(db: Db, query: unknown): Promise<{ items: Ac
         last_buy: iso(r.last_buy),
         wins: Number(r.wins),
         coupon: r.coupon_code,
-        valid_until: validUntil(r as q.CouponAccountRow, cfg.coupon_validity_days),
-        days_to_expire: daysToExpire(r as q.CouponAccountRow, cfg.coupon_validity_days),
+        valid_until: validUntil(r, cfg.coupon_validity_days),
+        days_to_expire: daysToExpire(r, cfg.coupon_validity_days),
       };
     })
     .filter((c) => c.coupon_value_cents > 0);

@@ -2,7 +2,7 @@ import { body, requireUser } from '../platform/http/context';
 import type { CouponsService } from './service';
 import { routes } from '../platform/http/routes';
 
-/** The customer's store credit (DESIGN §6). */
+/** The customer's store credit (RULES C1–C4). */
 export function couponsRoutes(coupons: CouponsService) {
   const r = routes();
 

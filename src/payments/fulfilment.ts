@@ -56,7 +56,7 @@ export async function fulfilPayment(
   deps: FulfilmentDeps,
 ): Promise<{ fulfilled: boolean; result: Record<string, unknown>; touchedDrawId?: number; receiptOutboxId?: number | null }> {
   if (payment.status !== 'approved') throw new Error(`payment ${payment.id} is ${payment.status}, not approved`);
-  // Approved for less than charged: a person decides (DESIGN §5), nothing is delivered automatically.
+  // Approved for less than charged: a person decides (RULES P6), nothing is delivered automatically.
   if (payment.fulfilment_on_hold) return { fulfilled: false, result: { on_hold: true } };
   const claimed = await trx('payment_fulfilments').insert({ payment_id: payment.id }).onConflict('payment_id').ignore().returning('payment_id');
   if (!claimed.length) {
@@ -80,7 +80,7 @@ export async function fulfilPayment(
   } else {
     throw new Error(`payment ${payment.id} (${payment.kind}) has nothing to fulfil`);
   }
-  await creditPaymentCashback(trx, payment); // store credit, once per payment (DESIGN §6)
+  await creditPaymentCashback(trx, payment); // store credit, once per payment (RULES C2)
   await trx('payment_fulfilments').where({ payment_id: payment.id }).update({ result: JSON.stringify(result) });
   // RULES P4: the receipt rides on the one fulfilment row, so a repeated approval never writes a second mail.
   const receiptOutboxId = deps.receipts ? await deps.receipts.enqueue(trx, payment) : null;
@@ -88,7 +88,7 @@ export async function fulfilPayment(
 }
 
 /**
- * A paid reservation: its numbers become the payer's. Late approval (DESIGN §5):
+ * A paid reservation: its numbers become the payer's. Late approval (RULES P5):
  * numbers no longer held by the reservation are sold anyway when still free, all
  * within the draw's max_per_user; the rest become vouchers of the draw's product
  * (or coupon credit to the cent for a draw without product) and the payment is

@@ -8,7 +8,7 @@ import type { Conn } from '../platform/db';
 /** Statuses of a payment that ended without our seeing it paid: the provider is still asked for a while. */
 export const LAPSED_STATUSES = ['expired', 'cancelled', 'rejected'] as const;
 
-/** How long after a payment lapsed we keep asking the provider (DESIGN §5: at least 24 h). */
+/** How long after a payment lapsed we keep asking the provider (RULES P5: at least 24 h). */
 export const LATE_CHECK_WINDOW_HOURS = 48;
 
 /**

@@ -4,7 +4,7 @@ import type { PaymentRow } from './fulfilment';
 /**
  * The one place that writes payments rows and fulfilment records (the rule "one owner for each
  * write": other modules call these, or the payments service, never insert into payments tables).
- * One payments table for every way money or value comes in (DESIGN §5): e-book and reservation
+ * One payments table for every way money or value comes in (RULES P1): e-book and reservation
  * PIX (checkout), autopay card charges (autopay), admin grants and assignments.
  */
 export interface NewPayment {
@@ -48,15 +48,30 @@ export async function cancelUnsentPayment(trx: Conn, paymentId: number, reason: 
 
 /** The provider's id of a charge made for our payment (set once). */
 export async function attachProviderPaymentId(trx: Conn, paymentId: number, providerPaymentId: string): Promise<void> {
-  await trx('payments').where({ id: paymentId }).whereNull('provider_payment_id').update({ provider_payment_id: providerPaymentId, updated_at: trx.fn.now() });
+  await trx('payments')
+    .where({ id: paymentId })
+    .whereNull('provider_payment_id')
+    .update({ provider_payment_id: providerPaymentId, updated_at: trx.fn.now() });
 }
 
 /**
  * An admin's assignment of numbers: an approved payment of R$ 0 delivered at once. Called by the
  * draws module's assignment (through the hook wired in services.ts) before it sells the numbers.
  */
-export async function recordAdminAssignment(trx: Conn, a: { userId: number; drawId: number; numbers: number[]; assignedBy: number | null }): Promise<number> {
-  const p = await insertPayment(trx, { user_id: a.userId, kind: 'admin', method: 'admin', provider: 'admin', status: 'approved', amount_cents: 0, draw_id: a.drawId, numbers: a.numbers });
+export async function recordAdminAssignment(
+  trx: Conn,
+  a: { userId: number; drawId: number; numbers: number[]; assignedBy: number | null },
+): Promise<number> {
+  const p = await insertPayment(trx, {
+    user_id: a.userId,
+    kind: 'admin',
+    method: 'admin',
+    provider: 'admin',
+    status: 'approved',
+    amount_cents: 0,
+    draw_id: a.drawId,
+    numbers: a.numbers,
+  });
   await recordDelivered(trx, p.id, { draw_id: a.drawId, sold: a.numbers, assigned_by: a.assignedBy });
   return Number(p.id);
 }

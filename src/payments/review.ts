@@ -8,12 +8,21 @@ import type { PaymentsService } from './service';
 import { reviewFlagOf } from './state';
 import { PAYMENT_STATUSES } from '../shared/api/admin-payments';
 
+/** One row of the payments query (`base()` below): the answer's fields before they are written out. */
+type PaymentRow = Omit<AdminPayment, 'created_at' | 'paid_at' | 'reviewed_at' | 'sandbox_approvable'> & {
+  created_at: Date;
+  paid_at: Date | null;
+  reviewed_at: Date | null;
+  provider_payment_id: string | null;
+};
+
 /**
  * Payments to review (console `/admin/pagamentos`, CLI `payments …`; RULES P5, P6, RF1): the
  * payments the money rules flagged (late approvals, refunds, chargebacks, amount mismatches) with
  * their reason, marking one reviewed with a note, and the sandbox approval. One service for the
  * admin API and the CLI; the flags themselves are raised by the payments state machine.
  */
+
 
 export { PAYMENT_STATUSES };
 
@@ -98,7 +107,7 @@ export function createPaymentsReviewService(deps: { db: Db; payments: PaymentsSe
         'p.provider_payment_id',
       );
 
-  function view(row: Record<string, any>): AdminPayment {
+  function view(row: PaymentRow): AdminPayment {
     return {
       id: Number(row.id),
       user_id: Number(row.user_id),

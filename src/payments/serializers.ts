@@ -3,7 +3,7 @@ import type { PixPayment } from '../shared/api/payments';
 import { iso } from '../shared/iso';
 import type { PaymentRow } from './fulfilment';
 
-/** Answer of every PIX creation (storefront §3 "Payment response"). */
+/** Answer of every PIX creation (storefront spec §3 "Payment response"). */
 export function pixView(p: PaymentRow): PixPayment {
   return {
     paymentId: p.id,

@@ -1,4 +1,3 @@
-import type { Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { releaseReservation } from '../draws/sales';
@@ -10,7 +9,7 @@ import { LAPSED_STATUSES } from './queries';
 import type { PaymentsDeps } from './deps';
 import { PAYMENT_STATUSES, type ReviewFlag } from '../shared/api/admin-payments';
 
-/** Statuses a payment may move to from each status (DESIGN §5, plus late approval of lapsed ones). */
+/** Statuses a payment may move to from each status (RULES P3, P9, plus late approval of lapsed ones: P5). */
 export const TRANSITIONS: Record<string, ProviderStatus[]> = {
   // pending → refunded/charged_back: approved and returned before we ever saw the approval
   // (nothing was delivered, nothing to revoke; flagged for review).
@@ -124,7 +123,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         return { p, f: null, touched };
       }
       const approving = target === 'approved';
-      // Less than charged: not fulfilled, a person decides (DESIGN §5). More: fulfilled, flagged.
+      // Less than charged: not fulfilled, a person decides (RULES P6). More: fulfilled, flagged.
       const underpaid = approving && remote.amountCents < p.amount_cents;
       const amountMismatch = approving && remote.amountCents !== p.amount_cents;
       if (amountMismatch) deps.logger.warn({ paymentId, expected: p.amount_cents, got: remote.amountCents }, 'approved amount differs from the charged amount');
@@ -173,7 +172,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         // numbers it bought directly or with its vouchers, its coupon cashback, its e-book right
         // (which follows the payment's status and the sales that still count).
         const undone = await deps.vouchers.undoPayment(trx, row, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId ?? null });
-        const coupon = await reversePaymentCashback(trx, row); // coupon credit back, never below zero (DESIGN §6)
+        const coupon = await reversePaymentCashback(trx, row); // coupon credit back, never below zero (RULES RF4)
         for (const d of undone.released) touched.add(d.drawId);
         const notes = [
           ...undone.revoked.map((r) => `${r.count} voucher(s) não usado(s) revogado(s)`),

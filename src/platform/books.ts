@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Conn } from './db';
 
 /**
@@ -28,7 +29,7 @@ export function booksCheck(name: string, offending: Array<number | string>, note
 export const pairId = (a: number | string, b: number | string) => `${Number(a)}:${Number(b)}`;
 
 /** Rows of a raw query (pg's `rows`). */
-export async function rowsOf<T>(conn: Conn, sql: string, bindings: readonly unknown[] = []): Promise<T[]> {
-  const r = await conn.raw(sql, bindings as any);
+export async function rowsOf<T>(conn: Conn, sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<T[]> {
+  const r = await conn.raw(sql, bindings as Knex.RawBinding[]);
   return (r.rows ?? r) as T[];
 }

@@ -63,7 +63,7 @@ z.config(z.locales.ptBR());
 z.config({ customError: ptBrIssueMessage });
 
 /**
- * The one id rule (DESIGN §10) as a zod schema for paths, queries and bodies:
+ * The one id rule (RULES H4) as a zod schema for paths, queries and bodies:
  * decimal integers ≥ 1 only (`0x0f`, `1e3`, `01`, `-1`, `1.0`, `0` and numbers
  * beyond 2^53 are refused with `message`). See parseId in shared/validation.
  */
@@ -84,7 +84,8 @@ export function Id(message = 'Identificador inválido.') {
  * passed on as a name.
  */
 export function idOrName(v: string, message = 'Identificador inválido.', field = 'id'): string {
-  if (looksNumeric(v) && parseId(v) === null) throw errors.validation('validation_error', message, { details: [{ path: field, message, code: 'custom' }] });
+  if (looksNumeric(v) && parseId(v) === null)
+    throw errors.validation('validation_error', message, { details: [{ path: field, message, code: 'custom' }] });
   return v;
 }
 
@@ -100,6 +101,9 @@ export function PageLimit(max: number, dflt: number) {
 
 /** The `offset` of a paginated list: an integer ≥ 0 (≤ `max.value` when given), 0 when absent. */
 export function PageOffset(max?: { value: number; message: string }) {
-  const n = z.coerce.number({ error: 'O deslocamento deve ser um número.' }).int('O deslocamento deve ser um número inteiro.').min(0, 'O deslocamento não pode ser negativo.');
+  const n = z.coerce
+    .number({ error: 'O deslocamento deve ser um número.' })
+    .int('O deslocamento deve ser um número inteiro.')
+    .min(0, 'O deslocamento não pode ser negativo.');
   return (max ? n.max(max.value, max.message) : n).default(0);
 }

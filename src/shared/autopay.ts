@@ -1,5 +1,5 @@
 /**
- * Autopay rules shared by the server and the /conta dialog (account spec §5, §8; DESIGN §7).
+ * Autopay rules shared by the server and the /conta dialog (account spec §5, §8; RULES A1, A5).
  * Pure functions and texts only: no runtime imports, so the web bundle can import it.
  */
 import { isValidCpf, onlyDigits } from './validation';
@@ -7,7 +7,7 @@ import { isValidCpf, onlyDigits } from './validation';
 export const AUTOPAY_MAX_NUMBERS = 20;
 /** Captive numbers are labels 00-99 (the main series' 100-number boards). */
 export const AUTOPAY_NUMBER_MAX = 99;
-/** Digit limits of the card form (spec §5, §9). */
+/** Digit limits of the card form (account spec §5, §9). */
 export const CARD_NUMBER_MAX_DIGITS = 19;
 export const DOC_MAX_DIGITS = 18;
 export const CVV_MAX_DIGITS = 4;
@@ -80,7 +80,7 @@ export function isValidCnpj(v: string): boolean {
   return digit(12) === Number(d[12]) && digit(13) === Number(d[13]);
 }
 
-/** CPF or CNPJ (spec §5: more than 11 digits counts as CNPJ); at most 18 characters typed. */
+/** CPF or CNPJ (account spec §5: more than 11 digits counts as CNPJ); at most 18 characters typed. */
 export function isValidDoc(v: string): boolean {
   const d = onlyDigits(v);
   if (d.length > DOC_MAX_DIGITS) return false;

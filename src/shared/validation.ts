@@ -75,7 +75,7 @@ export function parseIsoDate(v: string): { y: number; m: number; d: number } | n
   return { y, m: mo, d };
 }
 
-/** The product's time zone (DESIGN §1): calendar rules such as age use its dates. */
+/** The product's time zone (RULES.md: times are shown in it): calendar rules such as age use its dates. */
 export const TIME_ZONE = 'America/Sao_Paulo';
 
 let dateFormat: Intl.DateTimeFormat | null = null;
@@ -133,7 +133,7 @@ export function validateRegistration(v: Partial<RegisterInput>, today: Date = ne
 }
 
 /**
- * The one id rule (DESIGN §10): ids in paths, queries and bodies are decimal
+ * The one id rule (RULES H4): ids in paths, queries and bodies are decimal
  * integers ≥ 1 written canonically — no sign, no leading zero, no exponent, no
  * hex, no fraction — that fit a JS safe integer (PostgreSQL bigserial values we
  * read as numbers). A JSON number is judged by its value (JSON.parse has already

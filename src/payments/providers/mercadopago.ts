@@ -17,7 +17,7 @@ import { ProviderError } from './types';
  * Mercado Pago's payment status → ours ("Status de pagamento"). `authorized` and `in_mediation`
  * keep their names: the money is held at Mercado Pago (RULES P9).
  */
-export function mapMercadoPagoStatus(status: string, dateOfExpiration?: string | null): ProviderStatus {
+export function mapMercadoPagoStatus(status: string | undefined, dateOfExpiration?: string | null): ProviderStatus {
   switch (status) {
     case 'approved':
       return 'approved';
@@ -105,6 +105,29 @@ export interface MercadoPagoConfig {
   timeoutMs?: number;
 }
 
+/**
+ * The fields of Mercado Pago's JSON answers this adapter reads (payments, customers, cards, card
+ * tokens, chargebacks, error bodies), each optional: an answer is checked before a field is used.
+ */
+interface MpAnswer {
+  id?: string | number;
+  status?: string;
+  status_detail?: string | null;
+  external_reference?: string | null;
+  date_of_expiration?: string | null;
+  date_approved?: string | null;
+  transaction_amount?: number | string;
+  transaction_amount_refunded?: number | string;
+  point_of_interaction?: { transaction_data?: { qr_code?: string; qr_code_base64?: string; transaction_id?: string | null } };
+  payment_method?: { id?: string };
+  issuer?: { name?: string };
+  last_four_digits?: string;
+  results?: Array<{ id?: string | number }>;
+  payments?: unknown[];
+  message?: string;
+  cause?: Array<{ code?: string | number; description?: string }>;
+}
+
 /** Mercado Pago through its REST API: PIX, refunds, and autopay through "Pagamentos automáticos". */
 export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvider {
   const notificationUrl = (() => {
@@ -129,7 +152,7 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
       throw new ProviderError(`mercadopago unreachable: ${(e as Error).message}`, true);
     }
     const text = await res.text();
-    let json: any = null;
+    let json: MpAnswer | null = null;
     try {
       json = text ? JSON.parse(text) : null;
     } catch {
@@ -139,9 +162,9 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
   }
 
   const transient = (status: number) => status >= 500 || status === 429;
-  const describe = (json: any) => [json?.message, ...(Array.isArray(json?.cause) ? json.cause.map((c: any) => `${c?.code ?? ''} ${c?.description ?? ''}`.trim()) : [])].filter(Boolean).join('; ');
+  const describe = (json: MpAnswer | null) => [json?.message, ...(Array.isArray(json?.cause) ? json.cause.map((c) => `${c?.code ?? ''} ${c?.description ?? ''}`.trim()) : [])].filter(Boolean).join('; ');
 
-  const toPayment = (p: any): ProviderPayment => ({
+  const toPayment = (p: MpAnswer): ProviderPayment => ({
     providerPaymentId: String(p.id),
     externalReference: p.external_reference ?? null,
     status: mapMercadoPagoStatus(p.status, p.date_of_expiration),
@@ -276,7 +299,7 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
      * as 'provider_refused', never recorded as the customer's decline.
      */
     async chargeCard(i: ChargeCardInput): Promise<CardCharge> {
-      const refused = (step: string, status: number, json: any) =>
+      const refused = (step: string, status: number, json: MpAnswer | null) =>
         new ProviderError(`mercadopago refused the ${step} (${status}): ${describe(json)}`.slice(0, 500), false, 'provider_refused', status);
       const tok = await call('POST', '/v1/card_tokens', { card_id: i.cardId, customer_id: i.customerId });
       if (transient(tok.status)) throw new ProviderError(`mercadopago card token failed (${tok.status})`, true, 'temporarily_unavailable', tok.status);

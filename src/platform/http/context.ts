@@ -43,7 +43,7 @@ export function requireAdmin(ctx: Context): SessionUser {
 
 /**
  * The access levels' checks (platform/http/routes.ts). 'customer': a signed-in session.
- * 'admin': the account read from the database for this request (DESIGN §9: never from a cached
+ * 'admin': the account read from the database for this request (RULES U1: never from a cached
  * session or a token claim), an admin, passing `adminRefusal` (the deployment's admin rules);
  * never cached. 'ops': the operations dashboard's cookie session (ops/dashboard.ts).
  */

@@ -36,7 +36,7 @@ export interface ResultAlert {
 /**
  * Answer of PATCH/PUT /api/admin/draws/{id} (and the CLI's draws close): the draw, and when the
  * change closed the main series' open draw, `notice` says that the store has no current draw of
- * the main series until one is opened (DESIGN §2: an admin's close is a pause).
+ * the main series until one is opened (RULES D3: an admin's close is a pause).
  */
 export type AdminDrawChange = AdminDraw & { notice?: string };
 

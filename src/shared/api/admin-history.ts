@@ -35,7 +35,7 @@ export interface HeldDraw {
   winner_user_id: number | null;
   winner_name: string | null;
   winner_number: number | null;
-  /** Drawn without any qualifying number (DESIGN §8). */
+  /** Drawn without any qualifying number (RULES W2). */
   no_winner: boolean;
   product_name: string | null;
   product_link: string | null;

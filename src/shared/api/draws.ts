@@ -24,7 +24,7 @@ export interface DrawCounts {
 }
 
 /**
- * A draw's status in the specs' words (account spec §3 "Draw", §4; DESIGN §2): open, closed
+ * A draw's status in the specs' words (account spec §3 "Draw", §4; RULES D6): open, closed
  * (sold out or paused, awaiting the Lotomania contest) and `sorteado` (decided). The database
  * keeps its own word for the last one ('drawn'); src/draws/serializers.ts `drawStatusWord` is the
  * one place that translates.
@@ -90,7 +90,7 @@ export interface PendingDraw {
 
 /**
  * POST /api/infoproducts/{idOrSku}/ensure-open-draw when the product has no open draw and none may
- * be opened by a customer (DESIGN §2: an admin closed its last draw, a pause). 200: the storefront
+ * be opened by a customer (RULES D3, D4: an admin closed its last draw, a pause). 200: the storefront
  * reads `draw_id ?? id` and finds none, which it does not show as an error.
  */
 export interface PausedDraw {

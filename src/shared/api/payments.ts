@@ -4,7 +4,7 @@
  */
 import type { PaymentStatus } from './account';
 
-/** Answer of every PIX creation: POST /api/payments/infoproduct, /api/payments/pix (storefront §3 "Payment response"). */
+/** Answer of every PIX creation: POST /api/payments/infoproduct, /api/payments/pix (storefront spec §3 "Payment response"). */
 export interface PixPayment {
   paymentId: number;
   /** Alias of paymentId. */
