@@ -20,10 +20,21 @@ export const PAYMENT_STATUS: Record<string, { label: string; color?: string }> =
 };
 
 /** What a payment paid for. */
-export const PAYMENT_KIND: Record<string, string> = { infoproduct: 'E-book', reservation: 'Números', autopay: 'Compra automática', admin: 'Concessão do admin' };
+export const PAYMENT_KIND: Record<string, string> = {
+  infoproduct: 'E-book',
+  reservation: 'Números',
+  autopay: 'Compra automática',
+  admin: 'Concessão do admin',
+};
 
 /** The status a payment was approved after, as 'aprovado depois de …' ends. */
-const APPROVED_AFTER: Record<string, string> = { expired: 'expirar', cancelled: 'ser cancelado', rejected: 'ser recusado', refunded: 'ser estornado', charged_back: 'ser contestado' };
+const APPROVED_AFTER: Record<string, string> = {
+  expired: 'expirar',
+  cancelled: 'ser cancelado',
+  rejected: 'ser recusado',
+  refunded: 'ser estornado',
+  charged_back: 'ser contestado',
+};
 
 /** Why a payment is flagged, for a person: the server's code worded here, any other reason as sent. */
 export function reviewReasonText(p: Pick<AdminPayment, 'review_reason' | 'review_flag'>): string {
@@ -38,7 +49,11 @@ export const DRAW_STATUS: Record<AdminDraw['status'], string> = { open: 'ABERTO'
 export const DRAW_STATUS_WORD: Record<AdminDraw['status'], string> = { open: 'aberto', closed: 'fechado', sorteado: 'realizado' };
 
 /** A number of a draw's board (the buyers page's grid and its CSV). */
-export const BOARD_NUMBER_STATUS: Record<OpenBuyerNumber['status'], string> = { available: 'Disponível', reserved: 'Reservado', sold: 'Vendido' };
+export const BOARD_NUMBER_STATUS: Record<OpenBuyerNumber['status'], string> = {
+  available: 'Disponível',
+  reserved: 'Reservado',
+  sold: 'Vendido',
+};
 
 /** A participant's number in a held draw, and how it was paid. */
 export const ENTRY_STATUS: Record<ParticipantEntry['status'], string> = {
@@ -48,7 +63,12 @@ export const ENTRY_STATUS: Record<ParticipantEntry['status'], string> = {
   charged_back: 'Contestado',
   voided: 'Cancelado',
 };
-export const ENTRY_PAYMENT_KIND: Record<NonNullable<ParticipantEntry['payment_kind']>, string> = { pix: 'PIX', autopay: 'Cartão (automática)', voucher: 'Voucher', admin: 'Atribuído pelo admin' };
+export const ENTRY_PAYMENT_KIND: Record<NonNullable<ParticipantEntry['payment_kind']>, string> = {
+  pix: 'PIX',
+  autopay: 'Cartão (automática)',
+  voucher: 'Voucher',
+  admin: 'Atribuído pelo admin',
+};
 
 /** An autopay run of a draw, with its tag colour and a one-line explanation. */
 export const AUTOPAY_RUN_STATUS: Record<AutopayRunStatus, { label: string; color: string; hint: string }> = {
@@ -56,13 +76,25 @@ export const AUTOPAY_RUN_STATUS: Record<AutopayRunStatus, { label: string; color
   charging: { label: 'Cobrando', color: 'blue', hint: 'Cobrança em andamento no provedor.' },
   approved: { label: 'Aprovado', color: 'green', hint: 'Cartão cobrado; números vendidos ao cliente.' },
   failed: { label: 'Recusado', color: 'red', hint: 'Cartão recusado; números liberados no quadro.' },
-  released: { label: 'Liberado', color: 'default', hint: 'Sem cobrança (reserva encerrada ou compra automática cancelada); números liberados.' },
+  released: {
+    label: 'Liberado',
+    color: 'default',
+    hint: 'Sem cobrança (reserva encerrada ou compra automática cancelada); números liberados.',
+  },
   skipped: { label: 'Ignorado', color: 'default', hint: 'Nenhum número pôde ser reservado (indisponível ou acima do limite por pessoa).' },
-  provider_refused: { label: 'Recusa do provedor', color: 'volcano', hint: 'O provedor recusou a requisição (não o cartão): configuração nossa. Veja o erro e docs/DEPLOY.md.' },
+  provider_refused: {
+    label: 'Recusa do provedor',
+    color: 'volcano',
+    hint: 'O provedor recusou a requisição (não o cartão): configuração nossa. Veja o erro e docs/DEPLOY.md.',
+  },
 };
 
 /** An e-book of the catalogue: on sale or archived. */
 export const infoproductStateLabel = (active: boolean) => (active ? 'Ativo' : 'Arquivado');
 
 /** Why a drawn number was passed over, in the result dialog's preview (short; the public page says it in full). */
-export const WALK_REASON_SHORT: Record<WalkReason, string> = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro', voided: 'anulado (pagamento estornado)' };
+export const WALK_REASON_SHORT: Record<WalkReason, string> = {
+  not_sold: 'não vendido',
+  out_of_range: 'fora do tabuleiro',
+  voided: 'anulado (pagamento estornado)',
+};

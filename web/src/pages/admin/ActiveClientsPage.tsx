@@ -22,13 +22,23 @@ const columns: ColumnsType<ActiveClient> = [
   { title: 'VALOR', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 104, align: 'right' },
   { title: 'ÚLTIMA COMPRA', dataIndex: 'last_buy', render: (d: string | null) => (d ? formatDate(d) : '—'), width: 112 },
   { title: 'VENCEDOR (VEZES)', dataIndex: 'wins', width: 104, align: 'right' },
-  { title: 'CUPOM', dataIndex: 'coupon', width: 150, render: (c: string | null) => <span className="admin-users__nowrap">{c ?? '—'}</span> },
+  {
+    title: 'CUPOM',
+    dataIndex: 'coupon',
+    width: 150,
+    render: (c: string | null) => <span className="admin-users__nowrap">{c ?? '—'}</span>,
+  },
   {
     title: 'DIAS PARA EXPIRAR',
     dataIndex: 'days_to_expire',
     width: 104,
     align: 'right',
-    render: (d: number | null, c) => (d == null ? <span title="Sem compra paga: o saldo não expira">—</span> : <span title={`Válido até ${formatDate(c.valid_until)}`}>{d}</span>),
+    render: (d: number | null, c) =>
+      d == null ? (
+        <span title="Sem compra paga: o saldo não expira">—</span>
+      ) : (
+        <span title={`Válido até ${formatDate(c.valid_until)}`}>{d}</span>
+      ),
   },
 ];
 

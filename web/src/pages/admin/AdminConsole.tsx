@@ -37,7 +37,12 @@ export default function AdminConsole() {
       </Layout.Sider>
       <Layout className="admin-console-body">
         <div className="admin-console-bar">
-          <Button icon={<MenuOutlined />} onClick={() => setDrawerOpen(true)} aria-expanded={drawerOpen} aria-controls="admin-console-drawer">
+          <Button
+            icon={<MenuOutlined />}
+            onClick={() => setDrawerOpen(true)}
+            aria-expanded={drawerOpen}
+            aria-controls="admin-console-drawer"
+          >
             Menu do painel
           </Button>
           <span className="admin-console-bar-current">{current?.label ?? 'Administração'}</span>
@@ -63,7 +68,11 @@ export default function AdminConsole() {
             <Routes>
               {ADMIN_PAGES.map((item) => {
                 const path = routePathOf(item);
-                return path ? <Route key={item.path} path={path} element={<item.page />} /> : <Route key={item.path} index element={<item.page />} />;
+                return path ? (
+                  <Route key={item.path} path={path} element={<item.page />} />
+                ) : (
+                  <Route key={item.path} index element={<item.page />} />
+                );
               })}
               <Route path="*" element={<AdminNotFound />} />
             </Routes>

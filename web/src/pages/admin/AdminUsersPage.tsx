@@ -61,7 +61,11 @@ export default function AdminUsersPage() {
         setCreated(text);
         setSelected(user);
       } else {
-        const { message: text, coupon_adjustment: _adjustment, ...user } = await usersApi.update(a.editing.id, { ...a.payload, coupon_code: a.editing.coupon_code });
+        const {
+          message: text,
+          coupon_adjustment: _adjustment,
+          ...user
+        } = await usersApi.update(a.editing.id, { ...a.payload, coupon_code: a.editing.coupon_code });
         message.success(text);
         setSelected(user);
       }
@@ -79,7 +83,15 @@ export default function AdminUsersPage() {
     form.setFieldsValue(
       u === 'new'
         ? { name: '', email: '', phone: '', is_admin: false, coupon_code: '', balance: '0,00', coupon_reason: '' }
-        : { name: u.name, email: u.email, phone: u.phone ?? '', is_admin: u.is_admin, coupon_code: u.coupon_code ?? '', balance: centsToReais(u.coupon_value_cents), coupon_reason: '' },
+        : {
+            name: u.name,
+            email: u.email,
+            phone: u.phone ?? '',
+            is_admin: u.is_admin,
+            coupon_code: u.coupon_code ?? '',
+            balance: centsToReais(u.coupon_value_cents),
+            coupon_reason: '',
+          },
     );
   };
 
@@ -107,7 +119,11 @@ export default function AdminUsersPage() {
   const remove = async (u: AdminUser) => {
     try {
       const r = await removeUser.mutateAsync(u.id);
-      message.success(r.outcome === 'anonymized' ? 'Excluído. A conta tinha compras: os dados pessoais foram anonimizados e os registros financeiros mantidos.' : r.message);
+      message.success(
+        r.outcome === 'anonymized'
+          ? 'Excluído. A conta tinha compras: os dados pessoais foram anonimizados e os registros financeiros mantidos.'
+          : r.message,
+      );
       if (selected?.id === u.id) setSelected(null);
       await refresh();
     } catch (e) {
@@ -136,9 +152,20 @@ export default function AdminUsersPage() {
             <Button size="small" icon={<EditOutlined />} onClick={() => openDialog(u)} aria-label={`Editar ${u.name}`} />
           </Tooltip>
           <Tooltip title={`Atribuir números a ${u.name}`}>
-            <Button size="small" icon={<FieldNumberOutlined />} onClick={() => setAssignFor(u)} aria-label={`Atribuir números a ${u.name}`} />
+            <Button
+              size="small"
+              icon={<FieldNumberOutlined />}
+              onClick={() => setAssignFor(u)}
+              aria-label={`Atribuir números a ${u.name}`}
+            />
           </Tooltip>
-          <Popconfirm title="Excluir este usuário?" okText="Excluir" cancelText="Cancelar" okButtonProps={{ danger: true }} onConfirm={() => remove(u)}>
+          <Popconfirm
+            title="Excluir este usuário?"
+            okText="Excluir"
+            cancelText="Cancelar"
+            okButtonProps={{ danger: true }}
+            onConfirm={() => remove(u)}
+          >
             <Tooltip title={`Excluir ${u.name}`}>
               <Button size="small" danger icon={<DeleteOutlined />} aria-label={`Excluir ${u.name}`} />
             </Tooltip>
@@ -161,7 +188,11 @@ export default function AdminUsersPage() {
           closable
           onClose={() => setCreated(null)}
           className="admin-users__alert"
-          message={<Typography.Text copyable={{ text: created.replace(/^.*Senha padrão: /, ''), tooltips: ['Copiar senha', 'Copiada'] }}>{created}</Typography.Text>}
+          message={
+            <Typography.Text copyable={{ text: created.replace(/^.*Senha padrão: /, ''), tooltips: ['Copiar senha', 'Copiada'] }}>
+              {created}
+            </Typography.Text>
+          }
           description="A senha aparece só agora. O cliente também recebeu por e-mail um link para criar a própria senha."
         />
       )}
@@ -187,7 +218,11 @@ export default function AdminUsersPage() {
 
       {selected && (
         <p className="admin-users__selected" aria-live="polite">
-          Selecionado: <strong>#{selected.id} {selected.name}</strong> ({selected.email})
+          Selecionado:{' '}
+          <strong>
+            #{selected.id} {selected.name}
+          </strong>{' '}
+          ({selected.email})
         </p>
       )}
 
@@ -257,20 +292,36 @@ export default function AdminUsersPage() {
           <Form.Item
             name="phone"
             label="Celular"
-            rules={[{ validator: (_, v: string) => (!v || /^\d{10,13}$/.test(String(v).replace(/\D/g, '')) ? Promise.resolve() : Promise.reject(new Error('Informe um telefone válido com DDD.'))) }]}
+            rules={[
+              {
+                validator: (_, v: string) =>
+                  !v || /^\d{10,13}$/.test(String(v).replace(/\D/g, ''))
+                    ? Promise.resolve()
+                    : Promise.reject(new Error('Informe um telefone válido com DDD.')),
+              },
+            ]}
           >
             <Input inputMode="tel" autoComplete="off" placeholder="(41) 99999-9999" maxLength={20} />
           </Form.Item>
           <Form.Item name="is_admin" valuePropName="checked">
             <Checkbox>Administrador</Checkbox>
           </Form.Item>
-          <Form.Item name="coupon_code" label="Código do Cupom" extra={editing === 'new' ? 'Gerado automaticamente ao salvar.' : 'Gerado pelo sistema; não pode ser alterado.'}>
+          <Form.Item
+            name="coupon_code"
+            label="Código do Cupom"
+            extra={editing === 'new' ? 'Gerado automaticamente ao salvar.' : 'Gerado pelo sistema; não pode ser alterado.'}
+          >
             <Input disabled />
           </Form.Item>
           <Form.Item
             name="balance"
             label="Saldo (R$)"
-            rules={[{ validator: (_, v: string) => (reaisToCents(v) !== null ? Promise.resolve() : Promise.reject(new Error('Informe o saldo em reais, por exemplo 12,50.'))) }]}
+            rules={[
+              {
+                validator: (_, v: string) =>
+                  reaisToCents(v) !== null ? Promise.resolve() : Promise.reject(new Error('Informe o saldo em reais, por exemplo 12,50.')),
+              },
+            ]}
           >
             <Input inputMode="decimal" prefix="R$" maxLength={14} />
           </Form.Item>

@@ -26,8 +26,10 @@ export default function AuditPage() {
   const offset = Math.max(0, Number(params.get('offset')) || 0);
   const [form] = Form.useForm<{ entity: string; entity_id: string }>();
   // The filters and the page (from the address) are the key; a failure clears the rows.
-  const q = useKeptQuery([...adminKeys.audit, { entity, entityId, offset }], (signal) => auditApi.list({ entity, entity_id: entityId }, offset, PAGE, signal), { dropOnError: true });
-  const rows = q.data?.items ?? null;
+  const q = useKeptQuery([...adminKeys.audit, { entity, entityId, offset }], (signal) =>
+    auditApi.list({ entity, entity_id: entityId }, offset, PAGE, signal),
+  );
+  const rows = q.error ? null : (q.data?.items ?? null);
   const hasMore = q.data?.hasMore ?? false;
   const loading = q.loading;
   const loadError = q.isFetching ? null : q.error;
@@ -87,16 +89,32 @@ export default function AuditPage() {
 
   return (
     <div className="admin-audit">
-      <AdminPageHeader title="Auditoria" subtitle="Quem alterou o quê, do mais recente ao mais antigo. Abra um registro para ver o antes e o depois." />
+      <AdminPageHeader
+        title="Auditoria"
+        subtitle="Quem alterou o quê, do mais recente ao mais antigo. Abra um registro para ver o antes e o depois."
+      />
       <Card className="admin-card audit-filters">
-        <Form form={form} layout="vertical" name="audit-filters" onFinish={(v) => go({ entity: v.entity ?? '', entity_id: v.entity_id ?? '', offset: 0 })}>
+        <Form
+          form={form}
+          layout="vertical"
+          name="audit-filters"
+          onFinish={(v) => go({ entity: v.entity ?? '', entity_id: v.entity_id ?? '', offset: 0 })}
+        >
           <div className="audit-filter-row">
-            <Form.Item name="entity" label="Entidade" rules={[{ pattern: /^[a-z0-9_.-]*$/i, message: 'Use letras, números, ponto, hífen ou sublinhado.' }]}>
+            <Form.Item
+              name="entity"
+              label="Entidade"
+              rules={[{ pattern: /^[a-z0-9_.-]*$/i, message: 'Use letras, números, ponto, hífen ou sublinhado.' }]}
+            >
               <AutoComplete
                 allowClear
                 placeholder="Todas (ex.: draw, user)"
                 options={Object.entries(ENTITY_LABELS).map(([value, label]) => ({ value, label: `${label} (${value})` }))}
-                filterOption={(input, option) => String(option?.label ?? '').toLowerCase().includes(input.toLowerCase())}
+                filterOption={(input, option) =>
+                  String(option?.label ?? '')
+                    .toLowerCase()
+                    .includes(input.toLowerCase())
+                }
               />
             </Form.Item>
             <Form.Item name="entity_id" label="ID do registro" rules={[{ max: 100, message: 'Use no máximo 100 caracteres.' }]}>
@@ -116,7 +134,11 @@ export default function AuditPage() {
 
       <Card
         className="admin-card"
-        title={filtered ? `Registros de ${entity ? entityLabel(entity) : 'todas as entidades'}${entityId ? ` #${entityId}` : ''}` : 'Todos os registros'}
+        title={
+          filtered
+            ? `Registros de ${entity ? entityLabel(entity) : 'todas as entidades'}${entityId ? ` #${entityId}` : ''}`
+            : 'Todos os registros'
+        }
         extra={<Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a auditoria" />}
       >
         {loading && rows === null ? (
@@ -151,7 +173,11 @@ export default function AuditPage() {
             )}
             {(offset > 0 || hasMore) && (
               <div className="audit-pager">
-                <Button icon={<LeftOutlined />} disabled={offset === 0 || loading} onClick={() => go({ offset: Math.max(0, offset - PAGE) })}>
+                <Button
+                  icon={<LeftOutlined />}
+                  disabled={offset === 0 || loading}
+                  onClick={() => go({ offset: Math.max(0, offset - PAGE) })}
+                >
                   Anterior
                 </Button>
                 <span className="muted">
@@ -170,7 +196,19 @@ export default function AuditPage() {
 }
 
 /** One entry on a phone: when, who, what and which record, with its before/after behind a button. */
-function AuditCard({ entry, when, who, what, record }: { entry: AuditEntryView; when: ReactNode; who: ReactNode; what: ReactNode; record: ReactNode }) {
+function AuditCard({
+  entry,
+  when,
+  who,
+  what,
+  record,
+}: {
+  entry: AuditEntryView;
+  when: ReactNode;
+  who: ReactNode;
+  what: ReactNode;
+  record: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const detailId = `audit-detail-${entry.id}`;
   return (
@@ -181,7 +219,15 @@ function AuditCard({ entry, when, who, what, record }: { entry: AuditEntryView; 
       </div>
       <div className="audit-card-meta muted">{when}</div>
       <div className="audit-card-who">{who}</div>
-      <Button size="small" type="text" className="audit-card-toggle" icon={open ? <UpOutlined /> : <DownOutlined />} aria-expanded={open} aria-controls={detailId} onClick={() => setOpen((o) => !o)}>
+      <Button
+        size="small"
+        type="text"
+        className="audit-card-toggle"
+        icon={open ? <UpOutlined /> : <DownOutlined />}
+        aria-expanded={open}
+        aria-controls={detailId}
+        onClick={() => setOpen((o) => !o)}
+      >
         {open ? 'Ocultar antes e depois' : 'Ver antes e depois'}
       </Button>
       {open && (

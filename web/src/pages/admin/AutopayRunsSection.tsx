@@ -17,7 +17,16 @@ const LOAD_FAILED = 'Não foi possível carregar as compras automáticas deste s
 const brl = (cents: number | null) => (cents == null ? '—' : (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }));
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—';
+  iso
+    ? new Date(iso).toLocaleString('pt-BR', {
+        timeZone: 'America/Sao_Paulo',
+        day: '2-digit',
+        month: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+    : '—';
 
 const columns: TableColumnsType<AutopayRunView> = [
   {
@@ -102,7 +111,9 @@ function RunItem({ r }: { r: AutopayRunView }) {
       </Typography.Text>
       <div style={{ marginTop: 4 }}>
         Números: {r.numbers.length ? r.numbers.map(pad2).join(' ') : '—'}
-        {r.skipped_numbers.length > 0 && <Typography.Text type="secondary"> (fora: {r.skipped_numbers.map(pad2).join(' ')})</Typography.Text>}
+        {r.skipped_numbers.length > 0 && (
+          <Typography.Text type="secondary"> (fora: {r.skipped_numbers.map(pad2).join(' ')})</Typography.Text>
+        )}
       </div>
       <div>
         {brl(r.amount_cents)} · {r.attempts} {r.attempts === 1 ? 'tentativa' : 'tentativas'}
@@ -133,7 +144,10 @@ export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) 
 
   useEffect(() => setPage(1), [drawId]);
   const q = useKeptQuery([...adminKeys.autopayRuns(drawId), page], (signal) =>
-    request<AutopayRunsPage>('GET', '/api/admin/autopay/runs', { query: { draw_id: drawId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal }),
+    request<AutopayRunsPage>('GET', '/api/admin/autopay/runs', {
+      query: { draw_id: drawId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+      signal,
+    }),
   );
   const { data, loading } = q;
   const error = q.error && !q.isFetching ? errorMessage(q.error, LOAD_FAILED) : null;
@@ -146,18 +160,49 @@ export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) 
       title={phone ? 'Compra automática' : 'Compra automática (números cativos)'}
       size="small"
       extra={
-        <Button size="small" icon={<ReloadOutlined />} onClick={refresh} loading={loading && !!data} aria-label="Atualizar compras automáticas">
+        <Button
+          size="small"
+          icon={<ReloadOutlined />}
+          onClick={refresh}
+          loading={loading && !!data}
+          aria-label="Atualizar compras automáticas"
+        >
           Atualizar
         </Button>
       }
     >
-      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} action={<Button size="small" onClick={refresh}>Tentar de novo</Button>} />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          title={error}
+          style={{ marginBottom: 12 }}
+          action={
+            <Button size="small" onClick={refresh}>
+              Tentar de novo
+            </Button>
+          }
+        />
+      )}
       {!data && loading ? (
         <Skeleton active paragraph={{ rows: 4 }} />
       ) : phone ? (
         <>
-          <List<AutopayRunView> dataSource={data?.items ?? []} loading={loading} locale={{ emptyText: 'Nenhuma compra automática neste sorteio.' }} renderItem={(r) => <RunItem r={r} />} />
-          <Pagination size="small" current={page} pageSize={PAGE_SIZE} total={total} hideOnSinglePage onChange={setPage} style={{ marginTop: 8, textAlign: 'center' }} />
+          <List<AutopayRunView>
+            dataSource={data?.items ?? []}
+            loading={loading}
+            locale={{ emptyText: 'Nenhuma compra automática neste sorteio.' }}
+            renderItem={(r) => <RunItem r={r} />}
+          />
+          <Pagination
+            size="small"
+            current={page}
+            pageSize={PAGE_SIZE}
+            total={total}
+            hideOnSinglePage
+            onChange={setPage}
+            style={{ marginTop: 8, textAlign: 'center' }}
+          />
         </>
       ) : (
         <Table<AutopayRunView>

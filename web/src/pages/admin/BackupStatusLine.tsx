@@ -5,8 +5,14 @@ import { api, errorMessage } from '../../api/client';
 import type { BackupStatus } from '../../api/types';
 import { adminKeys } from './shared/queries';
 
-const when = (iso: string) => new Date(iso).toLocaleString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const size = (bytes: number | null) => (bytes == null ? '' : bytes < 1024 * 1024 ? `${(bytes / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} KiB` : `${(bytes / 1024 / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} MiB`);
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const size = (bytes: number | null) =>
+  bytes == null
+    ? ''
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} KiB`
+      : `${(bytes / 1024 / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} MiB`;
 
 /**
  * The operations view's last backup (GET /api/admin/ops/backups): when it ran and whether it
@@ -14,7 +20,10 @@ const size = (bytes: number | null) => (bytes == null ? '' : bytes < 1024 * 1024
  */
 export function BackupStatusLine() {
   // The menu's line and the phone drawer's each ask as they appear (the drawer's when it first opens).
-  const q = useQuery({ queryKey: adminKeys.backups, queryFn: ({ signal }) => api.get<BackupStatus>('/api/admin/ops/backups?recent=1', { signal }) });
+  const q = useQuery({
+    queryKey: adminKeys.backups,
+    queryFn: ({ signal }) => api.get<BackupStatus>('/api/admin/ops/backups?recent=1', { signal }),
+  });
   const status = q.data ?? null;
   const error = q.error && !q.isFetching ? errorMessage(q.error, 'Não foi possível ler o estado dos backups.') : null;
 
@@ -36,7 +45,8 @@ export function BackupStatusLine() {
   else if (last.ok) {
     text = (
       <>
-        <CheckCircleOutlined aria-hidden /> Último backup: {when(last.finishedAt)} ({size(last.bytes)}{last.booksOk === false ? '; livros não conferiam' : ''})
+        <CheckCircleOutlined aria-hidden /> Último backup: {when(last.finishedAt)} ({size(last.bytes)}
+        {last.booksOk === false ? '; livros não conferiam' : ''})
       </>
     );
   } else {
@@ -48,7 +58,11 @@ export function BackupStatusLine() {
     );
   }
   return (
-    <div className={`admin-console-backup${last && !last.ok ? ' admin-console-backup-failed' : ''}`} role="status" title={last?.error ?? last?.file ?? undefined}>
+    <div
+      className={`admin-console-backup${last && !last.ok ? ' admin-console-backup-failed' : ''}`}
+      role="status"
+      title={last?.error ?? last?.file ?? undefined}
+    >
       {text}
     </div>
   );

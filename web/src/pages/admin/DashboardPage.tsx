@@ -37,7 +37,14 @@ export default function DashboardPage() {
       </div>
       <FiguresCard />
       <DrawsTable onChanged={changed} />
-      <Card className="admin-card dashboard-nav" title={<span><AppstoreOutlined aria-hidden /> Outras páginas</span>}>
+      <Card
+        className="admin-card dashboard-nav"
+        title={
+          <span>
+            <AppstoreOutlined aria-hidden /> Outras páginas
+          </span>
+        }
+      >
         <nav aria-label="Outras páginas do painel" className="dashboard-nav-grid">
           {ADMIN_PAGES.filter((item) => item.path !== '/admin').map((item) => (
             <LinkButton key={item.path} to={item.path} icon={createElement(item.icon)} className="dashboard-nav-button">

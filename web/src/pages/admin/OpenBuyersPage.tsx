@@ -21,7 +21,11 @@ const LOAD_FAILED = 'Não foi possível carregar os compradores.';
 const COLOURS = 14;
 
 /** Lower case without accents, for a search that finds 'José' from 'jose'. */
-const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 
 /** Does a buyer match the search text (name, e-mail or one of their numbers)? */
 function buyerMatches(b: OpenBuyer, q: string): boolean {
@@ -112,14 +116,13 @@ export default function OpenBuyersPage() {
   ];
 
   let body;
-  if (loading) body = (
-    <div role="status" aria-label="Carregando…">
-      <Skeleton active paragraph={{ rows: 8 }} />
-    </div>
-  );
-  else if (error) body = (
-    <RetryAlert title={error} onRetry={restart} />
-  );
+  if (loading)
+    body = (
+      <div role="status" aria-label="Carregando…">
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </div>
+    );
+  else if (error) body = <RetryAlert title={error} onRetry={restart} />;
   else if (!data || data.draw_id == null) body = <Alert type="info" showIcon title="Nenhum sorteio aberto no momento." />;
   else
     body = (
@@ -128,7 +131,11 @@ export default function OpenBuyersPage() {
           <Card size="small">
             <div className="adm-stat-label">Sorteio</div>
             <div className="adm-stat-value">Nº {pad3(data.draw_id)}</div>
-            {data.title && <div className="adm-stat-note" title={data.title}>{data.title}</div>}
+            {data.title && (
+              <div className="adm-stat-note" title={data.title}>
+                {data.title}
+              </div>
+            )}
           </Card>
           <Card size="small">
             <div className="adm-stat-label">Vendidos</div>
@@ -140,7 +147,14 @@ export default function OpenBuyersPage() {
           </Card>
         </div>
         <div className="adm-toolbar">
-          <Input.Search allowClear placeholder="Buscar por nome, e-mail ou número" aria-label="Buscar compradores" maxLength={100} onChange={(e) => setSearch(e.target.value)} onSearch={setSearch} />
+          <Input.Search
+            allowClear
+            placeholder="Buscar por nome, e-mail ou número"
+            aria-label="Buscar compradores"
+            maxLength={100}
+            onChange={(e) => setSearch(e.target.value)}
+            onSearch={setSearch}
+          />
           <Button icon={<DownloadOutlined />} onClick={exportCsv}>
             Exportar CSV
           </Button>
@@ -172,12 +186,29 @@ export default function OpenBuyersPage() {
               children: (
                 <ul className="adm-grid" aria-label="Números do sorteio">
                   {numbers.map((n) => {
-                    const cls = n.status === 'sold' && n.user_id != null ? colourOf.get(n.user_id) : n.status === 'reserved' ? 'adm-cell-reserved' : '';
-                    const label = n.status === 'sold' ? `${n.name} (${n.email})` : n.status === 'reserved' ? BOARD_NUMBER_STATUS.reserved : BOARD_NUMBER_STATUS.available;
+                    const cls =
+                      n.status === 'sold' && n.user_id != null
+                        ? colourOf.get(n.user_id)
+                        : n.status === 'reserved'
+                          ? 'adm-cell-reserved'
+                          : '';
+                    const label =
+                      n.status === 'sold'
+                        ? `${n.name} (${n.email})`
+                        : n.status === 'reserved'
+                          ? BOARD_NUMBER_STATUS.reserved
+                          : BOARD_NUMBER_STATUS.available;
                     return (
-                      <li key={n.n} className={`adm-cell ${cls} ${numberHit(n) ? '' : 'adm-cell-dim'}`} title={`${pad2(n.n)}: ${label}`} aria-label={`${pad2(n.n)}: ${label}`}>
+                      <li
+                        key={n.n}
+                        className={`adm-cell ${cls} ${numberHit(n) ? '' : 'adm-cell-dim'}`}
+                        title={`${pad2(n.n)}: ${label}`}
+                        aria-label={`${pad2(n.n)}: ${label}`}
+                      >
                         {pad2(n.n)}
-                        <span className="adm-cell-who">{n.status === 'sold' ? (n.name ?? '').split(/\s+/)[0] : n.status === 'reserved' ? 'reserv.' : '\u00a0'}</span>
+                        <span className="adm-cell-who">
+                          {n.status === 'sold' ? (n.name ?? '').split(/\s+/)[0] : n.status === 'reserved' ? 'reserv.' : '\u00a0'}
+                        </span>
                       </li>
                     );
                   })}
@@ -203,7 +234,15 @@ export default function OpenBuyersPage() {
       >
         <label htmlFor="open-buyers-draw">{picked ? 'Sorteio escolhido' : 'Sorteio principal aberto ou outro sorteio:'}</label>
         <Space.Compact>
-          <InputNumber id="open-buyers-draw" min={1} precision={0} placeholder="Nº do sorteio" value={pickText} onChange={(v) => setPickText(typeof v === 'number' ? v : null)} style={{ width: 150 }} />
+          <InputNumber
+            id="open-buyers-draw"
+            min={1}
+            precision={0}
+            placeholder="Nº do sorteio"
+            value={pickText}
+            onChange={(v) => setPickText(typeof v === 'number' ? v : null)}
+            style={{ width: 150 }}
+          />
           <Button htmlType="submit">Ver compradores</Button>
         </Space.Compact>
         {picked != null && (

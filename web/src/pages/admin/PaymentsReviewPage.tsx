@@ -42,7 +42,13 @@ export default function PaymentsReviewPage() {
   const client = useQueryClient();
 
   // The filters and the page are the query's key: a change loads that list, the last one stays shown meanwhile.
-  const filters = { status, flagged: flagged === 'flagged' ? true : undefined, reviewed: reviewed === 'any' ? undefined : reviewed === 'done', limit: PAGE, offset };
+  const filters = {
+    status,
+    flagged: flagged === 'flagged' ? true : undefined,
+    reviewed: reviewed === 'any' ? undefined : reviewed === 'done',
+    limit: PAGE,
+    offset,
+  };
   const list = useKeptQuery([...adminKeys.payments, filters], (signal) => paymentsReviewApi.list(filters, signal));
   const items = list.data?.items ?? null;
   const hasMore = list.data?.hasMore ?? false;
@@ -66,7 +72,8 @@ export default function PaymentsReviewPage() {
     mutationFn: (a: { id: number; reason: string }) => paymentsReviewApi.refund(a.id, a.reason),
     onSuccess: (r) => {
       if (r.refund.pending) void message.info(`Reembolso do pagamento #${r.id} pedido; o status muda quando o provedor confirmar.`);
-      else if (r.refund.already) void message.info(`O pagamento #${r.id} já estava ${PAYMENT_STATUS[r.status]?.label.toLowerCase() ?? r.status}: nada mudou.`);
+      else if (r.refund.already)
+        void message.info(`O pagamento #${r.id} já estava ${PAYMENT_STATUS[r.status]?.label.toLowerCase() ?? r.status}: nada mudou.`);
       else void message.success(`Pagamento #${r.id} reembolsado.`);
       setRefunding(null);
       changed();
@@ -214,7 +221,9 @@ export default function PaymentsReviewPage() {
   const actionsCell = columns.find((c) => c.key === 'actions')!.render as (v: unknown, p: AdminPayment, i: number) => ReactNode;
   const cards = (list: AdminPayment[]) =>
     list.length === 0 ? (
-      <Card className="admin-card">{flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.'}</Card>
+      <Card className="admin-card">
+        {flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.'}
+      </Card>
     ) : (
       <ul className="admin-cards" aria-label="Pagamentos">
         {list.map((p, i) => (
@@ -270,7 +279,10 @@ export default function PaymentsReviewPage() {
             setStatus(v);
           }}
           className="admin-filter"
-          options={[{ value: '', label: 'Todos os status' }, ...Object.entries(PAYMENT_STATUS).map(([value, s]) => ({ value, label: s.label }))]}
+          options={[
+            { value: '', label: 'Todos os status' },
+            ...Object.entries(PAYMENT_STATUS).map(([value, s]) => ({ value, label: s.label })),
+          ]}
         />
         <Select<Flagged>
           aria-label="Marcação"
@@ -324,7 +336,9 @@ export default function PaymentsReviewPage() {
             pagination={false}
             scroll={{ x: 880 }}
             size="middle"
-            locale={{ emptyText: flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.' }}
+            locale={{
+              emptyText: flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.',
+            }}
           />
         }
       />
@@ -373,9 +387,9 @@ export default function PaymentsReviewPage() {
       >
         {refunding && (
           <Typography.Paragraph>
-            {formatBRL(refunding.amount_cents)} voltam para {refunding.user_name ?? `o cliente #${refunding.user_id}`} pelo provedor de pagamento. Os vouchers não usados
-            desta compra são revogados, os números que ela comprou são anulados (liberados se o sorteio estiver aberto), o cashback é estornado e o acesso ao e-book
-            termina. Não dá para desfazer.
+            {formatBRL(refunding.amount_cents)} voltam para {refunding.user_name ?? `o cliente #${refunding.user_id}`} pelo provedor de
+            pagamento. Os vouchers não usados desta compra são revogados, os números que ela comprou são anulados (liberados se o sorteio
+            estiver aberto), o cashback é estornado e o acesso ao e-book termina. Não dá para desfazer.
           </Typography.Paragraph>
         )}
         <Form form={refundForm} layout="vertical" disabled={refundSaving}>

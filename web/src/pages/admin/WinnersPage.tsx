@@ -31,7 +31,11 @@ function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onCl
   const { message } = App.useApp();
   const update = useMutation({
     mutationFn: (a: { drawId: number; v: PrizeForm }) =>
-      historyApi.updatePrize(a.drawId, { product_name: a.v.product_name.trim() || null, product_link: a.v.product_link.trim() || null, redeemed: a.v.redeemed }),
+      historyApi.updatePrize(a.drawId, {
+        product_name: a.v.product_name.trim() || null,
+        product_link: a.v.product_link.trim() || null,
+        redeemed: a.v.redeemed,
+      }),
     onSuccess: (saved) => {
       onSaved(saved);
       void message.success('Prêmio salvo.');
@@ -59,7 +63,11 @@ function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onCl
       destroyOnHidden
       afterOpenChange={(open) => {
         if (open && winner) {
-          form.setFieldsValue({ product_name: winner.product_name ?? '', product_link: winner.product_link ?? '', redeemed: winner.redeemed });
+          form.setFieldsValue({
+            product_name: winner.product_name ?? '',
+            product_link: winner.product_link ?? '',
+            redeemed: winner.redeemed,
+          });
           update.reset();
         }
       }}
@@ -69,14 +77,28 @@ function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onCl
           Vencedor: {winner.winner_name}, número {pad2(winner.winner_number)}
         </p>
       )}
-      <Form form={form} layout="vertical" preserve={false} onFinish={save} initialValues={{ product_name: '', product_link: '', redeemed: false }}>
-        <Form.Item name="product_name" label="Nome do produto" rules={[{ max: 200, message: 'O nome do produto pode ter no máximo 200 caracteres.' }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        onFinish={save}
+        initialValues={{ product_name: '', product_link: '', redeemed: false }}
+      >
+        <Form.Item
+          name="product_name"
+          label="Nome do produto"
+          rules={[{ max: 200, message: 'O nome do produto pode ter no máximo 200 caracteres.' }]}
+        >
           <Input maxLength={200} placeholder="Ex.: Kindle 11ª geração" />
         </Form.Item>
         <Form.Item
           name="product_link"
           label="Link do produto"
-          rules={[{ validator: (_, v: string) => (!v || !v.trim() || isHttpUrl(v) ? Promise.resolve() : Promise.reject(new Error(LINK_MESSAGE))) }]}
+          rules={[
+            {
+              validator: (_, v: string) => (!v || !v.trim() || isHttpUrl(v) ? Promise.resolve() : Promise.reject(new Error(LINK_MESSAGE))),
+            },
+          ]}
         >
           <Input inputMode="url" placeholder="https://…" maxLength={2000} />
         </Form.Item>
@@ -121,7 +143,8 @@ export default function WinnersPage() {
           {w.winner_phone && <div className="adm-muted">{formatPhone(w.winner_phone)}</div>}
           {/* Phones: the hidden columns' essentials under the name. */}
           <div className="adm-xs-only">
-            <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> · {sinceText(w.days_since)}
+            <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> ·{' '}
+            {sinceText(w.days_since)}
             {w.product_name && <div>{w.product_name}</div>}
             <div className="adm-xs-actions">
               <PrizeTag status={w.status} />
@@ -151,7 +174,13 @@ export default function WinnersPage() {
       responsive: ['sm'],
       render: (s: Winner['status']) => <PrizeTag status={s} />,
     },
-    { title: 'DIAS DESDE', dataIndex: 'days_since', key: 'days', responsive: ['sm'], render: (d: number) => (d === 0 ? 'hoje' : `${d} ${d === 1 ? 'dia' : 'dias'}`) },
+    {
+      title: 'DIAS DESDE',
+      dataIndex: 'days_since',
+      key: 'days',
+      responsive: ['sm'],
+      render: (d: number) => (d === 0 ? 'hoje' : `${d} ${d === 1 ? 'dia' : 'dias'}`),
+    },
     {
       title: 'PRODUTO',
       key: 'product',
@@ -186,7 +215,14 @@ export default function WinnersPage() {
       <h1>Vencedores</h1>
       <p className="adm-sub">Sorteios realizados com vencedor e o prêmio de cada um.</p>
       <div className="adm-toolbar">
-        <Input.Search allowClear placeholder="Buscar por nome, e-mail, sorteio ou concurso" aria-label="Buscar vencedores" enterButton="Buscar" maxLength={100} onSearch={(v) => setSearch(v.trim())} />
+        <Input.Search
+          allowClear
+          placeholder="Buscar por nome, e-mail, sorteio ou concurso"
+          aria-label="Buscar vencedores"
+          enterButton="Buscar"
+          maxLength={100}
+          onSearch={(v) => setSearch(v.trim())}
+        />
       </div>
       <LoadMoreList
         list={list}

@@ -31,15 +31,69 @@ export interface AdminNavItem {
  * here is routed and in the menu; nothing else to keep in step.
  */
 export const ADMIN_PAGES: readonly AdminNavItem[] = [
-  { path: '/admin', page: lazy(() => import('./DashboardPage')), label: 'Painel', hint: 'Sorteio atual, preço, configurações e sorteios', icon: DashboardOutlined },
-  { path: '/admin/sorteios', page: lazy(() => import('./HeldRafflesPage')), label: 'Sorteios realizados', hint: 'Sorteios fechados e realizados, com participantes', icon: HistoryOutlined },
-  { path: '/admin/clientes', page: lazy(() => import('./ActiveClientsPage')), label: 'Clientes com saldo', hint: 'Clientes com saldo de cupom ativo', icon: WalletOutlined },
-  { path: '/admin/vencedores', page: lazy(() => import('./WinnersPage')), label: 'Vencedores', hint: 'Prêmios resgatados e a resgatar', icon: TrophyOutlined },
-  { path: '/admin/AdminClientesUser', page: lazy(() => import('./AdminUsersPage')), label: 'Cadastro de Clientes', hint: 'Clientes, saldos e atribuição de números', icon: IdcardOutlined },
-  { path: '/admin/sorteiosAtivos', page: lazy(() => import('./OpenBuyersPage')), label: 'Compradores do sorteio ativo', hint: 'Quem comprou cada número; exportar CSV', icon: ShoppingCartOutlined },
-  { path: '/admin/infoproducts', page: lazy(() => import('./InfoproductsPage')), label: 'Cadastro de Infoprodutos', hint: 'E-books, PDFs e capas', icon: BookOutlined },
-  { path: '/admin/pagamentos', page: lazy(() => import('./PaymentsReviewPage')), label: 'Pagamentos', hint: 'Pagamentos a revisar e sinalizados', icon: CreditCardOutlined },
-  { path: '/admin/auditoria', page: lazy(() => import('./AuditPage')), label: 'Auditoria', hint: 'Quem alterou o quê, com antes e depois', icon: AuditOutlined },
+  {
+    path: '/admin',
+    page: lazy(() => import('./DashboardPage')),
+    label: 'Painel',
+    hint: 'Sorteio atual, preço, configurações e sorteios',
+    icon: DashboardOutlined,
+  },
+  {
+    path: '/admin/sorteios',
+    page: lazy(() => import('./HeldRafflesPage')),
+    label: 'Sorteios realizados',
+    hint: 'Sorteios fechados e realizados, com participantes',
+    icon: HistoryOutlined,
+  },
+  {
+    path: '/admin/clientes',
+    page: lazy(() => import('./ActiveClientsPage')),
+    label: 'Clientes com saldo',
+    hint: 'Clientes com saldo de cupom ativo',
+    icon: WalletOutlined,
+  },
+  {
+    path: '/admin/vencedores',
+    page: lazy(() => import('./WinnersPage')),
+    label: 'Vencedores',
+    hint: 'Prêmios resgatados e a resgatar',
+    icon: TrophyOutlined,
+  },
+  {
+    path: '/admin/AdminClientesUser',
+    page: lazy(() => import('./AdminUsersPage')),
+    label: 'Cadastro de Clientes',
+    hint: 'Clientes, saldos e atribuição de números',
+    icon: IdcardOutlined,
+  },
+  {
+    path: '/admin/sorteiosAtivos',
+    page: lazy(() => import('./OpenBuyersPage')),
+    label: 'Compradores do sorteio ativo',
+    hint: 'Quem comprou cada número; exportar CSV',
+    icon: ShoppingCartOutlined,
+  },
+  {
+    path: '/admin/infoproducts',
+    page: lazy(() => import('./InfoproductsPage')),
+    label: 'Cadastro de Infoprodutos',
+    hint: 'E-books, PDFs e capas',
+    icon: BookOutlined,
+  },
+  {
+    path: '/admin/pagamentos',
+    page: lazy(() => import('./PaymentsReviewPage')),
+    label: 'Pagamentos',
+    hint: 'Pagamentos a revisar e sinalizados',
+    icon: CreditCardOutlined,
+  },
+  {
+    path: '/admin/auditoria',
+    page: lazy(() => import('./AuditPage')),
+    label: 'Auditoria',
+    hint: 'Quem alterou o quê, com antes e depois',
+    icon: AuditOutlined,
+  },
 ];
 
 /** A page's path inside the console's <Routes> (relative to /admin; the dashboard is the index). */

@@ -23,7 +23,8 @@ export function toCsv(rows: Array<Array<string | number | null | undefined>>): s
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** Cents as a pt-BR decimal without thousands separator ('1234,50'), which Excel pt-BR reads as a number. */
-export const centsForCsv = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+export const centsForCsv = (cents: number) =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 /** The 'Por comprador' tab as CSV: one line per buyer. */
 export function buyersCsv(buyers: OpenBuyer[]): string {
@@ -33,10 +34,12 @@ export function buyersCsv(buyers: OpenBuyer[]): string {
   ]);
 }
 
-
 /** The 'Por número' tab as CSV: one line per number. */
 export function numbersCsv(numbers: OpenBuyerNumber[]): string {
-  return toCsv([['Número', 'Situação', 'Nome', 'E-mail'], ...numbers.map((n) => [pad(n.n), STATUS_TEXT[n.status], n.name ?? '', n.email ?? ''])]);
+  return toCsv([
+    ['Número', 'Situação', 'Nome', 'E-mail'],
+    ...numbers.map((n) => [pad(n.n), STATUS_TEXT[n.status], n.name ?? '', n.email ?? '']),
+  ]);
 }
 
 /** File name of an export: 'compradores-sorteio-007.csv' / 'numeros-sorteio-007.csv'. */

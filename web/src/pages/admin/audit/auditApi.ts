@@ -9,5 +9,8 @@ export interface AuditFilters {
 /** GET /api/admin/audit: newest first, filtered, a page at a time. */
 export const auditApi = {
   list: (f: AuditFilters, offset: number, limit: number, signal?: AbortSignal) =>
-    api.get<AuditPage>('/api/admin/audit', { query: { entity: f.entity || undefined, entity_id: f.entity_id || undefined, limit, offset }, signal }),
+    api.get<AuditPage>('/api/admin/audit', {
+      query: { entity: f.entity || undefined, entity_id: f.entity_id || undefined, limit, offset },
+      signal,
+    }),
 };

@@ -33,7 +33,11 @@ export function DrawDialog({
   const price = Form.useWatch('price_cents', form);
   const drawn = draw?.status === 'sorteado';
   // The e-book list, loaded each time the dialog opens.
-  const productsQ = useQuery({ queryKey: adminKeys.drawInfoproducts, queryFn: ({ signal }) => dashboardApi.infoproducts(signal), enabled: open });
+  const productsQ = useQuery({
+    queryKey: adminKeys.drawInfoproducts,
+    queryFn: ({ signal }) => dashboardApi.infoproducts(signal),
+    enabled: open,
+  });
   const products: AdminInfoproduct[] = productsQ.data ?? [];
   const productsState = productsQ.isFetching || productsQ.isPending ? 'loading' : productsQ.isError ? 'failed' : 'ready';
   const save = useMutation({
@@ -87,7 +91,10 @@ export function DrawDialog({
   }));
   // The edited draw's e-book stays selectable even beyond the first 200 of the list.
   if (draw?.infoproduct_id && !products.some((p) => p.id === draw.infoproduct_id)) {
-    productOptions.unshift({ value: draw.infoproduct_id, label: `${draw.ip_title ?? 'E-book'} · #${draw.infoproduct_id} · ${draw.ip_price_cents != null ? formatBRL(draw.ip_price_cents) : 'sem preço'}` });
+    productOptions.unshift({
+      value: draw.infoproduct_id,
+      label: `${draw.ip_title ?? 'E-book'} · #${draw.infoproduct_id} · ${draw.ip_price_cents != null ? formatBRL(draw.ip_price_cents) : 'sem preço'}`,
+    });
   }
 
   return (

@@ -1,7 +1,17 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Grid, Skeleton, Table, type TableColumnsType } from 'antd';
-import { CreditCardOutlined, DeleteOutlined, DownOutlined, EditOutlined, LeftOutlined, PlusOutlined, ReloadOutlined, RightOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import {
+  CreditCardOutlined,
+  DeleteOutlined,
+  DownOutlined,
+  EditOutlined,
+  LeftOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  RightOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
 import type { AdminDraw, AdminDrawList } from '../../../api/types';
 import { DRAW_STATUS, DRAW_STATUS_WORD } from '../../../statusLabels';
 import { adminKeys, useKeptQuery } from '../shared/queries';
@@ -139,7 +149,8 @@ export function DrawsTable({ onChanged }: { onChanged(): void }) {
     </span>
   );
   const limitOf = (d: AdminDraw) => (d.max_per_user === 0 ? 'sem limite' : d.max_per_user);
-  const productOf = (d: AdminDraw) => (d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>);
+  const productOf = (d: AdminDraw) =>
+    d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>;
   const autopayToggle = (d: AdminDraw, compact: boolean) => {
     const open = expanded.includes(d.id);
     return (
@@ -159,7 +170,12 @@ export function DrawsTable({ onChanged }: { onChanged(): void }) {
   };
   const actions = (d: AdminDraw, stacked = false) => (
     <div className={stacked ? 'draw-actions draw-actions--stacked' : 'draw-actions'}>
-      <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, draw: d })} aria-label={`Editar sorteio #${pad3(d.id)}`}>
+      <Button
+        size="small"
+        icon={<EditOutlined />}
+        onClick={() => setDialog({ open: true, draw: d })}
+        aria-label={`Editar sorteio #${pad3(d.id)}`}
+      >
         Editar
       </Button>
       <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(d)} aria-label={`Excluir sorteio #${pad3(d.id)}`}>
@@ -183,10 +199,20 @@ export function DrawsTable({ onChanged }: { onChanged(): void }) {
   return (
     <Card
       className="admin-card draws-card"
-      title={<span><UnorderedListOutlined aria-hidden /> Sorteios</span>}
+      title={
+        <span>
+          <UnorderedListOutlined aria-hidden /> Sorteios
+        </span>
+      }
       extra={
         <div className="draws-card-actions">
-          <Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a lista de sorteios" title="Recarregar a lista de sorteios" />
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={reload}
+            loading={loading && rows !== null}
+            aria-label="Recarregar a lista de sorteios"
+            title="Recarregar a lista de sorteios"
+          />
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, draw: null })}>
             Novo
           </Button>
@@ -201,7 +227,14 @@ export function DrawsTable({ onChanged }: { onChanged(): void }) {
         <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar os sorteios.')} icon onRetry={reload} />
       ) : (
         <>
-          {loadError != null && <Alert className="draws-error" type="error" showIcon title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')} />}
+          {loadError != null && (
+            <Alert
+              className="draws-error"
+              type="error"
+              showIcon
+              title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')}
+            />
+          )}
           {(rows ?? [])
             .filter((d) => d.result_alert)
             .map((d) => (

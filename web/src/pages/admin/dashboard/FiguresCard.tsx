@@ -17,7 +17,10 @@ const AMBER = '#f5a623';
 const GREY = 'rgba(255, 255, 255, 0.28)';
 const AXIS = 'rgba(255, 255, 255, 0.72)';
 const GRID = 'rgba(255, 255, 255, 0.08)';
-const TOOLTIP = { contentStyle: { background: '#12241a', border: '1px solid rgba(52, 210, 123, 0.3)', color: '#fff' }, labelStyle: { color: '#fff' } };
+const TOOLTIP = {
+  contentStyle: { background: '#12241a', border: '1px solid rgba(52, 210, 123, 0.3)', color: '#fff' },
+  labelStyle: { color: '#fff' },
+};
 
 const brl = (cents: number) => (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 /** '2026-11-25' → '25/11' */
@@ -101,11 +104,24 @@ export function FiguresCard() {
           <ComposedChart accessibilityLayer={false} data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />
             <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis yAxisId="r" tick={{ fill: AXIS, fontSize: 12 }} width={56} tickFormatter={(v: number) => `R$ ${v.toLocaleString('pt-BR')}`} />
+            <YAxis
+              yAxisId="r"
+              tick={{ fill: AXIS, fontSize: 12 }}
+              width={56}
+              tickFormatter={(v: number) => `R$ ${v.toLocaleString('pt-BR')}`}
+            />
             <YAxis yAxisId="n" orientation="right" allowDecimals={false} tick={{ fill: AXIS, fontSize: 12 }} width={32} />
             <Tooltip {...TOOLTIP} formatter={(v, name) => (name === 'Receita' ? brl(Number(v) * 100) : v)} />
             <Legend formatter={legendText} />
-            <Bar yAxisId="r" dataKey="revenue" name="Receita" fill={GREEN} radius={[3, 3, 0, 0]} isAnimationActive={false} maxBarSize={48} />
+            <Bar
+              yAxisId="r"
+              dataKey="revenue"
+              name="Receita"
+              fill={GREEN}
+              radius={[3, 3, 0, 0]}
+              isAnimationActive={false}
+              maxBarSize={48}
+            />
             <Line yAxisId="n" dataKey="sales" name="Vendas" stroke={AMBER} strokeWidth={2} dot={false} isAnimationActive={false} />
           </ComposedChart>
         </ChartFigure>
@@ -137,7 +153,14 @@ export function FiguresCard() {
               <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} />
               <YAxis tick={{ fill: AXIS, fontSize: 12 }} width={40} />
               <Tooltip {...TOOLTIP} formatter={(v) => `${Number(v).toLocaleString('pt-BR')} h`} />
-              <Bar dataKey="sellout_hours" name="Horas até esgotar" fill={AMBER} radius={[3, 3, 0, 0]} isAnimationActive={false} maxBarSize={48} />
+              <Bar
+                dataKey="sellout_hours"
+                name="Horas até esgotar"
+                fill={AMBER}
+                radius={[3, 3, 0, 0]}
+                isAnimationActive={false}
+                maxBarSize={48}
+              />
             </BarChart>
           </ChartFigure>
         ) : (

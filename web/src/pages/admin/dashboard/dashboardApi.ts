@@ -1,5 +1,13 @@
 import { api } from '../../../api/client';
-import type { AdminDraw, AdminDrawChange, AdminDrawList, AdminInfoproductList, DashboardSummary, NewSeriesResult, PublicConfig } from '../../../api/types';
+import type {
+  AdminDraw,
+  AdminDrawChange,
+  AdminDrawList,
+  AdminInfoproductList,
+  DashboardSummary,
+  NewSeriesResult,
+  PublicConfig,
+} from '../../../api/types';
 
 /** The body of 'Novo sorteio' / 'Editar sorteio' (account spec §7 field names). */
 export interface DrawBody {

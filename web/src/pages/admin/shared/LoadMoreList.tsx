@@ -19,9 +19,7 @@ export interface LoadMoreState {
 export function LoadMoreList({ list, table }: { list: LoadMoreState; table: ReactNode }) {
   return (
     <>
-      {list.error && (
-        <RetryAlert title={list.error} style={{ marginBottom: 16 }} onRetry={list.reload} />
-      )}
+      {list.error && <RetryAlert title={list.error} style={{ marginBottom: 16 }} onRetry={list.reload} />}
       {list.loading ? (
         <div role="status" aria-label="Carregando…">
           <Skeleton active paragraph={{ rows: 6 }} />

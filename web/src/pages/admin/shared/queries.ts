@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import { errorMessage } from '../../../api/client';
 import type { Page } from '../../../api/types';
@@ -73,14 +73,20 @@ export function useLoadMoreList<T>(
   /** Replaces one loaded item in place (after an edit). */
   const replace = useCallback(
     (match: (item: T) => boolean, next: T) =>
-      client.setQueryData<InfiniteData<Page<T>, number>>(queryKey, (d) => d && { ...d, pages: d.pages.map((p) => ({ ...p, items: p.items.map((x) => (match(x) ? next : x)) })) }),
+      client.setQueryData<InfiniteData<Page<T>, number>>(
+        queryKey,
+        (d) => d && { ...d, pages: d.pages.map((p) => ({ ...p, items: p.items.map((x) => (match(x) ? next : x)) })) },
+      ),
     [client, queryKey],
   );
   const { fetchNextPage, refetch } = q;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   /** 'Atualizar': the first page again (what was shown stays until it comes), not every page loaded. */
   const refresh = useCallback(() => {
-    client.setQueryData<InfiniteData<Page<T>, number>>(queryKey, (d) => d && { pages: d.pages.slice(0, 1), pageParams: d.pageParams.slice(0, 1) });
+    client.setQueryData<InfiniteData<Page<T>, number>>(
+      queryKey,
+      (d) => d && { pages: d.pages.slice(0, 1), pageParams: d.pageParams.slice(0, 1) },
+    );
     return refetch();
   }, [client, queryKey, refetch]);
   return {
@@ -99,14 +105,10 @@ export function useLoadMoreList<T>(
 }
 
 /**
- * One query whose answer stays on screen while the next one loads (another page, another filter,
- * a refresh) and, unless `dropOnError`, after a failure: `data` is the last answer received, null
- * before the first.
+ * One query whose last answer stays on screen while the next one loads (another page, another
+ * filter: keepPreviousData) and through a failed refresh; `data` is null before the first answer.
  */
-export function useKeptQuery<T>(queryKey: QueryKey, load: (signal: AbortSignal) => Promise<T>, { dropOnError = false } = {}) {
-  const q = useQuery({ queryKey, queryFn: ({ signal }) => load(signal) });
-  const last = useRef<T | null>(null);
-  if (q.data !== undefined) last.current = q.data;
-  else if (dropOnError && q.isError) last.current = null;
-  return { ...q, data: q.data ?? last.current, loading: q.isFetching };
+export function useKeptQuery<T>(queryKey: QueryKey, load: (signal: AbortSignal) => Promise<T>) {
+  const q = useQuery({ queryKey, queryFn: ({ signal }) => load(signal), placeholderData: keepPreviousData });
+  return { ...q, data: q.data ?? null, loading: q.isFetching };
 }

@@ -23,10 +23,15 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
   const [error, setError] = useState<string | null>(null);
   // The draw whose board is shown (set when the board is asked for, not while its id is typed).
   const [boardFor, setBoardFor] = useState<number | null>(null);
-  const boardQ = useQuery({ queryKey: adminKeys.board(boardFor ?? 0), queryFn: ({ signal }) => usersApi.board(boardFor!, signal), enabled: boardFor !== null && user !== null });
+  const boardQ = useQuery({
+    queryKey: adminKeys.board(boardFor ?? 0),
+    queryFn: ({ signal }) => usersApi.board(boardFor!, signal),
+    enabled: boardFor !== null && user !== null,
+  });
   const board = boardQ.isError ? null : (boardQ.data ?? null);
   const boardLoading = boardQ.isFetching;
-  const boardError = boardQ.error && !boardQ.isFetching ? errorMessage(boardQ.error, 'Não foi possível carregar a grade do sorteio.') : null;
+  const boardError =
+    boardQ.error && !boardQ.isFetching ? errorMessage(boardQ.error, 'Não foi possível carregar a grade do sorteio.') : null;
   const { refetch: refetchBoard } = boardQ;
 
   const loadBoard = useCallback(
@@ -37,7 +42,10 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
     },
     [boardFor, refetchBoard],
   );
-  const assignNumbers = useMutation({ mutationFn: (a: { userId: number; drawId: number; numbers: number[]; override: boolean }) => usersApi.assign(a.userId, { draw_id: a.drawId, numbers: a.numbers, override_max_per_user: a.override }) });
+  const assignNumbers = useMutation({
+    mutationFn: (a: { userId: number; drawId: number; numbers: number[]; override: boolean }) =>
+      usersApi.assign(a.userId, { draw_id: a.drawId, numbers: a.numbers, override_max_per_user: a.override }),
+  });
   const busy = assignNumbers.isPending;
 
   const loadOpenDraw = useCallback(async () => {
@@ -91,7 +99,9 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
       await loadBoard(drawId);
     } catch (e) {
       const conflicts = e instanceof ApiError ? (e.body as { conflicts?: number[] } | undefined)?.conflicts : undefined;
-      setError(errorMessage(e, conflicts?.length ? `Falha ao atribuir números: ${conflicts.map(pad2).join(', ')}.` : 'Falha ao atribuir números.'));
+      setError(
+        errorMessage(e, conflicts?.length ? `Falha ao atribuir números: ${conflicts.map(pad2).join(', ')}.` : 'Falha ao atribuir números.'),
+      );
       await loadBoard(drawId);
     }
   };
@@ -115,7 +125,11 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
     >
       {user && (
         <p>
-          Cliente: <strong>#{user.id} {user.name}</strong> ({user.email})
+          Cliente:{' '}
+          <strong>
+            #{user.id} {user.name}
+          </strong>{' '}
+          ({user.email})
         </p>
       )}
       <Space wrap className="assign__row">
@@ -134,14 +148,23 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
       <label htmlFor="assign-numbers" className="assign__label">
         Números (separados por vírgula ou espaço)
       </label>
-      <Input id="assign-numbers" value={text} onChange={(e) => setText(e.target.value)} placeholder="Ex.: 07, 15 42" inputMode="numeric" onPressEnter={assign} />
+      <Input
+        id="assign-numbers"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="Ex.: 07, 15 42"
+        inputMode="numeric"
+        onPressEnter={assign}
+      />
       <Checkbox className="assign__override" checked={override} onChange={(e) => setOverride(e.target.checked)}>
         Ignorar o limite por usuário deste sorteio
       </Checkbox>
       {error && <Alert type="error" showIcon title={error} className="assign__alert" role="alert" />}
 
       <div className="assign__board-head">
-        <Typography.Text strong>{board ? `Sorteio #${String(board.draw_id).padStart(3, '0')} (${DRAW_STATUS_WORD[board.status]})` : 'Grade do sorteio'}</Typography.Text>
+        <Typography.Text strong>
+          {board ? `Sorteio #${String(board.draw_id).padStart(3, '0')} (${DRAW_STATUS_WORD[board.status]})` : 'Grade do sorteio'}
+        </Typography.Text>
         <Button size="small" icon={<ReloadOutlined />} onClick={() => loadBoard(drawId)} disabled={!drawId}>
           Atualizar grade
         </Button>
@@ -151,7 +174,13 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
       {boardLoading && !board ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : board ? (
-        <NumberGrid numbers={cells} totalNumbers={board.total_numbers} selected={picked} onToggle={toggle} ariaLabel="Grade do sorteio para atribuir números" />
+        <NumberGrid
+          numbers={cells}
+          totalNumbers={board.total_numbers}
+          selected={picked}
+          onToggle={toggle}
+          ariaLabel="Grade do sorteio para atribuir números"
+        />
       ) : null}
     </Modal>
   );
