@@ -5,6 +5,7 @@ import { audit } from '../platform/audit';
 import { Id, PageLimit, PageOffset } from '../platform/validation';
 import type { AdminPayment, AdminPaymentList } from '../shared/api/admin-payments';
 import type { PaymentsService } from './service';
+import { reviewFlagOf } from './state';
 import { PAYMENT_STATUSES } from '../shared/api/admin-payments';
 
 /** One row of the payments query (`base()` below): the answer's fields before they are written out. */
@@ -126,6 +127,7 @@ export function createPaymentsReviewService(deps: { db: Db; payments: PaymentsSe
       paid_at: iso(row.paid_at),
       flagged_for_review: row.flagged_for_review,
       review_reason: row.review_reason ?? null,
+      review_flag: reviewFlagOf(row.review_reason),
       fulfilment_on_hold: row.fulfilment_on_hold,
       reviewed_at: iso(row.reviewed_at),
       reviewed_by: row.reviewed_by == null ? null : Number(row.reviewed_by),

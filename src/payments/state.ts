@@ -7,6 +7,7 @@ import { reversePaymentCashback } from '../coupons/service';
 import type { ProviderPayment, ProviderStatus } from './providers/types';
 import { LAPSED_STATUSES } from './queries';
 import type { PaymentsDeps } from './deps';
+import { PAYMENT_STATUSES, type ReviewFlag } from '../shared/api/admin-payments';
 
 /** Statuses a payment may move to from each status (RULES P3, P9, plus late approval of lapsed ones: P5). */
 export const TRANSITIONS: Record<string, ProviderStatus[]> = {
@@ -59,6 +60,20 @@ const isLapsed = (s: string) => (LAPSED_STATUSES as readonly string[]).includes(
  * in the same transaction, fulfils it (approval) or undoes what it gave (refund, chargeback).
  * Anything not in TRANSITIONS is a no-op, so every detection path may deliver any number of times.
  */
+/**
+ * The review reason of a payment approved after it had lapsed or been undone. The sentence stays
+ * the stored `review_reason` (the CLI prints it); the admin list also sends it as a code,
+ * `reviewFlagOf`, which the console words.
+ */
+export const approvedAfterReason = (status: string) => `aprovado depois de ${status}`;
+
+/** The code of a stored review reason this module wrote, or null for any other reason. */
+export function reviewFlagOf(reason: string | null | undefined): ReviewFlag | null {
+  if (!reason) return null;
+  const status = PAYMENT_STATUSES.find((s) => reason === approvedAfterReason(s));
+  return status ? { code: 'approved_after', status } : null;
+}
+
 export function createApplyProviderState(deps: PaymentsDeps) {
   const { db } = deps;
 
@@ -124,7 +139,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
               : approving && p.status === 'in_mediation'
                 ? 'disputa encerrada no provedor: pagamento aprovado de novo'
               : approving && p.status !== 'pending' && p.status !== 'authorized'
-                ? `aprovado depois de ${p.status}`
+                ? approvedAfterReason(p.status)
                 : null;
       const [row]: PaymentRow[] = await trx('payments')
         .where({ id: paymentId })

@@ -27,7 +27,11 @@ const ResultPage = lazy(() => import('./pages/result/ResultPage'));
 /** The page of the ADMIN_EMAILS proof link: rare, never part of the store's first visit. */
 const ConfirmAdminEmailPage = lazy(() => import('./pages/confirm-admin-email/ConfirmAdminEmailPage'));
 
-/** The admin console is a separate chunk, fetched only when an administrator opens /admin. */
+/**
+ * The admin console is a separate chunk, fetched only when an administrator opens /admin; each of
+ * its pages is a further chunk. Nothing under pages/admin is imported here, so none of it enters a
+ * store visit (`npm run bench:bundle`).
+ */
 const AdminConsole = lazy(() => import('./pages/admin/AdminConsole'));
 
 export const routes: RouteObject[] = [
@@ -88,7 +92,8 @@ export const routes: RouteObject[] = [
           {
             element: <AdminRoute />,
             children: [
-              // AdminConsole routes the /admin/... pages itself (descendant <Routes>).
+              // AdminConsole routes the /admin/... pages itself (descendant <Routes> built from
+              // pages/admin/adminPages.ts, the list its menu is built from too), inside its chunk.
               { path: '*', element: <AdminConsole /> },
             ],
           },

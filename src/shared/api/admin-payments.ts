@@ -7,6 +7,12 @@ export const PAYMENT_STATUSES = ['pending', 'authorized', 'approved', 'in_mediat
  * besides the status list above.
  */
 
+/** A review reason as a code: 'approved_after' = approved at the provider after being `status`. */
+export interface ReviewFlag {
+  code: 'approved_after';
+  status: string;
+}
+
 export interface AdminPayment {
   id: number;
   user_id: number;
@@ -27,6 +33,8 @@ export interface AdminPayment {
   flagged_for_review: boolean;
   /** Why it was flagged (late approval, refund, chargeback, amount mismatch…). */
   review_reason: string | null;
+  /** The reason as a code when it is one the console words itself (null for the others). */
+  review_flag: ReviewFlag | null;
   fulfilment_on_hold: boolean;
   reviewed_at: string | null;
   reviewed_by: number | null;

@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Empty, Grid, Skeleton, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { ReloadOutlined } from '@ant-design/icons';
-import { errorMessage } from '../../api/client';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import type { ActiveClient } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
 import { formatDate } from '../account/format';
 import { usersApi } from './users/usersApi';
+import { adminKeys, useLoadMoreList } from './shared/queries';
+
+const loadPage = (q: { offset: number }, signal: AbortSignal) => usersApi.activeClients(q.offset, signal);
 import './users/admin-users.css';
 
 /**
@@ -21,13 +22,23 @@ const columns: ColumnsType<ActiveClient> = [
   { title: 'VALOR', dataIndex: 'coupon_value_cents', render: (c: number) => formatBRL(c), width: 104, align: 'right' },
   { title: 'ÚLTIMA COMPRA', dataIndex: 'last_buy', render: (d: string | null) => (d ? formatDate(d) : '—'), width: 112 },
   { title: 'VENCEDOR (VEZES)', dataIndex: 'wins', width: 104, align: 'right' },
-  { title: 'CUPOM', dataIndex: 'coupon', width: 150, render: (c: string | null) => <span className="admin-users__nowrap">{c ?? '—'}</span> },
+  {
+    title: 'CUPOM',
+    dataIndex: 'coupon',
+    width: 150,
+    render: (c: string | null) => <span className="admin-users__nowrap">{c ?? '—'}</span>,
+  },
   {
     title: 'DIAS PARA EXPIRAR',
     dataIndex: 'days_to_expire',
     width: 104,
     align: 'right',
-    render: (d: number | null, c) => (d == null ? <span title="Sem compra paga: o saldo não expira">—</span> : <span title={`Válido até ${formatDate(c.valid_until)}`}>{d}</span>),
+    render: (d: number | null, c) =>
+      d == null ? (
+        <span title="Sem compra paga: o saldo não expira">—</span>
+      ) : (
+        <span title={`Válido até ${formatDate(c.valid_until)}`}>{d}</span>
+      ),
   },
 ];
 
@@ -65,31 +76,10 @@ function ClientCards({ items }: { items: ActiveClient[] }) {
 export default function ActiveClientsPage() {
   useDocumentTitle('Clientes com saldo ativo');
   const screens = Grid.useBreakpoint();
-  const [items, setItems] = useState<ActiveClient[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const request = useRef(0);
-
-  const load = useCallback(async (offset = 0) => {
-    const id = ++request.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const page = await usersApi.activeClients(offset);
-      if (id !== request.current) return;
-      setItems((prev) => (offset ? [...prev, ...page.items] : page.items));
-      setHasMore(page.hasMore);
-    } catch (e) {
-      if (id === request.current) setError(errorMessage(e, 'Não foi possível carregar os clientes.'));
-    } finally {
-      if (id === request.current) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // Pages of 500 (the server's limit for this list), 'Carregar mais' for the next.
+  const list = useLoadMoreList(adminKeys.activeClients, loadPage, '', 'Não foi possível carregar os clientes.', 500);
+  const { items, hasMore, error, refresh } = list;
+  const loading = list.fetching;
 
   return (
     <div className="page admin-users">
@@ -97,7 +87,7 @@ export default function ActiveClientsPage() {
         <Typography.Title level={1} className="admin-users__title">
           Clientes com saldo ativo
         </Typography.Title>
-        <Button icon={<ReloadOutlined />} onClick={() => load()}>
+        <Button icon={<ReloadOutlined />} onClick={refresh}>
           Atualizar
         </Button>
       </div>
@@ -108,7 +98,7 @@ export default function ActiveClientsPage() {
           className="admin-users__alert"
           message={error}
           action={
-            <Button size="small" onClick={() => load()}>
+            <Button size="small" onClick={refresh}>
               Tentar de novo
             </Button>
           }
@@ -132,7 +122,7 @@ export default function ActiveClientsPage() {
       )}
       {hasMore && (
         <div className="admin-users__more">
-          <Button onClick={() => load(items.length)} loading={loading}>
+          <Button onClick={list.loadMore} loading={loading}>
             Carregar mais
           </Button>
         </div>

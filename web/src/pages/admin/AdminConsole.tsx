@@ -1,20 +1,12 @@
-import { createElement, useState } from 'react';
+import { createElement, Suspense, useState } from 'react';
 import { Button, Drawer, Layout, Menu, Result } from 'antd';
 import { MenuOutlined } from '@ant-design/icons';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { LinkButton } from '../../components/LinkButton';
+import { PageSkeleton } from '../../components/PageSkeleton';
 import { BRAND } from '../../brand';
-import { ADMIN_NAV, navItemFor } from './adminNav';
-import DashboardPage from './DashboardPage';
-import AuditPage from './AuditPage';
+import { ADMIN_PAGES, navItemFor, routePathOf } from './adminPages';
 import './console.css';
-import HeldRafflesPage from './HeldRafflesPage';
-import OpenBuyersPage from './OpenBuyersPage';
-import WinnersPage from './WinnersPage';
-import InfoproductsPage from './InfoproductsPage';
-import PaymentsReviewPage from './PaymentsReviewPage';
-import AdminUsersPage from './AdminUsersPage';
-import ActiveClientsPage from './ActiveClientsPage';
 import { OpsLink } from './OpsLink';
 import { BackupStatusLine } from './BackupStatusLine';
 import { MfaEnrollmentScreen, useMfaEnrollmentGate } from './MfaEnrollmentScreen';
@@ -23,9 +15,10 @@ import { MfaEnrollmentScreen, useMfaEnrollmentGate } from './MfaEnrollmentScreen
  * Entry of the admin console. It is loaded with React.lazy from the route table, so its code
  * (and the code of every admin page it routes to) lives in a separate chunk that customers never
  * download. The top bar (back to /admin, logo, 'Painel (Admin)', 'Sair') comes from AppLayout;
- * the console adds its menu (adminNav.ts): a side column on desktops, a drawer on phones.
+ * the console adds its menu: a side column on desktops, a drawer on phones.
  *
- * Pages: one <Route> per page below, paths relative to /admin.
+ * Pages: the menu and the <Routes> are both built from ADMIN_PAGES (adminPages.ts), each page a
+ * lazily loaded chunk of its own.
  */
 export default function AdminConsole() {
   const { pathname } = useLocation();
@@ -44,7 +37,12 @@ export default function AdminConsole() {
       </Layout.Sider>
       <Layout className="admin-console-body">
         <div className="admin-console-bar">
-          <Button icon={<MenuOutlined />} onClick={() => setDrawerOpen(true)} aria-expanded={drawerOpen} aria-controls="admin-console-drawer">
+          <Button
+            icon={<MenuOutlined />}
+            onClick={() => setDrawerOpen(true)}
+            aria-expanded={drawerOpen}
+            aria-controls="admin-console-drawer"
+          >
             Menu do painel
           </Button>
           <span className="admin-console-bar-current">{current?.label ?? 'Administração'}</span>
@@ -65,18 +63,20 @@ export default function AdminConsole() {
         </Drawer>
         {/* A div, not antd's Layout.Content (a <main>): the page has one main landmark, AppLayout's. */}
         <div className="admin-console-content">
-          <Routes>
-            <Route index element={<DashboardPage />} />
-            <Route path="auditoria" element={<AuditPage />} />
-            <Route path="sorteios" element={<HeldRafflesPage />} />
-            <Route path="sorteiosAtivos" element={<OpenBuyersPage />} />
-            <Route path="vencedores" element={<WinnersPage />} />
-            <Route path="infoproducts" element={<InfoproductsPage />} />
-            <Route path="pagamentos" element={<PaymentsReviewPage />} />
-            <Route path="AdminClientesUser" element={<AdminUsersPage />} />
-            <Route path="clientes" element={<ActiveClientsPage />} />
-            <Route path="*" element={<AdminNotFound />} />
-          </Routes>
+          {/* The menu stays while a page's chunk loads. */}
+          <Suspense fallback={<PageSkeleton />}>
+            <Routes>
+              {ADMIN_PAGES.map((item) => {
+                const path = routePathOf(item);
+                return path ? (
+                  <Route key={item.path} path={path} element={<item.page />} />
+                ) : (
+                  <Route key={item.path} index element={<item.page />} />
+                );
+              })}
+              <Route path="*" element={<AdminNotFound />} />
+            </Routes>
+          </Suspense>
         </div>
       </Layout>
     </Layout>
@@ -100,7 +100,7 @@ function ConsoleMenu({ selected, onNavigate }: { selected?: string; onNavigate?:
         theme="dark"
         className="admin-console-menu"
         selectedKeys={selected ? [selected] : []}
-        items={ADMIN_NAV.map((item) => ({
+        items={ADMIN_PAGES.map((item) => ({
           key: item.path,
           icon: createElement(item.icon),
           label: (
@@ -114,7 +114,7 @@ function ConsoleMenu({ selected, onNavigate }: { selected?: string; onNavigate?:
   );
 }
 
-/** Below the menu: 'Filas (operações)', the queue dashboard (/ops/queues) through a signed link (issue 10), and the last backup. */
+/** Below the menu: 'Filas (operações)', the queue dashboard (/ops/queues) through a signed link, and the last backup. */
 function ConsoleOps() {
   return (
     <div className="admin-console-ops">

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Form, Input, Modal, Popconfirm, Skeleton, Space, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { DeleteOutlined, EditOutlined, FieldNumberOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
@@ -8,7 +9,8 @@ import type { AdminUser } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
 import { formatDate, formatPhone } from '../account/format';
 import { AssignNumbersDialog } from './users/AssignNumbersDialog';
-import { reaisToCents, usersApi, type UserPayload } from './users/usersApi';
+import { reaisToCents, usersApi, USERS_PAGE_SIZE, type UserPayload } from './users/usersApi';
+import { adminKeys, useLoadMoreList } from './shared/queries';
 import './users/admin-users.css';
 
 /**
@@ -28,54 +30,68 @@ interface FormValues {
   coupon_reason: string;
 }
 
+const loadPage = (q: { search: string; offset: number }, signal: AbortSignal) => usersApi.list(q, signal);
+
 const centsToReais = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
 
 export default function AdminUsersPage() {
   useDocumentTitle('Cadastro de Clientes');
   const { message } = App.useApp();
-  const [items, setItems] = useState<AdminUser[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [search, setSearch] = useState('');
+  // Pages of 500; a new search keeps the rows shown until its answer comes.
+  const list = useLoadMoreList(adminKeys.users, loadPage, search, 'Não foi possível carregar os usuários.', USERS_PAGE_SIZE, true);
+  const { items, hasMore, refresh } = list;
+  const loading = list.fetching;
+  const loadError = list.error;
+  /** 'Buscar': another text loads its list; the same text loads it again. */
+  const load = (term: string) => (term === search ? void refresh() : setSearch(term));
   const [selected, setSelected] = useState<AdminUser | null>(null);
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const [assignFor, setAssignFor] = useState<AdminUser | null>(null);
   const [form] = Form.useForm<FormValues>();
   const balance = Form.useWatch('balance', form);
-  const request = useRef(0);
 
-  const load = useCallback(async (term: string, offset = 0) => {
-    const id = ++request.current;
-    setLoading(true);
-    setLoadError(null);
-    try {
-      const page = await usersApi.list({ search: term, offset });
-      if (id !== request.current) return;
-      setItems((prev) => (offset ? [...prev, ...page.items] : page.items));
-      setHasMore(page.hasMore);
-    } catch (e) {
-      if (id !== request.current) return;
-      setLoadError(errorMessage(e, 'Não foi possível carregar os usuários.'));
-    } finally {
-      if (id === request.current) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load('');
-  }, [load]);
+  // Saving the dialog: the user's row is selected and the list loads again (its first page).
+  const saveUser = useMutation({
+    mutationFn: async (a: { editing: AdminUser | 'new'; payload: UserPayload }) => {
+      if (a.editing === 'new') {
+        // The saved user comes at the top level, with the message that names the temporary password.
+        const { temporary_password: _shownInMessage, message: text, ...user } = await usersApi.create(a.payload);
+        setCreated(text);
+        setSelected(user);
+      } else {
+        const {
+          message: text,
+          coupon_adjustment: _adjustment,
+          ...user
+        } = await usersApi.update(a.editing.id, { ...a.payload, coupon_code: a.editing.coupon_code });
+        message.success(text);
+        setSelected(user);
+      }
+      setEditing(null);
+      await refresh();
+    },
+  });
+  const saving = saveUser.isPending;
+  const saveError = saveUser.error ? errorMessage(saveUser.error, 'Não foi possível salvar.') : null;
+  const removeUser = useMutation({ mutationFn: (id: number) => usersApi.remove(id) });
 
   const openDialog = (u: AdminUser | 'new') => {
-    setSaveError(null);
+    saveUser.reset();
     setEditing(u);
     form.setFieldsValue(
       u === 'new'
         ? { name: '', email: '', phone: '', is_admin: false, coupon_code: '', balance: '0,00', coupon_reason: '' }
-        : { name: u.name, email: u.email, phone: u.phone ?? '', is_admin: u.is_admin, coupon_code: u.coupon_code ?? '', balance: centsToReais(u.coupon_value_cents), coupon_reason: '' },
+        : {
+            name: u.name,
+            email: u.email,
+            phone: u.phone ?? '',
+            is_admin: u.is_admin,
+            coupon_code: u.coupon_code ?? '',
+            balance: centsToReais(u.coupon_value_cents),
+            coupon_reason: '',
+          },
     );
   };
 
@@ -97,34 +113,19 @@ export default function AdminUsersPage() {
       coupon_value_cents: cents,
       ...(v.coupon_reason?.trim() ? { coupon_reason: v.coupon_reason.trim() } : {}),
     };
-    setSaving(true);
-    setSaveError(null);
-    try {
-      if (editing === 'new') {
-        // The saved user comes at the top level, with the message that names the temporary password.
-        const { temporary_password: _shownInMessage, message: text, ...user } = await usersApi.create(payload);
-        setCreated(text);
-        setSelected(user);
-      } else if (editing) {
-        const { message: text, coupon_adjustment: _adjustment, ...user } = await usersApi.update(editing.id, { ...payload, coupon_code: editing.coupon_code });
-        message.success(text);
-        setSelected(user);
-      }
-      setEditing(null);
-      await load(search);
-    } catch (e) {
-      setSaveError(errorMessage(e, 'Não foi possível salvar.'));
-    } finally {
-      setSaving(false);
-    }
+    if (editing) saveUser.mutate({ editing, payload });
   };
 
   const remove = async (u: AdminUser) => {
     try {
-      const r = await usersApi.remove(u.id);
-      message.success(r.outcome === 'anonymized' ? 'Excluído. A conta tinha compras: os dados pessoais foram anonimizados e os registros financeiros mantidos.' : r.message);
+      const r = await removeUser.mutateAsync(u.id);
+      message.success(
+        r.outcome === 'anonymized'
+          ? 'Excluído. A conta tinha compras: os dados pessoais foram anonimizados e os registros financeiros mantidos.'
+          : r.message,
+      );
       if (selected?.id === u.id) setSelected(null);
-      await load(search);
+      await refresh();
     } catch (e) {
       message.error(errorMessage(e, 'Não foi possível excluir.'));
     }
@@ -151,9 +152,20 @@ export default function AdminUsersPage() {
             <Button size="small" icon={<EditOutlined />} onClick={() => openDialog(u)} aria-label={`Editar ${u.name}`} />
           </Tooltip>
           <Tooltip title={`Atribuir números a ${u.name}`}>
-            <Button size="small" icon={<FieldNumberOutlined />} onClick={() => setAssignFor(u)} aria-label={`Atribuir números a ${u.name}`} />
+            <Button
+              size="small"
+              icon={<FieldNumberOutlined />}
+              onClick={() => setAssignFor(u)}
+              aria-label={`Atribuir números a ${u.name}`}
+            />
           </Tooltip>
-          <Popconfirm title="Excluir este usuário?" okText="Excluir" cancelText="Cancelar" okButtonProps={{ danger: true }} onConfirm={() => remove(u)}>
+          <Popconfirm
+            title="Excluir este usuário?"
+            okText="Excluir"
+            cancelText="Cancelar"
+            okButtonProps={{ danger: true }}
+            onConfirm={() => remove(u)}
+          >
             <Tooltip title={`Excluir ${u.name}`}>
               <Button size="small" danger icon={<DeleteOutlined />} aria-label={`Excluir ${u.name}`} />
             </Tooltip>
@@ -176,7 +188,11 @@ export default function AdminUsersPage() {
           closable
           onClose={() => setCreated(null)}
           className="admin-users__alert"
-          message={<Typography.Text copyable={{ text: created.replace(/^.*Senha padrão: /, ''), tooltips: ['Copiar senha', 'Copiada'] }}>{created}</Typography.Text>}
+          message={
+            <Typography.Text copyable={{ text: created.replace(/^.*Senha padrão: /, ''), tooltips: ['Copiar senha', 'Copiada'] }}>
+              {created}
+            </Typography.Text>
+          }
           description="A senha aparece só agora. O cliente também recebeu por e-mail um link para criar a própria senha."
         />
       )}
@@ -188,13 +204,10 @@ export default function AdminUsersPage() {
           aria-label="Buscar por nome, e-mail, celular ou cupom"
           enterButton="Buscar"
           maxLength={100}
-          onSearch={(v) => {
-            setSearch(v.trim());
-            void load(v.trim());
-          }}
+          onSearch={(v) => load(v.trim())}
         />
         <Space>
-          <Button icon={<ReloadOutlined />} onClick={() => load(search)}>
+          <Button icon={<ReloadOutlined />} onClick={() => void refresh()}>
             Atualizar
           </Button>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog('new')}>
@@ -205,7 +218,11 @@ export default function AdminUsersPage() {
 
       {selected && (
         <p className="admin-users__selected" aria-live="polite">
-          Selecionado: <strong>#{selected.id} {selected.name}</strong> ({selected.email})
+          Selecionado:{' '}
+          <strong>
+            #{selected.id} {selected.name}
+          </strong>{' '}
+          ({selected.email})
         </p>
       )}
 
@@ -216,7 +233,7 @@ export default function AdminUsersPage() {
           className="admin-users__alert"
           message={loadError}
           action={
-            <Button size="small" onClick={() => load(search)}>
+            <Button size="small" onClick={() => void refresh()}>
               Tentar de novo
             </Button>
           }
@@ -242,7 +259,7 @@ export default function AdminUsersPage() {
       )}
       {hasMore && (
         <div className="admin-users__more">
-          <Button onClick={() => load(search, items.length)} loading={loading}>
+          <Button onClick={list.loadMore} loading={loading}>
             Carregar mais
           </Button>
         </div>
@@ -275,20 +292,36 @@ export default function AdminUsersPage() {
           <Form.Item
             name="phone"
             label="Celular"
-            rules={[{ validator: (_, v: string) => (!v || /^\d{10,13}$/.test(String(v).replace(/\D/g, '')) ? Promise.resolve() : Promise.reject(new Error('Informe um telefone válido com DDD.'))) }]}
+            rules={[
+              {
+                validator: (_, v: string) =>
+                  !v || /^\d{10,13}$/.test(String(v).replace(/\D/g, ''))
+                    ? Promise.resolve()
+                    : Promise.reject(new Error('Informe um telefone válido com DDD.')),
+              },
+            ]}
           >
             <Input inputMode="tel" autoComplete="off" placeholder="(41) 99999-9999" maxLength={20} />
           </Form.Item>
           <Form.Item name="is_admin" valuePropName="checked">
             <Checkbox>Administrador</Checkbox>
           </Form.Item>
-          <Form.Item name="coupon_code" label="Código do Cupom" extra={editing === 'new' ? 'Gerado automaticamente ao salvar.' : 'Gerado pelo sistema; não pode ser alterado.'}>
+          <Form.Item
+            name="coupon_code"
+            label="Código do Cupom"
+            extra={editing === 'new' ? 'Gerado automaticamente ao salvar.' : 'Gerado pelo sistema; não pode ser alterado.'}
+          >
             <Input disabled />
           </Form.Item>
           <Form.Item
             name="balance"
             label="Saldo (R$)"
-            rules={[{ validator: (_, v: string) => (reaisToCents(v) !== null ? Promise.resolve() : Promise.reject(new Error('Informe o saldo em reais, por exemplo 12,50.'))) }]}
+            rules={[
+              {
+                validator: (_, v: string) =>
+                  reaisToCents(v) !== null ? Promise.resolve() : Promise.reject(new Error('Informe o saldo em reais, por exemplo 12,50.')),
+              },
+            ]}
           >
             <Input inputMode="decimal" prefix="R$" maxLength={14} />
           </Form.Item>

@@ -10,11 +10,12 @@ import { auditApi } from './audit/auditApi';
 import { ACTOR_LABELS, ENTITY_LABELS, actionLabel, diffFields, entityLabel } from './audit/describe';
 import './audit/audit.css';
 import { RetryAlert } from './shared/RetryAlert';
+import { adminKeys, useKeptQuery } from './shared/queries';
 
 const PAGE = 50;
 
 /**
- * The audit log (/admin/auditoria, issue 9): who changed what, newest first, filtered by entity
+ * The audit log (/admin/auditoria): who changed what, newest first, filtered by entity
  * and id (kept in the address, so a page can link to the log of one record:
  * /admin/auditoria?entity=draw&entity_id=7). A row expands to its before/after, field by field.
  */
@@ -24,38 +25,21 @@ export default function AuditPage() {
   const entityId = params.get('entity_id') ?? '';
   const offset = Math.max(0, Number(params.get('offset')) || 0);
   const [form] = Form.useForm<{ entity: string; entity_id: string }>();
-  const [rows, setRows] = useState<AuditEntryView[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
+  // The filters and the page (from the address) are the key; a failure clears the rows.
+  const q = useKeptQuery([...adminKeys.audit, { entity, entityId, offset }], (signal) =>
+    auditApi.list({ entity, entity_id: entityId }, offset, PAGE, signal),
+  );
+  const rows = q.error ? null : (q.data?.items ?? null);
+  const hasMore = q.data?.hasMore ?? false;
+  const loading = q.loading;
+  const loadError = q.isFetching ? null : q.error;
+  const reload = () => void q.refetch();
   // Phones get one card per entry (the before/after needs the whole width); larger screens the table.
   const wide = Grid.useBreakpoint().md ?? true;
 
   useEffect(() => {
     form.setFieldsValue({ entity, entity_id: entityId });
   }, [form, entity, entityId]);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    setLoadError(null);
-    auditApi
-      .list({ entity, entity_id: entityId }, offset, PAGE, ctrl.signal)
-      .then((r) => {
-        setRows(r.items);
-        setHasMore(r.hasMore);
-      })
-      .catch((err) => {
-        if (ctrl.signal.aborted) return;
-        setRows(null);
-        setLoadError(err);
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [entity, entityId, offset, attempt]);
 
   const go = (next: { entity?: string; entity_id?: string; offset?: number }) => {
     const p = new URLSearchParams();
@@ -105,16 +89,32 @@ export default function AuditPage() {
 
   return (
     <div className="admin-audit">
-      <AdminPageHeader title="Auditoria" subtitle="Quem alterou o quê, do mais recente ao mais antigo. Abra um registro para ver o antes e o depois." />
+      <AdminPageHeader
+        title="Auditoria"
+        subtitle="Quem alterou o quê, do mais recente ao mais antigo. Abra um registro para ver o antes e o depois."
+      />
       <Card className="admin-card audit-filters">
-        <Form form={form} layout="vertical" name="audit-filters" onFinish={(v) => go({ entity: v.entity ?? '', entity_id: v.entity_id ?? '', offset: 0 })}>
+        <Form
+          form={form}
+          layout="vertical"
+          name="audit-filters"
+          onFinish={(v) => go({ entity: v.entity ?? '', entity_id: v.entity_id ?? '', offset: 0 })}
+        >
           <div className="audit-filter-row">
-            <Form.Item name="entity" label="Entidade" rules={[{ pattern: /^[a-z0-9_.-]*$/i, message: 'Use letras, números, ponto, hífen ou sublinhado.' }]}>
+            <Form.Item
+              name="entity"
+              label="Entidade"
+              rules={[{ pattern: /^[a-z0-9_.-]*$/i, message: 'Use letras, números, ponto, hífen ou sublinhado.' }]}
+            >
               <AutoComplete
                 allowClear
                 placeholder="Todas (ex.: draw, user)"
                 options={Object.entries(ENTITY_LABELS).map(([value, label]) => ({ value, label: `${label} (${value})` }))}
-                filterOption={(input, option) => String(option?.label ?? '').toLowerCase().includes(input.toLowerCase())}
+                filterOption={(input, option) =>
+                  String(option?.label ?? '')
+                    .toLowerCase()
+                    .includes(input.toLowerCase())
+                }
               />
             </Form.Item>
             <Form.Item name="entity_id" label="ID do registro" rules={[{ max: 100, message: 'Use no máximo 100 caracteres.' }]}>
@@ -134,15 +134,19 @@ export default function AuditPage() {
 
       <Card
         className="admin-card"
-        title={filtered ? `Registros de ${entity ? entityLabel(entity) : 'todas as entidades'}${entityId ? ` #${entityId}` : ''}` : 'Todos os registros'}
-        extra={<Button icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)} loading={loading && rows !== null} aria-label="Recarregar a auditoria" />}
+        title={
+          filtered
+            ? `Registros de ${entity ? entityLabel(entity) : 'todas as entidades'}${entityId ? ` #${entityId}` : ''}`
+            : 'Todos os registros'
+        }
+        extra={<Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a auditoria" />}
       >
         {loading && rows === null ? (
           <div role="status" aria-label="Carregando a auditoria">
             <Skeleton active paragraph={{ rows: 6 }} />
           </div>
         ) : loadError ? (
-          <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar a auditoria.')} icon onRetry={() => setAttempt((a) => a + 1)} />
+          <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar a auditoria.')} icon onRetry={reload} />
         ) : (
           <>
             {wide ? (
@@ -169,7 +173,11 @@ export default function AuditPage() {
             )}
             {(offset > 0 || hasMore) && (
               <div className="audit-pager">
-                <Button icon={<LeftOutlined />} disabled={offset === 0 || loading} onClick={() => go({ offset: Math.max(0, offset - PAGE) })}>
+                <Button
+                  icon={<LeftOutlined />}
+                  disabled={offset === 0 || loading}
+                  onClick={() => go({ offset: Math.max(0, offset - PAGE) })}
+                >
                   Anterior
                 </Button>
                 <span className="muted">
@@ -188,7 +196,19 @@ export default function AuditPage() {
 }
 
 /** One entry on a phone: when, who, what and which record, with its before/after behind a button. */
-function AuditCard({ entry, when, who, what, record }: { entry: AuditEntryView; when: ReactNode; who: ReactNode; what: ReactNode; record: ReactNode }) {
+function AuditCard({
+  entry,
+  when,
+  who,
+  what,
+  record,
+}: {
+  entry: AuditEntryView;
+  when: ReactNode;
+  who: ReactNode;
+  what: ReactNode;
+  record: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const detailId = `audit-detail-${entry.id}`;
   return (
@@ -199,7 +219,15 @@ function AuditCard({ entry, when, who, what, record }: { entry: AuditEntryView; 
       </div>
       <div className="audit-card-meta muted">{when}</div>
       <div className="audit-card-who">{who}</div>
-      <Button size="small" type="text" className="audit-card-toggle" icon={open ? <UpOutlined /> : <DownOutlined />} aria-expanded={open} aria-controls={detailId} onClick={() => setOpen((o) => !o)}>
+      <Button
+        size="small"
+        type="text"
+        className="audit-card-toggle"
+        icon={open ? <UpOutlined /> : <DownOutlined />}
+        aria-expanded={open}
+        aria-controls={detailId}
+        onClick={() => setOpen((o) => !o)}
+      >
         {open ? 'Ocultar antes e depois' : 'Ver antes e depois'}
       </Button>
       {open && (

@@ -1,31 +1,32 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Grid, List, Pagination, Skeleton, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { errorMessage, request } from '../../api/client';
 import type { AutopayRunStatus, AutopayRunView, AutopayRunsPage } from '../../api/types';
+import { AUTOPAY_RUN_STATUS as STATUS } from '../../statusLabels';
+import { adminKeys, useKeptQuery } from './shared/queries';
 
 /**
- * The draw view's "Compra automática" section (issue 11): one row per autopay run of the draw
- * (GET /api/admin/autopay/runs?draw_id=), paginated on the server. The console helper places it
- * in the draw view: `<AutopayRunsSection drawId={id} />`.
+ * The draw view's "Compra automática" section: one row per autopay run of the draw
+ * (GET /api/admin/autopay/runs?draw_id=), paginated on the server; the dashboard's draws table
+ * opens it per draw: `<AutopayRunsSection drawId={id} />`.
  */
 const PAGE_SIZE = 20;
 const LOAD_FAILED = 'Não foi possível carregar as compras automáticas deste sorteio.';
 
-const STATUS: Record<AutopayRunStatus, { label: string; color: string; hint: string }> = {
-  held: { label: 'Reservado', color: 'gold', hint: 'Números reservados, aguardando a cobrança (ou uma nova tentativa).' },
-  charging: { label: 'Cobrando', color: 'blue', hint: 'Cobrança em andamento no provedor.' },
-  approved: { label: 'Aprovado', color: 'green', hint: 'Cartão cobrado; números vendidos ao cliente.' },
-  failed: { label: 'Recusado', color: 'red', hint: 'Cartão recusado; números liberados no quadro.' },
-  released: { label: 'Liberado', color: 'default', hint: 'Sem cobrança (reserva encerrada ou compra automática cancelada); números liberados.' },
-  skipped: { label: 'Ignorado', color: 'default', hint: 'Nenhum número pôde ser reservado (indisponível ou acima do limite por pessoa).' },
-  provider_refused: { label: 'Recusa do provedor', color: 'volcano', hint: 'O provedor recusou a requisição (não o cartão): configuração nossa. Veja o erro e docs/DEPLOY.md.' },
-};
-
 const brl = (cents: number | null) => (cents == null ? '—' : (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }));
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—';
+  iso
+    ? new Date(iso).toLocaleString('pt-BR', {
+        timeZone: 'America/Sao_Paulo',
+        day: '2-digit',
+        month: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+    : '—';
 
 const columns: TableColumnsType<AutopayRunView> = [
   {
@@ -110,7 +111,9 @@ function RunItem({ r }: { r: AutopayRunView }) {
       </Typography.Text>
       <div style={{ marginTop: 4 }}>
         Números: {r.numbers.length ? r.numbers.map(pad2).join(' ') : '—'}
-        {r.skipped_numbers.length > 0 && <Typography.Text type="secondary"> (fora: {r.skipped_numbers.map(pad2).join(' ')})</Typography.Text>}
+        {r.skipped_numbers.length > 0 && (
+          <Typography.Text type="secondary"> (fora: {r.skipped_numbers.map(pad2).join(' ')})</Typography.Text>
+        )}
       </div>
       <div>
         {brl(r.amount_cents)} · {r.attempts} {r.attempts === 1 ? 'tentativa' : 'tentativas'}
@@ -136,32 +139,19 @@ export interface AutopayRunsSectionProps {
 
 export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) {
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<AutopayRunsPage | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
   const screens = Grid.useBreakpoint();
   const phone = !screens.md;
 
   useEffect(() => setPage(1), [drawId]);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    setError(null);
-    request<AutopayRunsPage>('GET', '/api/admin/autopay/runs', { query: { draw_id: drawId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal: ctrl.signal })
-      .then((d) => setData(d))
-      .catch((e) => {
-        if (e instanceof DOMException && e.name === 'AbortError') return;
-        setError(errorMessage(e, LOAD_FAILED));
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [drawId, page, reload]);
-
-  const refresh = useCallback(() => setReload((n) => n + 1), []);
+  const q = useKeptQuery([...adminKeys.autopayRuns(drawId), page], (signal) =>
+    request<AutopayRunsPage>('GET', '/api/admin/autopay/runs', {
+      query: { draw_id: drawId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+      signal,
+    }),
+  );
+  const { data, loading } = q;
+  const error = q.error && !q.isFetching ? errorMessage(q.error, LOAD_FAILED) : null;
+  const refresh = () => void q.refetch();
   // Without a total from the server: one more page exists while hasMore says so.
   const total = data ? (page - 1) * PAGE_SIZE + data.items.length + (data.hasMore ? 1 : 0) : 0;
 
@@ -170,18 +160,49 @@ export default function AutopayRunsSection({ drawId }: AutopayRunsSectionProps) 
       title={phone ? 'Compra automática' : 'Compra automática (números cativos)'}
       size="small"
       extra={
-        <Button size="small" icon={<ReloadOutlined />} onClick={refresh} loading={loading && !!data} aria-label="Atualizar compras automáticas">
+        <Button
+          size="small"
+          icon={<ReloadOutlined />}
+          onClick={refresh}
+          loading={loading && !!data}
+          aria-label="Atualizar compras automáticas"
+        >
           Atualizar
         </Button>
       }
     >
-      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} action={<Button size="small" onClick={refresh}>Tentar de novo</Button>} />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          title={error}
+          style={{ marginBottom: 12 }}
+          action={
+            <Button size="small" onClick={refresh}>
+              Tentar de novo
+            </Button>
+          }
+        />
+      )}
       {!data && loading ? (
         <Skeleton active paragraph={{ rows: 4 }} />
       ) : phone ? (
         <>
-          <List<AutopayRunView> dataSource={data?.items ?? []} loading={loading} locale={{ emptyText: 'Nenhuma compra automática neste sorteio.' }} renderItem={(r) => <RunItem r={r} />} />
-          <Pagination size="small" current={page} pageSize={PAGE_SIZE} total={total} hideOnSinglePage onChange={setPage} style={{ marginTop: 8, textAlign: 'center' }} />
+          <List<AutopayRunView>
+            dataSource={data?.items ?? []}
+            loading={loading}
+            locale={{ emptyText: 'Nenhuma compra automática neste sorteio.' }}
+            renderItem={(r) => <RunItem r={r} />}
+          />
+          <Pagination
+            size="small"
+            current={page}
+            pageSize={PAGE_SIZE}
+            total={total}
+            hideOnSinglePage
+            onChange={setPage}
+            style={{ marginTop: 8, textAlign: 'center' }}
+          />
         </>
       ) : (
         <Table<AutopayRunView>

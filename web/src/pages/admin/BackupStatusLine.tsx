@@ -1,38 +1,37 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { CheckCircleOutlined, CloseCircleOutlined, DatabaseOutlined } from '@ant-design/icons';
 import { api, errorMessage } from '../../api/client';
 import type { BackupStatus } from '../../api/types';
+import { adminKeys } from './shared/queries';
 
-const when = (iso: string) => new Date(iso).toLocaleString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const size = (bytes: number | null) => (bytes == null ? '' : bytes < 1024 * 1024 ? `${(bytes / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} KiB` : `${(bytes / 1024 / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} MiB`);
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const size = (bytes: number | null) =>
+  bytes == null
+    ? ''
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} KiB`
+      : `${(bytes / 1024 / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} MiB`;
 
 /**
  * The operations view's last backup (GET /api/admin/ops/backups): when it ran and whether it
  * worked; after a failure, also the last good one. Below the queue dashboard's link.
  */
 export function BackupStatusLine() {
-  const [status, setStatus] = useState<BackupStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setError(null);
-    api
-      .get<BackupStatus>('/api/admin/ops/backups?recent=1', { signal: ctrl.signal })
-      .then(setStatus)
-      .catch((err) => {
-        if (!ctrl.signal.aborted) setError(errorMessage(err, 'Não foi possível ler o estado dos backups.'));
-      });
-    return () => ctrl.abort();
-  }, [attempt]);
+  // The menu's line and the phone drawer's each ask as they appear (the drawer's when it first opens).
+  const q = useQuery({
+    queryKey: adminKeys.backups,
+    queryFn: ({ signal }) => api.get<BackupStatus>('/api/admin/ops/backups?recent=1', { signal }),
+  });
+  const status = q.data ?? null;
+  const error = q.error && !q.isFetching ? errorMessage(q.error, 'Não foi possível ler o estado dos backups.') : null;
 
   if (error) {
     return (
       <div className="admin-console-backup" role="status">
         <DatabaseOutlined aria-hidden /> {error}{' '}
-        <Button type="link" size="small" onClick={() => setAttempt((a) => a + 1)}>
+        <Button type="link" size="small" onClick={() => void q.refetch()}>
           Tentar de novo
         </Button>
       </div>
@@ -46,7 +45,8 @@ export function BackupStatusLine() {
   else if (last.ok) {
     text = (
       <>
-        <CheckCircleOutlined aria-hidden /> Último backup: {when(last.finishedAt)} ({size(last.bytes)}{last.booksOk === false ? '; livros não conferiam' : ''})
+        <CheckCircleOutlined aria-hidden /> Último backup: {when(last.finishedAt)} ({size(last.bytes)}
+        {last.booksOk === false ? '; livros não conferiam' : ''})
       </>
     );
   } else {
@@ -58,7 +58,11 @@ export function BackupStatusLine() {
     );
   }
   return (
-    <div className={`admin-console-backup${last && !last.ok ? ' admin-console-backup-failed' : ''}`} role="status" title={last?.error ?? last?.file ?? undefined}>
+    <div
+      className={`admin-console-backup${last && !last.ok ? ' admin-console-backup-failed' : ''}`}
+      role="status"
+      title={last?.error ?? last?.file ?? undefined}
+    >
       {text}
     </div>
   );

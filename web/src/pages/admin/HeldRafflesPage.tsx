@@ -1,43 +1,30 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Grid, Input, Skeleton, Table, Tag, type TableColumnsType } from 'antd';
 import { Link } from 'react-router-dom';
 import { RecordResultButton } from './RecordResultButton';
 import { ResultAlertNotice } from './ResultAlertNotice';
 import { errorMessage } from '../../api/client';
-import type { HeldDraw, Participant, ParticipantEntry } from '../../api/types';
+import type { HeldDraw, Participant } from '../../api/types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate, formatPhone, pad2 } from '../account/format';
 import { historyApi, pad3 } from './historyApi';
 import { LoadMoreList } from './shared/LoadMoreList';
-import { usePagedList } from './usePagedList';
+import { adminKeys, useLoadMoreList, useRestart } from './shared/queries';
+import { DRAW_STATUS, ENTRY_PAYMENT_KIND, ENTRY_STATUS } from '../../statusLabels';
 import './admin-history.css';
 
 const LOAD_FAILED = 'Não foi possível carregar os sorteios.';
 
-const STATUS_TEXT: Record<ParticipantEntry['status'], string> = {
-  approved: 'Pago',
-  pending: 'Reservado',
-  refunded: 'Reembolsado',
-  charged_back: 'Contestado',
-  voided: 'Cancelado',
-};
-const KIND_TEXT: Record<NonNullable<ParticipantEntry['payment_kind']>, string> = { pix: 'PIX', autopay: 'Cartão (automática)', voucher: 'Voucher', admin: 'Atribuído pelo admin' };
-
 /** The participants of one draw, loaded when its row is expanded (account spec §2 texts). */
 function Participants({ drawId }: { drawId: number }) {
-  const [state, setState] = useState<{ items: Participant[] | null; error: string | null }>({ items: null, error: null });
-  const [attempt, setAttempt] = useState(0);
   // Mounted when the row is expanded: loads then (and again on 'Tentar de novo').
-  useEffect(() => {
-    const ctrl = new AbortController();
-    historyApi
-      .participants(drawId, ctrl.signal)
-      .then((r) => setState({ items: r.items, error: null }))
-      .catch((err) => {
-        if (!ctrl.signal.aborted) setState({ items: null, error: errorMessage(err, 'falha de comunicação com o servidor.') });
-      });
-    return () => ctrl.abort();
-  }, [drawId, attempt]);
+  const q = useQuery({ queryKey: adminKeys.participants(drawId), queryFn: ({ signal }) => historyApi.participants(drawId, signal) });
+  const retry = useRestart(adminKeys.participants(drawId));
+  const state: { items: Participant[] | null; error: string | null } = {
+    items: q.data?.items ?? null,
+    error: q.error && !q.isFetching ? errorMessage(q.error, 'falha de comunicação com o servidor.') : null,
+  };
   let content;
   if (state.error)
     content = (
@@ -46,7 +33,7 @@ function Participants({ drawId }: { drawId: number }) {
         showIcon
         title={`Erro ao carregar participantes: ${state.error}`}
         action={
-          <Button size="small" onClick={() => (setState({ items: null, error: null }), setAttempt((a) => a + 1))}>
+          <Button size="small" onClick={retry}>
             Tentar de novo
           </Button>
         }
@@ -73,14 +60,18 @@ function Participants({ drawId }: { drawId: number }) {
               <span className="adm-muted">{p.email}</span>
               {p.phone && <span className="adm-muted">{formatPhone(p.phone)}</span>}
               {p.payment_kinds.map((k) => (
-                <Tag key={k}>{KIND_TEXT[k] ?? k}</Tag>
+                <Tag key={k}>{ENTRY_PAYMENT_KIND[k] ?? k}</Tag>
               ))}
             </div>
             <ul className="adm-numbers" aria-label={`Números de ${p.name}`}>
               {p.entries.map((e) => (
-                <li key={`${e.number}-${e.status}-${e.payment_id ?? ''}`} className={e.status === 'approved' || e.status === 'pending' ? '' : 'adm-n-off'} title={STATUS_TEXT[e.status]}>
+                <li
+                  key={`${e.number}-${e.status}-${e.payment_id ?? ''}`}
+                  className={e.status === 'approved' || e.status === 'pending' ? '' : 'adm-n-off'}
+                  title={ENTRY_STATUS[e.status]}
+                >
                   {pad2(e.number)}
-                  {e.status !== 'approved' && <span className="adm-muted"> · {STATUS_TEXT[e.status]}</span>}
+                  {e.status !== 'approved' && <span className="adm-muted"> · {ENTRY_STATUS[e.status]}</span>}
                 </li>
               ))}
             </ul>
@@ -93,12 +84,17 @@ function Participants({ drawId }: { drawId: number }) {
 
 /** The columns; `reload` refreshes the list after a result is recorded on a closed draw. */
 const columnsFor = (reload: () => void): TableColumnsType<HeldDraw> => [
-  { title: 'Nº SORTEIO', dataIndex: 'id', key: 'id', render: (id: number, d) => (
+  {
+    title: 'Nº SORTEIO',
+    dataIndex: 'id',
+    key: 'id',
+    render: (id: number, d) => (
       <span>
         <strong>{pad3(id)}</strong>
         <div className="adm-muted">{d.title}</div>
       </span>
-    ) },
+    ),
+  },
   { title: 'DATA ABERTURA', dataIndex: 'opened_at', key: 'opened_at', render: formatDate, responsive: ['md'] },
   { title: 'DATA FECHAMENTO', dataIndex: 'closed_at', key: 'closed_at', render: formatDate, responsive: ['md'] },
   { title: 'DIAS ABERTO', dataIndex: 'days_open', key: 'days_open', responsive: ['lg'] },
@@ -106,7 +102,7 @@ const columnsFor = (reload: () => void): TableColumnsType<HeldDraw> => [
     title: 'DATA REALIZAÇÃO',
     dataIndex: 'realized_at',
     key: 'realized_at',
-    render: (v: string | null, d) => (v ? formatDate(v) : <Tag className="adm-tag-wait">{d.status === 'closed' ? 'FECHADO' : 'SORTEADO'}</Tag>),
+    render: (v: string | null, d) => (v ? formatDate(v) : <Tag className="adm-tag-wait">{DRAW_STATUS[d.status]}</Tag>),
   },
   {
     title: 'USUÁRIO VENCEDOR',
@@ -114,7 +110,8 @@ const columnsFor = (reload: () => void): TableColumnsType<HeldDraw> => [
     render: (_: unknown, d) =>
       d.status !== 'sorteado' ? (
         // The dialog renders in a portal, but React events still bubble to the row: stop them
-        // here so typing in it never expands or collapses the row.
+        // here so typing in it never expands or collapses the row. Not a control itself.
+        // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions
         <span onClick={(e) => e.stopPropagation()}>
           <span className="adm-muted">Aguardando resultado</span>
           {d.status === 'closed' && d.result_alert && <ResultAlertNotice alert={d.result_alert} />}
@@ -146,7 +143,7 @@ const columnsFor = (reload: () => void): TableColumnsType<HeldDraw> => [
 export default function HeldRafflesPage() {
   useDocumentTitle('Sorteios realizados');
   const [search, setSearch] = useState('');
-  const list = usePagedList(historyApi.history, search, LOAD_FAILED);
+  const list = useLoadMoreList(adminKeys.heldDraws, historyApi.history, search, LOAD_FAILED);
   // From md on, a fixed width lets the long headers ('DATA FECHAMENTO') wrap, so the table fits
   // the console's content beside the menu; on phones the three columns share the screen's width.
   const wide = Grid.useBreakpoint().md ?? true;

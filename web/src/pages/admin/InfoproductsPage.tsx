@@ -1,5 +1,23 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Flex, Form, Grid, Input, InputNumber, Modal, Select, Switch, Table, Tag, Typography, Upload } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Flex,
+  Form,
+  Grid,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+  Upload,
+} from 'antd';
 import type { TableColumnsType, UploadProps } from 'antd';
 import { EditOutlined, InboxOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../../api/client';
@@ -7,6 +25,8 @@ import type { AdminCategory, AdminInfoproduct } from '../../api/types';
 import { coverSrc, formatBRL } from '../../components/product/format';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { infoproductsApi } from './adminApi';
+import { adminKeys, useKeptQuery } from './shared/queries';
+import { infoproductStateLabel } from '../../statusLabels';
 import { centsToReais, REAIS_RE } from './money';
 import { PagedList } from './shared/PagedList';
 import './admin-pages.css';
@@ -14,7 +34,6 @@ import './admin-pages.css';
 const PAGE = 50;
 const LOAD_ERROR = 'Não foi possível carregar os infoprodutos.';
 const SAVE_ERROR = 'Não foi possível salvar os dados do produto.';
-
 
 interface FormValues {
   sku: string;
@@ -47,7 +66,14 @@ function toBody(v: FormValues) {
 }
 
 /** A file picker that sends one file with our token and shows the server's answer (error included). */
-function FileUpload(props: { label: string; done: string; accept: string; hint: string; onUpload: (file: File) => Promise<AdminInfoproduct>; onDone: (p: AdminInfoproduct) => void }) {
+function FileUpload(props: {
+  label: string;
+  done: string;
+  accept: string;
+  hint: string;
+  onUpload: (file: File) => Promise<AdminInfoproduct>;
+  onDone: (p: AdminInfoproduct) => void;
+}) {
   const { message } = App.useApp();
   const [error, setError] = useState<string | null>(null);
   const customRequest: UploadProps['customRequest'] = async (opts) => {
@@ -77,17 +103,42 @@ function FileUpload(props: { label: string; done: string; accept: string; hint: 
   );
 }
 
-function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null; categories: AdminCategory[]; onClose: () => void; onSaved: (p: AdminInfoproduct) => void }) {
+function ProductDialog(props: {
+  open: boolean;
+  product: AdminInfoproduct | null;
+  categories: AdminCategory[];
+  onClose: () => void;
+  onSaved: (p: AdminInfoproduct) => void;
+}) {
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [product, setProduct] = useState<AdminInfoproduct | null>(props.product);
+  const saveProduct = useMutation({
+    mutationFn: (a: { product: AdminInfoproduct | null; values: FormValues }) =>
+      a.product ? infoproductsApi.update(a.product.id, toBody(a.values)) : infoproductsApi.create(toBody(a.values)),
+    onSuccess: (saved, a) => {
+      void message.success(a.product ? 'Salvo com sucesso.' : 'E-book criado. Agora envie o PDF e a capa.');
+      // A new e-book stays open as an edit, so its PDF and cover can be sent right away.
+      setProduct(saved);
+      props.onSaved(saved);
+      if (a.product) props.onClose();
+    },
+    onError: (e) => {
+      if (e instanceof ApiError && e.details.length) {
+        form.setFields(
+          e.details.filter((d) => d.path).map((d) => ({ name: d.path.split('.')[0] as keyof FormValues, errors: [d.message] })),
+        );
+      }
+    },
+  });
+  const saving = saveProduct.isPending;
+  const error = saveProduct.error ? `Erro ao salvar: ${errorMessage(saveProduct.error, SAVE_ERROR)}` : null;
+  const { reset } = saveProduct;
 
   useEffect(() => {
     if (!props.open) return;
     setProduct(props.product);
-    setError(null);
+    reset();
     const p = props.product;
     form.resetFields();
     form.setFieldsValue(
@@ -106,7 +157,7 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
           }
         : { active: true, total_numbers: 100 },
     );
-  }, [props.open, props.product, form]);
+  }, [props.open, props.product, form, reset]);
 
   async function save() {
     let values: FormValues;
@@ -115,23 +166,7 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
     } catch {
       return;
     }
-    setSaving(true);
-    setError(null);
-    try {
-      const saved = product ? await infoproductsApi.update(product.id, toBody(values)) : await infoproductsApi.create(toBody(values));
-      void message.success(product ? 'Salvo com sucesso.' : 'E-book criado. Agora envie o PDF e a capa.');
-      // A new e-book stays open as an edit, so its PDF and cover can be sent right away.
-      setProduct(saved);
-      props.onSaved(saved);
-      if (product) props.onClose();
-    } catch (e) {
-      if (e instanceof ApiError && e.details.length) {
-        form.setFields(e.details.filter((d) => d.path).map((d) => ({ name: d.path.split('.')[0] as keyof FormValues, errors: [d.message] })));
-      }
-      setError(`Erro ao salvar: ${errorMessage(e, SAVE_ERROR)}`);
-    } finally {
-      setSaving(false);
-    }
+    saveProduct.mutate({ product, values });
   }
 
   const uploaded = (p: AdminInfoproduct) => {
@@ -159,10 +194,23 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
     >
       <Form form={form} layout="vertical" disabled={saving}>
         <Flex gap={12} wrap className="admin-form-row">
-          <Form.Item name="sku" label="SKU" rules={[{ required: true, whitespace: true, message: 'Informe o SKU.' }, { pattern: /^\s*[A-Za-z0-9._-]+\s*$/, message: 'Use letras sem acento, números, ponto, hífen ou sublinhado.' }]} className="admin-grow">
+          <Form.Item
+            name="sku"
+            label="SKU"
+            rules={[
+              { required: true, whitespace: true, message: 'Informe o SKU.' },
+              { pattern: /^\s*[A-Za-z0-9._-]+\s*$/, message: 'Use letras sem acento, números, ponto, hífen ou sublinhado.' },
+            ]}
+            className="admin-grow"
+          >
             <Input placeholder="EBOOK-GUIA" maxLength={120} autoComplete="off" />
           </Form.Item>
-          <Form.Item name="title" label="Título" rules={[{ required: true, whitespace: true, message: 'Informe o título.' }]} className="admin-grow-2">
+          <Form.Item
+            name="title"
+            label="Título"
+            rules={[{ required: true, whitespace: true, message: 'Informe o título.' }]}
+            className="admin-grow-2"
+          >
             <Input maxLength={200} />
           </Form.Item>
         </Flex>
@@ -173,13 +221,29 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
           <Input.TextArea rows={3} maxLength={5000} />
         </Form.Item>
         <Flex gap={12} wrap className="admin-form-row">
-          <Form.Item name="price" label="Preço (R$)" rules={[{ pattern: REAIS_RE, message: 'Use reais, por exemplo 19,90.' }]} extra="Preço de um e-book (e de um número do sorteio)." className="admin-grow">
+          <Form.Item
+            name="price"
+            label="Preço (R$)"
+            rules={[{ pattern: REAIS_RE, message: 'Use reais, por exemplo 19,90.' }]}
+            extra="Preço de um e-book (e de um número do sorteio)."
+            className="admin-grow"
+          >
             <Input inputMode="decimal" placeholder="19,90" prefix="R$" />
           </Form.Item>
-          <Form.Item name="prize" label="Prêmio (R$)" rules={[{ pattern: REAIS_RE, message: 'Use reais, por exemplo 1.500,00.' }]} className="admin-grow">
+          <Form.Item
+            name="prize"
+            label="Prêmio (R$)"
+            rules={[{ pattern: REAIS_RE, message: 'Use reais, por exemplo 1.500,00.' }]}
+            className="admin-grow"
+          >
             <Input inputMode="decimal" placeholder="1.500,00" prefix="R$" />
           </Form.Item>
-          <Form.Item name="total_numbers" label="Quantidade de números" rules={[{ type: 'number', min: 1, max: 1000, message: 'Entre 1 e 1000.' }]} className="admin-grow">
+          <Form.Item
+            name="total_numbers"
+            label="Quantidade de números"
+            rules={[{ type: 'number', min: 1, max: 1000, message: 'Entre 1 e 1000.' }]}
+            className="admin-grow"
+          >
             <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Flex>
@@ -217,7 +281,9 @@ function ProductDialog(props: { open: boolean; product: AdminInfoproduct | null;
             onDone={uploaded}
           />
           <Flex gap={12} align="center" className="admin-cover-row">
-            {product.cover_url && <img src={coverSrc(product.cover_url) ?? undefined} alt={`Capa atual de ${product.title}`} className="admin-cover-thumb" />}
+            {product.cover_url && (
+              <img src={coverSrc(product.cover_url) ?? undefined} alt={`Capa atual de ${product.title}`} className="admin-cover-thumb" />
+            )}
             <FileUpload
               label="Enviar capa"
               done="Capa enviada."
@@ -242,38 +308,23 @@ export default function InfoproductsPage() {
   const { message, modal } = App.useApp();
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
-  const [items, setItems] = useState<AdminInfoproduct[] | null>(null);
-  const [categories, setCategories] = useState<AdminCategory[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
   const [dialog, setDialog] = useState<{ open: boolean; product: AdminInfoproduct | null }>({ open: false, product: null });
   // Phones get one card per e-book (every column readable without scrolling sideways).
   const wide = Grid.useBreakpoint().md ?? true;
 
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    infoproductsApi
-      .list({ search, limit: PAGE, offset }, ctrl.signal)
-      .then((r) => {
-        setItems(r.items);
-        setHasMore(r.hasMore);
-        setCategories(r.categories ?? []);
-        setLoadError(null);
-      })
-      .catch((e) => {
-        if (ctrl.signal.aborted) return;
-        setLoadError(errorMessage(e, LOAD_ERROR));
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [search, offset, reload]);
-
-  const refresh = useCallback(() => setReload((n) => n + 1), []);
+  const client = useQueryClient();
+  // The search and the page are the key; the last list stays shown while the next loads or after a failure.
+  const list = useKeptQuery([...adminKeys.infoproducts, { search, offset }], (signal) =>
+    infoproductsApi.list({ search, limit: PAGE, offset }, signal),
+  );
+  const items = list.data?.items ?? null;
+  const hasMore = list.data?.hasMore ?? false;
+  const categories: AdminCategory[] = list.data?.categories ?? [];
+  const loading = list.loading;
+  const loadError = list.error && !list.isFetching ? errorMessage(list.error, LOAD_ERROR) : null;
+  const refresh = () => void list.refetch();
+  const changed = () => void client.invalidateQueries({ queryKey: adminKeys.infoproducts });
+  const archiveProduct = useMutation({ mutationFn: (id: number) => infoproductsApi.archive(id), onSuccess: changed });
 
   function archive(p: AdminInfoproduct) {
     modal.confirm({
@@ -284,9 +335,8 @@ export default function InfoproductsPage() {
       cancelText: 'Cancelar',
       onOk: async () => {
         try {
-          await infoproductsApi.archive(p.id);
+          await archiveProduct.mutateAsync(p.id);
           void message.success('E-book arquivado.');
-          refresh();
         } catch (e) {
           void message.error(`Erro ao excluir: ${errorMessage(e, 'tente novamente.')}`);
         }
@@ -311,10 +361,21 @@ export default function InfoproductsPage() {
         </span>
       ),
     },
-    { title: 'Preço', dataIndex: 'price_cents', key: 'price', align: 'right', render: (v: number | null) => (v == null ? '—' : formatBRL(v)) },
+    {
+      title: 'Preço',
+      dataIndex: 'price_cents',
+      key: 'price',
+      align: 'right',
+      render: (v: number | null) => (v == null ? '—' : formatBRL(v)),
+    },
     { title: 'Prêmio', dataIndex: 'default_prize_cents', key: 'prize', align: 'right', render: (v: number) => formatBRL(v) },
     { title: 'Categoria', dataIndex: 'category_name', key: 'category', render: (v: string | null) => v ?? '—' },
-    { title: 'Ativo', dataIndex: 'active', key: 'active', render: (v: boolean) => (v ? <Tag color="success">Ativo</Tag> : <Tag>Arquivado</Tag>) },
+    {
+      title: 'Ativo',
+      dataIndex: 'active',
+      key: 'active',
+      render: (v: boolean) => <Tag color={v ? 'success' : undefined}>{infoproductStateLabel(v)}</Tag>,
+    },
     {
       title: 'Ações',
       key: 'actions',
@@ -341,7 +402,12 @@ export default function InfoproductsPage() {
       <ul className="admin-cards" aria-label="E-books">
         {list.map((p, i) => (
           <li key={p.id}>
-            <Card size="small" className="admin-card" title={p.title} extra={p.active ? <Tag color="success">Ativo</Tag> : <Tag>Arquivado</Tag>}>
+            <Card
+              size="small"
+              className="admin-card"
+              title={p.title}
+              extra={<Tag color={p.active ? 'success' : undefined}>{infoproductStateLabel(p.active)}</Tag>}
+            >
               <dl className="admin-card-fields">
                 <dt>SKU</dt>
                 <dd>{p.sku ?? '—'}</dd>
@@ -414,7 +480,7 @@ export default function InfoproductsPage() {
         product={dialog.product}
         categories={categories}
         onClose={() => setDialog({ open: false, product: null })}
-        onSaved={() => refresh()}
+        onSaved={changed}
       />
     </div>
   );

@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Input, InputNumber, Skeleton, Space, Table, Tabs, type TableColumnsType } from 'antd';
 import { useSearchParams } from 'react-router-dom';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
-import type { OpenBuyer, OpenBuyerNumber, OpenBuyers } from '../../api/types';
+import type { OpenBuyer, OpenBuyerNumber } from '../../api/types';
+import { BOARD_NUMBER_STATUS } from '../../statusLabels';
 import { useLiveRefresh } from '../../live/useLiveDraws';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatBRL } from '../../components/product/format';
@@ -12,13 +14,18 @@ import { historyApi, pad3 } from './historyApi';
 import { buyersCsv, csvFileName, numbersCsv } from './openBuyersCsv';
 import './admin-history.css';
 import { RetryAlert } from './shared/RetryAlert';
+import { adminKeys, useRestart } from './shared/queries';
 
 const LOAD_FAILED = 'Não foi possível carregar os compradores.';
 /** 14 colours cycle for buyers (account spec §2): classes adm-c0 … adm-c13. */
 const COLOURS = 14;
 
 /** Lower case without accents, for a search that finds 'José' from 'jose'. */
-const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 
 /** Does a buyer match the search text (name, e-mail or one of their numbers)? */
 function buyerMatches(b: OpenBuyer, q: string): boolean {
@@ -41,10 +48,6 @@ function download(text: string, name: string) {
 
 export default function OpenBuyersPage() {
   useDocumentTitle('Sorteio Ativo — Compradores');
-  const [data, setData] = useState<OpenBuyers | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [attempt, setAttempt] = useState(0);
   const [search, setSearch] = useState('');
   const [tab, setTab] = useState<'buyers' | 'numbers'>('buyers');
   // ?sorteio=<id>: the buyers of that draw (any product); without it, the main series' open draw.
@@ -59,30 +62,14 @@ export default function OpenBuyersPage() {
     setPickText(id && id > 0 ? id : null);
   };
 
+  // The draw picked is the key: another draw loads with the skeleton, as 'Atualizar' does (restart).
+  const buyersQ = useQuery({ queryKey: adminKeys.openBuyers(picked), queryFn: ({ signal }) => historyApi.openBuyers(picked, signal) });
+  const data = buyersQ.data ?? null;
+  const loading = buyersQ.isPending;
+  const error = buyersQ.error && !buyersQ.isFetching ? errorMessage(buyersQ.error, LOAD_FAILED) : null;
+  const restart = useRestart(adminKeys.openBuyers(picked));
   // Live: each change of the shown draw reloads the lists in place (every 15 s while the stream is down).
-  const [tick, setTick] = useState(0);
-  const inPlace = useRef(false);
-  useLiveRefresh(data?.draw_id ? [data.draw_id] : [], () => {
-    inPlace.current = true;
-    setTick((n) => n + 1);
-  });
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    if (!inPlace.current) setLoading(true);
-    inPlace.current = false;
-    setError(null);
-    historyApi
-      .openBuyers(picked, ctrl.signal)
-      .then(setData)
-      .catch((err) => {
-        if (!ctrl.signal.aborted) setError(errorMessage(err, LOAD_FAILED));
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [attempt, picked, tick]);
+  useLiveRefresh(data?.draw_id ? [data.draw_id] : [], () => void buyersQ.refetch());
 
   // A buyer keeps their colour whatever the search (by their place in the full list).
   const colourOf = useMemo(() => new Map((data?.buyers ?? []).map((b, i) => [b.user_id, `adm-c${i % COLOURS}`])), [data]);
@@ -129,14 +116,13 @@ export default function OpenBuyersPage() {
   ];
 
   let body;
-  if (loading) body = (
-    <div role="status" aria-label="Carregando…">
-      <Skeleton active paragraph={{ rows: 8 }} />
-    </div>
-  );
-  else if (error) body = (
-    <RetryAlert title={error} onRetry={() => setAttempt((a) => a + 1)} />
-  );
+  if (loading)
+    body = (
+      <div role="status" aria-label="Carregando…">
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </div>
+    );
+  else if (error) body = <RetryAlert title={error} onRetry={restart} />;
   else if (!data || data.draw_id == null) body = <Alert type="info" showIcon title="Nenhum sorteio aberto no momento." />;
   else
     body = (
@@ -145,7 +131,11 @@ export default function OpenBuyersPage() {
           <Card size="small">
             <div className="adm-stat-label">Sorteio</div>
             <div className="adm-stat-value">Nº {pad3(data.draw_id)}</div>
-            {data.title && <div className="adm-stat-note" title={data.title}>{data.title}</div>}
+            {data.title && (
+              <div className="adm-stat-note" title={data.title}>
+                {data.title}
+              </div>
+            )}
           </Card>
           <Card size="small">
             <div className="adm-stat-label">Vendidos</div>
@@ -157,11 +147,18 @@ export default function OpenBuyersPage() {
           </Card>
         </div>
         <div className="adm-toolbar">
-          <Input.Search allowClear placeholder="Buscar por nome, e-mail ou número" aria-label="Buscar compradores" maxLength={100} onChange={(e) => setSearch(e.target.value)} onSearch={setSearch} />
+          <Input.Search
+            allowClear
+            placeholder="Buscar por nome, e-mail ou número"
+            aria-label="Buscar compradores"
+            maxLength={100}
+            onChange={(e) => setSearch(e.target.value)}
+            onSearch={setSearch}
+          />
           <Button icon={<DownloadOutlined />} onClick={exportCsv}>
             Exportar CSV
           </Button>
-          <Button icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)}>
+          <Button icon={<ReloadOutlined />} onClick={restart}>
             Atualizar
           </Button>
         </div>
@@ -189,12 +186,29 @@ export default function OpenBuyersPage() {
               children: (
                 <ul className="adm-grid" aria-label="Números do sorteio">
                   {numbers.map((n) => {
-                    const cls = n.status === 'sold' && n.user_id != null ? colourOf.get(n.user_id) : n.status === 'reserved' ? 'adm-cell-reserved' : '';
-                    const label = n.status === 'sold' ? `${n.name} (${n.email})` : n.status === 'reserved' ? 'Reservado' : 'Disponível';
+                    const cls =
+                      n.status === 'sold' && n.user_id != null
+                        ? colourOf.get(n.user_id)
+                        : n.status === 'reserved'
+                          ? 'adm-cell-reserved'
+                          : '';
+                    const label =
+                      n.status === 'sold'
+                        ? `${n.name} (${n.email})`
+                        : n.status === 'reserved'
+                          ? BOARD_NUMBER_STATUS.reserved
+                          : BOARD_NUMBER_STATUS.available;
                     return (
-                      <li key={n.n} className={`adm-cell ${cls} ${numberHit(n) ? '' : 'adm-cell-dim'}`} title={`${pad2(n.n)}: ${label}`} aria-label={`${pad2(n.n)}: ${label}`}>
+                      <li
+                        key={n.n}
+                        className={`adm-cell ${cls} ${numberHit(n) ? '' : 'adm-cell-dim'}`}
+                        title={`${pad2(n.n)}: ${label}`}
+                        aria-label={`${pad2(n.n)}: ${label}`}
+                      >
                         {pad2(n.n)}
-                        <span className="adm-cell-who">{n.status === 'sold' ? (n.name ?? '').split(/\s+/)[0] : n.status === 'reserved' ? 'reserv.' : '\u00a0'}</span>
+                        <span className="adm-cell-who">
+                          {n.status === 'sold' ? (n.name ?? '').split(/\s+/)[0] : n.status === 'reserved' ? 'reserv.' : '\u00a0'}
+                        </span>
                       </li>
                     );
                   })}
@@ -220,7 +234,15 @@ export default function OpenBuyersPage() {
       >
         <label htmlFor="open-buyers-draw">{picked ? 'Sorteio escolhido' : 'Sorteio principal aberto ou outro sorteio:'}</label>
         <Space.Compact>
-          <InputNumber id="open-buyers-draw" min={1} precision={0} placeholder="Nº do sorteio" value={pickText} onChange={(v) => setPickText(typeof v === 'number' ? v : null)} style={{ width: 150 }} />
+          <InputNumber
+            id="open-buyers-draw"
+            min={1}
+            precision={0}
+            placeholder="Nº do sorteio"
+            value={pickText}
+            onChange={(v) => setPickText(typeof v === 'number' ? v : null)}
+            style={{ width: 150 }}
+          />
           <Button htmlType="submit">Ver compradores</Button>
         </Space.Compact>
         {picked != null && (

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Form, Grid, Input, Modal, Select, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
@@ -8,23 +9,11 @@ import { formatBRL } from '../../components/product/format';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { paymentsReviewApi } from './adminApi';
 import { PagedList } from './shared/PagedList';
+import { adminKeys, useKeptQuery } from './shared/queries';
+import { PAYMENT_KIND, PAYMENT_STATUS, reviewReasonText } from '../../statusLabels';
 import './admin-pages.css';
 
 const PAGE = 50;
-
-export const STATUS_LABELS: Record<string, { label: string; color?: string }> = {
-  pending: { label: 'Pendente', color: 'processing' },
-  authorized: { label: 'Autorizado', color: 'processing' },
-  approved: { label: 'Aprovado', color: 'success' },
-  in_mediation: { label: 'Em disputa', color: 'warning' },
-  rejected: { label: 'Recusado', color: 'error' },
-  cancelled: { label: 'Cancelado' },
-  expired: { label: 'Expirado' },
-  refunded: { label: 'Estornado', color: 'warning' },
-  charged_back: { label: 'Chargeback', color: 'error' },
-};
-
-const KIND_LABELS: Record<string, string> = { infoproduct: 'E-book', reservation: 'Números', autopay: 'Compra automática', admin: 'Concessão do admin' };
 
 /** A payment the sandbox can still approve: not approved yet and not undone. */
 const approvable = (p: AdminPayment) => p.sandbox_approvable && ['pending', 'expired', 'cancelled', 'rejected'].includes(p.status);
@@ -37,13 +26,6 @@ const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt
 type Flagged = 'flagged' | 'all';
 type Reviewed = 'todo' | 'done' | 'any';
 
-/** The server's flag reason for a person: the status code in 'aprovado depois de expired' in Portuguese. */
-const AFTER: Record<string, string> = { expired: 'expirar', cancelled: 'ser cancelado', rejected: 'ser recusado', refunded: 'ser estornado', charged_back: 'ser contestado' };
-function reasonText(reason: string | null | undefined): string {
-  if (!reason) return '—';
-  return reason.replace(/^aprovado depois de (\w+)/, (all, status: string) => (AFTER[status] ? `aprovado depois de ${AFTER[status]}` : all));
-}
-
 export default function PaymentsReviewPage() {
   useDocumentTitle('Pagamentos para revisar');
   const { message, modal } = App.useApp();
@@ -51,45 +33,57 @@ export default function PaymentsReviewPage() {
   const [flagged, setFlagged] = useState<Flagged>('flagged');
   const [reviewed, setReviewed] = useState<Reviewed>('todo');
   const [offset, setOffset] = useState(0);
-  const [items, setItems] = useState<AdminPayment[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
   const [reviewing, setReviewing] = useState<AdminPayment | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [reviewError, setReviewError] = useState<string | null>(null);
   const [form] = Form.useForm<{ note: string }>();
   const [refunding, setRefunding] = useState<AdminPayment | null>(null);
-  const [refundSaving, setRefundSaving] = useState(false);
-  const [refundError, setRefundError] = useState<string | null>(null);
   const [refundForm] = Form.useForm<{ reason: string }>();
   // Phones get one card per payment (every column readable without scrolling sideways).
   const wide = Grid.useBreakpoint().md ?? true;
+  const client = useQueryClient();
 
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    paymentsReviewApi
-      .list({ status, flagged: flagged === 'flagged' ? true : undefined, reviewed: reviewed === 'any' ? undefined : reviewed === 'done', limit: PAGE, offset }, ctrl.signal)
-      .then((r) => {
-        setItems(r.items);
-        setHasMore(r.hasMore);
-        setLoadError(null);
-      })
-      .catch((e) => {
-        if (!ctrl.signal.aborted) setLoadError(errorMessage(e, 'Não foi possível carregar os pagamentos.'));
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [status, flagged, reviewed, offset, reload]);
+  // The filters and the page are the query's key: a change loads that list, the last one stays shown meanwhile.
+  const filters = {
+    status,
+    flagged: flagged === 'flagged' ? true : undefined,
+    reviewed: reviewed === 'any' ? undefined : reviewed === 'done',
+    limit: PAGE,
+    offset,
+  };
+  const list = useKeptQuery([...adminKeys.payments, filters], (signal) => paymentsReviewApi.list(filters, signal));
+  const items = list.data?.items ?? null;
+  const hasMore = list.data?.hasMore ?? false;
+  const loading = list.loading;
+  const loadError = list.error && !list.isFetching ? errorMessage(list.error, 'Não foi possível carregar os pagamentos.') : null;
+  const refresh = () => void list.refetch();
+  const changed = () => void client.invalidateQueries({ queryKey: adminKeys.payments });
 
-  const refresh = useCallback(() => setReload((n) => n + 1), []);
+  const review = useMutation({
+    mutationFn: (a: { id: number; note: string }) => paymentsReviewApi.review(a.id, a.note),
+    onSuccess: (_r, a) => {
+      void message.success(`Pagamento #${a.id} marcado como revisado.`);
+      setReviewing(null);
+      changed();
+    },
+  });
+  const saving = review.isPending;
+  const reviewError = review.error ? errorMessage(review.error, 'Não foi possível marcar como revisado.') : null;
+
+  const refund = useMutation({
+    mutationFn: (a: { id: number; reason: string }) => paymentsReviewApi.refund(a.id, a.reason),
+    onSuccess: (r) => {
+      if (r.refund.pending) void message.info(`Reembolso do pagamento #${r.id} pedido; o status muda quando o provedor confirmar.`);
+      else if (r.refund.already)
+        void message.info(`O pagamento #${r.id} já estava ${PAYMENT_STATUS[r.status]?.label.toLowerCase() ?? r.status}: nada mudou.`);
+      else void message.success(`Pagamento #${r.id} reembolsado.`);
+      setRefunding(null);
+      changed();
+    },
+  });
+  const refundSaving = refund.isPending;
+  const refundError = refund.error ? errorMessage(refund.error, 'Não foi possível reembolsar.') : null;
 
   function openReview(p: AdminPayment) {
-    setReviewError(null);
+    review.reset();
     form.resetFields();
     form.setFieldsValue({ note: '' });
     setReviewing(p);
@@ -103,22 +97,11 @@ export default function PaymentsReviewPage() {
     } catch {
       return;
     }
-    setSaving(true);
-    setReviewError(null);
-    try {
-      await paymentsReviewApi.review(reviewing.id, note.trim());
-      void message.success(`Pagamento #${reviewing.id} marcado como revisado.`);
-      setReviewing(null);
-      refresh();
-    } catch (e) {
-      setReviewError(errorMessage(e, 'Não foi possível marcar como revisado.'));
-    } finally {
-      setSaving(false);
-    }
+    review.mutate({ id: reviewing.id, note: note.trim() });
   }
 
   function openRefund(p: AdminPayment) {
-    setRefundError(null);
+    refund.reset();
     refundForm.resetFields();
     setRefunding(p);
   }
@@ -131,23 +114,12 @@ export default function PaymentsReviewPage() {
     } catch {
       return;
     }
-    setRefundSaving(true);
-    setRefundError(null);
-    try {
-      const r = await paymentsReviewApi.refund(refunding.id, reason.trim());
-      if (r.refund.pending) void message.info(`Reembolso do pagamento #${r.id} pedido; o status muda quando o provedor confirmar.`);
-      else if (r.refund.already) void message.info(`O pagamento #${r.id} já estava ${STATUS_LABELS[r.status]?.label.toLowerCase() ?? r.status}: nada mudou.`);
-      else void message.success(`Pagamento #${r.id} reembolsado.`);
-      setRefunding(null);
-      refresh();
-    } catch (e) {
-      setRefundError(errorMessage(e, 'Não foi possível reembolsar.'));
-    } finally {
-      setRefundSaving(false);
-    }
+    refund.mutate({ id: refunding.id, reason: reason.trim() });
   }
 
-  function approve(p: AdminPayment) {
+  const approve = useMutation({ mutationFn: (id: number) => paymentsReviewApi.approve(id), onSuccess: changed });
+
+  function confirmApprove(p: AdminPayment) {
     modal.confirm({
       title: `Aprovar o pagamento #${p.id} no sandbox?`,
       content: `Simula a confirmação do banco para ${formatBRL(p.amount_cents)} e entrega o que foi comprado.`,
@@ -155,9 +127,8 @@ export default function PaymentsReviewPage() {
       cancelText: 'Cancelar',
       onOk: async () => {
         try {
-          const r = await paymentsReviewApi.approve(p.id);
-          void message.success(`Pagamento #${p.id}: ${STATUS_LABELS[r.status]?.label ?? r.status}.`);
-          refresh();
+          const r = await approve.mutateAsync(p.id);
+          void message.success(`Pagamento #${p.id}: ${PAYMENT_STATUS[r.status]?.label ?? r.status}.`);
         } catch (e) {
           void message.error(errorMessage(e, 'Não foi possível aprovar.'));
         }
@@ -185,7 +156,7 @@ export default function PaymentsReviewPage() {
       render: (_: unknown, p) => (
         <div className="admin-cell-stack">
           <span>{formatBRL(p.amount_cents)}</span>
-          <Typography.Text type="secondary">{KIND_LABELS[p.kind] ?? p.kind}</Typography.Text>
+          <Typography.Text type="secondary">{PAYMENT_KIND[p.kind] ?? p.kind}</Typography.Text>
         </div>
       ),
     },
@@ -195,12 +166,12 @@ export default function PaymentsReviewPage() {
       key: 'status',
       render: (v: string, p) => (
         <Flex gap={4} wrap>
-          <Tag color={STATUS_LABELS[v]?.color}>{STATUS_LABELS[v]?.label ?? v}</Tag>
+          <Tag color={PAYMENT_STATUS[v]?.color}>{PAYMENT_STATUS[v]?.label ?? v}</Tag>
           {p.fulfilment_on_hold && <Tag color="error">Entrega retida</Tag>}
         </Flex>
       ),
     },
-    { title: 'Motivo', dataIndex: 'review_reason', key: 'reason', render: (v: string | null) => reasonText(v) },
+    { title: 'Motivo', dataIndex: 'review_reason', key: 'reason', render: (_: unknown, p) => reviewReasonText(p) },
     {
       title: 'Revisão',
       key: 'review',
@@ -232,7 +203,7 @@ export default function PaymentsReviewPage() {
             </Button>
           )}
           {approvable(p) && (
-            <Button size="small" onClick={() => approve(p)}>
+            <Button size="small" onClick={() => confirmApprove(p)}>
               Aprovar (sandbox)
             </Button>
           )}
@@ -250,7 +221,9 @@ export default function PaymentsReviewPage() {
   const actionsCell = columns.find((c) => c.key === 'actions')!.render as (v: unknown, p: AdminPayment, i: number) => ReactNode;
   const cards = (list: AdminPayment[]) =>
     list.length === 0 ? (
-      <Card className="admin-card">{flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.'}</Card>
+      <Card className="admin-card">
+        {flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.'}
+      </Card>
     ) : (
       <ul className="admin-cards" aria-label="Pagamentos">
         {list.map((p, i) => (
@@ -259,7 +232,7 @@ export default function PaymentsReviewPage() {
               size="small"
               className="admin-card"
               title={`#${p.id} · ${formatBRL(p.amount_cents)}`}
-              extra={<Tag color={STATUS_LABELS[p.status]?.color}>{STATUS_LABELS[p.status]?.label ?? p.status}</Tag>}
+              extra={<Tag color={PAYMENT_STATUS[p.status]?.color}>{PAYMENT_STATUS[p.status]?.label ?? p.status}</Tag>}
             >
               <dl className="admin-card-fields">
                 <dt>Cliente</dt>
@@ -268,11 +241,11 @@ export default function PaymentsReviewPage() {
                 </dd>
                 <dt>Data</dt>
                 <dd>
-                  {dateTime(p.created_at)} · {KIND_LABELS[p.kind] ?? p.kind}
+                  {dateTime(p.created_at)} · {PAYMENT_KIND[p.kind] ?? p.kind}
                 </dd>
                 <dt>Motivo</dt>
                 <dd>
-                  {reasonText(p.review_reason)}
+                  {reviewReasonText(p)}
                   {p.fulfilment_on_hold && (
                     <Tag color="error" className="admin-inline-tag">
                       Entrega retida
@@ -306,7 +279,10 @@ export default function PaymentsReviewPage() {
             setStatus(v);
           }}
           className="admin-filter"
-          options={[{ value: '', label: 'Todos os status' }, ...Object.entries(STATUS_LABELS).map(([value, s]) => ({ value, label: s.label }))]}
+          options={[
+            { value: '', label: 'Todos os status' },
+            ...Object.entries(PAYMENT_STATUS).map(([value, s]) => ({ value, label: s.label })),
+          ]}
         />
         <Select<Flagged>
           aria-label="Marcação"
@@ -360,7 +336,9 @@ export default function PaymentsReviewPage() {
             pagination={false}
             scroll={{ x: 880 }}
             size="middle"
-            locale={{ emptyText: flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.' }}
+            locale={{
+              emptyText: flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.',
+            }}
           />
         }
       />
@@ -378,7 +356,7 @@ export default function PaymentsReviewPage() {
           </Button>,
         ]}
       >
-        {reviewing?.review_reason && <Typography.Paragraph>Motivo: {reasonText(reviewing.review_reason)}</Typography.Paragraph>}
+        {reviewing?.review_reason && <Typography.Paragraph>Motivo: {reviewReasonText(reviewing)}</Typography.Paragraph>}
         <Form form={form} layout="vertical" disabled={saving}>
           <Form.Item
             name="note"
@@ -409,9 +387,9 @@ export default function PaymentsReviewPage() {
       >
         {refunding && (
           <Typography.Paragraph>
-            {formatBRL(refunding.amount_cents)} voltam para {refunding.user_name ?? `o cliente #${refunding.user_id}`} pelo provedor de pagamento. Os vouchers não usados
-            desta compra são revogados, os números que ela comprou são anulados (liberados se o sorteio estiver aberto), o cashback é estornado e o acesso ao e-book
-            termina. Não dá para desfazer.
+            {formatBRL(refunding.amount_cents)} voltam para {refunding.user_name ?? `o cliente #${refunding.user_id}`} pelo provedor de
+            pagamento. Os vouchers não usados desta compra são revogados, os números que ela comprou são anulados (liberados se o sorteio
+            estiver aberto), o cashback é estornado e o acesso ao e-book termina. Não dá para desfazer.
           </Typography.Paragraph>
         )}
         <Form form={refundForm} layout="vertical" disabled={refundSaving}>

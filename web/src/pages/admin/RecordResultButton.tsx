@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Descriptions, Form, Input, InputNumber, Modal, Space, Tag } from 'antd';
 import { CloudDownloadOutlined, TrophyOutlined } from '@ant-design/icons';
 import { api, errorMessage } from '../../api/client';
+import { WALK_REASON_SHORT } from '../../statusLabels';
 import type { DrawResult, DrawStatus, ResultPreview } from '../../api/types';
 import { numbersProblem, parseNumbers } from './resultNumbers';
 
@@ -18,13 +19,11 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const localToIso = (v: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00-03:00` : null);
 const isoToLocal = (iso: string) => new Date(new Date(iso).getTime() - 3 * 3600_000).toISOString().slice(0, 16);
 
-const WALK_TEXT = { not_sold: 'não vendido', out_of_range: 'fora do tabuleiro', voided: 'anulado (pagamento estornado)' } as const;
-
 /**
- * 'Registrar resultado' (issue 10): on a closed draw, the operator types the contest number and
+ * 'Registrar resultado': on a closed draw, the operator types the contest number and
  * the 20 numbers in draw order, or 'Buscar resultado' fetches them from the results service;
  * the server computes the winner and the dialog shows it before 'Confirmar' records it. The
- * winner is never typed in. For the admin draws pages (placed there by their owner).
+ * winner is never typed in. On the held raffles page, for each closed draw.
  */
 export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; onDone?: (result: DrawResult) => void }) {
   const [open, setOpen] = useState(false);
@@ -70,14 +69,22 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
     reset();
     const nums = parseNumbers(numbersText);
     // The contest's real date decides which draws it decides and its order among the contests.
-    const problem = !contest ? 'Informe o número do concurso.' : (numbersProblem(nums) ?? (localToIso(drawnAt ?? '') ? null : 'Informe a data e a hora do concurso.'));
+    const problem = !contest
+      ? 'Informe o número do concurso.'
+      : (numbersProblem(nums) ?? (localToIso(drawnAt ?? '') ? null : 'Informe a data e a hora do concurso.'));
     if (problem) {
       setError(problem);
       return;
     }
     setBusy('preview');
     try {
-      setPreview(await api.post<ResultPreview>(`/api/admin/draws/${draw.id}/result/preview`, { contest_number: contest, numbers: nums, drawn_at: localToIso(drawnAt ?? '') }));
+      setPreview(
+        await api.post<ResultPreview>(`/api/admin/draws/${draw.id}/result/preview`, {
+          contest_number: contest,
+          numbers: nums,
+          drawn_at: localToIso(drawnAt ?? ''),
+        }),
+      );
     } catch (e) {
       setError(errorMessage(e, 'Não foi possível calcular o vencedor.'));
     } finally {
@@ -126,7 +133,12 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
               <Button onClick={calcular} loading={busy === 'preview'} disabled={!!busy}>
                 Calcular vencedor
               </Button>
-              <Button type="primary" onClick={confirmar} loading={busy === 'confirm'} disabled={!preview || !!busy || !!preview.stored_numbers}>
+              <Button
+                type="primary"
+                onClick={confirmar}
+                loading={busy === 'confirm'}
+                disabled={!preview || !!busy || !!preview.stored_numbers}
+              >
                 Confirmar
               </Button>
             </Space>
@@ -168,7 +180,11 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
             <Form.Item
               label="Os 20 números, na ordem do sorteio"
               htmlFor="result-numbers"
-              extra={nums && nums.length ? `${nums.length} de 20 números` : 'Separados por espaço ou vírgula. Sem concurso, “Buscar resultado” traz o último.'}
+              extra={
+                nums && nums.length
+                  ? `${nums.length} de 20 números`
+                  : 'Separados por espaço ou vírgula. Sem concurso, “Buscar resultado” traz o último.'
+              }
             >
               <Input.TextArea
                 id="result-numbers"
@@ -181,7 +197,11 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
                 placeholder="00 64 02 53 71 …"
               />
             </Form.Item>
-            <Form.Item label="Data e hora do concurso (horário de Brasília)" htmlFor="result-drawn-at" extra="“Buscar resultado” preenche a data oficial.">
+            <Form.Item
+              label="Data e hora do concurso (horário de Brasília)"
+              htmlFor="result-drawn-at"
+              extra="“Buscar resultado” preenche a data oficial."
+            >
               <Input
                 id="result-drawn-at"
                 type="datetime-local"
@@ -218,7 +238,9 @@ export function RecordResultButton({ draw, onDone }: { draw: RecordResultDraw; o
                 {preview.winner_name ? `${preview.winner_name} (${preview.winner_email})` : '—'}
               </Descriptions.Item>
               <Descriptions.Item label="Números passados">
-                {preview.walk.length ? preview.walk.map((w) => `${pad(w.n)} ${WALK_TEXT[w.reason]}`).join(', ') : 'nenhum: o último sorteado foi vendido'}
+                {preview.walk.length
+                  ? preview.walk.map((w) => `${pad(w.n)} ${WALK_REASON_SHORT[w.reason]}`).join(', ')
+                  : 'nenhum: o último sorteado foi vendido'}
               </Descriptions.Item>
               <Descriptions.Item label="Vendidos que contam">{preview.sold_count}</Descriptions.Item>
             </Descriptions>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Grid, Input, Modal, Switch, Table, Tag, type TableColumnsType } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
@@ -8,7 +9,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate, formatPhone, pad2 } from '../account/format';
 import { historyApi, isHttpUrl, pad3 } from './historyApi';
 import { LoadMoreList } from './shared/LoadMoreList';
-import { usePagedList } from './usePagedList';
+import { adminKeys, useLoadMoreList } from './shared/queries';
 import './admin-history.css';
 
 /** How long ago the prize was won: 'hoje', 'há 1 dia', 'há N dias'. */
@@ -27,25 +28,27 @@ interface PrizeForm {
 /** 'Editar prêmio': product name, product link (http/https) and redeemed; Salvar sends the PATCH. */
 function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onClose(): void; onSaved(w: Winner): void }) {
   const [form] = Form.useForm<PrizeForm>();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const { message } = App.useApp();
+  const update = useMutation({
+    mutationFn: (a: { drawId: number; v: PrizeForm }) =>
+      historyApi.updatePrize(a.drawId, {
+        product_name: a.v.product_name.trim() || null,
+        product_link: a.v.product_link.trim() || null,
+        redeemed: a.v.redeemed,
+      }),
+    onSuccess: (saved) => {
+      onSaved(saved);
+      void message.success('Prêmio salvo.');
+    },
+  });
+  const saving = update.isPending;
+  const error = update.error ? errorMessage(update.error, SAVE_FAILED) : null;
 
   const save = async () => {
     if (!winner) return;
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setSaving(true);
-    setError(null);
-    try {
-      const saved = await historyApi.updatePrize(winner.draw_id, { product_name: v.product_name.trim() || null, product_link: v.product_link.trim() || null, redeemed: v.redeemed });
-      onSaved(saved);
-      void message.success('Prêmio salvo.');
-    } catch (err) {
-      setError(errorMessage(err, SAVE_FAILED));
-    } finally {
-      setSaving(false);
-    }
+    update.mutate({ drawId: winner.draw_id, v });
   };
 
   return (
@@ -60,8 +63,12 @@ function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onCl
       destroyOnHidden
       afterOpenChange={(open) => {
         if (open && winner) {
-          form.setFieldsValue({ product_name: winner.product_name ?? '', product_link: winner.product_link ?? '', redeemed: winner.redeemed });
-          setError(null);
+          form.setFieldsValue({
+            product_name: winner.product_name ?? '',
+            product_link: winner.product_link ?? '',
+            redeemed: winner.redeemed,
+          });
+          update.reset();
         }
       }}
     >
@@ -70,14 +77,28 @@ function PrizeDialog({ winner, onClose, onSaved }: { winner: Winner | null; onCl
           Vencedor: {winner.winner_name}, número {pad2(winner.winner_number)}
         </p>
       )}
-      <Form form={form} layout="vertical" preserve={false} onFinish={save} initialValues={{ product_name: '', product_link: '', redeemed: false }}>
-        <Form.Item name="product_name" label="Nome do produto" rules={[{ max: 200, message: 'O nome do produto pode ter no máximo 200 caracteres.' }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        onFinish={save}
+        initialValues={{ product_name: '', product_link: '', redeemed: false }}
+      >
+        <Form.Item
+          name="product_name"
+          label="Nome do produto"
+          rules={[{ max: 200, message: 'O nome do produto pode ter no máximo 200 caracteres.' }]}
+        >
           <Input maxLength={200} placeholder="Ex.: Kindle 11ª geração" />
         </Form.Item>
         <Form.Item
           name="product_link"
           label="Link do produto"
-          rules={[{ validator: (_, v: string) => (!v || !v.trim() || isHttpUrl(v) ? Promise.resolve() : Promise.reject(new Error(LINK_MESSAGE))) }]}
+          rules={[
+            {
+              validator: (_, v: string) => (!v || !v.trim() || isHttpUrl(v) ? Promise.resolve() : Promise.reject(new Error(LINK_MESSAGE))),
+            },
+          ]}
         >
           <Input inputMode="url" placeholder="https://…" maxLength={2000} />
         </Form.Item>
@@ -106,7 +127,7 @@ export default function WinnersPage() {
   useDocumentTitle('Vencedores');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Winner | null>(null);
-  const list = usePagedList(historyApi.winners, search, LOAD_FAILED);
+  const list = useLoadMoreList(adminKeys.winners, historyApi.winners, search, LOAD_FAILED);
 
   // From md on, a fixed width lets headers and the prize link wrap so the table fits beside the menu.
   const wide = Grid.useBreakpoint().md ?? true;
@@ -122,7 +143,8 @@ export default function WinnersPage() {
           {w.winner_phone && <div className="adm-muted">{formatPhone(w.winner_phone)}</div>}
           {/* Phones: the hidden columns' essentials under the name. */}
           <div className="adm-xs-only">
-            <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> · {sinceText(w.days_since)}
+            <Link to={`/resultado/${w.draw_id}`}>Nº {pad3(w.draw_id)}</Link> · número <strong>{pad2(w.winner_number)}</strong> ·{' '}
+            {sinceText(w.days_since)}
             {w.product_name && <div>{w.product_name}</div>}
             <div className="adm-xs-actions">
               <PrizeTag status={w.status} />
@@ -152,7 +174,13 @@ export default function WinnersPage() {
       responsive: ['sm'],
       render: (s: Winner['status']) => <PrizeTag status={s} />,
     },
-    { title: 'DIAS DESDE', dataIndex: 'days_since', key: 'days', responsive: ['sm'], render: (d: number) => (d === 0 ? 'hoje' : `${d} ${d === 1 ? 'dia' : 'dias'}`) },
+    {
+      title: 'DIAS DESDE',
+      dataIndex: 'days_since',
+      key: 'days',
+      responsive: ['sm'],
+      render: (d: number) => (d === 0 ? 'hoje' : `${d} ${d === 1 ? 'dia' : 'dias'}`),
+    },
     {
       title: 'PRODUTO',
       key: 'product',
@@ -187,7 +215,14 @@ export default function WinnersPage() {
       <h1>Vencedores</h1>
       <p className="adm-sub">Sorteios realizados com vencedor e o prêmio de cada um.</p>
       <div className="adm-toolbar">
-        <Input.Search allowClear placeholder="Buscar por nome, e-mail, sorteio ou concurso" aria-label="Buscar vencedores" enterButton="Buscar" maxLength={100} onSearch={(v) => setSearch(v.trim())} />
+        <Input.Search
+          allowClear
+          placeholder="Buscar por nome, e-mail, sorteio ou concurso"
+          aria-label="Buscar vencedores"
+          enterButton="Buscar"
+          maxLength={100}
+          onSearch={(v) => setSearch(v.trim())}
+        />
       </div>
       <LoadMoreList
         list={list}

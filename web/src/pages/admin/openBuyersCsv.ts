@@ -1,4 +1,5 @@
 import type { OpenBuyer, OpenBuyerNumber } from '../../../../src/shared/api/admin-history';
+import { BOARD_NUMBER_STATUS as STATUS_TEXT } from '../../statusLabels';
 
 /**
  * 'Exportar CSV' of the active raffle buyers (account spec §2: done client-side). The file opens
@@ -22,7 +23,8 @@ export function toCsv(rows: Array<Array<string | number | null | undefined>>): s
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** Cents as a pt-BR decimal without thousands separator ('1234,50'), which Excel pt-BR reads as a number. */
-export const centsForCsv = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+export const centsForCsv = (cents: number) =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 /** The 'Por comprador' tab as CSV: one line per buyer. */
 export function buyersCsv(buyers: OpenBuyer[]): string {
@@ -32,11 +34,12 @@ export function buyersCsv(buyers: OpenBuyer[]): string {
   ]);
 }
 
-const STATUS_TEXT: Record<OpenBuyerNumber['status'], string> = { available: 'Disponível', reserved: 'Reservado', sold: 'Vendido' };
-
 /** The 'Por número' tab as CSV: one line per number. */
 export function numbersCsv(numbers: OpenBuyerNumber[]): string {
-  return toCsv([['Número', 'Situação', 'Nome', 'E-mail'], ...numbers.map((n) => [pad(n.n), STATUS_TEXT[n.status], n.name ?? '', n.email ?? ''])]);
+  return toCsv([
+    ['Número', 'Situação', 'Nome', 'E-mail'],
+    ...numbers.map((n) => [pad(n.n), STATUS_TEXT[n.status], n.name ?? '', n.email ?? '']),
+  ]);
 }
 
 /** File name of an export: 'compradores-sorteio-007.csv' / 'numeros-sorteio-007.csv'. */

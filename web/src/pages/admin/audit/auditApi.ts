@@ -6,8 +6,11 @@ export interface AuditFilters {
   entity_id?: string;
 }
 
-/** GET /api/admin/audit (issue 9): newest first, filtered, a page at a time. */
+/** GET /api/admin/audit: newest first, filtered, a page at a time. */
 export const auditApi = {
   list: (f: AuditFilters, offset: number, limit: number, signal?: AbortSignal) =>
-    api.get<AuditPage>('/api/admin/audit', { query: { entity: f.entity || undefined, entity_id: f.entity_id || undefined, limit, offset }, signal }),
+    api.get<AuditPage>('/api/admin/audit', {
+      query: { entity: f.entity || undefined, entity_id: f.entity_id || undefined, limit, offset },
+      signal,
+    }),
 };

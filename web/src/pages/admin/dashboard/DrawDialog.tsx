@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, InputNumber, Modal, Select } from 'antd';
 import type { AdminDraw, AdminInfoproduct } from '../../../api/types';
 import { failureText } from '../shared/failure';
 import { formatBRL } from '../shared/format';
 import { dashboardApi, type DrawBody } from './dashboardApi';
+import { adminKeys } from '../shared/queries';
 
 export const SAVE_FAILED = 'Falha ao salvar o sorteio.';
 
@@ -28,32 +30,27 @@ export function DrawDialog({
   onSaved(saved: AdminDraw, created: boolean): void;
 }) {
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [products, setProducts] = useState<AdminInfoproduct[]>([]);
-  const [productsState, setProductsState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const price = Form.useWatch('price_cents', form);
   const drawn = draw?.status === 'sorteado';
+  // The e-book list, loaded each time the dialog opens.
+  const productsQ = useQuery({
+    queryKey: adminKeys.drawInfoproducts,
+    queryFn: ({ signal }) => dashboardApi.infoproducts(signal),
+    enabled: open,
+  });
+  const products: AdminInfoproduct[] = productsQ.data ?? [];
+  const productsState = productsQ.isFetching || productsQ.isPending ? 'loading' : productsQ.isError ? 'failed' : 'ready';
+  const save = useMutation({
+    mutationFn: (body: DrawBody) => (draw ? dashboardApi.updateDraw(draw.id, body) : dashboardApi.createDraw(body)),
+    onSuccess: (saved) => onSaved(saved, !draw),
+  });
+  const saving = save.isPending;
+  const error = save.error ? failureText(SAVE_FAILED, save.error) : null;
+  const { reset } = save;
 
   useEffect(() => {
     if (!open) return;
-    const ctrl = new AbortController();
-    setProductsState('loading');
-    dashboardApi
-      .infoproducts(ctrl.signal)
-      .then((items) => {
-        setProducts(items);
-        setProductsState('ready');
-      })
-      .catch(() => {
-        if (!ctrl.signal.aborted) setProductsState('failed');
-      });
-    return () => ctrl.abort();
-  }, [open]);
-
-  useEffect(() => {
-    if (!open) return;
-    setError(null);
+    reset();
     form.resetFields();
     form.setFieldsValue(
       draw
@@ -67,16 +64,14 @@ export function DrawDialog({
           }
         : { title: '', status: 'open', price_cents: 0, numbers_total: 100, max_per_user: 1, infoproduct_id: null },
     );
-  }, [open, draw, form]);
+  }, [open, draw, form, reset]);
 
   const pickProduct = (id: number | null | undefined) => {
     const p = products.find((x) => x.id === id);
     if (p && p.price_cents != null) form.setFieldValue('price_cents', p.price_cents);
   };
 
-  const submit = async (v: Values) => {
-    setSaving(true);
-    setError(null);
+  const submit = (v: Values) => {
     const body: DrawBody = {
       title: v.title.trim(),
       status: v.status,
@@ -87,14 +82,7 @@ export function DrawDialog({
     };
     // A drawn draw's status is final: not sent, so the rest of the edit still applies.
     if (drawn) delete (body as Partial<DrawBody>).status;
-    try {
-      const saved = draw ? await dashboardApi.updateDraw(draw.id, body) : await dashboardApi.createDraw(body);
-      onSaved(saved, !draw);
-    } catch (err) {
-      setError(failureText(SAVE_FAILED, err));
-    } finally {
-      setSaving(false);
-    }
+    save.mutate(body);
   };
 
   const productOptions = products.map((p) => ({
@@ -103,7 +91,10 @@ export function DrawDialog({
   }));
   // The edited draw's e-book stays selectable even beyond the first 200 of the list.
   if (draw?.infoproduct_id && !products.some((p) => p.id === draw.infoproduct_id)) {
-    productOptions.unshift({ value: draw.infoproduct_id, label: `${draw.ip_title ?? 'E-book'} · #${draw.infoproduct_id} · ${draw.ip_price_cents != null ? formatBRL(draw.ip_price_cents) : 'sem preço'}` });
+    productOptions.unshift({
+      value: draw.infoproduct_id,
+      label: `${draw.ip_title ?? 'E-book'} · #${draw.infoproduct_id} · ${draw.ip_price_cents != null ? formatBRL(draw.ip_price_cents) : 'sem preço'}`,
+    });
   }
 
   return (

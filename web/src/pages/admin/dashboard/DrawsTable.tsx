@@ -1,7 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Grid, Skeleton, Table, type TableColumnsType } from 'antd';
-import { CreditCardOutlined, DeleteOutlined, DownOutlined, EditOutlined, LeftOutlined, PlusOutlined, ReloadOutlined, RightOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import type { AdminDraw } from '../../../api/types';
+import {
+  CreditCardOutlined,
+  DeleteOutlined,
+  DownOutlined,
+  EditOutlined,
+  LeftOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  RightOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
+import type { AdminDraw, AdminDrawList } from '../../../api/types';
+import { DRAW_STATUS, DRAW_STATUS_WORD } from '../../../statusLabels';
+import { adminKeys, useKeptQuery } from '../shared/queries';
 import { errorMessage } from '../../../api/client';
 import { failureText } from '../shared/failure';
 import { formatBRL, pad3 } from '../shared/format';
@@ -12,51 +25,42 @@ import { RetryAlert } from '../shared/RetryAlert';
 import { ResultAlertNotice } from '../ResultAlertNotice';
 
 const PAGE = 20;
-const STATUS_LABEL: Record<AdminDraw['status'], string> = { open: 'ABERTO', closed: 'FECHADO', sorteado: 'SORTEADO' };
 
 /**
  * The draws table of the dashboard (account spec §2, §4, §8): ID, title, status chip (a click
  * toggles open ⇄ closed; a decided draw's chip is not a button), price, numbers, limit per user,
  * e-book, Editar / Excluir, and 'Novo'. Pages of 20 with Anterior / Próxima (hasMore).
- * Each draw opens its 'Compras automáticas' (issue 11, AutopayRunsSection): an expandable row on
+ * Each draw opens its 'Compras automáticas' (AutopayRunsSection): an expandable row on
  * the table, a toggle on the phone's card; the runs are fetched only once the detail is opened.
  */
-export function DrawsTable({ version, onChanged }: { version: number; onChanged(): void }) {
+export function DrawsTable({ onChanged }: { onChanged(): void }) {
   const { message, modal } = App.useApp();
+  const client = useQueryClient();
   const [offset, setOffset] = useState(0);
-  const [rows, setRows] = useState<AdminDraw[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-  const [busyId, setBusyId] = useState<number | null>(null);
+  // The page is part of the key (adminKeys.draws is under the dashboard's prefix: a change reloads it).
+  const pageKey = [...adminKeys.draws, offset];
+  const q = useKeptQuery(pageKey, (signal) => dashboardApi.draws(offset, PAGE, signal));
+  const rows = q.data?.items ?? null;
+  const hasMore = q.data?.hasMore ?? false;
+  const loading = q.loading;
+  const loadError = q.isFetching ? null : q.error;
+  const reload = () => void q.refetch();
+  const setStatus = useMutation({
+    mutationFn: (a: { id: number; next: 'open' | 'closed' }) => dashboardApi.setStatus(a.id, a.next),
+    onSuccess: (after) => {
+      // The row shows its new status at once, then the dashboard reloads.
+      client.setQueryData<AdminDrawList>(pageKey, (d) => d && { ...d, items: d.items.map((x) => (x.id === after.id ? after : x)) });
+      onChanged();
+    },
+  });
+  const busyId = setStatus.isPending ? setStatus.variables.id : null;
+  const deleteDraw = useMutation({ mutationFn: (id: number) => dashboardApi.deleteDraw(id) });
   const [dialog, setDialog] = useState<{ open: boolean; draw: AdminDraw | null }>({ open: false, draw: null });
   // Draws whose 'Compras automáticas' detail is open (the table's expanded rows, the phone's cards).
   const [expanded, setExpanded] = useState<number[]>([]);
   const toggleExpanded = (id: number) => setExpanded((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
   // Phones get one card per draw (eight columns do not fit a phone); tablets and desktops the table.
   const wide = Grid.useBreakpoint().md ?? true;
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    setLoadError(null);
-    dashboardApi
-      .draws(offset, PAGE, ctrl.signal)
-      .then((r) => {
-        setRows(r.items);
-        setHasMore(r.hasMore);
-      })
-      .catch((err) => {
-        if (!ctrl.signal.aborted) setLoadError(err);
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [offset, version, attempt]);
-
-  const reload = useCallback(() => setAttempt((a) => a + 1), []);
 
   const toggle = async (d: AdminDraw) => {
     if (d.status === 'sorteado') return;
@@ -85,18 +89,13 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   };
 
   const changeStatus = async (d: AdminDraw, next: 'open' | 'closed') => {
-    setBusyId(d.id);
     try {
-      const after = await dashboardApi.setStatus(d.id, next);
-      setRows((list) => list?.map((x) => (x.id === d.id ? after : x)) ?? null);
-      void message.success(`Sorteio #${pad3(d.id)} ${after.status === 'open' ? 'aberto' : 'fechado'}.`);
+      const after = await setStatus.mutateAsync({ id: d.id, next });
+      void message.success(`Sorteio #${pad3(d.id)} ${DRAW_STATUS_WORD[after.status === 'open' ? 'open' : 'closed']}.`);
       // Closing the main series' draw: the store has no current draw until one is opened (a pause).
       if (after.notice) void message.warning({ content: after.notice, duration: 10 });
-      onChanged();
     } catch (err) {
       void message.error(failureText('Não foi possível alterar o status.', err), 6);
-    } finally {
-      setBusyId(null);
     }
   };
 
@@ -109,7 +108,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
       cancelText: 'Cancelar',
       onOk: async () => {
         try {
-          await dashboardApi.deleteDraw(d.id);
+          await deleteDraw.mutateAsync(d.id);
           void message.success('Sorteio excluído.');
           if (rows?.length === 1 && offset > 0) setOffset(Math.max(0, offset - PAGE));
           onChanged();
@@ -123,7 +122,7 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
 
   const chip = (d: AdminDraw) =>
     d.status === 'sorteado' ? (
-      <span className="status-chip status-chip--drawn">{STATUS_LABEL.sorteado}</span>
+      <span className="status-chip status-chip--drawn">{DRAW_STATUS.sorteado}</span>
     ) : (
       <button
         type="button"
@@ -131,10 +130,10 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
         onClick={() => void toggle(d)}
         disabled={busyId === d.id}
         aria-busy={busyId === d.id}
-        aria-label={`Status ${STATUS_LABEL[d.status]} do sorteio #${pad3(d.id)}: clique para ${d.status === 'open' ? 'fechar' : 'abrir'}`}
+        aria-label={`Status ${DRAW_STATUS[d.status]} do sorteio #${pad3(d.id)}: clique para ${d.status === 'open' ? 'fechar' : 'abrir'}`}
         title={d.status === 'open' ? 'Clique para fechar' : 'Clique para abrir'}
       >
-        {STATUS_LABEL[d.status]}
+        {DRAW_STATUS[d.status]}
       </button>
     );
   const priceOf = (d: AdminDraw) => (
@@ -150,7 +149,8 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
     </span>
   );
   const limitOf = (d: AdminDraw) => (d.max_per_user === 0 ? 'sem limite' : d.max_per_user);
-  const productOf = (d: AdminDraw) => (d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>);
+  const productOf = (d: AdminDraw) =>
+    d.infoproduct_id ? `${d.ip_title ?? 'E-book'} (#${d.infoproduct_id})` : <span className="muted">—</span>;
   const autopayToggle = (d: AdminDraw, compact: boolean) => {
     const open = expanded.includes(d.id);
     return (
@@ -170,7 +170,12 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   };
   const actions = (d: AdminDraw, stacked = false) => (
     <div className={stacked ? 'draw-actions draw-actions--stacked' : 'draw-actions'}>
-      <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, draw: d })} aria-label={`Editar sorteio #${pad3(d.id)}`}>
+      <Button
+        size="small"
+        icon={<EditOutlined />}
+        onClick={() => setDialog({ open: true, draw: d })}
+        aria-label={`Editar sorteio #${pad3(d.id)}`}
+      >
         Editar
       </Button>
       <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(d)} aria-label={`Excluir sorteio #${pad3(d.id)}`}>
@@ -194,10 +199,20 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
   return (
     <Card
       className="admin-card draws-card"
-      title={<span><UnorderedListOutlined aria-hidden /> Sorteios</span>}
+      title={
+        <span>
+          <UnorderedListOutlined aria-hidden /> Sorteios
+        </span>
+      }
       extra={
         <div className="draws-card-actions">
-          <Button icon={<ReloadOutlined />} onClick={reload} loading={loading && rows !== null} aria-label="Recarregar a lista de sorteios" title="Recarregar a lista de sorteios" />
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={reload}
+            loading={loading && rows !== null}
+            aria-label="Recarregar a lista de sorteios"
+            title="Recarregar a lista de sorteios"
+          />
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, draw: null })}>
             Novo
           </Button>
@@ -212,7 +227,14 @@ export function DrawsTable({ version, onChanged }: { version: number; onChanged(
         <RetryAlert title={errorMessage(loadError, 'Não foi possível carregar os sorteios.')} icon onRetry={reload} />
       ) : (
         <>
-          {loadError != null && <Alert className="draws-error" type="error" showIcon title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')} />}
+          {loadError != null && (
+            <Alert
+              className="draws-error"
+              type="error"
+              showIcon
+              title={errorMessage(loadError, 'Não foi possível atualizar os sorteios.')}
+            />
+          )}
           {(rows ?? [])
             .filter((d) => d.result_alert)
             .map((d) => (

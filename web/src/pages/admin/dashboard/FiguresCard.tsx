@@ -4,19 +4,23 @@
  * One call (GET /api/admin/dashboard/figures); charts by recharts, which only this lazy console
  * chunk loads. Each chart has a caption and a text summary for screen readers.
  */
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Skeleton, Statistic } from 'antd';
 import { BarChartOutlined } from '@ant-design/icons';
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api } from '../../../api/client';
 import type { DashboardFigures } from '../../../../../src/shared/api/figures';
+import { adminKeys } from '../shared/queries';
 
 const GREEN = '#34d27b';
 const AMBER = '#f5a623';
 const GREY = 'rgba(255, 255, 255, 0.28)';
 const AXIS = 'rgba(255, 255, 255, 0.72)';
 const GRID = 'rgba(255, 255, 255, 0.08)';
-const TOOLTIP = { contentStyle: { background: '#12241a', border: '1px solid rgba(52, 210, 123, 0.3)', color: '#fff' }, labelStyle: { color: '#fff' } };
+const TOOLTIP = {
+  contentStyle: { background: '#12241a', border: '1px solid rgba(52, 210, 123, 0.3)', color: '#fff' },
+  labelStyle: { color: '#fff' },
+};
 
 const brl = (cents: number) => (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 /** '2026-11-25' → '25/11' */
@@ -48,21 +52,9 @@ function ChartFigure(p: { id: string; title: string; summary: string; children: 
 }
 
 export function FiguresCard() {
-  const [figures, setFigures] = useState<DashboardFigures | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setError(null);
-    figuresApi
-      .load(ctrl.signal)
-      .then(setFigures)
-      .catch((err) => {
-        if (!ctrl.signal.aborted) setError(err);
-      });
-    return () => ctrl.abort();
-  }, [attempt]);
+  const q = useQuery({ queryKey: adminKeys.figures, queryFn: ({ signal }) => figuresApi.load(signal) });
+  const figures = q.data ?? null;
+  const error = q.isFetching ? null : q.error;
 
   const title = (
     <span>
@@ -77,7 +69,7 @@ export function FiguresCard() {
           showIcon
           title="Não foi possível carregar os números do negócio."
           description={error instanceof Error ? error.message : undefined}
-          action={<Button onClick={() => setAttempt((a) => a + 1)}>Tentar de novo</Button>}
+          action={<Button onClick={() => void q.refetch()}>Tentar de novo</Button>}
         />
       </Card>
     );
@@ -112,11 +104,24 @@ export function FiguresCard() {
           <ComposedChart accessibilityLayer={false} data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />
             <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis yAxisId="r" tick={{ fill: AXIS, fontSize: 12 }} width={56} tickFormatter={(v: number) => `R$ ${v.toLocaleString('pt-BR')}`} />
+            <YAxis
+              yAxisId="r"
+              tick={{ fill: AXIS, fontSize: 12 }}
+              width={56}
+              tickFormatter={(v: number) => `R$ ${v.toLocaleString('pt-BR')}`}
+            />
             <YAxis yAxisId="n" orientation="right" allowDecimals={false} tick={{ fill: AXIS, fontSize: 12 }} width={32} />
             <Tooltip {...TOOLTIP} formatter={(v, name) => (name === 'Receita' ? brl(Number(v) * 100) : v)} />
             <Legend formatter={legendText} />
-            <Bar yAxisId="r" dataKey="revenue" name="Receita" fill={GREEN} radius={[3, 3, 0, 0]} isAnimationActive={false} maxBarSize={48} />
+            <Bar
+              yAxisId="r"
+              dataKey="revenue"
+              name="Receita"
+              fill={GREEN}
+              radius={[3, 3, 0, 0]}
+              isAnimationActive={false}
+              maxBarSize={48}
+            />
             <Line yAxisId="n" dataKey="sales" name="Vendas" stroke={AMBER} strokeWidth={2} dot={false} isAnimationActive={false} />
           </ComposedChart>
         </ChartFigure>
@@ -148,7 +153,14 @@ export function FiguresCard() {
               <XAxis dataKey="label" tick={{ fill: AXIS, fontSize: 12 }} />
               <YAxis tick={{ fill: AXIS, fontSize: 12 }} width={40} />
               <Tooltip {...TOOLTIP} formatter={(v) => `${Number(v).toLocaleString('pt-BR')} h`} />
-              <Bar dataKey="sellout_hours" name="Horas até esgotar" fill={AMBER} radius={[3, 3, 0, 0]} isAnimationActive={false} maxBarSize={48} />
+              <Bar
+                dataKey="sellout_hours"
+                name="Horas até esgotar"
+                fill={AMBER}
+                radius={[3, 3, 0, 0]}
+                isAnimationActive={false}
+                maxBarSize={48}
+              />
             </BarChart>
           </ChartFigure>
         ) : (

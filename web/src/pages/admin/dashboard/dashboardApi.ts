@@ -1,5 +1,13 @@
 import { api } from '../../../api/client';
-import type { AdminDraw, AdminDrawChange, AdminDrawList, AdminInfoproductList, DashboardSummary, NewSeriesResult, PublicConfig } from '../../../api/types';
+import type {
+  AdminDraw,
+  AdminDrawChange,
+  AdminDrawList,
+  AdminInfoproductList,
+  DashboardSummary,
+  NewSeriesResult,
+  PublicConfig,
+} from '../../../api/types';
 
 /** The body of 'Novo sorteio' / 'Editar sorteio' (account spec §7 field names). */
 export interface DrawBody {
@@ -11,7 +19,7 @@ export interface DrawBody {
   infoproduct_id: number | null;
 }
 
-/** The dashboard's calls (account spec §7 "Admin", issue 9): the first listed path of each. */
+/** The dashboard's calls (account spec §7 "Admin"): the first listed path of each. */
 export const dashboardApi = {
   summary: (signal?: AbortSignal) => api.get<DashboardSummary>('/api/admin/dashboard/summary', { signal }),
   /**

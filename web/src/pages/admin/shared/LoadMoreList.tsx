@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Skeleton } from 'antd';
 import { RetryAlert } from './RetryAlert';
 
-/** What LoadMoreList reads from a `usePagedList` result. */
+/** What LoadMoreList reads from a `useLoadMoreList` result (shared/queries.ts). */
 export interface LoadMoreState {
   error: string | null;
   loading: boolean;
@@ -13,15 +13,13 @@ export interface LoadMoreState {
 }
 
 /**
- * The body of an admin list read through `usePagedList`: the error (with 'Tentar de novo'), a
+ * The body of an admin list read through `useLoadMoreList`: the error (with 'Tentar de novo'), a
  * skeleton while the first page loads, then the table and 'Carregar mais' while there is more.
  */
 export function LoadMoreList({ list, table }: { list: LoadMoreState; table: ReactNode }) {
   return (
     <>
-      {list.error && (
-        <RetryAlert title={list.error} style={{ marginBottom: 16 }} onRetry={list.reload} />
-      )}
+      {list.error && <RetryAlert title={list.error} style={{ marginBottom: 16 }} onRetry={list.reload} />}
       {list.loading ? (
         <div role="status" aria-label="Carregando…">
           <Skeleton active paragraph={{ rows: 6 }} />

@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Input, InputNumber, Modal, Skeleton, Space, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../../../api/client';
 import type { AdminUser, BoardNumber } from '../../../api/types';
 import { NumberGrid, NumberLegend, pad2 } from '../../../components/board/NumberGrid';
-import { parseNumbers, usersApi, type AdminBoard } from './usersApi';
+import { parseNumbers, usersApi } from './usersApi';
+import { adminKeys } from '../shared/queries';
+import { DRAW_STATUS_WORD } from '../../../statusLabels';
 
 /**
  * 'Atribuir números' (account spec §2 assign-numbers section): Sorteio ID, 'Carregar sorteio
@@ -17,25 +20,33 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
   const [drawId, setDrawId] = useState<number | null>(null);
   const [text, setText] = useState('');
   const [override, setOverride] = useState(false);
-  const [board, setBoard] = useState<AdminBoard | null>(null);
-  const [boardLoading, setBoardLoading] = useState(false);
-  const [boardError, setBoardError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The draw whose board is shown (set when the board is asked for, not while its id is typed).
+  const [boardFor, setBoardFor] = useState<number | null>(null);
+  const boardQ = useQuery({
+    queryKey: adminKeys.board(boardFor ?? 0),
+    queryFn: ({ signal }) => usersApi.board(boardFor!, signal),
+    enabled: boardFor !== null && user !== null,
+  });
+  const board = boardQ.isError ? null : (boardQ.data ?? null);
+  const boardLoading = boardQ.isFetching;
+  const boardError =
+    boardQ.error && !boardQ.isFetching ? errorMessage(boardQ.error, 'Não foi possível carregar a grade do sorteio.') : null;
+  const { refetch: refetchBoard } = boardQ;
 
-  const loadBoard = useCallback(async (id: number | null) => {
-    if (!id) return;
-    setBoardLoading(true);
-    setBoardError(null);
-    try {
-      setBoard(await usersApi.board(id));
-    } catch (e) {
-      setBoard(null);
-      setBoardError(errorMessage(e, 'Não foi possível carregar a grade do sorteio.'));
-    } finally {
-      setBoardLoading(false);
-    }
-  }, []);
+  const loadBoard = useCallback(
+    async (id: number | null) => {
+      if (!id) return;
+      if (id === boardFor) await refetchBoard();
+      else setBoardFor(id);
+    },
+    [boardFor, refetchBoard],
+  );
+  const assignNumbers = useMutation({
+    mutationFn: (a: { userId: number; drawId: number; numbers: number[]; override: boolean }) =>
+      usersApi.assign(a.userId, { draw_id: a.drawId, numbers: a.numbers, override_max_per_user: a.override }),
+  });
+  const busy = assignNumbers.isPending;
 
   const loadOpenDraw = useCallback(async () => {
     setError(null);
@@ -58,7 +69,8 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
     setOverride(false);
     setError(null);
     if (!drawId) void loadOpenDraw();
-    else void loadBoard(drawId);
+    // The same draw as last time loads again as the dialog opens (its query is enabled again).
+    else if (drawId !== boardFor) setBoardFor(drawId);
     // Only when the dialog opens for a user.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [user]);
@@ -80,18 +92,17 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
       setError('Informe um sorteio e pelo menos um número.');
       return;
     }
-    setBusy(true);
     try {
-      const r = await usersApi.assign(user.id, { draw_id: drawId, numbers, override_max_per_user: override });
+      const r = await assignNumbers.mutateAsync({ userId: user.id, drawId, numbers, override });
       message.success(r.sold_out ? `${r.message} O sorteio esgotou e foi fechado.` : r.message);
       setText('');
       await loadBoard(drawId);
     } catch (e) {
       const conflicts = e instanceof ApiError ? (e.body as { conflicts?: number[] } | undefined)?.conflicts : undefined;
-      setError(errorMessage(e, conflicts?.length ? `Falha ao atribuir números: ${conflicts.map(pad2).join(', ')}.` : 'Falha ao atribuir números.'));
+      setError(
+        errorMessage(e, conflicts?.length ? `Falha ao atribuir números: ${conflicts.map(pad2).join(', ')}.` : 'Falha ao atribuir números.'),
+      );
       await loadBoard(drawId);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -114,7 +125,11 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
     >
       {user && (
         <p>
-          Cliente: <strong>#{user.id} {user.name}</strong> ({user.email})
+          Cliente:{' '}
+          <strong>
+            #{user.id} {user.name}
+          </strong>{' '}
+          ({user.email})
         </p>
       )}
       <Space wrap className="assign__row">
@@ -133,14 +148,23 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
       <label htmlFor="assign-numbers" className="assign__label">
         Números (separados por vírgula ou espaço)
       </label>
-      <Input id="assign-numbers" value={text} onChange={(e) => setText(e.target.value)} placeholder="Ex.: 07, 15 42" inputMode="numeric" onPressEnter={assign} />
+      <Input
+        id="assign-numbers"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="Ex.: 07, 15 42"
+        inputMode="numeric"
+        onPressEnter={assign}
+      />
       <Checkbox className="assign__override" checked={override} onChange={(e) => setOverride(e.target.checked)}>
         Ignorar o limite por usuário deste sorteio
       </Checkbox>
       {error && <Alert type="error" showIcon title={error} className="assign__alert" role="alert" />}
 
       <div className="assign__board-head">
-        <Typography.Text strong>{board ? `Sorteio #${String(board.draw_id).padStart(3, '0')} (${board.status === 'open' ? 'aberto' : board.status === 'closed' ? 'fechado' : 'realizado'})` : 'Grade do sorteio'}</Typography.Text>
+        <Typography.Text strong>
+          {board ? `Sorteio #${String(board.draw_id).padStart(3, '0')} (${DRAW_STATUS_WORD[board.status]})` : 'Grade do sorteio'}
+        </Typography.Text>
         <Button size="small" icon={<ReloadOutlined />} onClick={() => loadBoard(drawId)} disabled={!drawId}>
           Atualizar grade
         </Button>
@@ -150,7 +174,13 @@ export function AssignNumbersDialog({ user, onClose }: { user: AdminUser | null;
       {boardLoading && !board ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : board ? (
-        <NumberGrid numbers={cells} totalNumbers={board.total_numbers} selected={picked} onToggle={toggle} ariaLabel="Grade do sorteio para atribuir números" />
+        <NumberGrid
+          numbers={cells}
+          totalNumbers={board.total_numbers}
+          selected={picked}
+          onToggle={toggle}
+          ariaLabel="Grade do sorteio para atribuir números"
+        />
       ) : null}
     </Modal>
   );
