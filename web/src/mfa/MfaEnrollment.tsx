@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Skeleton, type InputRef } from 'antd';
+import { Alert, App, Button, Form, Skeleton } from 'antd';
 import { CopyOutlined, ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../api/client';
 import { copyText } from './download';
 import { groupedSecret } from './format';
-import { codeErrorProps, isInvalidCode, mfaApi, totpDigits, totpRule } from './mfaApi';
+import { mfaApi } from './mfaApi';
 import { OneTimeCodeInput } from './OneTimeCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
+import { useCodeEntry } from './useCodeEntry';
 import './mfa.css';
 
 const SETUP_FAILED = 'Não foi possível preparar a verificação em duas etapas agora.';
@@ -108,35 +109,23 @@ function SetupStep({
   onCancel?: () => void;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<{ code: string }>();
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const input = useRef<InputRef>(null);
-  // A refused code: the box takes the focus back (once enabled again), its text selected to retype.
-  useEffect(() => {
-    if (codeError) input.current?.focus({ cursor: 'all' });
-  }, [codeError]);
+  // Only the app's code here: the recovery codes come with this step's success.
+  const entry = useCodeEntry();
 
   const onCopy = async () => {
     if (await copyText(secret.replace(/\s+/g, ''))) message.success('Chave copiada.');
     else message.error('Não foi possível copiar. Selecione a chave e copie manualmente.');
   };
 
-  const submit = async ({ code }: { code: string }) => {
-    setError(null);
-    setCodeError(null);
-    setSending(true);
-    try {
-      const { recovery_codes } = await mfaApi.enable(totpDigits(code));
-      onEnabled(recovery_codes);
-    } catch (err) {
-      setSending(false);
-      if (isInvalidCode(err)) {
-        setCodeError(errorMessage(err, 'Código inválido.'));
-      } else setError(errorMessage(err, ENABLE_FAILED));
-    }
-  };
+  const submit = ({ code }: { code: string }) =>
+    entry.sendCode(
+      code,
+      async (c) => {
+        const { recovery_codes } = await mfaApi.enable(c);
+        onEnabled(recovery_codes);
+      },
+      { failed: ENABLE_FAILED },
+    );
 
   return (
     <div className="mfa-setup">
@@ -164,24 +153,21 @@ function SetupStep({
         <li>Digite o código de 6 dígitos que o aplicativo mostra e toque em “Ativar”.</li>
       </ol>
 
-      {error && <Alert type="error" showIcon role="alert" title={error} className="mfa-alert" />}
+      {entry.error && <Alert type="error" showIcon role="alert" title={entry.error} className="mfa-alert" />}
 
       <Form
-        form={form}
+        form={entry.form}
         name="mfa-enable"
         layout="vertical"
         requiredMark={false}
         noValidate
         onFinish={submit}
-        onFinishFailed={() => input.current?.focus()}
-        onValuesChange={() => {
-          setError(null);
-          setCodeError(null);
-        }}
-        disabled={sending}
+        onFinishFailed={entry.focus}
+        onValuesChange={entry.clearErrors}
+        disabled={entry.sending}
       >
-        <Form.Item name="code" label="Código do aplicativo" rules={[totpRule]} validateTrigger="onSubmit" {...codeErrorProps(codeError)}>
-          <OneTimeCodeInput ref={input} size="large" />
+        <Form.Item label="Código do aplicativo" {...entry.itemProps}>
+          <OneTimeCodeInput ref={entry.input} size="large" />
         </Form.Item>
         <div className="mfa-actions">
           {onCancel && (
@@ -189,7 +175,7 @@ function SetupStep({
               Cancelar
             </Button>
           )}
-          <Button type="primary" htmlType="submit" size="large" icon={<SafetyOutlined aria-hidden />} loading={sending}>
+          <Button type="primary" htmlType="submit" size="large" icon={<SafetyOutlined aria-hidden />} loading={entry.sending}>
             Ativar
           </Button>
         </div>
