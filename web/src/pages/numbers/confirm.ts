@@ -7,6 +7,9 @@ import { conflictsOf, formatNumbers, sortUnique, type ConsumeResult, type Reserv
 
 export const SUCCESS_MESSAGE = 'Números confirmados com sucesso! Boa sorte';
 
+/** More numbers picked than the vouchers left (on the board and again before the dialog). */
+export const LIMIT_TEXT = 'Você atingiu seu limite de números disponíveis neste sorteio.';
+
 export const reservedText = (ns: readonly number[]) => `Alguns números ficaram indisponíveis/reservados: ${formatNumbers(ns)}`;
 export const confirmConflictText = (ns: readonly number[]) => `Alguns números entraram em conflito na confirmação: ${formatNumbers(ns)}`;
 

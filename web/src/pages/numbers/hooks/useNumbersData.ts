@@ -6,11 +6,11 @@
  */
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
-import type { Draw, OpenDrawAnswer, PublicConfig } from '../../api/types';
-import { useLiveDraws, type LiveEvent } from '../../live/useLiveDraws';
-import { qk } from '../../query';
-import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from './board';
+import { api, ApiError } from '../../../api/client';
+import type { Draw, OpenDrawAnswer, PublicConfig } from '../../../api/types';
+import { useLiveDraws, type LiveEvent } from '../../../live/useLiveDraws';
+import { qk } from '../../../query';
+import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from '../board';
 
 export interface Loadable<T> {
   data: T | null;

@@ -1,5 +1,5 @@
 import { Button, Modal } from 'antd';
-import { pad2 } from './board';
+import { pad2 } from '../board';
 
 /** 'Confirmar números usando vouchers' with VOLTAR / LIMPAR SELEÇÃO / CONFIRMAR (spec §2). */
 export function ConfirmDialog({

@@ -1,5 +1,5 @@
 import { Skeleton, Tag } from 'antd';
-import type { Draw } from '../../api/types';
+import type { Draw } from '../../../api/types';
 import { Cover } from './DrawHeader';
 
 /** 'Sorteios fechados (aguardando sorteio)': sold-out boards waiting for the Lotomania result (spec §2). */

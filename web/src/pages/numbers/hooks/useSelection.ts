@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { sortUnique } from './board';
+import { sortUnique } from '../board';
 
 /**
  * The numbers picked on the board (spec §3 "Selection context": list, setter, clear), tied to one

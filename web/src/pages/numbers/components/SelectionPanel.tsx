@@ -1,6 +1,6 @@
 import { Button, Skeleton } from 'antd';
 import { CheckOutlined, ClearOutlined } from '@ant-design/icons';
-import { pad2 } from './board';
+import { pad2 } from '../board';
 
 export interface SelectionPanelProps {
   signedIn: boolean;

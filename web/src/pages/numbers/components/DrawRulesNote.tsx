@@ -1,8 +1,8 @@
 import { Button } from 'antd';
 import { CalendarOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
-import { BRAND } from '../../brand';
-import { expectedDrawDate } from '../home/drawDate';
+import { BRAND } from '../../../brand';
+import { expectedDrawDate } from '../../home/drawDate';
 
 /**
  * Which Lotomania draw decides the board (spec §2 "Number board": the draw of the day seven days

@@ -1,9 +1,9 @@
 import { Skeleton, Tag } from 'antd';
-import { Availability } from '../../components/product/ProductOffer';
+import { Availability } from '../../../components/product/ProductOffer';
 import { BookOutlined } from '@ant-design/icons';
-import type { Draw, DrawStatus } from '../../api/types';
-import type { BoardCounts } from './board';
-import { coverSrc, formatBRL } from '../../components/product/format';
+import type { Draw, DrawStatus } from '../../../api/types';
+import type { BoardCounts } from '../board';
+import { coverSrc, formatBRL } from '../../../components/product/format';
 
 const STATUS_TAG: Record<DrawStatus, { color: string; label: string }> = {
   open: { color: 'green', label: 'Aberto' },
