@@ -36,7 +36,7 @@ export function brandLabel(brand: string | null | undefined): string {
 const hasSomething = (p: AutopayProfile) => p.active || p.numbers.length > 0 || p.has_card;
 
 /**
- * The dialog 'Compra automática - número cativo' (account spec §2, §5, §8; issue 11 "Web"):
+ * The dialog 'Compra automática - número cativo' (account spec §2, §5, §8):
  * the active toggle, the 00-99 grid of captive numbers (up to 20), the card form, 'Salvar'
  * (enabled only when something changed) and 'Cancelar compra automática'. The card is
  * tokenized in the browser (cardTokenizer.ts); only the token goes to POST /api/me/autopay.

@@ -97,7 +97,7 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
               Copiar
             </Button>
           </div>
-          {/* What the balance is, where it is spent and until when (DESIGN §6). */}
+          {/* What the balance is, where it is spent and until when (RULES C2 cashback, C3 validity). */}
           <dl className="coupon-facts">
             <div>
               <dt>O que é</dt>

@@ -6,7 +6,7 @@ import type { ConsumeResult, DrawBoard, NumberStatus, Reservation, ReservationSt
 /** GET /api/draws/{id}/numbers */
 export type Board = DrawBoard;
 
-/** GET /api/vouchers/remaining (anonymous: remaining 0, max null — spec §9). */
+/** GET /api/vouchers/remaining (anonymous: remaining 0, max null — storefront spec §9). */
 export type Allowance = VoucherAllowance;
 
 export const ANONYMOUS_ALLOWANCE: Allowance = { remaining: 0, max: null };
@@ -46,9 +46,9 @@ export function ownNumbers(
   );
 }
 
-/** Spec §5 and §9: never more than 10 numbers at once, whatever the configuration says. */
+/** Storefront spec §5 and §9, RULES R5: never more than 10 numbers at once, whatever the configuration says. */
 export const MAX_SELECTION = 10;
-/** Spec §4 and §9. */
+/** Storefront spec §4 and §9. */
 export const BOARD_POLL_MS = 15_000;
 
 export const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -94,7 +94,7 @@ export function countBoard(board: Board): BoardCounts {
   return { total, available: Math.max(0, total - reserved - unavailable), reserved, unavailable };
 }
 
-/** Spec §4: no number left free — every cell sold or taken, none available or reserved. */
+/** Storefront spec §4: no number left free — every cell sold or taken, none available or reserved. */
 export function isSoldOut(board: Board): boolean {
   if (!board.numbers.length) return false;
   const total = board.total_numbers || board.numbers.length;
@@ -108,7 +108,7 @@ export type ToggleOutcome =
   | { kind: 'ignored' };
 
 /**
- * Clicking a cell (spec §5): a selected number toggles off; a reserved/sold one is ignored;
+ * Clicking a cell (storefront spec §5): a selected number toggles off; a reserved/sold one is ignored;
  * otherwise it is added unless the selection already holds the remaining allowance (known only
  * when signed in) or the per-selection maximum.
  */
@@ -142,7 +142,7 @@ export function conflictsOf(body: unknown): number[] | null {
 
 /**
  * Navigation state /numeros understands: `drawId` (purchase flow and links), plus `paymentId`
- * and `product` (id/sku) handed over by the purchase flow (spec §2 Home, §4).
+ * and `product` (id/sku) handed over by the purchase flow (storefront spec §2 Home, §4).
  */
 export interface NumbersLocationState {
   drawId?: number | string;

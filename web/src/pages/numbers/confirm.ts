@@ -32,7 +32,7 @@ export interface FailureText {
   conflicts: number[];
 }
 
-/** A failed reservation (spec §8): 409 → the numbers now unavailable; otherwise the server's text. */
+/** A failed reservation (storefront spec §8): 409 → the numbers now unavailable; otherwise the server's text. */
 export function reservationFailure(err: unknown, numbers: readonly number[]): FailureText {
   if (err instanceof ApiError && err.status === 409 && err.code === 'numbers_conflict') {
     const conflicts = conflictsOf(err.body) ?? sortUnique(numbers);
@@ -41,7 +41,7 @@ export function reservationFailure(err: unknown, numbers: readonly number[]): Fa
   return { text: errorMessage(err, 'Falha ao reservar'), conflicts: [] };
 }
 
-/** A failed confirmation (spec §8): 409 conflict → the numbers; otherwise the server's text or the status. */
+/** A failed confirmation (storefront spec §8): 409 conflict → the numbers; otherwise the server's text or the status. */
 export function consumeFailure(err: unknown, numbers: readonly number[]): FailureText {
   if (err instanceof ApiError && err.status === 409 && err.code === 'numbers_conflict') {
     const conflicts = conflictsOf(err.body) ?? sortUnique(numbers);

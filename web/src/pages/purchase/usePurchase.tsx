@@ -152,7 +152,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         const c = await purchaseApi.confirm(paymentId, t.product.id);
         drawId = c.draw_id ?? c.drawId ?? drawId;
       } catch (err) {
-        // Only logged (spec §4): the approval already granted the vouchers on the server.
+        // Only logged (storefront spec §4): the approval already granted the vouchers on the server.
         const code = err instanceof ApiError ? `${err.code || `purchases_confirm_${err.status}`}` : String(err);
         console.error('[compra] confirmação da compra falhou:', code);
       }
@@ -162,7 +162,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         const d = await purchaseApi.ensureOpenDraw(t.product.sku || t.product.id);
         drawId = d.draw_id ?? d.id ?? drawId;
       } catch {
-        // Ignored (spec §4): /numeros finds the open draw by itself.
+        // Ignored (storefront spec §4): /numeros finds the open draw by itself.
       }
       dispatch({ type: 'progress', step: 2, percent: 75 });
 

@@ -20,9 +20,9 @@ export const WALK_TEXT: Record<WalkReason, string> = {
 export const resultTitle = (id: number) => `Resultado do Sorteio #${String(id).padStart(3, '0')}`;
 
 /**
- * The public result of a draw (/resultado/{id}, issue 10): the Lotomania contest, its 20 numbers
- * in draw order, each number passed over with why, the winning number and the winner's initials,
- * so anyone can check the rule (DESIGN §8) by hand.
+ * The public result of a draw (/resultado/{id}): the Lotomania contest, its 20 numbers in draw
+ * order, each number passed over with why (RULES W3), the winning number and the winner's
+ * initials (RULES N8), so anyone can check the winner rule (RULES W2) by hand.
  */
 export default function ResultPage() {
   const { id: rawId } = useParams();

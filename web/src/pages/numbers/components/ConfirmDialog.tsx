@@ -1,7 +1,7 @@
 import { Button, Modal } from 'antd';
 import { pad2 } from '../board';
 
-/** 'Confirmar números usando vouchers' with VOLTAR / LIMPAR SELEÇÃO / CONFIRMAR (spec §2). */
+/** 'Confirmar números usando vouchers' with VOLTAR / LIMPAR SELEÇÃO / CONFIRMAR (storefront spec §2). */
 export function ConfirmDialog({
   open,
   drawId,

@@ -5,7 +5,7 @@ import { BRAND } from '../../../brand';
 import { expectedDrawDate } from '../../home/drawDate';
 
 /**
- * Which Lotomania draw decides the board (spec §2 "Number board": the draw of the day seven days
+ * Which Lotomania draw decides the board (storefront spec §2 "Number board": the draw of the day seven days
  * ahead, or the first Lotomania draw after the board closes) and the community group link.
  */
 export function DrawRulesNote() {

@@ -71,7 +71,7 @@ export function useConfirmNumbers({
     return h && h.drawId === drawId && h.expiresAt > Date.now() ? h.numbers : [];
   };
 
-  /** CONFIRMAR on the panel: sign-in check, fresh board and allowance, then the dialog (spec §5). */
+  /** CONFIRMAR on the panel: sign-in check, fresh board and allowance, then the dialog (storefront spec §5). */
   const onConfirm = async () => {
     if (!drawId || !selected.length) return;
     if (!signedIn) {
@@ -106,7 +106,7 @@ export function useConfirmNumbers({
     allowance.refresh().catch(noop);
   };
 
-  /** CONFIRMAR in the dialog: reserve, then spend the vouchers (spec §7, messages of §8). */
+  /** CONFIRMAR in the dialog: reserve, then spend the vouchers (storefront spec §7, messages of §8). */
   const submit = async () => {
     if (!drawId || !selected.length || submitting) return;
     const numbers = [...selected];

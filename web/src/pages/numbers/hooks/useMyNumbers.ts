@@ -5,7 +5,8 @@ import { ownNumbers, type Board, type MyReservation } from '../board';
 
 /**
  * The signed-in visitor's numbers on the board on screen (board.ts ownNumbers): from their
- * reservations, the numbers just confirmed here, and the initials the board shows on sold cells.
+ * reservations, the numbers just confirmed here, and the initials the board shows on sold cells
+ * (RULES N8).
  */
 export function useMyNumbers({
   signedIn,

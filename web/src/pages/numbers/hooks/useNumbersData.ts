@@ -44,7 +44,7 @@ export function usePublicConfig(): Loadable<PublicConfig> {
 }
 
 /**
- * The draw to show (spec §4): the id from the navigation state; else the open draw of the product
+ * The draw to show (storefront spec §4): the id from the navigation state; else the open draw of the product
  * the purchase flow handed over (opened on demand when signed in); else the config's current draw.
  * `data` is null when there is no open draw at all.
  */
@@ -86,7 +86,7 @@ export function useDrawId(
 type DrawRef = { id?: number | null; draw_id?: number | null };
 
 /**
- * The open draw of a product whose board sold out (spec §4): signed in, ensure-open-draw opens it
+ * The open draw of a product whose board sold out (storefront spec §4): signed in, ensure-open-draw opens it
  * if needed; anonymous visitors (who cannot open draws) get the open one, if any.
  */
 export async function openDrawOf(productId: number, signedIn: boolean): Promise<number | null> {
@@ -131,7 +131,7 @@ export function applyLiveEvent(board: Board | null, e: LiveEvent): Board | null 
 /**
  * GET /api/draws/{id}/numbers, then every change pushed live (useLiveDraws) written into the same
  * query; while the stream is down, polled every 15 s while the tab is visible and again when it
- * comes back after that long (spec §4, §9); the board on screen stays while a reload fails.
+ * comes back after that long (storefront spec §4, §9); the board on screen stays while a reload fails.
  */
 export function useBoard(drawId: number | null): BoardState {
   const client = useQueryClient();
@@ -167,7 +167,7 @@ export function useBoard(drawId: number | null): BoardState {
   };
 }
 
-/** First number among several field names (spec §3 "Voucher allowance"). */
+/** First number among several field names (storefront spec §3 "Voucher allowance"). */
 function numberField(o: Record<string, unknown>, names: string[]): number | null {
   for (const k of names) {
     const v = o[k];
@@ -191,7 +191,7 @@ export interface AllowanceState {
   refresh(): Promise<Allowance>;
 }
 
-/** GET /api/vouchers/remaining for a signed-in visitor; anonymous: remaining 0, max null (spec §9). */
+/** GET /api/vouchers/remaining (RULES V5) for a signed-in visitor; anonymous: remaining 0, max null (storefront spec §9). */
 export function useAllowance(drawId: number | null, signedIn: boolean): AllowanceState {
   const key = drawId && signedIn ? drawId : null;
   const client = useQueryClient();
@@ -226,7 +226,7 @@ export function useMyReservations(drawId: number | null, signedIn: boolean): { i
   return { items: loaded.data ?? [], reload: loaded.reload };
 }
 
-/** Spec §7 and §9: closed (sold out, awaiting the Lotomania draw), no winner yet, first 12. */
+/** Storefront spec §7 and §9: closed (sold out, awaiting the Lotomania draw), no winner yet, first 12. */
 export const CLOSED_DRAWS_SHOWN = 12;
 
 export function awaitingDraw(items: Draw[]): Draw[] {
@@ -236,7 +236,7 @@ export function awaitingDraw(items: Draw[]): Draw[] {
 /**
  * GET /api/draws?status=closed (newest first; decided draws come too, as `sorteado`, and are
  * left out here). A failure shows an empty list, as the spec asks
- * (§8: closed-draw load failures → empty list, no message). `version` reloads it.
+ * (storefront spec §8: closed-draw load failures → empty list, no message). `version` reloads it.
  */
 export function useClosedDraws(version: number): { items: Draw[]; loading: boolean } {
   const loaded = useLoad([...qk.closedDraws, version], async (signal) => {
