@@ -4,9 +4,7 @@ import { errorMessage } from '../../../api/client';
 import type { DrawStatus } from '../../../api/types';
 import { LinkButton } from '../../../components/LinkButton';
 import { isSoldOut } from '../board';
-import type { AllowanceState, BoardState } from '../hooks/useNumbersData';
-
-const noop = () => undefined;
+import { noop, type AllowanceState, type BoardState } from '../hooks/useNumbersData';
 
 /**
  * What the visitor should know above the board: their allowance could not be loaded, they have no

@@ -2,9 +2,7 @@ import { Alert, Button } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../../api/client';
 import { NumberGrid } from '../../../components/board/NumberGrid';
-import type { BoardState } from '../hooks/useNumbersData';
-
-const noop = () => undefined;
+import { noop, type BoardState } from '../hooks/useNumbersData';
 
 /** The board's grid; before the first board, its failure with 'Tentar novamente' or a skeleton. */
 export function BoardGrid({

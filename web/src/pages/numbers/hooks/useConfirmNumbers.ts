@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { ApiError, errorMessage } from '../../../api/client';
 import { sortUnique, unavailableAmong } from '../board';
 import { consumeFailure, consumeVouchers, LIMIT_TEXT, reservationFailure, reservedText, reserveNumbers, SUCCESS_MESSAGE } from '../confirm';
-import type { AllowanceState, BoardState } from './useNumbersData';
+import { noop, type AllowanceState, type BoardState } from './useNumbersData';
 import { savePendingSelection } from './useSelection';
 
 /** A reservation this visitor holds: a confirmation that failed after it can be retried with it. */
@@ -23,7 +23,6 @@ export interface Outcome {
 }
 
 const keyOf = (ns: readonly number[]) => sortUnique(ns).join(',');
-const noop = () => undefined;
 
 /**
  * The two CONFIRMAR of /numeros (storefront spec §5, §7, messages of §8): the panel's (sign-in

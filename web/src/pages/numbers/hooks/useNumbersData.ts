@@ -103,6 +103,9 @@ export function useDraw(drawId: number | null): Loadable<Draw> {
   return useLoad(drawId ? qk.draw(drawId) : null, (signal) => api.get<Draw>(`/draws/${drawId}`, { signal }));
 }
 
+/** For a refresh() nobody awaits: its failure already shows through the state's `error`. */
+export const noop = () => undefined;
+
 export interface BoardState {
   board: Board | null;
   /** Failure of the last load; with a board on screen, that board is older than it looks. */
