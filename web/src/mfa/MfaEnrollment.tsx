@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Skeleton } from 'antd';
 import { CopyOutlined, ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../api/client';
-import { copyText } from './download';
+import { copyText } from '../components/copyText';
 import { groupedSecret } from './format';
 import { mfaApi } from './mfaApi';
 import { OneTimeCodeInput } from './OneTimeCodeInput';

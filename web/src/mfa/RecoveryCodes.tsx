@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { App, Button, Checkbox } from 'antd';
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
-import { copyText, saveText } from './download';
+import { copyText } from '../components/copyText';
+import { saveText } from './download';
 import { RECOVERY_FILENAME, recoveryCodesText } from './format';
 
 /**

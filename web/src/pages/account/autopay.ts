@@ -3,6 +3,7 @@
  * as pure functions: picking captive numbers, the card fields (digits, expiry, CPF/CNPJ) and
  * whether anything changed. The dialog (AutopayDialog.tsx) only wires them to the inputs.
  */
+import { pad2 } from '../../components/board/labels';
 import {
   AUTOPAY_MAX_NUMBERS,
   AUTOPAY_MESSAGES as SHARED_MESSAGES,
@@ -39,7 +40,7 @@ export const AUTOPAY_MESSAGES = {
 /* Captive numbers                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-export const pad2 = (n: number) => String(n).padStart(2, '0');
+export { pad2 };
 
 export type PickResult = { numbers: number[]; error: null } | { numbers: number[]; error: string };
 

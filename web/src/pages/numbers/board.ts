@@ -1,6 +1,7 @@
 /**
  * Pure rules of the number board (storefront spec §2 "Number board", §4, §5): no React, no HTTP.
  */
+import { pad2 } from '../../components/board/labels';
 import type { ConsumeResult, DrawBoard, NumberStatus, Reservation, ReservationStatus, VoucherAllowance } from '../../api/types';
 
 /** GET /api/draws/{id}/numbers */
@@ -51,7 +52,7 @@ export const MAX_SELECTION = 10;
 /** Storefront spec §4 and §9. */
 export const BOARD_POLL_MS = 15_000;
 
-export const pad2 = (n: number) => String(n).padStart(2, '0');
+export { pad2 };
 
 /** [7, 1] → "01, 07" */
 export const formatNumbers = (ns: readonly number[]) => sortUnique(ns).map(pad2).join(', ');

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { Alert, App, Button, Input, Spin } from 'antd';
 import { CheckCircleOutlined, CopyOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
+import { copyText } from '../../components/copyText';
 import { formatBRL } from '../../components/product/format';
 import type { PixPayment } from './purchaseApi';
 import { PurchaseModal } from './PurchaseModal';
@@ -29,26 +30,6 @@ export interface PixDialogProps {
 }
 
 export type { PixAnswer };
-
-/** Copies with the Clipboard API, or through a selected text area where that API is missing. */
-async function copyText(text: string, fallbackArea: HTMLTextAreaElement | null): Promise<boolean> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    /* try the old way */
-  }
-  if (!fallbackArea) return false;
-  fallbackArea.focus();
-  fallbackArea.select();
-  try {
-    return document.execCommand('copy');
-  } catch {
-    return false;
-  }
-}
 
 /** Step 3 of the purchase (storefront spec §2 dialogs, §4): amount, QR image, copy-and-paste code. */
 export function PixDialog({ open, payment, summary, checking, pollFailing, deadStatus, answer, onPaid, onRenew, onCancel }: PixDialogProps) {
