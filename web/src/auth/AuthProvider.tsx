@@ -112,16 +112,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     generation.current++;
-    try {
-      await api.post('/auth/logout');
-    } catch {
-      // The local session ends regardless of the server's answer.
-    }
+    // The request reads the token as it starts; the local session then ends at once, whatever the
+    // server's answer and however long it takes (a slow phone connection must not keep a person
+    // signed in on a shared device while 'Sair' spins).
+    const revoked = api.post('/auth/logout').catch(() => undefined);
     tokenStore.clear();
     setToken(null);
     setUser(null);
     setProfileError(null);
     setLoading(false);
+    await revoked;
   }, []);
 
   const value = useMemo<AuthState>(
