@@ -110,7 +110,7 @@ function SetupStep({
 }) {
   const { message } = App.useApp();
   // Only the app's code here: the recovery codes come with this step's success.
-  const entry = useCodeEntry();
+  const { form, input, sending, error, clearErrors, focus, sendCode, itemProps } = useCodeEntry();
 
   const onCopy = async () => {
     if (await copyText(secret.replace(/\s+/g, ''))) message.success('Chave copiada.');
@@ -118,7 +118,7 @@ function SetupStep({
   };
 
   const submit = ({ code }: { code: string }) =>
-    entry.sendCode(
+    sendCode(
       code,
       async (c) => {
         const { recovery_codes } = await mfaApi.enable(c);
@@ -130,9 +130,7 @@ function SetupStep({
   return (
     <div className="mfa-setup">
       <ol className="mfa-steps">
-        <li>
-          Instale um aplicativo autenticador no celular, como Google Authenticator, Microsoft Authenticator ou Authy.
-        </li>
+        <li>Instale um aplicativo autenticador no celular, como Google Authenticator, Microsoft Authenticator ou Authy.</li>
         <li>
           No aplicativo, adicione uma conta e leia o QR code:
           <img
@@ -153,21 +151,21 @@ function SetupStep({
         <li>Digite o código de 6 dígitos que o aplicativo mostra e toque em “Ativar”.</li>
       </ol>
 
-      {entry.error && <Alert type="error" showIcon role="alert" title={entry.error} className="mfa-alert" />}
+      {error && <Alert type="error" showIcon role="alert" title={error} className="mfa-alert" />}
 
       <Form
-        form={entry.form}
+        form={form}
         name="mfa-enable"
         layout="vertical"
         requiredMark={false}
         noValidate
         onFinish={submit}
-        onFinishFailed={entry.focus}
-        onValuesChange={entry.clearErrors}
-        disabled={entry.sending}
+        onFinishFailed={focus}
+        onValuesChange={clearErrors}
+        disabled={sending}
       >
-        <Form.Item label="Código do aplicativo" {...entry.itemProps}>
-          <OneTimeCodeInput ref={entry.input} size="large" />
+        <Form.Item label="Código do aplicativo" {...itemProps}>
+          <OneTimeCodeInput ref={input} size="large" />
         </Form.Item>
         <div className="mfa-actions">
           {onCancel && (
@@ -175,7 +173,7 @@ function SetupStep({
               Cancelar
             </Button>
           )}
-          <Button type="primary" htmlType="submit" size="large" icon={<SafetyOutlined aria-hidden />} loading={entry.sending}>
+          <Button type="primary" htmlType="submit" size="large" icon={<SafetyOutlined aria-hidden />} loading={sending}>
             Ativar
           </Button>
         </div>

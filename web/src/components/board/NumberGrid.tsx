@@ -59,7 +59,14 @@ export function NumberGrid({
   for (let i = 0; i < cells.length; i += BOARD_COLUMNS) rows.push(cells.slice(i, i + BOARD_COLUMNS));
 
   return (
-    <div ref={root} className={grid} role="grid" aria-label={ariaLabel} aria-readonly={onToggle ? undefined : true} aria-multiselectable={onToggle ? true : undefined}>
+    <div
+      ref={root}
+      className={grid}
+      role="grid"
+      aria-label={ariaLabel}
+      aria-readonly={onToggle ? undefined : true}
+      aria-multiselectable={onToggle ? true : undefined}
+    >
       {rows.map((row, r) => (
         <div role="row" className="number-row" key={r}>
           {row.map((c) => {

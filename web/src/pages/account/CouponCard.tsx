@@ -110,9 +110,7 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
               </dd>
             </div>
           </dl>
-          {error != null && (
-            <Alert type="warning" showIcon title={errorMessage(error, 'Não foi possível atualizar o saldo agora.')} />
-          )}
+          {error != null && <Alert type="warning" showIcon title={errorMessage(error, 'Não foi possível atualizar o saldo agora.')} />}
         </div>
       ) : null}
     </Card>

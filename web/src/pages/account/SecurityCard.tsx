@@ -90,18 +90,17 @@ export function SecurityCard({ user }: { user: User }) {
 }
 
 function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: () => void; onDisabled: () => void }) {
-  const entry = useCodeEntry();
-  const { form, input, recovery } = entry;
+  const { form, input, recovery, sending, error, clearErrors, switchKind, reset, focus, sendCode, itemProps } = useCodeEntry();
 
   const submit = async () => {
     let code: string;
     try {
       ({ code } = await form.validateFields());
     } catch {
-      entry.focus(); // the field shows its message
+      focus(); // the field shows its message
       return;
     }
-    await entry.sendCode(
+    await sendCode(
       code,
       async (c) => {
         await mfaApi.disable(c);
@@ -120,16 +119,16 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
       cancelText="Cancelar"
       onOk={() => void submit()}
       onCancel={onClose}
-      confirmLoading={entry.sending}
+      confirmLoading={sending}
       destroyOnHidden
       afterOpenChange={(visible) => visible && input.current?.focus()}
-      afterClose={entry.reset}
+      afterClose={reset}
     >
       <p>
         Sem a verificação em duas etapas, a senha volta a ser suficiente para entrar na sua conta. Para confirmar, digite{' '}
         {recovery ? 'um dos seus códigos de recuperação.' : 'o código de 6 dígitos do aplicativo autenticador.'}
       </p>
-      {entry.error && <Alert type="error" showIcon role="alert" title={entry.error} className="mfa-alert" />}
+      {error && <Alert type="error" showIcon role="alert" title={error} className="mfa-alert" />}
       <Form
         form={form}
         name="mfa-disable"
@@ -137,9 +136,10 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
         requiredMark={false}
         noValidate
         onFinish={() => void submit()}
-        onValuesChange={entry.clearErrors}
+        onValuesChange={clearErrors}
       >
-        <Form.Item key={recovery ? 'recovery' : 'totp'} label={recovery ? 'Código de recuperação' : 'Código do aplicativo'} {...entry.itemProps}>
+        <Form.Item key={recovery ? 'recovery' : 'totp'} label={recovery ? 'Código de recuperação' : 'Código do aplicativo'} {...itemProps}>
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog opens to take this code: its one box takes the focus */}
           <OneTimeCodeInput ref={input} recovery={recovery} size="large" autoFocus />
         </Form.Item>
       </Form>
@@ -147,8 +147,8 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
         type="link"
         className="link-button"
         onClick={() => {
-          entry.switchKind();
-          setTimeout(entry.focus);
+          switchKind();
+          setTimeout(focus);
         }}
       >
         {recovery ? 'Usar o código do aplicativo' : 'Usar um código de recuperação'}

@@ -182,9 +182,7 @@ export interface CardData {
 
 export type FieldErrors = Partial<Record<keyof CardFields | 'numbers', string>>;
 
-export type Validation =
-  | { ok: true; card: CardData | null }
-  | { ok: false; message: string; fields: FieldErrors };
+export type Validation = { ok: true; card: CardData | null } | { ok: false; message: string; fields: FieldErrors };
 
 /**
  * Checks the form before saving (account spec §5): at least 1 and at most 20 numbers; new card
@@ -193,7 +191,8 @@ export type Validation =
  */
 export function validateForm(form: FormState, hasSavedCard: boolean, today: Date = new Date()): Validation {
   if (form.numbers.length < 1) return { ok: false, message: AUTOPAY_MESSAGES.pickOne, fields: { numbers: AUTOPAY_MESSAGES.pickOne } };
-  if (form.numbers.length > MAX_CAPTIVE) return { ok: false, message: AUTOPAY_MESSAGES.tooMany, fields: { numbers: AUTOPAY_MESSAGES.tooMany } };
+  if (form.numbers.length > MAX_CAPTIVE)
+    return { ok: false, message: AUTOPAY_MESSAGES.tooMany, fields: { numbers: AUTOPAY_MESSAGES.tooMany } };
   const c = form.card;
   if (!hasCardInput(c) && hasSavedCard) return { ok: true, card: null };
 

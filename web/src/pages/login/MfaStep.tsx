@@ -28,15 +28,14 @@ export function MfaStep({
   onRestart: (message?: string) => void;
 }) {
   const { completeLogin } = useAuth();
-  const entry = useCodeEntry();
-  const { recovery, sending: submitting, input } = entry;
+  const { form, input, recovery, sending: submitting, error, clearErrors, switchKind, focus, sendCode, itemProps } = useCodeEntry();
 
   useEffect(() => {
     input.current?.focus();
   }, [recovery, input]);
 
   const onFinish = ({ code }: { code: string }) =>
-    entry.sendCode(
+    sendCode(
       code,
       async (c) => {
         const body = await mfaApi.verifyLogin(mfaToken, c);
@@ -63,20 +62,20 @@ export function MfaStep({
           : 'Abra o aplicativo autenticador no seu celular e digite o código de 6 dígitos que ele mostra para a Cota Verde.'}
       </p>
 
-      {entry.error && <Alert type="error" showIcon title={entry.error} className="auth-alert" role="alert" />}
+      {error && <Alert type="error" showIcon title={error} className="auth-alert" role="alert" />}
 
       <Form
-        form={entry.form}
+        form={form}
         name="login-mfa"
         layout="vertical"
         requiredMark={false}
         noValidate
         onFinish={onFinish}
-        onValuesChange={entry.clearErrors}
-        onFinishFailed={entry.focus}
+        onValuesChange={clearErrors}
+        onFinishFailed={focus}
         disabled={submitting}
       >
-        <Form.Item key={recovery ? 'recovery' : 'totp'} label={recovery ? 'Código de recuperação' : 'Código de 6 dígitos'} {...entry.itemProps}>
+        <Form.Item key={recovery ? 'recovery' : 'totp'} label={recovery ? 'Código de recuperação' : 'Código de 6 dígitos'} {...itemProps}>
           <OneTimeCodeInput ref={input} recovery={recovery} size="large" />
         </Form.Item>
         <Button type="primary" htmlType="submit" size="large" block icon={<LoginOutlined aria-hidden />} loading={submitting}>
@@ -85,10 +84,16 @@ export function MfaStep({
       </Form>
 
       <div className="mfa-login-links">
-        <Button type="link" className="link-button" onClick={entry.switchKind} disabled={submitting}>
+        <Button type="link" className="link-button" onClick={switchKind} disabled={submitting}>
           {recovery ? 'Usar o código do aplicativo' : 'Usar um código de recuperação'}
         </Button>
-        <Button type="link" className="link-button" icon={<ArrowLeftOutlined aria-hidden />} onClick={() => onRestart()} disabled={submitting}>
+        <Button
+          type="link"
+          className="link-button"
+          icon={<ArrowLeftOutlined aria-hidden />}
+          onClick={() => onRestart()}
+          disabled={submitting}
+        >
           Voltar
         </Button>
       </div>

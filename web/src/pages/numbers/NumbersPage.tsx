@@ -63,7 +63,13 @@ export default function NumbersPage() {
   const remaining = signedIn && !allowance.loading && !allowance.error ? allowance.allowance.remaining : null;
   const total = board.board?.total_numbers || draw.data?.total_numbers || 100;
   const counts = board.board ? countBoard(board.board) : null;
-  const mine = useMyNumbers({ signedIn, user: auth.user, board: board.board, reservations: myReservations.items, confirmed: confirm.confirmed });
+  const mine = useMyNumbers({
+    signedIn,
+    user: auth.user,
+    board: board.board,
+    reservations: myReservations.items,
+    confirmed: confirm.confirmed,
+  });
 
   const onToggle = (n: number) => {
     if (confirm.dialogOpen || confirm.checking) return;
@@ -90,7 +96,8 @@ export default function NumbersPage() {
   if (!resolved.loading && drawId === null) return <NoOpenDraw closed={closed} />;
 
   const drawMissing =
-    (draw.error instanceof ApiError && draw.error.status === 404) || (board.error instanceof ApiError && board.error.status === 404 && !board.board);
+    (draw.error instanceof ApiError && draw.error.status === 404) ||
+    (board.error instanceof ApiError && board.error.status === 404 && !board.board);
   if (drawMissing) {
     return (
       <DrawNotFound

@@ -103,10 +103,7 @@ export function isSoldOut(board: Board): boolean {
 }
 
 export type ToggleOutcome =
-  | { kind: 'changed'; selected: number[] }
-  | { kind: 'limit' }
-  | { kind: 'max'; max: number }
-  | { kind: 'ignored' };
+  { kind: 'changed'; selected: number[] } | { kind: 'limit' } | { kind: 'max'; max: number } | { kind: 'ignored' };
 
 /**
  * Clicking a cell (storefront spec §5): a selected number toggles off; a reserved/sold one is ignored;

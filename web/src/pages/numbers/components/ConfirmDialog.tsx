@@ -60,7 +60,9 @@ export function ConfirmDialog({
           <li key={n}>{pad2(n)}</li>
         ))}
       </ul>
-      <p className="muted numbers-confirm-note">Depois de confirmados, os números ficam registrados no seu nome e não podem ser trocados.</p>
+      <p className="muted numbers-confirm-note">
+        Depois de confirmados, os números ficam registrados no seu nome e não podem ser trocados.
+      </p>
     </Modal>
   );
 }

@@ -4,7 +4,15 @@ import { formatNumbers } from '../board';
 import type { Outcome } from '../hooks/useConfirmNumbers';
 
 /** The answer of the last CONFIRMAR above the board; `focusRef` takes the focus when it appears. */
-export function ConfirmOutcome({ outcome, focusRef, onClose }: { outcome: Outcome; focusRef: RefObject<HTMLDivElement | null>; onClose(): void }) {
+export function ConfirmOutcome({
+  outcome,
+  focusRef,
+  onClose,
+}: {
+  outcome: Outcome;
+  focusRef: RefObject<HTMLDivElement | null>;
+  onClose(): void;
+}) {
   return (
     <div ref={focusRef} tabIndex={-1} className="numbers-result">
       <Alert

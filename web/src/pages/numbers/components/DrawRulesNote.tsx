@@ -18,8 +18,8 @@ export function DrawRulesNote() {
       <p>
         Quando todos os números são vendidos, a tabela fecha e o resultado vem do{' '}
         <strong>primeiro concurso da Lotomania realizado após o fechamento</strong>. Previsão: concurso do dia{' '}
-        <strong className="text-amber">{day.format('D')}</strong> ({day.format('dddd, D [de] MMMM')}). Ganha quem tiver o
-        último número sorteado. Regras completas nos <Link to="/termos">Termos de Uso</Link>.
+        <strong className="text-amber">{day.format('D')}</strong> ({day.format('dddd, D [de] MMMM')}). Ganha quem tiver o último número
+        sorteado. Regras completas nos <Link to="/termos">Termos de Uso</Link>.
       </p>
       <Button
         href={BRAND.communityGroupUrl}

@@ -20,7 +20,11 @@ export interface Loadable<T> {
 }
 
 /** One query as the page reads it: null data while loading or failed; `reload` refetches. */
-function useLoad<T>(key: readonly unknown[] | null, fn: (signal: AbortSignal) => Promise<T>, opts: { keepOnError?: boolean } = {}): Loadable<T> {
+function useLoad<T>(
+  key: readonly unknown[] | null,
+  fn: (signal: AbortSignal) => Promise<T>,
+  opts: { keepOnError?: boolean } = {},
+): Loadable<T> {
   const q = useQuery({
     queryKey: key ?? ['idle'],
     queryFn: ({ signal }) => fn(signal),
@@ -119,7 +123,8 @@ export interface BoardState {
 
 /** A pushed change applied to the board on screen (cells carry absolute states). */
 export function applyLiveEvent(board: Board | null, e: LiveEvent): Board | null {
-  if (e.type === 'board') return { draw_id: e.data.draw_id, status: e.data.status, total_numbers: e.data.total_numbers, numbers: e.data.numbers };
+  if (e.type === 'board')
+    return { draw_id: e.data.draw_id, status: e.data.status, total_numbers: e.data.total_numbers, numbers: e.data.numbers };
   if (!board || board.draw_id !== e.data.draw_id) return board;
   if (e.type === 'numbers') {
     const changed = new Map(e.data.numbers.map((c) => [c.n, c]));
