@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Skeleton, type InputRef } from 'antd';
+import { Alert, App, Button, Form, Skeleton } from 'antd';
 import { CopyOutlined, ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../api/client';
-import { copyText } from './download';
+import { copyText } from '../components/copyText';
 import { groupedSecret } from './format';
-import { codeErrorProps, isInvalidCode, mfaApi, totpDigits, totpRule } from './mfaApi';
+import { mfaApi } from './mfaApi';
 import { OneTimeCodeInput } from './OneTimeCodeInput';
 import { RecoveryCodes } from './RecoveryCodes';
+import { useCodeEntry } from './useCodeEntry';
 import './mfa.css';
 
 const SETUP_FAILED = 'Não foi possível preparar a verificação em duas etapas agora.';
@@ -108,42 +109,28 @@ function SetupStep({
   onCancel?: () => void;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<{ code: string }>();
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const input = useRef<InputRef>(null);
-  // A refused code: the box takes the focus back (once enabled again), its text selected to retype.
-  useEffect(() => {
-    if (codeError) input.current?.focus({ cursor: 'all' });
-  }, [codeError]);
+  // Only the app's code here: the recovery codes come with this step's success.
+  const { form, input, sending, error, clearErrors, focus, sendCode, itemProps } = useCodeEntry();
 
   const onCopy = async () => {
     if (await copyText(secret.replace(/\s+/g, ''))) message.success('Chave copiada.');
     else message.error('Não foi possível copiar. Selecione a chave e copie manualmente.');
   };
 
-  const submit = async ({ code }: { code: string }) => {
-    setError(null);
-    setCodeError(null);
-    setSending(true);
-    try {
-      const { recovery_codes } = await mfaApi.enable(totpDigits(code));
-      onEnabled(recovery_codes);
-    } catch (err) {
-      setSending(false);
-      if (isInvalidCode(err)) {
-        setCodeError(errorMessage(err, 'Código inválido.'));
-      } else setError(errorMessage(err, ENABLE_FAILED));
-    }
-  };
+  const submit = ({ code }: { code: string }) =>
+    sendCode(
+      code,
+      async (c) => {
+        const { recovery_codes } = await mfaApi.enable(c);
+        onEnabled(recovery_codes);
+      },
+      { failed: ENABLE_FAILED },
+    );
 
   return (
     <div className="mfa-setup">
       <ol className="mfa-steps">
-        <li>
-          Instale um aplicativo autenticador no celular, como Google Authenticator, Microsoft Authenticator ou Authy.
-        </li>
+        <li>Instale um aplicativo autenticador no celular, como Google Authenticator, Microsoft Authenticator ou Authy.</li>
         <li>
           No aplicativo, adicione uma conta e leia o QR code:
           <img
@@ -173,14 +160,11 @@ function SetupStep({
         requiredMark={false}
         noValidate
         onFinish={submit}
-        onFinishFailed={() => input.current?.focus()}
-        onValuesChange={() => {
-          setError(null);
-          setCodeError(null);
-        }}
+        onFinishFailed={focus}
+        onValuesChange={clearErrors}
         disabled={sending}
       >
-        <Form.Item name="code" label="Código do aplicativo" rules={[totpRule]} validateTrigger="onSubmit" {...codeErrorProps(codeError)}>
+        <Form.Item label="Código do aplicativo" {...itemProps}>
           <OneTimeCodeInput ref={input} size="large" />
         </Form.Item>
         <div className="mfa-actions">

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { App, Button, Checkbox } from 'antd';
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
-import { copyText, saveText } from './download';
+import { copyText } from '../components/copyText';
+import { saveText } from './download';
 import { RECOVERY_FILENAME, recoveryCodesText } from './format';
 
 /**
@@ -36,9 +37,9 @@ export function RecoveryCodes({
         Guarde seus códigos de recuperação
       </h2>
       <p>
-        A verificação em duas etapas está ativada. Se você perder o acesso ao aplicativo autenticador, entre com um
-        destes códigos no lugar do código de 6 dígitos. <strong>Cada código vale uma única vez</strong> e eles não serão
-        mostrados de novo: guarde-os em um lugar seguro, como um gerenciador de senhas.
+        A verificação em duas etapas está ativada. Se você perder o acesso ao aplicativo autenticador, entre com um destes códigos no lugar
+        do código de 6 dígitos. <strong>Cada código vale uma única vez</strong> e eles não serão mostrados de novo: guarde-os em um lugar
+        seguro, como um gerenciador de senhas.
       </p>
       <ol className="mfa-codes-list" aria-label="Códigos de recuperação">
         {codes.map((c) => (

@@ -1,11 +1,10 @@
 import type { BoardNumber, NumberStatus } from '../../api/types';
 import { moveFocus, BOARD_COLUMNS } from './keys';
+import { pad2 } from './labels';
 import { useRovingGrid } from './useRovingGrid';
 import './number-grid.css';
 
-export { moveFocus, BOARD_COLUMNS };
-
-export const pad2 = (n: number) => String(n).padStart(2, '0');
+export { moveFocus, BOARD_COLUMNS, pad2 };
 
 /** Sold and taken are both shown as unavailable (storefront spec §4). */
 export function cellState(status: NumberStatus | undefined): 'available' | 'reserved' | 'unavailable' {
@@ -60,7 +59,14 @@ export function NumberGrid({
   for (let i = 0; i < cells.length; i += BOARD_COLUMNS) rows.push(cells.slice(i, i + BOARD_COLUMNS));
 
   return (
-    <div ref={root} className={grid} role="grid" aria-label={ariaLabel} aria-readonly={onToggle ? undefined : true} aria-multiselectable={onToggle ? true : undefined}>
+    <div
+      ref={root}
+      className={grid}
+      role="grid"
+      aria-label={ariaLabel}
+      aria-readonly={onToggle ? undefined : true}
+      aria-multiselectable={onToggle ? true : undefined}
+    >
       {rows.map((row, r) => (
         <div role="row" className="number-row" key={r}>
           {row.map((c) => {

@@ -36,7 +36,7 @@ export function brandLabel(brand: string | null | undefined): string {
 const hasSomething = (p: AutopayProfile) => p.active || p.numbers.length > 0 || p.has_card;
 
 /**
- * The dialog 'Compra automática - número cativo' (account spec §2, §5, §8; issue 11 "Web"):
+ * The dialog 'Compra automática - número cativo' (account spec §2, §5, §8):
  * the active toggle, the 00-99 grid of captive numbers (up to 20), the card form, 'Salvar'
  * (enabled only when something changed) and 'Cancelar compra automática'. The card is
  * tokenized in the browser (cardTokenizer.ts); only the token goes to POST /api/me/autopay.
@@ -57,6 +57,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
   // Start from what is saved each time the data arrives (dialog opened, or read again after a conflict).
   useEffect(() => {
     if (!profile) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the form restarts from each read of the saved profile (left as is: behaviour kept in this refactor)
     setActive(hasSomething(profile) ? profile.active : false);
     setPicks([...profile.numbers].sort((a, b) => a - b));
     setCard(EMPTY_CARD);
@@ -66,6 +67,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
 
   useEffect(() => {
     if (open) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a closed dialog forgets its notice and busy button (left as is: behaviour kept in this refactor)
     setNotice(null);
     setBusy(null);
   }, [open]);
@@ -161,8 +163,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
     });
   };
 
-  const fieldProps = (k: keyof FieldErrors) =>
-    fieldErrors[k] ? { validateStatus: 'error' as const, help: fieldErrors[k] } : {};
+  const fieldProps = (k: keyof FieldErrors) => (fieldErrors[k] ? { validateStatus: 'error' as const, help: fieldErrors[k] } : {});
 
   return (
     <Modal
@@ -224,104 +225,109 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
           </label>
 
           <div className="autopay-columns">
-          <section className="autopay-section" aria-labelledby="autopay-numbers-title">
-            <div className="autopay-section__head">
-              <h3 id="autopay-numbers-title">Números cativos</h3>
-              <span className={`autopay-count${picks.length >= MAX_CAPTIVE ? ' autopay-count--full' : ''}`} aria-live="polite">
-                {picks.length} de {MAX_CAPTIVE}
-              </span>
-            </div>
-            <CaptiveLegend />
-            <CaptiveGrid picks={picks} taken={taken} onToggle={toggle} disabled={!!busy} />
-            <p className="autopay-picked" aria-label="Seus números cativos">
-              {picks.length ? picks.map(pad2).join(' ') : 'Nenhum número escolhido.'}
-            </p>
-            {fieldErrors.numbers && <p className="autopay-field-error">{fieldErrors.numbers}</p>}
-          </section>
-
-          <section className="autopay-section" aria-labelledby="autopay-card-title">
-            <div className="autopay-section__head">
-              <h3 id="autopay-card-title">
-                <CreditCardOutlined aria-hidden /> Cartão
-              </h3>
-            </div>
-            {hasSavedCard && (
-              <div className="autopay-saved-card">
-                <span>
-                  Cartão salvo: <strong>{brandLabel(profile?.brand)} •••• {profile?.last4}</strong>
-                  {profile?.holder_name ? <span className="muted"> · {profile.holder_name}</span> : null}
+            <section className="autopay-section" aria-labelledby="autopay-numbers-title">
+              <div className="autopay-section__head">
+                <h3 id="autopay-numbers-title">Números cativos</h3>
+                <span className={`autopay-count${picks.length >= MAX_CAPTIVE ? ' autopay-count--full' : ''}`} aria-live="polite">
+                  {picks.length} de {MAX_CAPTIVE}
                 </span>
-                <Button
-                  size="small"
-                  onClick={() => {
-                    if (changingCard) setCard(EMPTY_CARD);
-                    setFieldErrors({});
-                    setChangingCard(!changingCard);
-                  }}
-                  disabled={!!busy}
-                >
-                  {changingCard ? 'Manter cartão salvo' : 'Trocar cartão'}
-                </Button>
               </div>
-            )}
-            {showCardForm && (
-              <Form layout="vertical" requiredMark={false} component="div" className="autopay-card-form">
-                <p className="muted autopay-card-note">Os dados do cartão vão direto para o processador de pagamentos; guardamos apenas a bandeira e os 4 últimos dígitos.</p>
-                <Form.Item label="Número do cartão" htmlFor="autopay-card-number" {...fieldProps('number')}>
-                  <Input
-                    id="autopay-card-number"
-                    inputMode="numeric"
-                    autoComplete="cc-number"
-                    placeholder="0000 0000 0000 0000"
-                    value={card.number}
-                    onChange={(e) => setField('number', formatCardNumber(e.target.value))}
-                  />
-                </Form.Item>
-                <div className="autopay-card-row">
-                  <Form.Item label="Validade" htmlFor="autopay-card-expiry" {...fieldProps('expiry')}>
-                    <Input
-                      id="autopay-card-expiry"
-                      inputMode="numeric"
-                      autoComplete="cc-exp"
-                      placeholder="MM/AA"
-                      maxLength={7}
-                      value={card.expiry}
-                      onChange={(e) => setField('expiry', formatExpiry(e.target.value))}
-                    />
-                  </Form.Item>
-                  <Form.Item label="CVV" htmlFor="autopay-card-cvv" {...fieldProps('cvv')}>
-                    <Input
-                      id="autopay-card-cvv"
-                      inputMode="numeric"
-                      autoComplete="cc-csc"
-                      placeholder="000"
-                      maxLength={4}
-                      value={card.cvv}
-                      onChange={(e) => setField('cvv', formatCvv(e.target.value))}
-                    />
-                  </Form.Item>
+              <CaptiveLegend />
+              <CaptiveGrid picks={picks} taken={taken} onToggle={toggle} disabled={!!busy} />
+              <p className="autopay-picked" aria-label="Seus números cativos">
+                {picks.length ? picks.map(pad2).join(' ') : 'Nenhum número escolhido.'}
+              </p>
+              {fieldErrors.numbers && <p className="autopay-field-error">{fieldErrors.numbers}</p>}
+            </section>
+
+            <section className="autopay-section" aria-labelledby="autopay-card-title">
+              <div className="autopay-section__head">
+                <h3 id="autopay-card-title">
+                  <CreditCardOutlined aria-hidden /> Cartão
+                </h3>
+              </div>
+              {hasSavedCard && (
+                <div className="autopay-saved-card">
+                  <span>
+                    Cartão salvo:{' '}
+                    <strong>
+                      {brandLabel(profile?.brand)} •••• {profile?.last4}
+                    </strong>
+                    {profile?.holder_name ? <span className="muted"> · {profile.holder_name}</span> : null}
+                  </span>
+                  <Button
+                    size="small"
+                    onClick={() => {
+                      if (changingCard) setCard(EMPTY_CARD);
+                      setFieldErrors({});
+                      setChangingCard(!changingCard);
+                    }}
+                    disabled={!!busy}
+                  >
+                    {changingCard ? 'Manter cartão salvo' : 'Trocar cartão'}
+                  </Button>
                 </div>
-                <Form.Item label="Nome do titular (como no cartão)" htmlFor="autopay-card-holder" {...fieldProps('holder')}>
-                  <Input
-                    id="autopay-card-holder"
-                    autoComplete="cc-name"
-                    maxLength={80}
-                    value={card.holder}
-                    onChange={(e) => setField('holder', e.target.value)}
-                  />
-                </Form.Item>
-                <Form.Item label="CPF/CNPJ do titular" htmlFor="autopay-card-doc" {...fieldProps('doc')}>
-                  <Input
-                    id="autopay-card-doc"
-                    inputMode="numeric"
-                    placeholder="000.000.000-00"
-                    value={card.doc}
-                    onChange={(e) => setField('doc', formatDoc(e.target.value))}
-                  />
-                </Form.Item>
-              </Form>
-            )}
-          </section>
+              )}
+              {showCardForm && (
+                <Form layout="vertical" requiredMark={false} component="div" className="autopay-card-form">
+                  <p className="muted autopay-card-note">
+                    Os dados do cartão vão direto para o processador de pagamentos; guardamos apenas a bandeira e os 4 últimos dígitos.
+                  </p>
+                  <Form.Item label="Número do cartão" htmlFor="autopay-card-number" {...fieldProps('number')}>
+                    <Input
+                      id="autopay-card-number"
+                      inputMode="numeric"
+                      autoComplete="cc-number"
+                      placeholder="0000 0000 0000 0000"
+                      value={card.number}
+                      onChange={(e) => setField('number', formatCardNumber(e.target.value))}
+                    />
+                  </Form.Item>
+                  <div className="autopay-card-row">
+                    <Form.Item label="Validade" htmlFor="autopay-card-expiry" {...fieldProps('expiry')}>
+                      <Input
+                        id="autopay-card-expiry"
+                        inputMode="numeric"
+                        autoComplete="cc-exp"
+                        placeholder="MM/AA"
+                        maxLength={7}
+                        value={card.expiry}
+                        onChange={(e) => setField('expiry', formatExpiry(e.target.value))}
+                      />
+                    </Form.Item>
+                    <Form.Item label="CVV" htmlFor="autopay-card-cvv" {...fieldProps('cvv')}>
+                      <Input
+                        id="autopay-card-cvv"
+                        inputMode="numeric"
+                        autoComplete="cc-csc"
+                        placeholder="000"
+                        maxLength={4}
+                        value={card.cvv}
+                        onChange={(e) => setField('cvv', formatCvv(e.target.value))}
+                      />
+                    </Form.Item>
+                  </div>
+                  <Form.Item label="Nome do titular (como no cartão)" htmlFor="autopay-card-holder" {...fieldProps('holder')}>
+                    <Input
+                      id="autopay-card-holder"
+                      autoComplete="cc-name"
+                      maxLength={80}
+                      value={card.holder}
+                      onChange={(e) => setField('holder', e.target.value)}
+                    />
+                  </Form.Item>
+                  <Form.Item label="CPF/CNPJ do titular" htmlFor="autopay-card-doc" {...fieldProps('doc')}>
+                    <Input
+                      id="autopay-card-doc"
+                      inputMode="numeric"
+                      placeholder="000.000.000-00"
+                      value={card.doc}
+                      onChange={(e) => setField('doc', formatDoc(e.target.value))}
+                    />
+                  </Form.Item>
+                </Form>
+              )}
+            </section>
           </div>
 
           {notice && (

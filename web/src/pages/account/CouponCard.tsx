@@ -4,6 +4,7 @@ import { qk } from '../../query';
 import { Alert, App, Button, Card, Skeleton } from 'antd';
 import { CopyOutlined, GiftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
+import { copyText } from '../../components/copyText';
 import { formatBRL } from '../../components/product/format';
 import type { CouponBalance } from '../../../../src/shared/api/account';
 import { accountApi } from './accountApi';
@@ -14,15 +15,6 @@ const LOAD_FAILED = 'Não foi possível carregar o seu saldo agora.';
 export interface CouponCardHandle {
   /** Asks the server to credit new approved payments, then shows the balance again. */
   sync(): void;
-}
-
-async function copy(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -56,7 +48,7 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
 
   const onCopy = async () => {
     if (!coupon?.code) return;
-    if (await copy(coupon.code)) message.success('Código do cupom copiado!');
+    if (await copyText(coupon.code)) message.success('Código do cupom copiado!');
     else message.error('Não foi possível copiar. Selecione o código e copie manualmente.');
   };
 
@@ -97,7 +89,7 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
               Copiar
             </Button>
           </div>
-          {/* What the balance is, where it is spent and until when (DESIGN §6). */}
+          {/* What the balance is, where it is spent and until when (RULES C2 cashback, C3 validity). */}
           <dl className="coupon-facts">
             <div>
               <dt>O que é</dt>
@@ -118,9 +110,7 @@ export const CouponCard = forwardRef<CouponCardHandle>(function CouponCard(_prop
               </dd>
             </div>
           </dl>
-          {error != null && (
-            <Alert type="warning" showIcon title={errorMessage(error, 'Não foi possível atualizar o saldo agora.')} />
-          )}
+          {error != null && <Alert type="warning" showIcon title={errorMessage(error, 'Não foi possível atualizar o saldo agora.')} />}
         </div>
       ) : null}
     </Card>

@@ -1,12 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Form, Modal, Tag, type InputRef } from 'antd';
+import { useState } from 'react';
+import { Alert, App, Button, Card, Form, Modal, Tag } from 'antd';
 import { LockOutlined, SafetyOutlined } from '@ant-design/icons';
-import { errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import type { User } from '../../auth/user';
 import { MfaEnrollment } from '../../mfa/MfaEnrollment';
-import { codeErrorProps, isInvalidCode, mfaApi, recoveryCode, recoveryRule, totpDigits, totpRule } from '../../mfa/mfaApi';
+import { mfaApi } from '../../mfa/mfaApi';
 import { OneTimeCodeInput } from '../../mfa/OneTimeCodeInput';
+import { useCodeEntry } from '../../mfa/useCodeEntry';
 
 const DISABLE_FAILED = 'Não foi possível desativar a verificação em duas etapas agora.';
 
@@ -90,38 +90,24 @@ export function SecurityCard({ user }: { user: User }) {
 }
 
 function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: () => void; onDisabled: () => void }) {
-  const [form] = Form.useForm<{ code: string }>();
-  const [recovery, setRecovery] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const input = useRef<InputRef>(null);
-  // A refused code: the box takes the focus back (once enabled again), its text selected to retype.
-  useEffect(() => {
-    if (codeError) input.current?.focus({ cursor: 'all' });
-  }, [codeError]);
+  const { form, input, recovery, sending, error, clearErrors, switchKind, reset, focus, sendCode, itemProps } = useCodeEntry();
 
   const submit = async () => {
     let code: string;
     try {
       ({ code } = await form.validateFields());
     } catch {
-      input.current?.focus(); // the field shows its message
+      focus(); // the field shows its message
       return;
     }
-    setError(null);
-    setCodeError(null);
-    setSending(true);
-    try {
-      await mfaApi.disable(recovery ? recoveryCode(code) : totpDigits(code));
-      onDisabled();
-    } catch (err) {
-      if (isInvalidCode(err)) {
-        setCodeError(errorMessage(err, 'Código inválido.'));
-      } else setError(errorMessage(err, DISABLE_FAILED));
-    } finally {
-      setSending(false);
-    }
+    await sendCode(
+      code,
+      async (c) => {
+        await mfaApi.disable(c);
+        onDisabled();
+      },
+      { failed: DISABLE_FAILED, settleOnSuccess: true },
+    );
   };
 
   return (
@@ -136,11 +122,7 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
       confirmLoading={sending}
       destroyOnHidden
       afterOpenChange={(visible) => visible && input.current?.focus()}
-      afterClose={() => {
-        setRecovery(false);
-        setError(null);
-        setCodeError(null);
-      }}
+      afterClose={reset}
     >
       <p>
         Sem a verificação em duas etapas, a senha volta a ser suficiente para entrar na sua conta. Para confirmar, digite{' '}
@@ -154,19 +136,10 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
         requiredMark={false}
         noValidate
         onFinish={() => void submit()}
-        onValuesChange={() => {
-          setError(null);
-          setCodeError(null);
-        }}
+        onValuesChange={clearErrors}
       >
-        <Form.Item
-          key={recovery ? 'recovery' : 'totp'}
-          name="code"
-          label={recovery ? 'Código de recuperação' : 'Código do aplicativo'}
-          rules={[recovery ? recoveryRule : totpRule]}
-          validateTrigger="onSubmit"
-          {...codeErrorProps(codeError)}
-        >
+        <Form.Item key={recovery ? 'recovery' : 'totp'} label={recovery ? 'Código de recuperação' : 'Código do aplicativo'} {...itemProps}>
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog opens to take this code: its one box takes the focus */}
           <OneTimeCodeInput ref={input} recovery={recovery} size="large" autoFocus />
         </Form.Item>
       </Form>
@@ -174,11 +147,8 @@ function DisableDialog({ open, onClose, onDisabled }: { open: boolean; onClose: 
         type="link"
         className="link-button"
         onClick={() => {
-          form.resetFields();
-          setError(null);
-          setCodeError(null);
-          setRecovery((r) => !r);
-          setTimeout(() => input.current?.focus());
+          switchKind();
+          setTimeout(focus);
         }}
       >
         {recovery ? 'Usar o código do aplicativo' : 'Usar um código de recuperação'}

@@ -3,6 +3,7 @@
  * as pure functions: picking captive numbers, the card fields (digits, expiry, CPF/CNPJ) and
  * whether anything changed. The dialog (AutopayDialog.tsx) only wires them to the inputs.
  */
+import { pad2 } from '../../components/board/labels';
 import {
   AUTOPAY_MAX_NUMBERS,
   AUTOPAY_MESSAGES as SHARED_MESSAGES,
@@ -39,7 +40,7 @@ export const AUTOPAY_MESSAGES = {
 /* Captive numbers                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-export const pad2 = (n: number) => String(n).padStart(2, '0');
+export { pad2 };
 
 export type PickResult = { numbers: number[]; error: null } | { numbers: number[]; error: string };
 
@@ -181,9 +182,7 @@ export interface CardData {
 
 export type FieldErrors = Partial<Record<keyof CardFields | 'numbers', string>>;
 
-export type Validation =
-  | { ok: true; card: CardData | null }
-  | { ok: false; message: string; fields: FieldErrors };
+export type Validation = { ok: true; card: CardData | null } | { ok: false; message: string; fields: FieldErrors };
 
 /**
  * Checks the form before saving (account spec §5): at least 1 and at most 20 numbers; new card
@@ -192,7 +191,8 @@ export type Validation =
  */
 export function validateForm(form: FormState, hasSavedCard: boolean, today: Date = new Date()): Validation {
   if (form.numbers.length < 1) return { ok: false, message: AUTOPAY_MESSAGES.pickOne, fields: { numbers: AUTOPAY_MESSAGES.pickOne } };
-  if (form.numbers.length > MAX_CAPTIVE) return { ok: false, message: AUTOPAY_MESSAGES.tooMany, fields: { numbers: AUTOPAY_MESSAGES.tooMany } };
+  if (form.numbers.length > MAX_CAPTIVE)
+    return { ok: false, message: AUTOPAY_MESSAGES.tooMany, fields: { numbers: AUTOPAY_MESSAGES.tooMany } };
   const c = form.card;
   if (!hasCardInput(c) && hasSavedCard) return { ok: true, card: null };
 

@@ -12,7 +12,7 @@ export interface AutopaySave {
   card_token?: string;
 }
 
-/** The autopay calls of the customer area (account spec §7, issue 11). */
+/** The autopay calls of the customer area (account spec §7; autopay and captive numbers, RULES A1–A6). */
 export const autopayApi = {
   profile: (signal?: AbortSignal) => api.get<AutopayProfile>('/api/me/autopay', { signal }),
   save: (body: AutopaySave) => api.post<AutopaySaveResult>('/api/me/autopay', body),

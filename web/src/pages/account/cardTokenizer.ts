@@ -1,5 +1,5 @@
 /**
- * Card tokenization in the browser (issue 11 "Card data never reaches our server"): the card
+ * Card tokenization in the browser (RULES A5 "Raw card data never reaches us"): the card
  * goes to the provider, our server only ever receives the token it answers.
  *
  * - sandbox: `POST /api/sandbox/card-tokens` (our API's sandbox tokenizer, same shape as Mercado

@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { pad2 } from '../../components/board/labels';
 import { maskPhone, onlyDigits } from '../../../../src/shared/validation';
 
 /** "11987654321" → "(11) 98765-4321"; numbers with a country code lose it. */
@@ -22,8 +23,7 @@ export const formatDate = (iso: string | null | undefined) => (iso && dayjs(iso)
 /** "Maria da Silva" → "Maria". */
 export const firstName = (name: string | null | undefined) => (name ?? '').trim().split(/\s+/)[0] ?? '';
 
-/** 7 → "07" (board labels, storefront spec §9). */
-export const pad2 = (n: number) => String(n).padStart(2, '0');
+export { pad2 };
 
 /** [3, 42] → "03, 42". */
 export const formatNumberList = (numbers: number[]) => numbers.map(pad2).join(', ');

@@ -8,7 +8,7 @@ export type HomeProduct = CatalogueItem;
 /** Storefront spec §7 and §9: the Lotomania products with an open draw, at most 12, with their boards. */
 export const HOME_PRODUCTS_QUERY = { category: 'lotomania', status: 'open', limit: 12, include: 'numbers' } as const;
 
-/** `items[]` or a bare array (spec §7); anything else is an empty list. */
+/** `items[]` or a bare array (storefront spec §7); anything else is an empty list. */
 function itemsOf(body: unknown): HomeProduct[] {
   const list = Array.isArray(body) ? body : body && typeof body === 'object' ? (body as { items?: unknown }).items : null;
   return Array.isArray(list) ? (list.filter((p) => p && typeof p === 'object' && typeof p.id === 'number') as HomeProduct[]) : [];
@@ -18,7 +18,7 @@ const loadProducts = (signal: AbortSignal) =>
   api.get('/api/infoproducts', { query: HOME_PRODUCTS_QUERY, signal }).then((body) => itemsOf(body).slice(0, HOME_PRODUCTS_QUERY.limit));
 
 /**
- * The home page's products. A failed load ends as an empty list (spec §8); `failed` lets the page
+ * The home page's products. A failed load ends as an empty list (storefront spec §8); `failed` lets the page
  * offer a retry. The cards follow their draws live (one stream for all of them), or every 15 s
  * while the stream is down.
  */

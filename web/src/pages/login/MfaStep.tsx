@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Form, type InputRef } from 'antd';
+import { useEffect } from 'react';
+import { Alert, Button, Form } from 'antd';
 import { ArrowLeftOutlined, LoginOutlined } from '@ant-design/icons';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
-import { codeErrorProps, isInvalidCode, mfaApi, recoveryCode, recoveryRule, totpDigits, totpRule } from '../../mfa/mfaApi';
+import { mfaApi } from '../../mfa/mfaApi';
 import { OneTimeCodeInput } from '../../mfa/OneTimeCodeInput';
+import { useCodeEntry } from '../../mfa/useCodeEntry';
 import '../../mfa/mfa.css';
 
 const FAILED = 'Não foi possível verificar o código agora.';
@@ -27,49 +28,30 @@ export function MfaStep({
   onRestart: (message?: string) => void;
 }) {
   const { completeLogin } = useAuth();
-  const [form] = Form.useForm<{ code: string }>();
-  const [recovery, setRecovery] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // The server's refusal of the code (wrong, reused, spent): on the field, announced.
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const input = useRef<InputRef>(null);
-  // A refused code: the box takes the focus back (once enabled again), its text selected to retype.
-  useEffect(() => {
-    if (codeError) input.current?.focus({ cursor: 'all' });
-  }, [codeError]);
+  const { form, input, recovery, sending: submitting, error, clearErrors, switchKind, focus, sendCode, itemProps } = useCodeEntry();
 
   useEffect(() => {
     input.current?.focus();
-  }, [recovery]);
+  }, [recovery, input]);
 
-  const switchKind = () => {
-    setError(null);
-    setCodeError(null);
-    form.resetFields();
-    setRecovery((r) => !r);
-  };
-
-  const onFinish = async ({ code }: { code: string }) => {
-    setError(null);
-    setCodeError(null);
-    setSubmitting(true);
-    try {
-      const body = await mfaApi.verifyLogin(mfaToken, recovery ? recoveryCode(code) : totpDigits(code));
-      // The page leaves for the destination once the session is open (LoginPage's <Navigate>).
-      await completeLogin(body, remember);
-    } catch (err) {
-      setSubmitting(false);
-      if (isInvalidCode(err)) {
-        setCodeError(errorMessage(err, 'Código inválido.'));
-      } else if (err instanceof ApiError && err.status === 401) {
-        // The step expired or took too many tries: a new password step starts over.
-        onRestart(errorMessage(err, 'A verificação expirou. Entre de novo com a sua senha.'));
-      } else {
-        setError(errorMessage(err, FAILED));
-      }
-    }
-  };
+  const onFinish = ({ code }: { code: string }) =>
+    sendCode(
+      code,
+      async (c) => {
+        const body = await mfaApi.verifyLogin(mfaToken, c);
+        // The page leaves for the destination once the session is open (LoginPage's <Navigate>).
+        await completeLogin(body, remember);
+      },
+      {
+        failed: FAILED,
+        onOtherError: (err) => {
+          if (!(err instanceof ApiError && err.status === 401)) return false;
+          // The step expired or took too many tries: a new password step starts over.
+          onRestart(errorMessage(err, 'A verificação expirou. Entre de novo com a sua senha.'));
+          return true;
+        },
+      },
+    );
 
   return (
     <>
@@ -89,21 +71,11 @@ export function MfaStep({
         requiredMark={false}
         noValidate
         onFinish={onFinish}
-        onValuesChange={() => {
-          setError(null);
-          setCodeError(null);
-        }}
-        onFinishFailed={() => input.current?.focus()}
+        onValuesChange={clearErrors}
+        onFinishFailed={focus}
         disabled={submitting}
       >
-        <Form.Item
-          key={recovery ? 'recovery' : 'totp'}
-          name="code"
-          label={recovery ? 'Código de recuperação' : 'Código de 6 dígitos'}
-          rules={[recovery ? recoveryRule : totpRule]}
-          validateTrigger="onSubmit"
-          {...codeErrorProps(codeError)}
-        >
+        <Form.Item key={recovery ? 'recovery' : 'totp'} label={recovery ? 'Código de recuperação' : 'Código de 6 dígitos'} {...itemProps}>
           <OneTimeCodeInput ref={input} recovery={recovery} size="large" />
         </Form.Item>
         <Button type="primary" htmlType="submit" size="large" block icon={<LoginOutlined aria-hidden />} loading={submitting}>
@@ -115,7 +87,13 @@ export function MfaStep({
         <Button type="link" className="link-button" onClick={switchKind} disabled={submitting}>
           {recovery ? 'Usar o código do aplicativo' : 'Usar um código de recuperação'}
         </Button>
-        <Button type="link" className="link-button" icon={<ArrowLeftOutlined aria-hidden />} onClick={() => onRestart()} disabled={submitting}>
+        <Button
+          type="link"
+          className="link-button"
+          icon={<ArrowLeftOutlined aria-hidden />}
+          onClick={() => onRestart()}
+          disabled={submitting}
+        >
           Voltar
         </Button>
       </div>

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { api } from '../../api/client';
 
-/** POST /api/auth/reset-password {email}: the server e-mails a single-use link (DESIGN §9). */
+/** POST /api/auth/reset-password {email}: the server e-mails a single-use link (DECISIONS.md, Accounts, "Password reset"). */
 export function useForgotPassword() {
   const [sending, setSending] = useState(false);
   const request = useCallback(async (email: string) => {

@@ -1,12 +1,13 @@
 /**
  * Pure rules of the number board (storefront spec §2 "Number board", §4, §5): no React, no HTTP.
  */
+import { pad2 } from '../../components/board/labels';
 import type { ConsumeResult, DrawBoard, NumberStatus, Reservation, ReservationStatus, VoucherAllowance } from '../../api/types';
 
 /** GET /api/draws/{id}/numbers */
 export type Board = DrawBoard;
 
-/** GET /api/vouchers/remaining (anonymous: remaining 0, max null — spec §9). */
+/** GET /api/vouchers/remaining (anonymous: remaining 0, max null — storefront spec §9). */
 export type Allowance = VoucherAllowance;
 
 export const ANONYMOUS_ALLOWANCE: Allowance = { remaining: 0, max: null };
@@ -46,12 +47,12 @@ export function ownNumbers(
   );
 }
 
-/** Spec §5 and §9: never more than 10 numbers at once, whatever the configuration says. */
+/** Storefront spec §5 and §9, RULES R5: never more than 10 numbers at once, whatever the configuration says. */
 export const MAX_SELECTION = 10;
-/** Spec §4 and §9. */
+/** Storefront spec §4 and §9. */
 export const BOARD_POLL_MS = 15_000;
 
-export const pad2 = (n: number) => String(n).padStart(2, '0');
+export { pad2 };
 
 /** [7, 1] → "01, 07" */
 export const formatNumbers = (ns: readonly number[]) => sortUnique(ns).map(pad2).join(', ');
@@ -94,7 +95,7 @@ export function countBoard(board: Board): BoardCounts {
   return { total, available: Math.max(0, total - reserved - unavailable), reserved, unavailable };
 }
 
-/** Spec §4: no number left free — every cell sold or taken, none available or reserved. */
+/** Storefront spec §4: no number left free — every cell sold or taken, none available or reserved. */
 export function isSoldOut(board: Board): boolean {
   if (!board.numbers.length) return false;
   const total = board.total_numbers || board.numbers.length;
@@ -102,13 +103,10 @@ export function isSoldOut(board: Board): boolean {
 }
 
 export type ToggleOutcome =
-  | { kind: 'changed'; selected: number[] }
-  | { kind: 'limit' }
-  | { kind: 'max'; max: number }
-  | { kind: 'ignored' };
+  { kind: 'changed'; selected: number[] } | { kind: 'limit' } | { kind: 'max'; max: number } | { kind: 'ignored' };
 
 /**
- * Clicking a cell (spec §5): a selected number toggles off; a reserved/sold one is ignored;
+ * Clicking a cell (storefront spec §5): a selected number toggles off; a reserved/sold one is ignored;
  * otherwise it is added unless the selection already holds the remaining allowance (known only
  * when signed in) or the per-selection maximum.
  */
@@ -142,7 +140,7 @@ export function conflictsOf(body: unknown): number[] | null {
 
 /**
  * Navigation state /numeros understands: `drawId` (purchase flow and links), plus `paymentId`
- * and `product` (id/sku) handed over by the purchase flow (spec §2 Home, §4).
+ * and `product` (id/sku) handed over by the purchase flow (storefront spec §2 Home, §4).
  */
 export interface NumbersLocationState {
   drawId?: number | string;

@@ -7,6 +7,9 @@ import { conflictsOf, formatNumbers, sortUnique, type ConsumeResult, type Reserv
 
 export const SUCCESS_MESSAGE = 'Números confirmados com sucesso! Boa sorte';
 
+/** More numbers picked than the vouchers left (on the board and again before the dialog). */
+export const LIMIT_TEXT = 'Você atingiu seu limite de números disponíveis neste sorteio.';
+
 export const reservedText = (ns: readonly number[]) => `Alguns números ficaram indisponíveis/reservados: ${formatNumbers(ns)}`;
 export const confirmConflictText = (ns: readonly number[]) => `Alguns números entraram em conflito na confirmação: ${formatNumbers(ns)}`;
 
@@ -29,7 +32,7 @@ export interface FailureText {
   conflicts: number[];
 }
 
-/** A failed reservation (spec §8): 409 → the numbers now unavailable; otherwise the server's text. */
+/** A failed reservation (storefront spec §8): 409 → the numbers now unavailable; otherwise the server's text. */
 export function reservationFailure(err: unknown, numbers: readonly number[]): FailureText {
   if (err instanceof ApiError && err.status === 409 && err.code === 'numbers_conflict') {
     const conflicts = conflictsOf(err.body) ?? sortUnique(numbers);
@@ -38,7 +41,7 @@ export function reservationFailure(err: unknown, numbers: readonly number[]): Fa
   return { text: errorMessage(err, 'Falha ao reservar'), conflicts: [] };
 }
 
-/** A failed confirmation (spec §8): 409 conflict → the numbers; otherwise the server's text or the status. */
+/** A failed confirmation (storefront spec §8): 409 conflict → the numbers; otherwise the server's text or the status. */
 export function consumeFailure(err: unknown, numbers: readonly number[]): FailureText {
   if (err instanceof ApiError && err.status === 409 && err.code === 'numbers_conflict') {
     const conflicts = conflictsOf(err.body) ?? sortUnique(numbers);

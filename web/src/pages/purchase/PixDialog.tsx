@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { Alert, App, Button, Input, Spin } from 'antd';
 import { CheckCircleOutlined, CopyOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
+import { copyText } from '../../components/copyText';
 import { formatBRL } from '../../components/product/format';
 import type { PixPayment } from './purchaseApi';
 import { PurchaseModal } from './PurchaseModal';
@@ -30,28 +31,19 @@ export interface PixDialogProps {
 
 export type { PixAnswer };
 
-/** Copies with the Clipboard API, or through a selected text area where that API is missing. */
-async function copyText(text: string, fallbackArea: HTMLTextAreaElement | null): Promise<boolean> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    /* try the old way */
-  }
-  if (!fallbackArea) return false;
-  fallbackArea.focus();
-  fallbackArea.select();
-  try {
-    return document.execCommand('copy');
-  } catch {
-    return false;
-  }
-}
-
 /** Step 3 of the purchase (storefront spec §2 dialogs, §4): amount, QR image, copy-and-paste code. */
-export function PixDialog({ open, payment, summary, checking, pollFailing, deadStatus, answer, onPaid, onRenew, onCancel }: PixDialogProps) {
+export function PixDialog({
+  open,
+  payment,
+  summary,
+  checking,
+  pollFailing,
+  deadStatus,
+  answer,
+  onPaid,
+  onRenew,
+  onCancel,
+}: PixDialogProps) {
   const { message } = App.useApp();
   const areaWrap = useRef<HTMLDivElement>(null);
   const code = payment?.copy_paste_code || payment?.qr_code || '';
@@ -102,7 +94,12 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
 
           {expired ? (
             <div className="pix-expired" role="alert">
-              <Alert type="warning" showIcon title="Código expirado" description="O prazo deste código PIX acabou. Gere um novo código para pagar." />
+              <Alert
+                type="warning"
+                showIcon
+                title="Código expirado"
+                description="O prazo deste código PIX acabou. Gere um novo código para pagar."
+              />
               <Button block size="large" type="primary" icon={<ReloadOutlined />} onClick={onRenew} className="pix-renew">
                 Gerar novo código
               </Button>
@@ -118,8 +115,7 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
             <>
               {qr && <img className="pix-qr" src={qr} width={240} height={240} alt="QR Code do PIX" />}
               <p className="pix-help">
-                Abra o app do seu banco, escolha pagar com PIX e {qr ? 'leia o QR Code ou ' : ''}use o código
-                copia e cola:
+                Abra o app do seu banco, escolha pagar com PIX e {qr ? 'leia o QR Code ou ' : ''}use o código copia e cola:
               </p>
               <div ref={areaWrap}>
                 <Input.TextArea
@@ -144,7 +140,10 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
                   {' · '}
                   {/* Not a live region: a reading every second would drown everything else. */}
                   <span className="pix-countdown">
-                    expira em <time dateTime={`PT${Math.ceil(left / 1000)}S`} aria-label={`expira em ${formatCountdown(left)}`}>{formatCountdown(left)}</time>
+                    expira em{' '}
+                    <time dateTime={`PT${Math.ceil(left / 1000)}S`} aria-label={`expira em ${formatCountdown(left)}`}>
+                      {formatCountdown(left)}
+                    </time>
                   </span>
                 </p>
               )}
@@ -153,8 +152,7 @@ export function PixDialog({ open, payment, summary, checking, pollFailing, deadS
               )}
               {pollFailing && (
                 <p className="pix-poll-error" role="alert">
-                  Não conseguimos consultar o pagamento agora; seguimos tentando. Se já pagou, aguarde ou toque em
-                  “Já paguei”.
+                  Não conseguimos consultar o pagamento agora; seguimos tentando. Se já pagou, aguarde ou toque em “Já paguei”.
                 </p>
               )}
             </>

@@ -26,8 +26,7 @@ const START_FAILED = 'Não foi possível iniciar o pagamento agora.';
 const LOGIN_REQUIRED = 'Para comprar e-books é necessário estar autenticado.';
 const LOGIN_MESSAGE = 'Faça login para comprar o e-book.';
 /** Nothing is picked yet: the payment brings the e-books and the right to choose numbers. */
-const PAID_INFO =
-  'Assim que o pagamento for confirmado, você recebe os e-books e o direito de escolher seus números na tabela.';
+const PAID_INFO = 'Assim que o pagamento for confirmado, você recebe os e-books e o direito de escolher seus números na tabela.';
 
 /** What /numeros receives after an approved purchase (storefront spec §2 Home). */
 export interface NumbersNavigationState {
@@ -35,7 +34,6 @@ export interface NumbersNavigationState {
   paymentId: number;
   product: Product;
 }
-
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -93,8 +91,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         title: LOGIN_REQUIRED,
         okText: 'Fazer login',
         centered: true,
-        afterClose: () =>
-          navigate('/login', { state: { redirectTo: returnTo, pendingBuy: pending, message: LOGIN_MESSAGE } }),
+        afterClose: () => navigate('/login', { state: { redirectTo: returnTo, pendingBuy: pending, message: LOGIN_MESSAGE } }),
       });
     },
     [modal, navigate, returnTo],
@@ -152,7 +149,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         const c = await purchaseApi.confirm(paymentId, t.product.id);
         drawId = c.draw_id ?? c.drawId ?? drawId;
       } catch (err) {
-        // Only logged (spec §4): the approval already granted the vouchers on the server.
+        // Only logged (storefront spec §4): the approval already granted the vouchers on the server.
         const code = err instanceof ApiError ? `${err.code || `purchases_confirm_${err.status}`}` : String(err);
         console.error('[compra] confirmação da compra falhou:', code);
       }
@@ -162,7 +159,7 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         const d = await purchaseApi.ensureOpenDraw(t.product.sku || t.product.id);
         drawId = d.draw_id ?? d.id ?? drawId;
       } catch {
-        // Ignored (spec §4): /numeros finds the open draw by itself.
+        // Ignored (storefront spec §4): /numeros finds the open draw by itself.
       }
       dispatch({ type: 'progress', step: 2, percent: 75 });
 
@@ -340,7 +337,11 @@ export function usePurchase({ returnTo }: { returnTo: string }): {
         onRenew={() => void pay()}
         onCancel={close}
       />
-      <ApprovedDialog open={step.kind === 'approved'} step={step.kind === 'approved' ? step.step : 0} percent={step.kind === 'approved' ? step.percent : 0} />
+      <ApprovedDialog
+        open={step.kind === 'approved'}
+        step={step.kind === 'approved' ? step.step : 0}
+        percent={step.kind === 'approved' ? step.percent : 0}
+      />
     </>
   );
 

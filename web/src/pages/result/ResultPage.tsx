@@ -20,9 +20,9 @@ export const WALK_TEXT: Record<WalkReason, string> = {
 export const resultTitle = (id: number) => `Resultado do Sorteio #${String(id).padStart(3, '0')}`;
 
 /**
- * The public result of a draw (/resultado/{id}, issue 10): the Lotomania contest, its 20 numbers
- * in draw order, each number passed over with why, the winning number and the winner's initials,
- * so anyone can check the rule (DESIGN §8) by hand.
+ * The public result of a draw (/resultado/{id}): the Lotomania contest, its 20 numbers in draw
+ * order, each number passed over with why (RULES W3), the winning number and the winner's
+ * initials (RULES N8), so anyone can check the winner rule (RULES W2) by hand.
  */
 export default function ResultPage() {
   const { id: rawId } = useParams();
@@ -35,6 +35,7 @@ export default function ResultPage() {
   useEffect(() => {
     if (!id) return;
     const ctrl = new AbortController();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new load (other id, 'Tentar de novo') clears the last failure; a react-query rewrite is left for later
     setError(null);
     api
       .get<DrawResult>(`/api/draws/${id}/result`, { signal: ctrl.signal })
@@ -108,8 +109,8 @@ export default function ResultPage() {
 
       <Card title="Como o vencedor foi escolhido">
         <p>
-          Vale o último número sorteado. Se ele não foi vendido neste sorteio (ou não existe no tabuleiro de {data.total_numbers} números), volta-se
-          na ordem do sorteio até o último número vendido. Números de pagamentos estornados não contam.
+          Vale o último número sorteado. Se ele não foi vendido neste sorteio (ou não existe no tabuleiro de {data.total_numbers} números),
+          volta-se na ordem do sorteio até o último número vendido. Números de pagamentos estornados não contam.
         </p>
         {data.walk.length ? (
           <ol className="result-walk" aria-label="Números que não venceram">

@@ -1,11 +1,11 @@
 import { Button } from 'antd';
 import { CalendarOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
-import { BRAND } from '../../brand';
-import { expectedDrawDate } from '../home/drawDate';
+import { BRAND } from '../../../brand';
+import { expectedDrawDate } from '../../home/drawDate';
 
 /**
- * Which Lotomania draw decides the board (spec §2 "Number board": the draw of the day seven days
+ * Which Lotomania draw decides the board (storefront spec §2 "Number board": the draw of the day seven days
  * ahead, or the first Lotomania draw after the board closes) and the community group link.
  */
 export function DrawRulesNote() {
@@ -18,8 +18,8 @@ export function DrawRulesNote() {
       <p>
         Quando todos os números são vendidos, a tabela fecha e o resultado vem do{' '}
         <strong>primeiro concurso da Lotomania realizado após o fechamento</strong>. Previsão: concurso do dia{' '}
-        <strong className="text-amber">{day.format('D')}</strong> ({day.format('dddd, D [de] MMMM')}). Ganha quem tiver o
-        último número sorteado. Regras completas nos <Link to="/termos">Termos de Uso</Link>.
+        <strong className="text-amber">{day.format('D')}</strong> ({day.format('dddd, D [de] MMMM')}). Ganha quem tiver o último número
+        sorteado. Regras completas nos <Link to="/termos">Termos de Uso</Link>.
       </p>
       <Button
         href={BRAND.communityGroupUrl}

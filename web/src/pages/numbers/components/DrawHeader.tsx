@@ -1,9 +1,9 @@
 import { Skeleton, Tag } from 'antd';
-import { Availability } from '../../components/product/ProductOffer';
+import { Availability } from '../../../components/product/ProductOffer';
 import { BookOutlined } from '@ant-design/icons';
-import type { Draw, DrawStatus } from '../../api/types';
-import type { BoardCounts } from './board';
-import { coverSrc, formatBRL } from '../../components/product/format';
+import type { Draw, DrawStatus } from '../../../api/types';
+import type { BoardCounts } from '../board';
+import { coverSrc, formatBRL } from '../../../components/product/format';
 
 const STATUS_TAG: Record<DrawStatus, { color: string; label: string }> = {
   open: { color: 'green', label: 'Aberto' },
@@ -27,7 +27,9 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
   const title = draw.product_title || draw.title;
   const status = STATUS_TAG[draw.status];
   const total = counts?.total ?? draw.total_numbers;
-  const available = counts ? counts.available : Math.max(0, draw.total_numbers - draw.counts.reserved - draw.counts.sold - draw.counts.taken);
+  const available = counts
+    ? counts.available
+    : Math.max(0, draw.total_numbers - draw.counts.reserved - draw.counts.sold - draw.counts.taken);
   const sold = counts ? counts.unavailable : draw.counts.sold + draw.counts.taken;
   return (
     <header className="numbers-header">
@@ -42,7 +44,9 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
           </div>
           <h1 className="numbers-title">Escolha seus números</h1>
           <p className="numbers-product">{title}</p>
-          {draw.title && draw.product_title && draw.title !== draw.product_title && <p className="muted numbers-draw-title">{draw.title}</p>}
+          {draw.title && draw.product_title && draw.title !== draw.product_title && (
+            <p className="muted numbers-draw-title">{draw.title}</p>
+          )}
         </div>
       </div>
       <dl className="numbers-stats">
@@ -61,13 +65,7 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
           </dd>
         </div>
       </dl>
-      <Availability
-        className="numbers-progress"
-        available={available}
-        total={total}
-        sold={sold}
-        reserved={counts?.reserved}
-      />
+      <Availability className="numbers-progress" available={available} total={total} sold={sold} reserved={counts?.reserved} />
     </header>
   );
 }

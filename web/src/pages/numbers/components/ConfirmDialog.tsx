@@ -1,7 +1,7 @@
 import { Button, Modal } from 'antd';
-import { pad2 } from './board';
+import { pad2 } from '../board';
 
-/** 'Confirmar números usando vouchers' with VOLTAR / LIMPAR SELEÇÃO / CONFIRMAR (spec §2). */
+/** 'Confirmar números usando vouchers' with VOLTAR / LIMPAR SELEÇÃO / CONFIRMAR (storefront spec §2). */
 export function ConfirmDialog({
   open,
   drawId,
@@ -60,7 +60,9 @@ export function ConfirmDialog({
           <li key={n}>{pad2(n)}</li>
         ))}
       </ul>
-      <p className="muted numbers-confirm-note">Depois de confirmados, os números ficam registrados no seu nome e não podem ser trocados.</p>
+      <p className="muted numbers-confirm-note">
+        Depois de confirmados, os números ficam registrados no seu nome e não podem ser trocados.
+      </p>
     </Modal>
   );
 }

@@ -1,8 +1,8 @@
 import { Skeleton, Tag } from 'antd';
-import type { Draw } from '../../api/types';
+import type { Draw } from '../../../api/types';
 import { Cover } from './DrawHeader';
 
-/** 'Sorteios fechados (aguardando sorteio)': sold-out boards waiting for the Lotomania result (spec §2). */
+/** 'Sorteios fechados (aguardando sorteio)': sold-out boards waiting for the Lotomania result (storefront spec §2). */
 export function ClosedDraws({ items, loading }: { items: Draw[]; loading: boolean }) {
   return (
     <section className="closed-draws" aria-labelledby="closed-draws-title">

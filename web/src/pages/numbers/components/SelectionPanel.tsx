@@ -1,6 +1,6 @@
 import { Button, Skeleton } from 'antd';
 import { CheckOutlined, ClearOutlined } from '@ant-design/icons';
-import { pad2 } from './board';
+import { pad2 } from '../board';
 
 export interface SelectionPanelProps {
   signedIn: boolean;
@@ -16,7 +16,7 @@ export interface SelectionPanelProps {
   checking: boolean;
 }
 
-/** What the visitor may pick, what they picked, and LIMPAR SELEÇÃO / CONFIRMAR (spec §2 "Number board"). */
+/** What the visitor may pick, what they picked, and LIMPAR SELEÇÃO / CONFIRMAR (storefront spec §2 "Number board"). */
 export function SelectionPanel(p: SelectionPanelProps) {
   return (
     <section className="numbers-panel" aria-label="Sua seleção">

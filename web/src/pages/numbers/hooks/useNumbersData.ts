@@ -6,11 +6,11 @@
  */
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
-import type { Draw, OpenDrawAnswer, PublicConfig } from '../../api/types';
-import { useLiveDraws, type LiveEvent } from '../../live/useLiveDraws';
-import { qk } from '../../query';
-import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from './board';
+import { api, ApiError } from '../../../api/client';
+import type { Draw, OpenDrawAnswer, PublicConfig } from '../../../api/types';
+import { useLiveDraws, type LiveEvent } from '../../../live/useLiveDraws';
+import { qk } from '../../../query';
+import { ANONYMOUS_ALLOWANCE, BOARD_POLL_MS, type Allowance, type Board, type DrawSource, type MyReservation } from '../board';
 
 export interface Loadable<T> {
   data: T | null;
@@ -20,7 +20,11 @@ export interface Loadable<T> {
 }
 
 /** One query as the page reads it: null data while loading or failed; `reload` refetches. */
-function useLoad<T>(key: readonly unknown[] | null, fn: (signal: AbortSignal) => Promise<T>, opts: { keepOnError?: boolean } = {}): Loadable<T> {
+function useLoad<T>(
+  key: readonly unknown[] | null,
+  fn: (signal: AbortSignal) => Promise<T>,
+  opts: { keepOnError?: boolean } = {},
+): Loadable<T> {
   const q = useQuery({
     queryKey: key ?? ['idle'],
     queryFn: ({ signal }) => fn(signal),
@@ -44,7 +48,7 @@ export function usePublicConfig(): Loadable<PublicConfig> {
 }
 
 /**
- * The draw to show (spec §4): the id from the navigation state; else the open draw of the product
+ * The draw to show (storefront spec §4): the id from the navigation state; else the open draw of the product
  * the purchase flow handed over (opened on demand when signed in); else the config's current draw.
  * `data` is null when there is no open draw at all.
  */
@@ -86,7 +90,7 @@ export function useDrawId(
 type DrawRef = { id?: number | null; draw_id?: number | null };
 
 /**
- * The open draw of a product whose board sold out (spec §4): signed in, ensure-open-draw opens it
+ * The open draw of a product whose board sold out (storefront spec §4): signed in, ensure-open-draw opens it
  * if needed; anonymous visitors (who cannot open draws) get the open one, if any.
  */
 export async function openDrawOf(productId: number, signedIn: boolean): Promise<number | null> {
@@ -103,6 +107,9 @@ export function useDraw(drawId: number | null): Loadable<Draw> {
   return useLoad(drawId ? qk.draw(drawId) : null, (signal) => api.get<Draw>(`/draws/${drawId}`, { signal }));
 }
 
+/** For a refresh() nobody awaits: its failure already shows through the state's `error`. */
+export const noop = () => undefined;
+
 export interface BoardState {
   board: Board | null;
   /** Failure of the last load; with a board on screen, that board is older than it looks. */
@@ -116,7 +123,8 @@ export interface BoardState {
 
 /** A pushed change applied to the board on screen (cells carry absolute states). */
 export function applyLiveEvent(board: Board | null, e: LiveEvent): Board | null {
-  if (e.type === 'board') return { draw_id: e.data.draw_id, status: e.data.status, total_numbers: e.data.total_numbers, numbers: e.data.numbers };
+  if (e.type === 'board')
+    return { draw_id: e.data.draw_id, status: e.data.status, total_numbers: e.data.total_numbers, numbers: e.data.numbers };
   if (!board || board.draw_id !== e.data.draw_id) return board;
   if (e.type === 'numbers') {
     const changed = new Map(e.data.numbers.map((c) => [c.n, c]));
@@ -131,7 +139,7 @@ export function applyLiveEvent(board: Board | null, e: LiveEvent): Board | null 
 /**
  * GET /api/draws/{id}/numbers, then every change pushed live (useLiveDraws) written into the same
  * query; while the stream is down, polled every 15 s while the tab is visible and again when it
- * comes back after that long (spec §4, §9); the board on screen stays while a reload fails.
+ * comes back after that long (storefront spec §4, §9); the board on screen stays while a reload fails.
  */
 export function useBoard(drawId: number | null): BoardState {
   const client = useQueryClient();
@@ -167,7 +175,7 @@ export function useBoard(drawId: number | null): BoardState {
   };
 }
 
-/** First number among several field names (spec §3 "Voucher allowance"). */
+/** First number among several field names (storefront spec §3 "Voucher allowance"). */
 function numberField(o: Record<string, unknown>, names: string[]): number | null {
   for (const k of names) {
     const v = o[k];
@@ -191,7 +199,7 @@ export interface AllowanceState {
   refresh(): Promise<Allowance>;
 }
 
-/** GET /api/vouchers/remaining for a signed-in visitor; anonymous: remaining 0, max null (spec §9). */
+/** GET /api/vouchers/remaining (RULES V5) for a signed-in visitor; anonymous: remaining 0, max null (storefront spec §9). */
 export function useAllowance(drawId: number | null, signedIn: boolean): AllowanceState {
   const key = drawId && signedIn ? drawId : null;
   const client = useQueryClient();
@@ -226,7 +234,7 @@ export function useMyReservations(drawId: number | null, signedIn: boolean): { i
   return { items: loaded.data ?? [], reload: loaded.reload };
 }
 
-/** Spec §7 and §9: closed (sold out, awaiting the Lotomania draw), no winner yet, first 12. */
+/** Storefront spec §7 and §9: closed (sold out, awaiting the Lotomania draw), no winner yet, first 12. */
 export const CLOSED_DRAWS_SHOWN = 12;
 
 export function awaitingDraw(items: Draw[]): Draw[] {
@@ -236,7 +244,7 @@ export function awaitingDraw(items: Draw[]): Draw[] {
 /**
  * GET /api/draws?status=closed (newest first; decided draws come too, as `sorteado`, and are
  * left out here). A failure shows an empty list, as the spec asks
- * (§8: closed-draw load failures → empty list, no message). `version` reloads it.
+ * (storefront spec §8: closed-draw load failures → empty list, no message). `version` reloads it.
  */
 export function useClosedDraws(version: number): { items: Draw[]; loading: boolean } {
   const loaded = useLoad([...qk.closedDraws, version], async (signal) => {

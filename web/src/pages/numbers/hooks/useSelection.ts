@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { sortUnique } from './board';
+import { sortUnique } from '../board';
 
 /**
- * The numbers picked on the board (spec §3 "Selection context": list, setter, clear), tied to one
+ * The numbers picked on the board (storefront spec §3 "Selection context": list, setter, clear), tied to one
  * draw: switching draws starts an empty selection.
  *
  * A visitor sent to /login to confirm comes back to a fresh page; the picks made before are kept
