@@ -37,7 +37,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function stats(values: number[]) {
   const s = [...values].sort((a, b) => a - b);
   const pct = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-  return { n: s.length, p50: pct(50), p95: pct(95), max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length, sum: s.reduce((a, b) => a + b, 0) };
+  return {
+    n: s.length,
+    p50: pct(50),
+    p95: pct(95),
+    max: s[s.length - 1],
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+    sum: s.reduce((a, b) => a + b, 0),
+  };
 }
 const ms = (v: number) => v.toFixed(0);
 
@@ -75,25 +82,46 @@ async function main() {
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    worker = await startWorker({ connection: s.redis, prefix: queuePrefix, handlers: registerJobHandlers(s), logger: s.logger, queue: s.queue });
+    worker = await startWorker({
+      connection: s.redis,
+      prefix: queuePrefix,
+      handlers: registerJobHandlers(s),
+      logger: s.logger,
+      queue: s.queue,
+    });
 
     const api = async (method: string, p: string, token: string, body?: unknown) => {
-      const res = await fetch(appUrl + p, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(appUrl + p, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
 
     // The main series: one e-book at R$ 2,00 a number, no per-person limit, its first draw open.
-    const [product] = await setupDb('infoproducts').insert({ sku: 'BENCH-AUTOPAY', title: 'E-book do bench', price_cents: 200 }).returning('*');
+    const [product] = await setupDb('infoproducts')
+      .insert({ sku: 'BENCH-AUTOPAY', title: 'E-book do bench', price_cents: 200 })
+      .returning('*');
     await writeAppConfig(setupDb, { main_infoproduct_id: product.id });
     let current = await setupDb.transaction((trx) =>
-      insertDrawWithNumbers(trx, { infoproduct_id: product.id, title: 'Bench autopay', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 }),
+      insertDrawWithNumbers(trx, {
+        infoproduct_id: product.id,
+        title: 'Bench autopay',
+        total_numbers: 100,
+        prize_cents: 0,
+        ticket_price_cents_override: null,
+        max_per_user: 0,
+      }),
     );
 
     // 3. Users, sandbox tokens and profiles over HTTP (inactive), 20 at a time.
     console.log(`saving ${PROFILES} autopay profiles (${NUMBERS_EACH} captive numbers each)…`);
     const users: Array<{ id: number; token: string; numbers: number[] }> = [];
     for (let i = 0; i < PROFILES; i++) {
-      const [u] = await setupDb('users').insert({ name: `Pessoa Autopay ${i} Lima`, email: `benchap${i}-${randomBytes(3).toString('hex')}@example.com` }).returning('id');
+      const [u] = await setupDb('users')
+        .insert({ name: `Pessoa Autopay ${i} Lima`, email: `benchap${i}-${randomBytes(3).toString('hex')}@example.com` })
+        .returning('id');
       const token = randomBytes(32).toString('base64url');
       await insertSession(setupDb, u.id, sha256(token), 1);
       const slot = i % perDraw;
@@ -103,9 +131,22 @@ async function main() {
     for (let i = 0; i < users.length; i += 20) {
       await Promise.all(
         users.slice(i, i + 20).map(async (u) => {
-          const tok = await api('POST', '/api/sandbox/card-tokens', u.token, { card_number: '4111111111111111', expiration_month: 12, expiration_year: 2035, security_code: '123', cardholder_name: 'PESSOA BENCH', doc_number: '52998224725' });
+          const tok = await api('POST', '/api/sandbox/card-tokens', u.token, {
+            card_number: '4111111111111111',
+            expiration_month: 12,
+            expiration_year: 2035,
+            security_code: '123',
+            cardholder_name: 'PESSOA BENCH',
+            doc_number: '52998224725',
+          });
           if (tok.status !== 201) throw new Error(`tokenize: ${tok.status} ${JSON.stringify(tok.body)}`);
-          const r = await api('POST', '/api/me/autopay', u.token, { active: false, numbers: u.numbers, holder_name: 'PESSOA BENCH', doc_number: '52998224725', card_token: tok.body.id });
+          const r = await api('POST', '/api/me/autopay', u.token, {
+            active: false,
+            numbers: u.numbers,
+            holder_name: 'PESSOA BENCH',
+            doc_number: '52998224725',
+            card_token: tok.body.id,
+          });
           if (r.status !== 200) throw new Error(`save: ${r.status} ${JSON.stringify(r.body)}`);
         }),
       );
@@ -132,7 +173,10 @@ async function main() {
       const t1 = performance.now();
       const drawId = opened.successorId!;
       for (;;) {
-        const r = await setupDb('autopay_runs').where({ draw_id: drawId }).select(setupDb.raw(`count(*) FILTER (WHERE status IN ('held', 'charging'))::int AS pending, count(*)::int AS total`)).first();
+        const r = await setupDb('autopay_runs')
+          .where({ draw_id: drawId })
+          .select(setupDb.raw(`count(*) FILTER (WHERE status IN ('held', 'charging'))::int AS pending, count(*)::int AS total`))
+          .first();
         if (r.total === group.length && r.pending === 0) break;
         await sleep(10);
       }
@@ -160,7 +204,8 @@ async function main() {
     ].join('\n');
     const checks = `${runs.length} runs, ${approved} approved; ${calls.length} provider calls for ${distinctKeys} distinct runs (must be ${PROFILES}); ${payments[0].c} approved autopay payments; ${sold[0].c} numbers sold by autopay (${PROFILES * NUMBERS_EACH} captive)`;
     console.log(`\n${table}\n\n${checks}`);
-    const ok = calls.length === PROFILES && distinctKeys === PROFILES && approved === PROFILES && Number(sold[0].c) === PROFILES * NUMBERS_EACH;
+    const ok =
+      calls.length === PROFILES && distinctKeys === PROFILES && approved === PROFILES && Number(sold[0].c) === PROFILES * NUMBERS_EACH;
     if (!ok) throw new Error(`autopay bench check failed: ${checks}`);
 
     const section = [
@@ -176,7 +221,7 @@ async function main() {
       machineLine(loadAtStart),
       `- Setup: the app (PAYMENT_PROVIDER=sandbox, LOG_LEVEL=silent) and a real BullMQ worker (production schedules: outbox relay every 2 s; charge concurrency 4 per draw) in one process, embedded PostgreSQL of the test profile (fsync off), own Redis. ${PROFILES} users each tokenized a sandbox card and saved ${NUMBERS_EACH} captive numbers over HTTP in ${(saveMs / 1000).toFixed(1)} s.`,
       `- Why several draws: captive numbers are 00-99 and each belongs to one active profile at a time, so one board holds at most ${perDraw} profiles of ${NUMBERS_EACH} numbers; the ${PROFILES} profiles (${PROFILES * NUMBERS_EACH} claims) are charged over ${rounds.length} successive main draws, ${perDraw} active profiles each (switched over HTTP before each opening).`,
-      '- Measured per draw: the opening transaction (the admin\'s NOVO SORTEIO path: close, open the successor, hold every active profile\'s numbers, create the runs, write draw.opened), then from its commit to every run settled (outbox relay → autopay.charge → one sandbox charge per profile → numbers sold, coupon credit). The relay\'s 2 s period is part of the second figure.',
+      "- Measured per draw: the opening transaction (the admin's NOVO SORTEIO path: close, open the successor, hold every active profile's numbers, create the runs, write draw.opened), then from its commit to every run settled (outbox relay → autopay.charge → one sandbox charge per profile → numbers sold, coupon credit). The relay's 2 s period is part of the second figure.",
       '',
       table,
       '',

@@ -83,7 +83,16 @@ interface Row {
 function toRow(name: string, r: autocannon.Result): Row {
   const codes: Record<string, number> = {};
   for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) codes[code] = v.count ?? 0;
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, total: r.requests.total, codes };
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    total: r.requests.total,
+    codes,
+  };
 }
 
 /** Two half-length runs as one row: mean requests/s, worst p50/p99, summed counts. */
@@ -131,19 +140,30 @@ async function main() {
     const boardDraw = await db('draws').where({ infoproduct_id: main.value, status: 'open' }).first();
     const users: Array<{ id: number; token: string }> = [];
     for (let i = 0; i < BENCH_USERS; i++) {
-      const [u] = await db('users').insert({ name: `Pessoa Bench ${i} Silva`, email: `bench${i}-${randomBytes(3).toString('hex')}@example.com` }).returning('id');
+      const [u] = await db('users')
+        .insert({ name: `Pessoa Bench ${i} Silva`, email: `bench${i}-${randomBytes(3).toString('hex')}@example.com` })
+        .returning('id');
       const token = randomBytes(32).toString('base64url');
       await db('auth_tokens').insert({ user_id: u.id, token_hash: sha256(token), expires_at: db.raw(`now() + interval '1 day'`) });
       users.push({ id: u.id, token });
     }
     for (let n = 0; n < 60; n++) {
       if (n % 3 === 2) continue;
-      await db('draw_numbers').where({ draw_id: boardDraw.id, n }).update({ status: 'sold', owner_user_id: users[n % users.length].id, sold_at: db.fn.now() });
+      await db('draw_numbers')
+        .where({ draw_id: boardDraw.id, n })
+        .update({ status: 'sold', owner_user_id: users[n % users.length].id, sold_at: db.fn.now() });
       await db('number_sales').insert({ draw_id: boardDraw.id, n, user_id: users[n % users.length].id, source: 'admin' });
     }
     // The contention board: a separate draw (generic, so holds never touch the board above).
     const fight = await db.transaction((trx) =>
-      insertDrawWithNumbers(trx, { infoproduct_id: null, title: 'Bench: disputa', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 }),
+      insertDrawWithNumbers(trx, {
+        infoproduct_id: null,
+        title: 'Bench: disputa',
+        total_numbers: 100,
+        prize_cents: 0,
+        ticket_price_cents_override: null,
+        max_per_user: 0,
+      }),
     );
 
     child = fork(__filename, ['--serve'], {
@@ -184,7 +204,9 @@ async function main() {
     const board = combineRows('Board (`GET /api/draws/{id}/numbers`)', boardRuns);
 
     if (only === 'reads') {
-      console.log(`\nbare ${Math.round(bare.rps)} req/s (p99 ${bare.p99} ms), board ${Math.round(board.rps)} req/s (p99 ${board.p99} ms): ${((board.rps / bare.rps) * 100).toFixed(1)}% (docs not written)`);
+      console.log(
+        `\nbare ${Math.round(bare.rps)} req/s (p99 ${bare.p99} ms), board ${Math.round(board.rps)} req/s (p99 ${board.p99} ms): ${((board.rps / bare.rps) * 100).toFixed(1)}% (docs not written)`,
+      );
       return;
     }
 
@@ -194,7 +216,15 @@ async function main() {
     const { loadConfig } = await import('../src/platform/config');
     const { createServices } = await import('../src/services');
     const sweeper = createServices({
-      config: loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'silent', DB_POOL_MAX: '2' }),
+      config: loadConfig({
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: infra.databaseUrl,
+        REDIS_URL: infra.redisUrl,
+        QUEUE_PREFIX: queuePrefix,
+        LOG_LEVEL: 'silent',
+        DB_POOL_MAX: '2',
+      }),
     });
     let sweepErrors = 0;
     let swept = 0;
@@ -227,8 +257,15 @@ async function main() {
             setupRequest: (req) => {
               const u = users[Math.floor(rnd() * users.length)];
               const pool = Array.from({ length: CONTESTED }, (_, i) => i);
-              const numbers = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pool.splice(Math.floor(rnd() * pool.length), 1)[0]).sort((a, b) => a - b);
-              return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${u.token}` }, body: JSON.stringify({ draw_id: fight.id, numbers }) };
+              const numbers = Array.from(
+                { length: 1 + Math.floor(rnd() * 3) },
+                () => pool.splice(Math.floor(rnd() * pool.length), 1)[0],
+              ).sort((a, b) => a - b);
+              return {
+                ...req,
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${u.token}` },
+                body: JSON.stringify({ draw_id: fight.id, numbers }),
+              };
             },
           },
         ],
@@ -256,10 +293,12 @@ async function main() {
     const conflicts = res.codes['409'] ?? 0;
     const verdict = ratio >= TARGET ? 'meets' : 'misses';
     const summary = `Board/bare throughput: **${(ratio * 100).toFixed(1)}%** (target ≥ ${TARGET * 100}%: ${verdict} it).`;
-    const contention = `Reservations: ${created} holds granted (201), ${conflicts} refused on conflicts (409), ${Object.entries(res.codes)
-      .filter(([c]) => c !== '201' && c !== '409')
-      .map(([c, n]) => `${n} × ${c}`)
-      .join(', ') || 'nothing else'}; ${swept} holds released by the sweep${sweepErrors ? ` (${sweepErrors} sweep runs failed)` : ''}.`;
+    const contention = `Reservations: ${created} holds granted (201), ${conflicts} refused on conflicts (409), ${
+      Object.entries(res.codes)
+        .filter(([c]) => c !== '201' && c !== '409')
+        .map(([c, n]) => `${n} × ${c}`)
+        .join(', ') || 'nothing else'
+    }; ${swept} holds released by the sweep${sweepErrors ? ` (${sweepErrors} sweep runs failed)` : ''}.`;
     console.log(`\n${table}\n\n${summary}\n${contention}\n`);
 
     const section = [
@@ -295,7 +334,6 @@ async function main() {
     await cleanUpRun({ child, db, infra, dbName, queuePrefix });
   }
 }
-
 
 if (process.argv.includes('--serve')) {
   serve().catch((e) => {

@@ -52,7 +52,15 @@ async function serve() {
     (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
     const cpu = process.cpuUsage();
-    process.send?.({ usage: { rss: mem.rss, heapUsed: mem.heapUsed, cpuUser: cpu.user, cpuSystem: cpu.system, streams: services.live.openStreams } satisfies Usage });
+    process.send?.({
+      usage: {
+        rss: mem.rss,
+        heapUsed: mem.heapUsed,
+        cpuUser: cpu.user,
+        cpuSystem: cpu.system,
+        streams: services.live.openStreams,
+      } satisfies Usage,
+    });
   });
   const stop = () => {
     services.live.closeAll();
@@ -74,33 +82,36 @@ interface Client {
 function openStream(port: number, drawId: number, watch: Set<number>): Promise<Client> {
   return new Promise((resolve, reject) => {
     const client: Client = { req: null as unknown as http.ClientRequest, seen: new Map(), boarded: false };
-    const req = http.get({ host: '127.0.0.1', port, path: `/api/draws/${drawId}/events`, agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`stream answered ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (chunk: string) => {
-        const now = performance.now();
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          if (block.includes('event: board')) {
-            if (!client.boarded) {
-              client.boarded = true;
-              resolve(client);
-            }
-          } else if (block.includes('event: numbers')) {
-            const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { numbers: Array<{ n: number; status: string }> };
-            for (const c of data.numbers) if (c.status === 'sold' && watch.has(c.n) && !client.seen.has(c.n)) client.seen.set(c.n, now);
-          }
+    const req = http.get(
+      { host: '127.0.0.1', port, path: `/api/draws/${drawId}/events`, agent: false, headers: { accept: 'text/event-stream' } },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`stream answered ${res.statusCode}`));
+          res.resume();
+          return;
         }
-      });
-    });
+        res.setEncoding('utf8');
+        let buf = '';
+        res.on('data', (chunk: string) => {
+          const now = performance.now();
+          buf += chunk;
+          let i: number;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            if (block.includes('event: board')) {
+              if (!client.boarded) {
+                client.boarded = true;
+                resolve(client);
+              }
+            } else if (block.includes('event: numbers')) {
+              const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { numbers: Array<{ n: number; status: string }> };
+              for (const c of data.numbers) if (c.status === 'sold' && watch.has(c.n) && !client.seen.has(c.n)) client.seen.set(c.n, now);
+            }
+          }
+        });
+      },
+    );
     req.on('error', reject);
     client.req = req;
   });
@@ -125,12 +136,32 @@ async function main() {
   try {
     await migrateLatest(db);
     const [product] = await db('infoproducts')
-      .insert({ sku: 'BENCH-LIVE', title: 'E-book do bench', subtitle: '', description: '', cover_url: 'capa.svg', file_url: 'ebooks/bench.pdf', price_cents: 500, default_prize_cents: 0, default_total_numbers: 100, active: true })
+      .insert({
+        sku: 'BENCH-LIVE',
+        title: 'E-book do bench',
+        subtitle: '',
+        description: '',
+        cover_url: 'capa.svg',
+        file_url: 'ebooks/bench.pdf',
+        price_cents: 500,
+        default_prize_cents: 0,
+        default_total_numbers: 100,
+        active: true,
+      })
       .returning('id');
     const draw = await db.transaction((trx) =>
-      insertDrawWithNumbers(trx, { infoproduct_id: product.id, title: 'Bench: ao vivo', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 }),
+      insertDrawWithNumbers(trx, {
+        infoproduct_id: product.id,
+        title: 'Bench: ao vivo',
+        total_numbers: 100,
+        prize_cents: 0,
+        ticket_price_cents_override: null,
+        max_per_user: 0,
+      }),
     );
-    const [buyer] = await db('users').insert({ name: 'Pessoa Bench Ao Vivo', email: `live-${randomBytes(3).toString('hex')}@example.com` }).returning('id');
+    const [buyer] = await db('users')
+      .insert({ name: 'Pessoa Bench Ao Vivo', email: `live-${randomBytes(3).toString('hex')}@example.com` })
+      .returning('id');
     const token = randomBytes(32).toString('base64url');
     await db('auth_tokens').insert({ user_id: buyer.id, token_hash: sha256(token), expires_at: db.raw(`now() + interval '1 day'`) });
 
@@ -157,7 +188,11 @@ async function main() {
         child!.send({ usage: true });
       });
     const api = async (method: string, p: string, body?: unknown) => {
-      const r = await fetch(base + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(base + p, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await r.text();
       if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text}`);
       return JSON.parse(text) as { id: number };
@@ -166,7 +201,10 @@ async function main() {
     const { loadConfig } = await import('../src/platform/config');
     const { createServices } = await import('../src/services');
     const admin = createServices({ config: loadConfig({ ...benchEnv(infra, queuePrefix), DB_POOL_MAX: '2' }) as never });
-    await admin.payments.grantVouchers({ user: String(buyer.id), product: String(product.id), quantity: String(SALES + 2) }, { via: 'cli' });
+    await admin.payments.grantVouchers(
+      { user: String(buyer.id), product: String(product.id), quantity: String(SALES + 2) },
+      { via: 'cli' },
+    );
     await admin.close();
 
     // Warm-up: one stream, one sale (JIT, pools, the draw's first snapshot), not measured.
@@ -188,7 +226,9 @@ async function main() {
     if (open.streams !== STREAMS) throw new Error(`server counts ${open.streams} streams, expected ${STREAMS}`);
     const perStreamRss = (open.rss - before.rss) / STREAMS;
     const perStreamHeap = (open.heapUsed - before.heapUsed) / STREAMS;
-    console.log(`${STREAMS} streams open in ${openSeconds.toFixed(1)} s; RSS ${mib(before.rss)} → ${mib(open.rss)} MiB (${(perStreamRss / 1024).toFixed(1)} KiB/stream), heap ${mib(before.heapUsed)} → ${mib(open.heapUsed)} MiB (${(perStreamHeap / 1024).toFixed(1)} KiB/stream)`);
+    console.log(
+      `${STREAMS} streams open in ${openSeconds.toFixed(1)} s; RSS ${mib(before.rss)} → ${mib(open.rss)} MiB (${(perStreamRss / 1024).toFixed(1)} KiB/stream), heap ${mib(before.heapUsed)} → ${mib(open.heapUsed)} MiB (${(perStreamHeap / 1024).toFixed(1)} KiB/stream)`,
+    );
 
     console.log(`idle for ${IDLE_SECONDS} s…`);
     const idleFrom = await usage();
@@ -219,7 +259,9 @@ async function main() {
         afterAnswer.push(c.seen.get(n)! - t0 - consumeMs[s]);
       }
       const sorted = clients.map((c) => c.seen.get(n)! - t0).sort((a, b) => a - b);
-      console.log(`sale ${s + 1}/${SALES} (number ${n}): consume answered in ${consumeMs[s].toFixed(0)} ms; reached all ${STREAMS} streams: p50 ${pct(sorted, 50).toFixed(0)} ms, p99 ${pct(sorted, 99).toFixed(0)} ms, last ${sorted[sorted.length - 1].toFixed(0)} ms`);
+      console.log(
+        `sale ${s + 1}/${SALES} (number ${n}): consume answered in ${consumeMs[s].toFixed(0)} ms; reached all ${STREAMS} streams: p50 ${pct(sorted, 50).toFixed(0)} ms, p99 ${pct(sorted, 99).toFixed(0)} ms, last ${sorted[sorted.length - 1].toFixed(0)} ms`,
+      );
     }
     latencies.sort((a, b) => a - b);
     afterAnswer.sort((a, b) => a - b);
@@ -241,7 +283,7 @@ async function main() {
       `| CPU while idle with ${STREAMS} streams open (heartbeats every 15 s, safety pass every 10 s) | ${idleCpu.toFixed(2)} % of one core over ${IDLE_SECONDS} s |`,
       '',
       machineLine(loadAtStart),
-      '- The latency is measured from sending the consume request, so it includes the sale itself (the transaction and its invalidation), the record (one read of the board under the draw\'s advisory lock, one MULTI to Redis) and writing one pre-serialized frame to each socket; the clients parse on one core shared with the server.',
+      "- The latency is measured from sending the consume request, so it includes the sale itself (the transaction and its invalidation), the record (one read of the board under the draw's advisory lock, one MULTI to Redis) and writing one pre-serialized frame to each socket; the clients parse on one core shared with the server.",
       '',
     ].join('\n');
     console.log(`\n${section}`);

@@ -45,7 +45,13 @@ function percentile(sorted: number[], p: number): number {
 
 function stats(values: number[]) {
   const s = [...values].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p95: percentile(s, 95),
+    max: s[s.length - 1],
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+  };
 }
 
 const ms = (v: number) => v.toFixed(1);
@@ -94,16 +100,31 @@ async function main() {
     server = http.createServer(createApp(s, { serveWeb: false }).callback());
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((r) => server!.listen(port, '127.0.0.1', r));
-    worker = await startWorker({ connection: s.redis, prefix: queuePrefix, handlers: registerJobHandlers(s), logger: s.logger, queue: s.queue });
+    worker = await startWorker({
+      connection: s.redis,
+      prefix: queuePrefix,
+      handlers: registerJobHandlers(s),
+      logger: s.logger,
+      queue: s.queue,
+    });
 
     // Catalogue: one e-book at R$ 5,00 with an open draw (no per-user limit).
     const [product] = await setupDb('infoproducts').insert({ sku: 'BENCH-PIX', title: 'E-book do bench', price_cents: 500 }).returning('*');
     const draw = await setupDb.transaction((trx) =>
-      insertDrawWithNumbers(trx, { infoproduct_id: product.id, title: 'Bench PIX', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 }),
+      insertDrawWithNumbers(trx, {
+        infoproduct_id: product.id,
+        title: 'Bench PIX',
+        total_numbers: 100,
+        prize_cents: 0,
+        ticket_price_cents_override: null,
+        max_per_user: 0,
+      }),
     );
     const users: Array<{ id: number; token: string }> = [];
     for (let i = 0; i < PAYMENTS; i++) {
-      const [u] = await setupDb('users').insert({ name: `Pessoa Bench ${i} Souza`, email: `benchpix${i}-${randomBytes(3).toString('hex')}@example.com` }).returning('id');
+      const [u] = await setupDb('users')
+        .insert({ name: `Pessoa Bench ${i} Souza`, email: `benchpix${i}-${randomBytes(3).toString('hex')}@example.com` })
+        .returning('id');
       const token = randomBytes(32).toString('base64url');
       await insertSession(setupDb, u.id, sha256(token), 1);
       users.push({ id: u.id, token });
@@ -125,7 +146,11 @@ async function main() {
     for (let i = 0; i < PAYMENTS; i += 10) {
       const batch = users.slice(i, i + 10).map(async (user, j) => {
         const quantity = 1 + ((i + j) % 3);
-        const r = await api('POST', '/api/payments/infoproduct', user.token, { infoproduct_id: product.id, quantity, amount_cents_total: 500 * quantity });
+        const r = await api('POST', '/api/payments/infoproduct', user.token, {
+          infoproduct_id: product.id,
+          quantity,
+          amount_cents_total: 500 * quantity,
+        });
         if (r.status !== 201) throw new Error(`payment creation failed: ${r.status} ${JSON.stringify(r.body)}`);
         const row = await setupDb('payments').where({ id: r.body.paymentId }).first('provider_payment_id');
         return { user, paymentId: r.body.paymentId as number, mpId: Number(row.provider_payment_id), quantity };
@@ -137,7 +162,9 @@ async function main() {
 
     // Warm-up outside the sample: one extra user, paid and notified.
     {
-      const [u] = await setupDb('users').insert({ name: 'Aquecimento', email: `warm-${randomBytes(3).toString('hex')}@example.com` }).returning('id');
+      const [u] = await setupDb('users')
+        .insert({ name: 'Aquecimento', email: `warm-${randomBytes(3).toString('hex')}@example.com` })
+        .returning('id');
       const token = randomBytes(32).toString('base64url');
       await insertSession(setupDb, u.id, sha256(token), 1);
       const r = await api('POST', '/api/payments/infoproduct', token, { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 });
@@ -194,7 +221,10 @@ async function main() {
     });
     const ids = [...want.keys()];
     while (seenAt.size < ids.length) {
-      const r = await watcher.query('SELECT user_id, balance FROM voucher_balances WHERE user_id = ANY($1::bigint[]) AND infoproduct_id = $2', [ids, product.id]);
+      const r = await watcher.query(
+        'SELECT user_id, balance FROM voucher_balances WHERE user_id = ANY($1::bigint[]) AND infoproduct_id = $2',
+        [ids, product.id],
+      );
       const now = performance.now();
       for (const row of r.rows) {
         const uid = Number(row.user_id);
@@ -210,7 +240,10 @@ async function main() {
     // 5. Exactly once, for every payment.
     const paymentIds = created.map((c) => c.paymentId);
     const approved = await setupDb('payments').whereIn('id', paymentIds).where({ status: 'approved' }).count<{ c: number }[]>({ c: '*' });
-    const grants = await setupDb('voucher_ledger').whereIn('payment_id', paymentIds).groupBy('payment_id').select('payment_id', setupDb.raw('count(*)::int AS n'), setupDb.raw('sum(delta)::int AS total'));
+    const grants = await setupDb('voucher_ledger')
+      .whereIn('payment_id', paymentIds)
+      .groupBy('payment_id')
+      .select('payment_id', setupDb.raw('count(*)::int AS n'), setupDb.raw('sum(delta)::int AS total'));
     const byPayment = new Map(grants.map((g: { payment_id: number; n: number; total: number }) => [Number(g.payment_id), g]));
     const exactlyOnce = created.filter((c) => {
       const g = byPayment.get(c.paymentId);
@@ -229,7 +262,10 @@ async function main() {
     const table = [
       '| Delivery | Payments | Visible p50 (ms) | Visible p95 (ms) | Visible max (ms) | Webhook answer p50 / p95 / max (ms) |',
       '|---|---:|---:|---:|---:|---|',
-      ...rows.map(([label, v, h]) => `| ${label} | ${v.n} | ${ms(v.p50)} | ${ms(v.p95)} | ${ms(v.max)} | ${ms(h.p50)} / ${ms(h.p95)} / ${ms(h.max)} |`),
+      ...rows.map(
+        ([label, v, h]) =>
+          `| ${label} | ${v.n} | ${ms(v.p50)} | ${ms(v.p95)} | ${ms(v.max)} | ${ms(h.p50)} / ${ms(h.p95)} / ${ms(h.max)} |`,
+      ),
     ].join('\n');
     console.log(`\n${table}\n`);
     const checks = `${Number(approved[0].c)}/${created.length} approved, ${exactlyOnce}/${created.length} with exactly one grant of their quantity, ${Number(fulfilments[0].c)} fulfilment rows, ${webhookErrors} non-200 webhook answers`;
@@ -260,7 +296,6 @@ async function main() {
     await cleanUpInProcessRun({ worker, server, services, queuePrefix, more: () => fake.close(), setupDb, infra, dbName });
   }
 }
-
 
 main().then(
   () => process.exit(0),

@@ -157,7 +157,14 @@ async function main() {
         })
         .returning('*');
       await db.transaction((trx) =>
-        insertDrawWithNumbers(trx, { infoproduct_id: p.id, title: p.title, total_numbers: 100, prize_cents: 20_000, ticket_price_cents_override: null, max_per_user: 0 }),
+        insertDrawWithNumbers(trx, {
+          infoproduct_id: p.id,
+          title: p.title,
+          total_numbers: 100,
+          prize_cents: 20_000,
+          ticket_price_cents_override: null,
+          max_per_user: 0,
+        }),
       );
     }
     // The main board looks live: 40 sold numbers (with initials) and 10 held.
@@ -166,7 +173,9 @@ async function main() {
     const board = await db('draws').where({ infoproduct_id: main.value, status: 'open' }).first();
     const buyers: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const [u] = await db('users').insert({ name: `Pessoa Bench ${i} Silva`, email: `bench${i}-${randomBytes(3).toString('hex')}@example.com` }).returning('id');
+      const [u] = await db('users')
+        .insert({ name: `Pessoa Bench ${i} Silva`, email: `bench${i}-${randomBytes(3).toString('hex')}@example.com` })
+        .returning('id');
       buyers.push(u.id);
     }
     for (let n = 0; n < 60; n++) {
@@ -176,9 +185,18 @@ async function main() {
       await db('number_sales').insert({ draw_id: board.id, n, user_id, source: 'admin' });
     }
     const [hold] = await db('reservations')
-      .insert({ draw_id: board.id, user_id: buyers[0], numbers: db.raw('?::int[]', [[90, 91, 92, 93, 94, 95, 96, 97, 98, 99]]), status: 'active', expires_at: db.raw(`now() + interval '1 day'`) })
+      .insert({
+        draw_id: board.id,
+        user_id: buyers[0],
+        numbers: db.raw('?::int[]', [[90, 91, 92, 93, 94, 95, 96, 97, 98, 99]]),
+        status: 'active',
+        expires_at: db.raw(`now() + interval '1 day'`),
+      })
       .returning('id');
-    await db('draw_numbers').where({ draw_id: board.id }).whereBetween('n', [90, 99]).update({ status: 'reserved', reservation_id: hold.id });
+    await db('draw_numbers')
+      .where({ draw_id: board.id })
+      .whereBetween('n', [90, 99])
+      .update({ status: 'reserved', reservation_id: hold.id });
 
     // A signed-in buyer (buyers[0]: the hold above, sold numbers) with a session, as a login opens.
     const { insertSession } = await import('../src/auth/queries');
@@ -202,7 +220,9 @@ async function main() {
       { name: 'My reservations', path: '/api/me/reservations', signedIn: true },
     ];
     const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
-    const selected = only ? reads.filter((r) => only.some((o) => r.name.toLowerCase().replaceAll(' ', '-') === o || r.name.toLowerCase() === o)) : reads;
+    const selected = only
+      ? reads.filter((r) => only.some((o) => r.name.toLowerCase().replaceAll(' ', '-') === o || r.name.toLowerCase() === o))
+      : reads;
     if (!selected.length) throw new Error(`BENCH_ONLY matches no read (${reads.map((r) => r.name).join(', ')})`);
 
     child = fork(__filename, ['--serve'], {
@@ -275,7 +295,16 @@ async function main() {
       if (same !== bodies[r.path]) throw new Error(`bare server does not answer the app's bytes for ${r.path}`);
     }
 
-    const results: Array<{ name: string; path: string; bytes: number; queries: number; target: number; signedIn: boolean; app: Row; bare: Row }> = [];
+    const results: Array<{
+      name: string;
+      path: string;
+      bytes: number;
+      queries: number;
+      target: number;
+      signedIn: boolean;
+      app: Row;
+      bare: Row;
+    }> = [];
     for (const r of selected) {
       await run(bare + r.path, 1, headersOf(r));
       await run(app + r.path, 2, headersOf(r));
@@ -292,7 +321,16 @@ async function main() {
         bareRuns.push(await measured(bare + r.path));
         appRuns.push(await measured(app + r.path));
       }
-      const row = { name: r.name, path: r.path, target: r.target ?? (r.signedIn ? SIGNED_IN_TARGET : TARGET), signedIn: !!r.signedIn, bytes: Buffer.byteLength(bodies[r.path]), queries: missQueries[r.path], app: combine(appRuns), bare: combine(bareRuns) };
+      const row = {
+        name: r.name,
+        path: r.path,
+        target: r.target ?? (r.signedIn ? SIGNED_IN_TARGET : TARGET),
+        signedIn: !!r.signedIn,
+        bytes: Buffer.byteLength(bodies[r.path]),
+        queries: missQueries[r.path],
+        app: combine(appRuns),
+        bare: combine(bareRuns),
+      };
       console.log(
         `${r.name}: app ${Math.round(row.app.rps)} req/s, bare ${Math.round(row.bare.rps)} req/s → ${((row.app.rps / row.bare.rps) * 100).toFixed(1)}% (p99 ${row.app.p99} / ${row.bare.p99} ms; server CPU ${Math.round(row.app.cpuPerRequest)} / ${Math.round(row.bare.cpuPerRequest)} µs per request)`,
       );

@@ -111,12 +111,24 @@ async function main() {
     // Catalogue: one e-book at R$ 2,00 with an open 100-number draw (no per-user limit); holds of 1 minute.
     const [product] = await setupDb('infoproducts').insert({ sku: 'SOAK', title: 'E-book do soak', price_cents: PRICE }).returning('*');
     await setupDb.transaction((trx) =>
-      insertDrawWithNumbers(trx, { infoproduct_id: product.id, title: 'Soak', total_numbers: 100, prize_cents: 0, ticket_price_cents_override: null, max_per_user: 0 }),
+      insertDrawWithNumbers(trx, {
+        infoproduct_id: product.id,
+        title: 'Soak',
+        total_numbers: 100,
+        prize_cents: 0,
+        ticket_price_cents_override: null,
+        max_per_user: 0,
+      }),
     );
-    await setupDb('app_config').insert({ key: 'reservation_ttl_minutes', value: JSON.stringify(1) }).onConflict('key').merge();
+    await setupDb('app_config')
+      .insert({ key: 'reservation_ttl_minutes', value: JSON.stringify(1) })
+      .onConflict('key')
+      .merge();
     const customers: Array<{ id: number; token: string; approved: number[] }> = [];
     for (let i = 0; i < CUSTOMERS; i++) {
-      const [u] = await setupDb('users').insert({ name: `Cliente Soak ${i} Lima`, email: `soak${i}-${randomBytes(3).toString('hex')}@example.com` }).returning('id');
+      const [u] = await setupDb('users')
+        .insert({ name: `Cliente Soak ${i} Lima`, email: `soak${i}-${randomBytes(3).toString('hex')}@example.com` })
+        .returning('id');
       const token = randomBytes(32).toString('base64url');
       await insertSession(setupDb, u.id, sha256(token), 1);
       customers.push({ id: u.id, token, approved: [] });
@@ -138,7 +150,15 @@ async function main() {
       return { status: res.status, body: parsed };
     };
 
-    const ops: Record<string, number> = { ebook_bought: 0, numbers_picked: 0, reservation_paid: 0, refunded: 0, charged_back: 0, hold_abandoned: 0, conflicts: 0 };
+    const ops: Record<string, number> = {
+      ebook_bought: 0,
+      numbers_picked: 0,
+      reservation_paid: 0,
+      refunded: 0,
+      charged_back: 0,
+      hold_abandoned: 0,
+      conflicts: 0,
+    };
     const unexpected: Record<string, number> = {};
     const sample: string[] = [];
     const bad = (what: string, r: { status: number; body: unknown }) => {
@@ -198,7 +218,11 @@ async function main() {
       const roll = randomInt(100);
       const k = 1 + randomInt(3);
       if (roll < 35) {
-        const r = await api('POST', '/api/payments/infoproduct', c.token, { infoproduct_id: product.id, quantity: k, amount_cents_total: PRICE * k });
+        const r = await api('POST', '/api/payments/infoproduct', c.token, {
+          infoproduct_id: product.id,
+          quantity: k,
+          amount_cents_total: PRICE * k,
+        });
         if (r.status !== 201) return bad('ebook payment', r);
         if (!(await settle(r.body.paymentId, 'approved'))) return;
         ops.ebook_bought++;
@@ -286,7 +310,10 @@ async function main() {
       const numbers = new Set<number>();
       while (numbers.size < 20) numbers.add(randomInt(100));
       try {
-        const out = await s.results.record({ contest_number: 3000, numbers: [...numbers], drawn_at: new Date() }, { actorUserId: null, actor: 'cli', source: 'cli' });
+        const out = await s.results.record(
+          { contest_number: 3000, numbers: [...numbers], drawn_at: new Date() },
+          { actorUserId: null, actor: 'cli', source: 'cli' },
+        );
         decided = out.decided.length;
       } catch (e) {
         log(`result not recorded: ${(e as Error).message}`);
@@ -295,7 +322,11 @@ async function main() {
 
     // The books, with the real CLI in a child process.
     const audit = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/index.ts'), 'audit', 'books', '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/index.ts'), 'audit', 'books', '--json'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
@@ -329,14 +360,20 @@ async function main() {
     const totalOps = Object.entries(ops)
       .filter(([k]) => k !== 'conflicts')
       .reduce((a, [, v]) => a + v, 0);
-    const unexpectedLine = Object.keys(unexpected).length ? Object.entries(unexpected).map(([k, v]) => `${k} ×${v}`).join('; ') : 'none';
+    const unexpectedLine = Object.keys(unexpected).length
+      ? Object.entries(unexpected)
+          .map(([k, v]) => `${k} ×${v}`)
+          .join('; ')
+      : 'none';
     const table = [
       '| Minutes | Customers | Operations | Faults | Books |',
       '|---:|---:|---:|---|---|',
       `| ${minutes.toFixed(1)} | ${CUSTOMERS} | ${totalOps} | ${faults.redis_restarts} Redis stop+restart (empty), ${faults.worker_kills} worker SIGKILL+restart | ${booksLine} |`,
     ].join('\n');
     console.log(`\n${table}\n`);
-    console.log(`operations: ${JSON.stringify(ops)}\nunexpected answers: ${unexpectedLine}\n${sample.join('\n')}\ndatabase: ${JSON.stringify(facts)}`);
+    console.log(
+      `operations: ${JSON.stringify(ops)}\nunexpected answers: ${unexpectedLine}\n${sample.join('\n')}\ndatabase: ${JSON.stringify(facts)}`,
+    );
 
     const section = [
       SECTION_TITLE,
@@ -357,9 +394,9 @@ async function main() {
       '',
       table,
       '',
-      'Reading: most purchases end with their vouchers unused (each customer\'s next step is random, and a',
+      "Reading: most purchases end with their vouchers unused (each customer's next step is random, and a",
       'full board — sold plus 1-minute holds — makes a pick wait); the board still sold out and those draws',
-      'were decided, so every check of the books had rows to read. Refunds go through today\'s refund path',
+      "were decided, so every check of the books had rows to read. Refunds go through today's refund path",
       '(unused vouchers revoked, directly bought numbers released); once voucher lots land, the same run',
       'exercises voiding the numbers bought with a refunded lot.',
       '',

@@ -38,18 +38,28 @@ const rssMiB = (pid: number) => {
 async function once(args: string[], env: NodeJS.ProcessEnv) {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const base = `http://127.0.0.1:${port}`;
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`web exited (${child.exitCode})`);
-      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 10));
     }
     const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
     const rssReady = rssMiB(child.pid!);
-    for (let i = 0; i < 50; i++) await Promise.all(Array.from({ length: 10 }, (_, j) => fetch(`${base}${j % 2 ? '/api/config' : '/api/infoproducts'}`).then((r) => r.arrayBuffer())));
+    for (let i = 0; i < 50; i++)
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) => fetch(`${base}${j % 2 ? '/api/config' : '/api/infoproducts'}`).then((r) => r.arrayBuffer())),
+      );
     return { readyMs, rssReady, rssAfter: rssMiB(child.pid!) };
   } finally {
     const gone = new Promise((r) => child.once('exit', r));
@@ -72,13 +82,19 @@ async function main() {
     const env = { ...benchEnv(infra, `cvbenchs${process.pid}`), WEB_DIST_DIR: path.join(ROOT, 'web', 'dist') };
     const variants = [
       { name: 'TypeScript loader (before)', cmd: 'node --import tsx src/bin/web.ts', args: ['--import', 'tsx', 'src/bin/web.ts'] },
-      { name: 'Built (after)', cmd: 'node --enable-source-maps dist/src/bin/web.js', args: ['--enable-source-maps', 'dist/src/bin/web.js'] },
+      {
+        name: 'Built (after)',
+        cmd: 'node --enable-source-maps dist/src/bin/web.js',
+        args: ['--enable-source-maps', 'dist/src/bin/web.js'],
+      },
     ];
     const results = variants.map(() => [] as Array<{ readyMs: number; rssReady: number; rssAfter: number }>);
     for (let i = 0; i < RUNS; i++) {
       for (const [k, v] of variants.entries()) {
         const r = await once(v.args, env);
-        console.log(`${v.name}: ready in ${Math.round(r.readyMs)} ms, RSS ${r.rssReady.toFixed(0)} MiB, after 500 requests ${r.rssAfter.toFixed(0)} MiB`);
+        console.log(
+          `${v.name}: ready in ${Math.round(r.readyMs)} ms, RSS ${r.rssReady.toFixed(0)} MiB, after 500 requests ${r.rssAfter.toFixed(0)} MiB`,
+        );
         results[k].push(r);
       }
     }

@@ -25,7 +25,11 @@ function load() {
     } catch (e) {
       // esbuild's errors carry their place; anything else (esbuild not installed) its message.
       const first = e && e.errors && e.errors[0];
-      const why = first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : e instanceof Error ? e.message.split('\n')[0] : String(e);
+      const why = first
+        ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}`
+        : e instanceof Error
+          ? e.message.split('\n')[0]
+          : String(e);
       process.stderr.write(`cotaverde: não foi possível compilar o CLI (${stale}; ${why}); usando o código TypeScript (mais lento)\n`);
       return runSources();
     }

@@ -122,7 +122,11 @@ export function printRows(rows: Array<Record<string, unknown>>, json: boolean, c
   const heads = cols.map(headerOf);
   const cells = rows.map((r) => cols.map((c) => cellText(c, r[c])));
   const widths = cols.map((_c, i) => Math.min(60, Math.max(heads[i].length, ...cells.map((r) => r[i].length))));
-  const line = (vals: string[]) => vals.map((v, i) => v.slice(0, 60).padEnd(widths[i])).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.slice(0, 60).padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(line(heads) + '\n' + line(widths.map((w) => '-'.repeat(w))) + '\n');
   for (const r of cells) process.stdout.write(line(r) + '\n');
 }

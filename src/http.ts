@@ -21,7 +21,16 @@ import { adminAutopayRoutes, autopayRoutes } from './autopay/routes';
 import { errorMiddleware } from './platform/http/errors';
 import { PublicReadLane } from './platform/http/fast-lane';
 import { healthRoutes } from './platform/http/health';
-import { apiPathsStopHere, bearerUser, canonicalPaths, corsPolicy, CotaVerdeApp, mountRoutes, requestContext, securityHeaders } from './platform/http/middleware';
+import {
+  apiPathsStopHere,
+  bearerUser,
+  canonicalPaths,
+  corsPolicy,
+  CotaVerdeApp,
+  mountRoutes,
+  requestContext,
+  securityHeaders,
+} from './platform/http/middleware';
 import { accessControl } from './platform/http/context';
 import { adminAccessRefusal } from './auth/access';
 import type { RouteProbe } from './platform/http/routes';
@@ -44,13 +53,17 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   services.sessions.trustWhile(() => services.cacheBus.subscribed);
   // Client IP = the X-Forwarded-For entry appended by the last trusted hop; entries further left
   // are the client's own text (a forged one must not buy fresh rate limits).
-  const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), { proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
+  const app = new CotaVerdeApp(new PublicReadLane(services.readCache, logger), {
+    proxy: config.trustProxy,
+    maxIpsCount: config.trustedProxyHops,
+  });
 
   registerAppMetrics(services, 'web');
   // Errors Koa reports outside the middleware chain (a socket failing under a written answer).
   // A client that goes away mid-stream (a closed tab under a live board) is not an error.
   app.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED' || err.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED' || err.code === 'ERR_STREAM_PREMATURE_CLOSE')
+      return;
     logger.error({ err: err.message, code: err.code }, 'koa error outside the middleware chain');
   });
   // Who may call each route is declared beside it (platform/http/routes.ts) and checked in that
@@ -80,7 +93,10 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   // Public reads (the same answer for every caller, from the read cache): before the body
   // parser and the bearer lookup, so a cache hit costs no query even for a signed-in caller.
   // The live routes first: /api/draws/events is not a draw id.
-  mountRoutes(app, [catalogueReadRoutes(services.catalogue), drawsLiveRoutes(services), drawsReadRoutes(services.draws)], access, { ...mountOpts, onlyPublic: true });
+  mountRoutes(app, [catalogueReadRoutes(services.catalogue), drawsLiveRoutes(services), drawsReadRoutes(services.draws)], access, {
+    ...mountOpts,
+    onlyPublic: true,
+  });
 
   app.use(bodyParser({ jsonLimit: config.bodyLimit, enableTypes: ['json'], encoding: 'utf-8' }));
   // The caller through the session cache; the 'admin' access check reads the account afresh
@@ -112,7 +128,12 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
  */
 export function moduleRouters(services: Services) {
   return [
-    healthRoutes({ db: services.db, redis: services.fastRedis, queuePrefix: services.config.queuePrefix, instance: services.config.instance }),
+    healthRoutes({
+      db: services.db,
+      redis: services.fastRedis,
+      queuePrefix: services.config.queuePrefix,
+      instance: services.config.instance,
+    }),
     authRoutes(services.auth, services.config, services.userReads),
     catalogueRoutes(services.catalogue),
     drawsRoutes(services),

@@ -33,7 +33,13 @@ function precompress(): Plugin {
       const files = (await fs.readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((e) => e.isFile() && /\.(js|css|html|svg|json)$/.test(e.name))
         .map((e) => path.join(e.parentPath, e.name))
-        .filter((f) => !path.relative(outDir, f).split(path.sep).some((part) => part.startsWith('.')));
+        .filter(
+          (f) =>
+            !path
+              .relative(outDir, f)
+              .split(path.sep)
+              .some((part) => part.startsWith('.')),
+        );
       await Promise.all(
         files.map(async (file) => {
           const raw = await fs.readFile(file);

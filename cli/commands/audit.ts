@@ -13,7 +13,9 @@ export function registerAuditCommands(program: Command, getServices: () => Servi
   usageExitCode2(
     group
       .command('books')
-      .description('confere os livros: pagamentos, vouchers, números, reservas, cupons, sorteios e vencedores; sai com 1 se algo não confere')
+      .description(
+        'confere os livros: pagamentos, vouchers, números, reservas, cupons, sorteios e vencedores; sai com 1 se algo não confere',
+      )
       .option('--json', 'saída em JSON (um único documento)'),
   ).action(async (o: { json?: boolean }) => {
     const report = await getServices().books.check();

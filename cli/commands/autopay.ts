@@ -52,8 +52,17 @@ export function registerAutopayCommands(program: Command, getServices: () => Ser
       const drawId = parseId(raw);
       if (drawId === null) throw new Error('o id do sorteio deve ser um número inteiro decimal (ex.: 42)');
       const s = await getServices().autopay.runDraw(drawId);
-      if (o.json) return printRows([{ draw_id: s.drawId, processed: s.processed, pending: s.pending, next_attempt_at: s.nextAttemptAt, ...s.byStatus }], true);
-      const counts = Object.entries(s.byStatus).map(([k, v]) => `${k}: ${v}`).join(', ') || 'nenhuma execução';
-      process.stdout.write(`sorteio #${s.drawId}: ${s.processed} processada(s); ${counts}${s.pending ? `; ${s.pending} pendente(s), próxima tentativa ${s.nextAttemptAt ? brasilia(s.nextAttemptAt) : 'agora'}` : ''}\n`);
+      if (o.json)
+        return printRows(
+          [{ draw_id: s.drawId, processed: s.processed, pending: s.pending, next_attempt_at: s.nextAttemptAt, ...s.byStatus }],
+          true,
+        );
+      const counts =
+        Object.entries(s.byStatus)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ') || 'nenhuma execução';
+      process.stdout.write(
+        `sorteio #${s.drawId}: ${s.processed} processada(s); ${counts}${s.pending ? `; ${s.pending} pendente(s), próxima tentativa ${s.nextAttemptAt ? brasilia(s.nextAttemptAt) : 'agora'}` : ''}\n`,
+      );
     });
 }

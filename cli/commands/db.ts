@@ -35,7 +35,9 @@ export function registerDbCommands(program: Command, getServices: () => Services
   usageExitCode2(
     db
       .command('backup')
-      .description('grava um backup consistente do banco inteiro (todas as tabelas num mesmo instante, com manifesto e checksum), mesmo com a loja vendendo')
+      .description(
+        'grava um backup consistente do banco inteiro (todas as tabelas num mesmo instante, com manifesto e checksum), mesmo com a loja vendendo',
+      )
       .option('--out <arquivo>', 'onde gravar (padrão: BACKUP_DIR/cotaverde-AAAAMMDD-HHMMSS.cvbak)')
       .option('--json', 'saída em JSON (um único documento)'),
   ).action(async (o: { out?: string; json?: boolean }) => {
@@ -67,7 +69,9 @@ export function registerDbCommands(program: Command, getServices: () => Services
   usageExitCode2(
     db
       .command('restore')
-      .description('restaura um backup num banco vazio (ou substitui um banco com --force), migra até o nível do código e confere os livros')
+      .description(
+        'restaura um backup num banco vazio (ou substitui um banco com --force), migra até o nível do código e confere os livros',
+      )
       .argument('<arquivo>', 'o arquivo gravado por `db backup`')
       .option('--into <DATABASE_URL>', 'o banco de destino (padrão: o DATABASE_URL desta instalação)')
       .option('--force', 'apaga o que houver no banco de destino antes de restaurar'),

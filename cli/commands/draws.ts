@@ -10,7 +10,8 @@ import { positiveInt, usageError, usageExitCode2 } from './usage';
 const COLUMNS = ['id', 'title', 'status', 'sku', 'total_numbers', 'sold', 'reserved', 'price_cents', 'closed_at', 'winner_number'];
 
 async function productBySku(s: Services, ref: string) {
-  const p = await s.db('infoproducts')
+  const p = await s
+    .db('infoproducts')
     .where((w) => {
       w.whereRaw('lower(sku) = lower(?)', [ref]);
       if (/^\d{1,15}$/.test(ref)) w.orWhere({ id: Number(ref) });
@@ -32,7 +33,8 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
     .option('--offset <n>', 'deslocamento', '0')
     .option('--json', 'saída em JSON')
     .action(async (o: { status?: string; product?: string; limit: string; offset: string; json?: boolean }) => {
-      if (o.status !== undefined && !['open', 'closed', 'sorteado', 'drawn'].includes(o.status)) usageError(`--status deve ser open, closed ou sorteado (recebido: ${o.status})`);
+      if (o.status !== undefined && !['open', 'closed', 'sorteado', 'drawn'].includes(o.status))
+        usageError(`--status deve ser open, closed ou sorteado (recebido: ${o.status})`);
       const limit = positiveInt('--limit', o.limit);
       if (!/^\d+$/.test(o.offset)) usageError('--offset deve ser um inteiro ≥ 0');
       const s = getServices();
@@ -51,7 +53,10 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
       const s = getServices();
       const d = await s.adminDraws.get(positiveInt('<id>', id));
       const decided = await s.db('draws').where({ id: d.id }).first('contest_number', 'no_winner');
-      if (o.json) process.stdout.write(JSON.stringify({ ...d, contest_number: decided?.contest_number ?? null, no_winner: !!decided?.no_winner }, null, 2) + '\n');
+      if (o.json)
+        process.stdout.write(
+          JSON.stringify({ ...d, contest_number: decided?.contest_number ?? null, no_winner: !!decided?.no_winner }, null, 2) + '\n',
+        );
       else {
         const rows: Array<[string, unknown]> = [
           ['id', d.id],
@@ -91,7 +96,11 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
   ] as const) {
     draws
       .command(name)
-      .description(name === 'close' ? 'fecha um sorteio aberto (não aceita mais reservas nem vendas)' : 'reabre um sorteio fechado (não um esgotado nem um realizado)')
+      .description(
+        name === 'close'
+          ? 'fecha um sorteio aberto (não aceita mais reservas nem vendas)'
+          : 'reabre um sorteio fechado (não um esgotado nem um realizado)',
+      )
       .argument('<id>', 'id do sorteio')
       .option('--json', 'saída em JSON')
       .action(async (id: string, o: { json?: boolean }) => {
@@ -100,7 +109,8 @@ export function registerDrawsCommands(program: Command, getServices: () => Servi
         const before = await s.adminDraws.get(drawId);
         const d = await s.adminDraws.setStatus(null, drawId, { status });
         if (o.json) process.stdout.write(JSON.stringify(d, null, 2) + '\n');
-        else if (before.status === status) process.stdout.write(`sorteio #${d.id} já estava ${status === 'open' ? 'aberto' : 'fechado'}: nada mudou\n`);
+        else if (before.status === status)
+          process.stdout.write(`sorteio #${d.id} já estava ${status === 'open' ? 'aberto' : 'fechado'}: nada mudou\n`);
         else process.stdout.write(`sorteio #${d.id} ${verb} (status: ${d.status})\n`);
         if (!o.json && d.notice) process.stdout.write(`atenção: ${d.notice}\n`);
       });

@@ -14,9 +14,15 @@ export function registerMailCommands(program: Command, getServices: () => Servic
     .option('--body', 'inclui o corpo do e-mail (links de uso único nunca ficam guardados)')
     .option('--json', 'saída em JSON')
     .action(async (o: { status?: string; to?: string; limit: number; body?: boolean; json?: boolean }) => {
-      if (o.status && !OUTBOX_STATUSES.includes(o.status as OutboxStatus)) throw new Error('--status deve ser pending, sent, logged, failed ou dropped');
+      if (o.status && !OUTBOX_STATUSES.includes(o.status as OutboxStatus))
+        throw new Error('--status deve ser pending, sent, logged, failed ou dropped');
       if (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > 1000) throw new Error('--limit deve ser um inteiro entre 1 e 1000');
-      const rows = await getServices().mailer.list({ status: o.status as OutboxStatus | undefined, to: o.to, limit: o.limit, withBody: o.body || o.json });
+      const rows = await getServices().mailer.list({
+        status: o.status as OutboxStatus | undefined,
+        to: o.to,
+        limit: o.limit,
+        withBody: o.body || o.json,
+      });
       if (o.body && !o.json) {
         // Bodies are multi-line: print them whole, not as a table cell.
         if (!rows.length) process.stdout.write('(nenhum registro)\n');

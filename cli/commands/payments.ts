@@ -7,7 +7,8 @@ import { PAYMENT_STATUSES, type AdminPayment } from '../../src/shared/api/admin-
 /** Usage mistakes (a missing argument or option, a bad value) exit with code 2; help still exits 0. */
 function usageExit2(cmd: Command): Command {
   return cmd.exitOverride((err) => {
-    if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') throw err;
+    if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version')
+      throw err;
     throw new CommanderError(2, err.code, err.message);
   });
 }
@@ -15,7 +16,8 @@ function usageExit2(cmd: Command): Command {
 /** The one id rule of the API (DESIGN §10), or a usage error (exit 2). */
 function paymentIdOrUsage(cmd: Command, id: string): number {
   const paymentId = parseId(id);
-  if (paymentId === null) cmd.error('erro: o id do pagamento deve ser um número inteiro decimal (ex.: 42)', { exitCode: 2, code: 'cotaverde.invalidId' });
+  if (paymentId === null)
+    cmd.error('erro: o id do pagamento deve ser um número inteiro decimal (ex.: 42)', { exitCode: 2, code: 'cotaverde.invalidId' });
   return paymentId as number;
 }
 
@@ -35,7 +37,14 @@ function printPayment(p: AdminPayment & { audit?: Array<{ action: string; actor:
     ['pago em', p.paid_at ? brasilia(p.paid_at) : '-'],
     ['em análise', p.flagged_for_review ? `sim: ${p.review_reason ?? ''}` : 'não'],
     ['entrega retida', p.fulfilment_on_hold ? 'sim' : 'não'],
-    ['revisado', p.reviewed_at ? `${brasilia(p.reviewed_at)} por ${p.reviewed_by_name ?? p.reviewed_by ?? '-'}: ${p.review_note ?? ''}` : p.review_note ? `não (nota anterior: ${p.review_note})` : 'não'],
+    [
+      'revisado',
+      p.reviewed_at
+        ? `${brasilia(p.reviewed_at)} por ${p.reviewed_by_name ?? p.reviewed_by ?? '-'}: ${p.review_note ?? ''}`
+        : p.review_note
+          ? `não (nota anterior: ${p.review_note})`
+          : 'não',
+    ],
   ];
   for (const [k, v] of lines) process.stdout.write(`${k}: ${v}\n`);
   if (p.audit?.length) {
@@ -45,7 +54,9 @@ function printPayment(p: AdminPayment & { audit?: Array<{ action: string; actor:
 }
 
 export function registerPaymentsCommands(program: Command, getServices: () => Services) {
-  const payments = program.command('payments').description('pagamentos: aprovação no sandbox, listagem e revisão dos marcados para análise');
+  const payments = program
+    .command('payments')
+    .description('pagamentos: aprovação no sandbox, listagem e revisão dos marcados para análise');
 
   usageExit2(
     payments
@@ -58,7 +69,8 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
   ).action(async function (this: Command, id: string, o: { json?: boolean }) {
     const paymentId = paymentIdOrUsage(this, id);
     const { payment: p, approvedAtBank } = await getServices().payments.approve(paymentId, { via: 'cli' });
-    if (o.json) printRows([{ id: p.id, status: p.status, approved_at_bank: approvedAtBank, flagged_for_review: p.flagged_for_review }], true);
+    if (o.json)
+      printRows([{ id: p.id, status: p.status, approved_at_bank: approvedAtBank, flagged_for_review: p.flagged_for_review }], true);
     else process.stdout.write(`pagamento #${p.id}: ${p.status}${p.flagged_for_review ? ` (em análise: ${p.review_reason ?? ''})` : ''}\n`);
   });
 
@@ -72,11 +84,16 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
       .option('--limit <n>', 'quantidade (1-500)', '20')
       .option('--offset <n>', 'pular os primeiros n', '0')
       .option('--json', 'saída em JSON'),
-  ).action(async function (this: Command, o: { status?: string; flagged?: boolean; unreviewed?: boolean; limit: string; offset: string; json?: boolean }) {
+  ).action(async function (
+    this: Command,
+    o: { status?: string; flagged?: boolean; unreviewed?: boolean; limit: string; offset: string; json?: boolean },
+  ) {
     if (o.status && !(PAYMENT_STATUSES as readonly string[]).includes(o.status))
       this.error(`erro: --status deve ser um de: ${PAYMENT_STATUSES.join(', ')}`, { exitCode: 2, code: 'cotaverde.invalidStatus' });
-    if (!/^\d+$/.test(o.limit) || Number(o.limit) < 1 || Number(o.limit) > 500) this.error('erro: --limit deve ser um inteiro entre 1 e 500', { exitCode: 2, code: 'cotaverde.invalidLimit' });
-    if (!/^\d+$/.test(o.offset)) this.error('erro: --offset deve ser um inteiro, 0 ou mais', { exitCode: 2, code: 'cotaverde.invalidOffset' });
+    if (!/^\d+$/.test(o.limit) || Number(o.limit) < 1 || Number(o.limit) > 500)
+      this.error('erro: --limit deve ser um inteiro entre 1 e 500', { exitCode: 2, code: 'cotaverde.invalidLimit' });
+    if (!/^\d+$/.test(o.offset))
+      this.error('erro: --offset deve ser um inteiro, 0 ou mais', { exitCode: 2, code: 'cotaverde.invalidOffset' });
     const page = await getServices().paymentsReview.list({
       status: o.status,
       flagged: o.flagged ? true : undefined,
@@ -104,13 +121,17 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
     if (page.hasMore) process.stdout.write(`… há mais: use --offset ${page.offset + page.limit}\n`);
   });
 
-  usageExit2(payments.command('show').description('mostra um pagamento: cliente, valor, motivo da análise, revisão e histórico').argument('<id>', 'id do pagamento').option('--json', 'saída em JSON')).action(
-    async function (this: Command, id: string, o: { json?: boolean }) {
-      const p = await getServices().paymentsReview.show(paymentIdOrUsage(this, id));
-      if (o.json) process.stdout.write(JSON.stringify(p, null, 2) + '\n');
-      else printPayment(p);
-    },
-  );
+  usageExit2(
+    payments
+      .command('show')
+      .description('mostra um pagamento: cliente, valor, motivo da análise, revisão e histórico')
+      .argument('<id>', 'id do pagamento')
+      .option('--json', 'saída em JSON'),
+  ).action(async function (this: Command, id: string, o: { json?: boolean }) {
+    const p = await getServices().paymentsReview.show(paymentIdOrUsage(this, id));
+    if (o.json) process.stdout.write(JSON.stringify(p, null, 2) + '\n');
+    else printPayment(p);
+  });
 
   usageExit2(
     payments
@@ -121,7 +142,8 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
       .option('--json', 'saída em JSON'),
   ).action(async function (this: Command, id: string, o: { note?: string; json?: boolean }) {
     const paymentId = paymentIdOrUsage(this, id);
-    if (!o.note || !o.note.trim()) this.error('erro: informe --note <texto> com o que foi revisado', { exitCode: 2, code: 'cotaverde.missingNote' });
+    if (!o.note || !o.note.trim())
+      this.error('erro: informe --note <texto> com o que foi revisado', { exitCode: 2, code: 'cotaverde.missingNote' });
     const p = await getServices().paymentsReview.markReviewed({ via: 'cli' }, paymentId, { note: o.note });
     if (o.json) process.stdout.write(JSON.stringify(p, null, 2) + '\n');
     else process.stdout.write(`pagamento #${p.id} marcado como revisado: ${p.review_note}\n`);
@@ -138,7 +160,8 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
       .option('--json', 'saída em JSON (um documento em stdout)'),
   ).action(async function (this: Command, id: string, o: { reason?: string; json?: boolean }) {
     const paymentId = paymentIdOrUsage(this, id);
-    if (!o.reason || !o.reason.trim()) this.error('erro: informe --reason <texto> com o motivo do reembolso', { exitCode: 2, code: 'cotaverde.missingReason' });
+    if (!o.reason || !o.reason.trim())
+      this.error('erro: informe --reason <texto> com o motivo do reembolso', { exitCode: 2, code: 'cotaverde.missingReason' });
     const p = await getServices().paymentsReview.refund({ via: 'cli' }, paymentId, { reason: o.reason });
     if (o.json) {
       process.stdout.write(JSON.stringify(p, null, 2) + '\n');
@@ -162,19 +185,24 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
       .option('--since <days>', 'todos os aprovados nos últimos <days> dias (1 a 180)')
       .option('--json', 'saída em JSON'),
   ).action(async function (this: Command, o: { id?: string; since?: string; json?: boolean }) {
-    if (o.id !== undefined && o.since !== undefined) this.error('erro: use --id ou --since, não os dois', { exitCode: 2, code: 'cotaverde.conflictingOptions' });
+    if (o.id !== undefined && o.since !== undefined)
+      this.error('erro: use --id ou --since, não os dois', { exitCode: 2, code: 'cotaverde.conflictingOptions' });
     const id = o.id !== undefined ? paymentIdOrUsage(this, o.id) : undefined;
     let sinceDays: number | undefined;
     if (o.since !== undefined) {
       sinceDays = /^\d{1,3}$/.test(o.since) ? Number(o.since) : NaN;
-      if (!(sinceDays >= 1 && sinceDays <= 180)) this.error('erro: --since deve ser um número de dias de 1 a 180', { exitCode: 2, code: 'cotaverde.invalidSince' });
+      if (!(sinceDays >= 1 && sinceDays <= 180))
+        this.error('erro: --since deve ser um número de dias de 1 a 180', { exitCode: 2, code: 'cotaverde.invalidSince' });
     }
     const out = await getServices().payments.recheck({ id, sinceDays });
     if (o.json) {
       process.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return;
     }
-    process.stdout.write(`${out.checked} pagamento(s) consultado(s), ${out.changed.length} com mudança${out.failed ? `, ${out.failed} sem resposta do provedor (nova tentativa na próxima execução)` : ''}\n`);
-    for (const c of out.changed) process.stdout.write(`  #${c.id}: ${c.from} → ${c.to}${c.refunded_cents ? ` (estornado: ${money(c.refunded_cents)})` : ''}\n`);
+    process.stdout.write(
+      `${out.checked} pagamento(s) consultado(s), ${out.changed.length} com mudança${out.failed ? `, ${out.failed} sem resposta do provedor (nova tentativa na próxima execução)` : ''}\n`,
+    );
+    for (const c of out.changed)
+      process.stdout.write(`  #${c.id}: ${c.from} → ${c.to}${c.refunded_cents ? ` (estornado: ${money(c.refunded_cents)})` : ''}\n`);
   });
 }

@@ -19,7 +19,14 @@ export function registerQueuesCommands(program: Command, getServices: () => Serv
         return;
       }
       printRows(
-        status.types.map((r) => ({ job: r.name, waiting: r.waiting, active: r.active, delayed: r.delayed, failed: r.failed, completed: r.completed })),
+        status.types.map((r) => ({
+          job: r.name,
+          waiting: r.waiting,
+          active: r.active,
+          delayed: r.delayed,
+          failed: r.failed,
+          completed: r.completed,
+        })),
         false,
       );
       process.stdout.write('\n');
@@ -29,7 +36,13 @@ export function registerQueuesCommands(program: Command, getServices: () => Serv
       }
       process.stdout.write(`jobs com falha (${status.failed.length}):\n`);
       printRows(
-        status.failed.map((f) => ({ id: f.id, job: f.name, attempts: f.attempts, failed_at: f.failed_at, error: f.error.replace(/\s+/g, ' ') })),
+        status.failed.map((f) => ({
+          id: f.id,
+          job: f.name,
+          attempts: f.attempts,
+          failed_at: f.failed_at,
+          error: f.error.replace(/\s+/g, ' '),
+        })),
         false,
       );
     });

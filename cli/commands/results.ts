@@ -39,7 +39,8 @@ function printOutcome(o: RecordOutcome, json: boolean, extra: Record<string, unk
 function drawnAtOption(v: string | undefined): Date | undefined {
   if (v === undefined) return undefined;
   const d = new Date(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(d.getTime())) usageError(`--drawn-at deve ser uma data-hora ISO 8601 (recebido: ${JSON.stringify(v)})`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(d.getTime()))
+    usageError(`--drawn-at deve ser uma data-hora ISO 8601 (recebido: ${JSON.stringify(v)})`);
   return d;
 }
 
@@ -51,12 +52,18 @@ export function registerResultsCommands(program: Command, getServices: () => Ser
     .description('registra o resultado de um concurso e decide os sorteios fechados antes dele')
     .requiredOption('--contest <n>', 'número do concurso')
     .requiredOption('--numbers <lista>', 'os 20 números na ordem do sorteio, ex.: "00 64 02 …"')
-    .requiredOption('--drawn-at <data-hora>', 'quando o concurso foi realizado (ISO 8601, ex.: 2026-11-23T23:00:00Z; `results fetch` traz a data oficial)')
+    .requiredOption(
+      '--drawn-at <data-hora>',
+      'quando o concurso foi realizado (ISO 8601, ex.: 2026-11-23T23:00:00Z; `results fetch` traz a data oficial)',
+    )
     .option('--force', 'registra mesmo fora da ordem dos concursos já registrados (número menor com data posterior)')
     .option('--json', 'saída em JSON')
     .action(async (o: { contest: string; numbers: string; drawnAt: string; force?: boolean; json?: boolean }) => {
       const contest = positiveInt('--contest', o.contest);
-      const r = await getServices().results.record({ contest_number: contest, numbers: o.numbers, drawn_at: drawnAtOption(o.drawnAt), force: !!o.force }, { ...CLI, source: 'cli' });
+      const r = await getServices().results.record(
+        { contest_number: contest, numbers: o.numbers, drawn_at: drawnAtOption(o.drawnAt), force: !!o.force },
+        { ...CLI, source: 'cli' },
+      );
       printOutcome(r, !!o.json);
     });
 
@@ -70,10 +77,15 @@ export function registerResultsCommands(program: Command, getServices: () => Ser
     .option('--json', 'saída em JSON')
     .action(async (o: { contest: string; numbers: string; reason: string; drawnAt?: string; json?: boolean }) => {
       const contest = positiveInt('--contest', o.contest);
-      const r = await getServices().results.correct({ contest_number: contest, numbers: o.numbers, reason: o.reason, drawn_at: drawnAtOption(o.drawnAt) }, CLI);
+      const r = await getServices().results.correct(
+        { contest_number: contest, numbers: o.numbers, reason: o.reason, drawn_at: drawnAtOption(o.drawnAt) },
+        CLI,
+      );
       if (o.json) return printOutcome(r, true);
       process.stdout.write(`concurso ${r.contest_number} corrigido: ${r.numbers.map(pad).join(' ')}\n`);
-      process.stdout.write(r.redecided.length ? `recalculados:\n${decidedLines(r.redecided)}` : 'nenhum sorteio realizado por este concurso\n');
+      process.stdout.write(
+        r.redecided.length ? `recalculados:\n${decidedLines(r.redecided)}` : 'nenhum sorteio realizado por este concurso\n',
+      );
       if (r.decided.length) process.stdout.write(`decididos agora:\n${decidedLines(r.decided)}`);
     });
 
@@ -111,7 +123,9 @@ export function registerResultsCommands(program: Command, getServices: () => Ser
         process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         return;
       }
-      process.stdout.write(`concurso ${r.contest_number} (${brasilia(r.drawn_at)}, fonte: ${r.source})\nnúmeros na ordem do sorteio: ${r.numbers.map(pad).join(' ')}\n`);
+      process.stdout.write(
+        `concurso ${r.contest_number} (${brasilia(r.drawn_at)}, fonte: ${r.source})\nnúmeros na ordem do sorteio: ${r.numbers.map(pad).join(' ')}\n`,
+      );
       printRows(
         r.draws.map((d) => ({ ...d, winning_number: d.winning_number === null ? 'sem vencedor' : pad(d.winning_number) })),
         false,

@@ -19,7 +19,8 @@ export function usageError(message: string): never {
 
 /** A positive whole number option or argument, or a usage error naming it. */
 export function positiveInt(label: string, v: string): number {
-  if (!/^\d{1,15}$/.test(v.trim()) || Number(v) < 1) usageError(`${label} deve ser um número inteiro positivo (recebido: ${JSON.stringify(v)})`);
+  if (!/^\d{1,15}$/.test(v.trim()) || Number(v) < 1)
+    usageError(`${label} deve ser um número inteiro positivo (recebido: ${JSON.stringify(v)})`);
   return Number(v);
 }
 

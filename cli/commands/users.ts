@@ -52,7 +52,9 @@ export function registerUsersCommands(program: Command, getServices: () => Servi
     });
   users
     .command('mfa-reset')
-    .description('desativa a verificação em duas etapas de uma conta que perdeu o acesso ao aplicativo e aos códigos de recuperação, e encerra as sessões dela')
+    .description(
+      'desativa a verificação em duas etapas de uma conta que perdeu o acesso ao aplicativo e aos códigos de recuperação, e encerra as sessões dela',
+    )
     .argument('<email>', 'e-mail da conta', (v: string) => {
       if (!v.includes('@')) throw new InvalidArgumentError('informe o e-mail da conta.');
       return v;

@@ -14,6 +14,9 @@ export function registerVouchersCommands(program: Command, getServices: () => Se
     .action(async (o: { user: string; product: string; quantity: string; json?: boolean }) => {
       const r = await getServices().payments.grantVouchers(o, { via: 'cli' });
       if (o.json) printRows([r], true);
-      else process.stdout.write(`${r.quantity} voucher(s) concedido(s) ao usuário #${r.userId} no e-book #${r.infoproductId} (pagamento #${r.paymentId}); saldo agora: ${r.balance}\n`);
+      else
+        process.stdout.write(
+          `${r.quantity} voucher(s) concedido(s) ao usuário #${r.userId} no e-book #${r.infoproductId} (pagamento #${r.paymentId}); saldo agora: ${r.balance}\n`,
+        );
     });
 }

@@ -41,38 +41,60 @@ export function registerWinnersCommands(program: Command, getServices: () => Ser
     .option('--limit <n>', 'quantidade (1-200)', '50')
     .option('--offset <n>', 'deslocamento', '0')
     .option('--json', 'saída em JSON')
-    .action(async (o: { search?: string; redeemed?: boolean; notRedeemed?: boolean; winner?: boolean; limit: string; offset: string; json?: boolean }, cmd: Command) => {
-      if (o.redeemed && o.notRedeemed) usage(cmd, 'use --redeemed ou --not-redeemed, não os dois');
-      if (!/^\d+$/.test(o.limit) || !/^\d+$/.test(o.offset)) usage(cmd, '--limit e --offset devem ser números inteiros');
-      if (o.winner === false) {
-        if (o.redeemed || o.notRedeemed || o.search) usage(cmd, '--no-winner não combina com --redeemed, --not-redeemed ou --search');
-        const page = await getServices().winners.listNoWinner({ limit: o.limit, offset: o.offset });
-        if (o.json) process.stdout.write(JSON.stringify(page, null, 2) + '\n');
-        else {
-          printRows(page.items as unknown as Array<Record<string, unknown>>, false, ['draw_id', 'title', 'contest_number', 'realized_at', 'status']);
-          if (page.hasMore) process.stdout.write(`(há mais: use --offset ${page.offset + page.limit})\n`);
+    .action(
+      async (
+        o: { search?: string; redeemed?: boolean; notRedeemed?: boolean; winner?: boolean; limit: string; offset: string; json?: boolean },
+        cmd: Command,
+      ) => {
+        if (o.redeemed && o.notRedeemed) usage(cmd, 'use --redeemed ou --not-redeemed, não os dois');
+        if (!/^\d+$/.test(o.limit) || !/^\d+$/.test(o.offset)) usage(cmd, '--limit e --offset devem ser números inteiros');
+        if (o.winner === false) {
+          if (o.redeemed || o.notRedeemed || o.search) usage(cmd, '--no-winner não combina com --redeemed, --not-redeemed ou --search');
+          const page = await getServices().winners.listNoWinner({ limit: o.limit, offset: o.offset });
+          if (o.json) process.stdout.write(JSON.stringify(page, null, 2) + '\n');
+          else {
+            printRows(page.items as unknown as Array<Record<string, unknown>>, false, [
+              'draw_id',
+              'title',
+              'contest_number',
+              'realized_at',
+              'status',
+            ]);
+            if (page.hasMore) process.stdout.write(`(há mais: use --offset ${page.offset + page.limit})\n`);
+          }
+          return;
         }
-        return;
-      }
-      const page = await getServices().winners.list({
-        search: o.search,
-        limit: o.limit,
-        offset: o.offset,
-        redeemed: o.redeemed ? '1' : o.notRedeemed ? '0' : undefined,
-      });
-      if (o.json) {
-        // The CLI's lists print {items, hasMore, limit, offset} (the HTTP answer names the list `winners`).
-        const { winners, ...rest } = page;
-        process.stdout.write(JSON.stringify({ items: winners, ...rest }, null, 2) + '\n');
-        return;
-      }
-      printRows(
-        page.winners.map((w) => ({ ...w, winner_number: String(w.winner_number).padStart(2, '0') })),
-        false,
-        ['draw_id', 'contest_number', 'winner_name', 'winner_email', 'winner_number', 'realized_at', 'days_since', 'status', 'product_name', 'product_link'],
-      );
-      if (page.hasMore) process.stdout.write(`(há mais: use --offset ${page.offset + page.limit})\n`);
-    });
+        const page = await getServices().winners.list({
+          search: o.search,
+          limit: o.limit,
+          offset: o.offset,
+          redeemed: o.redeemed ? '1' : o.notRedeemed ? '0' : undefined,
+        });
+        if (o.json) {
+          // The CLI's lists print {items, hasMore, limit, offset} (the HTTP answer names the list `winners`).
+          const { winners, ...rest } = page;
+          process.stdout.write(JSON.stringify({ items: winners, ...rest }, null, 2) + '\n');
+          return;
+        }
+        printRows(
+          page.winners.map((w) => ({ ...w, winner_number: String(w.winner_number).padStart(2, '0') })),
+          false,
+          [
+            'draw_id',
+            'contest_number',
+            'winner_name',
+            'winner_email',
+            'winner_number',
+            'realized_at',
+            'days_since',
+            'status',
+            'product_name',
+            'product_link',
+          ],
+        );
+        if (page.hasMore) process.stdout.write(`(há mais: use --offset ${page.offset + page.limit})\n`);
+      },
+    );
 
   winners
     .command('show')

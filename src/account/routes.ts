@@ -10,7 +10,12 @@ import { routes } from '../platform/http/routes';
 const DrawId = Id('Sorteio inválido.');
 
 /** Customer area: draw detail board, e-book delivery, data export, admin draw settings. */
-export function accountRoutes(s: { account: AccountService; myBoard: MyBoardService; ebooks: EbooksService; auth: Pick<AuthService, 'authenticate'> }) {
+export function accountRoutes(s: {
+  account: AccountService;
+  myBoard: MyBoardService;
+  ebooks: EbooksService;
+  auth: Pick<AuthService, 'authenticate'>;
+}) {
   const r = routes();
 
   r.get('/me/draws/:id/board', 'customer', async (ctx) => {

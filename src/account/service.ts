@@ -15,7 +15,12 @@ export interface AccountService {
   updateConfig(adminId: number, input: unknown): Promise<PublicConfig>;
 }
 
-export function createAccountService(deps: { db: Db; catalogue: CatalogueService; coupons: CouponsService; readCache: ReadCache }): AccountService {
+export function createAccountService(deps: {
+  db: Db;
+  catalogue: CatalogueService;
+  coupons: CouponsService;
+  readCache: ReadCache;
+}): AccountService {
   const { db } = deps;
   return {
     async exportData(userId) {
@@ -45,30 +50,70 @@ export function createAccountService(deps: { db: Db; catalogue: CatalogueService
           .where({ user_id: userId })
           .orderBy('id')
           .select(
-            'id', 'kind', 'method', 'provider', 'provider_payment_id', 'status', 'amount_cents', 'quantity', 'infoproduct_id', 'draw_id',
-            'reservation_id', 'numbers', 'txid', 'qr_code', 'expires_at', 'paid_at', 'flagged_for_review', 'review_reason', 'created_at', 'updated_at',
+            'id',
+            'kind',
+            'method',
+            'provider',
+            'provider_payment_id',
+            'status',
+            'amount_cents',
+            'quantity',
+            'infoproduct_id',
+            'draw_id',
+            'reservation_id',
+            'numbers',
+            'txid',
+            'qr_code',
+            'expires_at',
+            'paid_at',
+            'flagged_for_review',
+            'review_reason',
+            'created_at',
+            'updated_at',
           ),
         listParticipations(db, userId),
         db('number_sales').where({ user_id: userId }).orderBy('id').select('id', 'draw_id', 'n', 'payment_id', 'source', 'created_at'),
         db('draw_numbers').where({ owner_user_id: userId }).orderBy(['draw_id', 'n']).select('draw_id', 'n', 'payment_id', 'sold_at'),
-        db('reservations').where({ user_id: userId }).orderBy('id').select('id', 'draw_id', 'numbers', 'status', 'source', 'expires_at', 'created_at', 'updated_at'),
+        db('reservations')
+          .where({ user_id: userId })
+          .orderBy('id')
+          .select('id', 'draw_id', 'numbers', 'status', 'source', 'expires_at', 'created_at', 'updated_at'),
         db('voucher_balances').where({ user_id: userId }).orderBy('infoproduct_id').select('infoproduct_id', 'balance', 'updated_at'),
-        db('voucher_ledger').where({ user_id: userId }).orderBy('id').select('id', 'infoproduct_id', 'delta', 'reason', 'payment_id', 'draw_id', 'reservation_id', 'created_at'),
+        db('voucher_ledger')
+          .where({ user_id: userId })
+          .orderBy('id')
+          .select('id', 'infoproduct_id', 'delta', 'reason', 'payment_id', 'draw_id', 'reservation_id', 'created_at'),
         db('coupon_accounts').where({ user_id: userId }).first(),
-        db('coupon_ledger').where({ user_id: userId }).orderBy('id').select('id', 'kind', 'amount_cents', 'payment_id', 'note', 'created_at'),
+        db('coupon_ledger')
+          .where({ user_id: userId })
+          .orderBy('id')
+          .select('id', 'kind', 'amount_cents', 'payment_id', 'note', 'created_at'),
         db('autopay_profiles').where({ user_id: userId }).first(),
-        db('draws').where({ winner_user_id: userId }).orderBy('id').select('id', 'title', 'winner_number', 'contest_number', 'realized_at', 'product_name', 'product_link', 'redeemed'),
+        db('draws')
+          .where({ winner_user_id: userId })
+          .orderBy('id')
+          .select('id', 'title', 'winner_number', 'contest_number', 'realized_at', 'product_name', 'product_link', 'redeemed'),
         // Subjects only: bodies may hold links that still work.
-        db('mail_outbox').where({ to_address: user.email }).orderBy('id').select('id', 'template', 'subject', 'status', 'created_at', 'sent_at'),
+        db('mail_outbox')
+          .where({ to_address: user.email })
+          .orderBy('id')
+          .select('id', 'template', 'subject', 'status', 'created_at', 'sent_at'),
         db('audit_log')
           .where((w) => w.where({ actor_user_id: userId }).orWhere((x) => x.where({ entity: 'user', entity_id: String(userId) })))
           .orderBy('id')
           .select('id', 'action', 'entity', 'entity_id', 'data', 'created_at'),
       ]);
-      const captive = autopay ? await db('autopay_captive_numbers').where({ profile_id: autopay.id }).orderBy('n').select('n', 'active', 'created_at') : [];
+      const captive = autopay
+        ? await db('autopay_captive_numbers').where({ profile_id: autopay.id }).orderBy('n').select('n', 'active', 'created_at')
+        : [];
       // Who took a copy of their data, and when (the entry itself goes into the next export).
       await audit(db, { actorUserId: userId, actor: 'user', action: 'account.exported', entity: 'user', entityId: userId });
-      const runs = autopay ? await db('autopay_runs').where({ profile_id: autopay.id }).orderBy('id').select('id', 'draw_id', 'status', 'numbers', 'payment_id', 'error', 'created_at') : [];
+      const runs = autopay
+        ? await db('autopay_runs')
+            .where({ profile_id: autopay.id })
+            .orderBy('id')
+            .select('id', 'draw_id', 'status', 'numbers', 'payment_id', 'error', 'created_at')
+        : [];
       return {
         format: 'cotaverde-meus-dados/1',
         exported_at: new Date().toISOString(),

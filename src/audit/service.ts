@@ -16,7 +16,11 @@ export const AuditListQuery = z.object({
     .max(60, 'A entidade pode ter no máximo 60 caracteres.')
     .regex(/^[a-z0-9_.-]*$/i, 'Entidade inválida. Use letras, números, ponto, hífen ou sublinhado.')
     .optional(),
-  entity_id: z.string({ error: 'O id da entidade deve ser um texto.' }).trim().max(100, 'O id da entidade pode ter no máximo 100 caracteres.').optional(),
+  entity_id: z
+    .string({ error: 'O id da entidade deve ser um texto.' })
+    .trim()
+    .max(100, 'O id da entidade pode ter no máximo 100 caracteres.')
+    .optional(),
   action: z.string({ error: 'A ação deve ser um texto.' }).trim().max(100, 'A ação pode ter no máximo 100 caracteres.').optional(),
   limit: PageLimit(200, 50),
   offset: PageOffset({ value: 10_000_000, message: 'O deslocamento é alto demais.' }),
@@ -68,7 +72,18 @@ export function createAuditLogService(deps: { db: Db }): AuditLogService {
         .orderBy('a.id', 'desc')
         .limit(f.limit + 1)
         .offset(f.offset)
-        .select('a.id', 'a.created_at', 'a.actor', 'a.actor_user_id', 'u.name as actor_name', 'u.email as actor_email', 'a.action', 'a.entity', 'a.entity_id', 'a.data');
+        .select(
+          'a.id',
+          'a.created_at',
+          'a.actor',
+          'a.actor_user_id',
+          'u.name as actor_name',
+          'u.email as actor_email',
+          'a.action',
+          'a.entity',
+          'a.entity_id',
+          'a.data',
+        );
       if (f.entity) qb.where('a.entity', f.entity);
       if (f.entity_id) qb.where('a.entity_id', f.entity_id);
       if (f.action) qb.where('a.action', f.action);

@@ -13,13 +13,19 @@ export const MFA_ENROLLMENT_MESSAGE = 'Ative a verificação em duas etapas para
  *   `mfa_enrollment_required`: the session still reaches its enrolment (POST /api/auth/mfa/setup
  *   and /enable), GET /api/me and logout, which are not admin routes.
  */
-export function adminAccessRefusal(user: Pick<SessionUser, 'isAdmin' | 'mfaEnabled'>, config: Pick<Config, 'adminMfaRequired'>): DomainError | null {
+export function adminAccessRefusal(
+  user: Pick<SessionUser, 'isAdmin' | 'mfaEnabled'>,
+  config: Pick<Config, 'adminMfaRequired'>,
+): DomainError | null {
   if (!user.isAdmin) return errors.forbidden('Acesso restrito a administradores.');
   if (config.adminMfaRequired && !user.mfaEnabled) return new DomainError('forbidden', MFA_ENROLLMENT_REQUIRED, MFA_ENROLLMENT_MESSAGE);
   return null;
 }
 
 /** GET /api/me's `mfa_enrollment_required`: an admin whom the rule above keeps out until they turn two factors on. */
-export function mfaEnrollmentRequired(user: Pick<SessionUser, 'isAdmin' | 'mfaEnabled'>, config: Pick<Config, 'adminMfaRequired'>): boolean {
+export function mfaEnrollmentRequired(
+  user: Pick<SessionUser, 'isAdmin' | 'mfaEnabled'>,
+  config: Pick<Config, 'adminMfaRequired'>,
+): boolean {
   return adminAccessRefusal(user, config)?.code === MFA_ENROLLMENT_REQUIRED;
 }

@@ -1,7 +1,20 @@
 import type { Conn } from '../platform/db';
 import type { UserRow } from './serializers';
 
-export const USER_COLUMNS = ['id', 'name', 'email', 'phone', 'cpf', 'birthdate', 'password_hash', 'role', 'is_admin', 'coupon_code', 'admin_email_proved', 'created_at'];
+export const USER_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'phone',
+  'cpf',
+  'birthdate',
+  'password_hash',
+  'role',
+  'is_admin',
+  'coupon_code',
+  'admin_email_proved',
+  'created_at',
+];
 
 export function findUserByEmail(conn: Conn, email: string): Promise<UserRow | undefined> {
   return conn('users').select(USER_COLUMNS).whereRaw('lower(email) = lower(?)', [email]).first();
@@ -23,7 +36,17 @@ export async function findSession(conn: Conn, tokenHash: string) {
     .where('t.token_hash', tokenHash)
     .whereNull('t.revoked_at')
     .where('t.expires_at', '>', conn.fn.now())
-    .first('t.id as token_id', 't.expires_at', 'u.id', 'u.name', 'u.email', 'u.role', 'u.is_admin', 'u.admin_email_proved', 'm.enabled_at as mfa_enabled_at');
+    .first(
+      't.id as token_id',
+      't.expires_at',
+      'u.id',
+      'u.name',
+      'u.email',
+      'u.role',
+      'u.is_admin',
+      'u.admin_email_proved',
+      'm.enabled_at as mfa_enabled_at',
+    );
 }
 
 export async function insertSession(conn: Conn, userId: number, tokenHash: string, ttlDays: number, userAgent?: string) {
@@ -40,7 +63,11 @@ export async function insertSession(conn: Conn, userId: number, tokenHash: strin
 
 /** Revokes one session; the user ids of what it revoked (none when it was already revoked). */
 export async function revokeSession(conn: Conn, tokenId: number): Promise<number[]> {
-  const rows: Array<{ user_id: number }> = await conn('auth_tokens').where({ id: tokenId }).whereNull('revoked_at').update({ revoked_at: conn.fn.now() }).returning('user_id');
+  const rows: Array<{ user_id: number }> = await conn('auth_tokens')
+    .where({ id: tokenId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: conn.fn.now() })
+    .returning('user_id');
   return rows.map((r) => r.user_id);
 }
 
@@ -52,7 +79,13 @@ export function listUsers(conn: Conn, opts: { limit: number; offset: number; sea
   const q = conn('users').select(USER_COLUMNS).orderBy('id', 'asc').limit(opts.limit).offset(opts.offset);
   if (opts.search) {
     const s = `%${opts.search.toLowerCase()}%`;
-    q.where((w) => w.whereRaw('lower(name) like ?', [s]).orWhereRaw('lower(email) like ?', [s]).orWhere('phone', 'like', s).orWhereRaw('lower(coupon_code) like ?', [s]));
+    q.where((w) =>
+      w
+        .whereRaw('lower(name) like ?', [s])
+        .orWhereRaw('lower(email) like ?', [s])
+        .orWhere('phone', 'like', s)
+        .orWhereRaw('lower(coupon_code) like ?', [s]),
+    );
   }
   return q as Promise<UserRow[]>;
 }

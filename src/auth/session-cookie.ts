@@ -30,7 +30,10 @@ export function clearedSessionCookie(config: CookieConfig): string {
 }
 
 /** The account of the request's session cookie (checked like a bearer token), or null. */
-export async function cookieSessionUser(ctx: Context, authenticate: (token: string) => Promise<SessionUser | null>): Promise<SessionUser | null> {
+export async function cookieSessionUser(
+  ctx: Context,
+  authenticate: (token: string) => Promise<SessionUser | null>,
+): Promise<SessionUser | null> {
   const token = readCookie(ctx.get('cookie'), SESSION_COOKIE);
   return token ? authenticate(token) : null;
 }

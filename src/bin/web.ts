@@ -16,8 +16,12 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   server.on('error', (e: NodeJS.ErrnoException) => {
     // Said in Portuguese, without a stack trace: `npm start` shows it to whoever started the store.
-    if (e.code === 'EADDRINUSE') console.error(`A porta ${services.config.port} já está em uso por outro programa: o site não pode escutar nela. Pare esse programa ou defina PORT com uma porta livre.`);
-    else if (e.code === 'EACCES') console.error(`Sem permissão para escutar na porta ${services.config.port}. Defina PORT com uma porta acima de 1024.`);
+    if (e.code === 'EADDRINUSE')
+      console.error(
+        `A porta ${services.config.port} já está em uso por outro programa: o site não pode escutar nela. Pare esse programa ou defina PORT com uma porta livre.`,
+      );
+    else if (e.code === 'EACCES')
+      console.error(`Sem permissão para escutar na porta ${services.config.port}. Defina PORT com uma porta acima de 1024.`);
     else console.error(`O site não pôde escutar na porta ${services.config.port}: ${e.message}`);
     process.exit(1);
   });

@@ -36,7 +36,10 @@ async function readUpload(ctx: Context, maxBytes: number): Promise<UploadedFile 
     ctx.status = 400;
     ctx.body = {
       error: 'invalid_upload',
-      message: err.code === 'LIMIT_FILE_COUNT' || err.code === 'LIMIT_UNEXPECTED_FILE' ? 'Envie um arquivo por vez.' : 'Envio inválido. Mande o arquivo como multipart/form-data no campo "file".',
+      message:
+        err.code === 'LIMIT_FILE_COUNT' || err.code === 'LIMIT_UNEXPECTED_FILE'
+          ? 'Envie um arquivo por vez.'
+          : 'Envio inválido. Mande o arquivo como multipart/form-data no campo "file".',
     };
     return undefined;
   }

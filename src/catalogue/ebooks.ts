@@ -68,9 +68,20 @@ interface ProductFileRow {
 }
 
 const forbiddenLink = (code: 'invalid_link' | 'link_expired') =>
-  new DomainError('forbidden', code, code === 'link_expired' ? 'O link de download expirou. Gere um novo na sua área.' : 'Link de download inválido.');
+  new DomainError(
+    'forbidden',
+    code,
+    code === 'link_expired' ? 'O link de download expirou. Gere um novo na sua área.' : 'Link de download inválido.',
+  );
 
-export function createEbooksService(deps: { db: Db; appSecret: string; storageDir: string; adminEmails: string[]; logger: Logger; now?: () => number }): EbooksService {
+export function createEbooksService(deps: {
+  db: Db;
+  appSecret: string;
+  storageDir: string;
+  adminEmails: string[];
+  logger: Logger;
+  now?: () => number;
+}): EbooksService {
   const { db, logger } = deps;
   const now = deps.now ?? Date.now;
   const storageDir = path.resolve(deps.storageDir);
@@ -109,7 +120,8 @@ export function createEbooksService(deps: { db: Db; appSecret: string; storageDi
     return hash.digest('hex');
   }
 
-  const unavailable = () => new DomainError('unavailable', 'ebook_unavailable', 'O arquivo deste e-book está indisponível no momento. Tente mais tarde.');
+  const unavailable = () =>
+    new DomainError('unavailable', 'ebook_unavailable', 'O arquivo deste e-book está indisponível no momento. Tente mais tarde.');
 
   /** The verified file of a product, or 503 (logged) when it is missing or does not match its sha256. */
   async function openFile(p: ProductFileRow): Promise<EbookFile> {
@@ -159,7 +171,12 @@ export function createEbooksService(deps: { db: Db; appSecret: string; storageDi
       await mustBeBuyer(userId, isAdmin, p.id);
       const exp = Math.floor(now() / 1000) + LINK_TTL_SECONDS;
       const qs = new URLSearchParams({ u: String(userId), exp: String(exp), sig: sign(userId, p.sku, exp) });
-      return { title: p.title, sku: p.sku, url: `/api/ebooks/${encodeURIComponent(p.sku)}/download?${qs}`, expires_at: new Date(exp * 1000).toISOString() };
+      return {
+        title: p.title,
+        sku: p.sku,
+        url: `/api/ebooks/${encodeURIComponent(p.sku)}/download?${qs}`,
+        expires_at: new Date(exp * 1000).toISOString(),
+      };
     },
 
     async download(o) {

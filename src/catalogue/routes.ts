@@ -28,7 +28,15 @@ export function catalogueReadRoutes(catalogue: CatalogueService) {
   });
 
   r.get('/infoproducts/:idOrSku/open-draw', 'public', async (ctx) => {
-    sendCachedJson(ctx, await catalogue.openDrawJson(productKey(ctx.params.idOrSku), String(ctx.query.include ?? '').split(',').includes('numbers')));
+    sendCachedJson(
+      ctx,
+      await catalogue.openDrawJson(
+        productKey(ctx.params.idOrSku),
+        String(ctx.query.include ?? '')
+          .split(',')
+          .includes('numbers'),
+      ),
+    );
   });
 
   r.get('/config', 'public', async (ctx) => {

@@ -6,11 +6,24 @@ import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawsService } from '../draws/service';
 import { boardNumbersOfDraws, countsByDraw, type BoardNumber, type DrawRow } from '../draws/queries';
 import { effectiveTicketPrice, serializeNumber } from '../draws/serializers';
-import type { CatalogueItem, CatalogueSection, InfoproductFields, OpenDrawAnswer, Product, ProductDetail, PublicConfig } from '../shared/api/catalogue';
+import type {
+  CatalogueItem,
+  CatalogueSection,
+  InfoproductFields,
+  OpenDrawAnswer,
+  Product,
+  ProductDetail,
+  PublicConfig,
+} from '../shared/api/catalogue';
 import type { Draw, PausedDraw, PendingDraw } from '../shared/api/draws';
 
 export const ProductListQuery = z.object({
-  category: z.string().trim().max(60).regex(/^[a-z0-9-]+$/i, 'Categoria inválida.').optional(),
+  category: z
+    .string()
+    .trim()
+    .max(60)
+    .regex(/^[a-z0-9-]+$/i, 'Categoria inválida.')
+    .optional(),
   status: z.enum(['open', 'all']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(12),
   include: z.enum(['numbers']).optional(),
@@ -139,7 +152,8 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService; read
       const f = ProductListQuery.parse(query);
       const qb = baseQuery().where('p.active', true).orderBy('p.id', 'asc').limit(f.limit);
       if (f.category) qb.where('c.slug', f.category.toLowerCase());
-      if (f.status === 'open') qb.whereExists(db('draws as d').whereRaw('d.infoproduct_id = p.id').where('d.status', 'open').select(db.raw('1')));
+      if (f.status === 'open')
+        qb.whereExists(db('draws as d').whereRaw('d.infoproduct_id = p.id').where('d.status', 'open').select(db.raw('1')));
       const [rows, cfg] = await Promise.all([qb as Promise<ProductRow[]>, readAppConfig(db)]);
       const withNumbers = f.include === 'numbers';
       const { views, boards } = await openDrawsOf(rows, cfg, withNumbers);
@@ -198,7 +212,10 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService; read
           status: 'pending',
           total_numbers: p.default_total_numbers,
           prize_cents: p.default_prize_cents,
-          ticket_price_cents: effectiveTicketPrice(null, { productPriceCents: p.price_cents, configTicketPriceCents: cfg.ticket_price_cents }),
+          ticket_price_cents: effectiveTicketPrice(null, {
+            productPriceCents: p.price_cents,
+            configTicketPriceCents: cfg.ticket_price_cents,
+          }),
           counts: { reserved: 0, sold: 0, taken: 0 },
         };
         return { draw: pending, product, ...(includeNumbers ? { numbers: [] } : {}) };

@@ -15,5 +15,10 @@ export async function couponsBooks(conn: Conn): Promise<BooksCheck[]> {
       WHERE coalesce(a.balance_cents, 0) <> coalesce(l.total, 0)
       ORDER BY 1`,
   );
-  return [booksCheck('coupon_balances_match_ledger', rows.map((r) => r.user_id))];
+  return [
+    booksCheck(
+      'coupon_balances_match_ledger',
+      rows.map((r) => r.user_id),
+    ),
+  ];
 }

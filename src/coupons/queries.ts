@@ -60,10 +60,15 @@ export function paymentsMissingCredit(conn: Conn, o: { userId?: number; limit: n
 }
 
 /** Refunded or charged-back payments whose credit was never reversed. */
-export function paymentsMissingReversal(conn: Conn, o: { userId?: number; limit: number }): Promise<Array<{ id: number; user_id: number }>> {
+export function paymentsMissingReversal(
+  conn: Conn,
+  o: { userId?: number; limit: number },
+): Promise<Array<{ id: number; user_id: number }>> {
   const q = conn('payments as p')
     .whereIn('p.status', ['refunded', 'charged_back'])
-    .whereExists(conn('coupon_ledger as l').whereRaw('l.payment_id = p.id').whereIn('l.kind', ['credit', 'late_approval']).select(conn.raw('1')))
+    .whereExists(
+      conn('coupon_ledger as l').whereRaw('l.payment_id = p.id').whereIn('l.kind', ['credit', 'late_approval']).select(conn.raw('1')),
+    )
     .whereNotExists(conn('coupon_ledger as l').whereRaw('l.payment_id = p.id').where('l.kind', 'reversal').select(conn.raw('1')))
     .orderBy('p.id')
     .limit(o.limit)

@@ -22,7 +22,9 @@ export const PAID_KINDS = ['infoproduct', 'reservation', 'autopay'] as const;
 export const CouponSyncJob = z.object({ userId: z.number().int().positive().optional() });
 
 /** POST /api/coupons/sync takes no input; an object body (even empty) is accepted, anything else refused. */
-export const CouponSyncCommand = z.union([z.object({}).passthrough(), z.undefined(), z.null()], { error: 'Corpo inválido: envie um objeto JSON ou nada.' });
+export const CouponSyncCommand = z.union([z.object({}).passthrough(), z.undefined(), z.null()], {
+  error: 'Corpo inválido: envie um objeto JSON ou nada.',
+});
 
 export function cashbackCents(amountCents: number, percent: number): number {
   return Math.floor((amountCents * percent) / 100);

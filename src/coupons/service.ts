@@ -54,14 +54,24 @@ export async function creditPaymentCashback(trx: Trx, p: PaymentForCoupon): Prom
   // An old balance past its validity expires before this payment renews the validity.
   await expireIfDue(trx, account, cfg.coupon_validity_days);
   const inserted = await trx('coupon_ledger')
-    .insert({ user_id: p.user_id, kind: 'credit', amount_cents: cents, payment_id: p.id, note: `${cfg.coupon_cashback_percent}% do pagamento #${p.id} (${brl(p.amount_cents)})` })
+    .insert({
+      user_id: p.user_id,
+      kind: 'credit',
+      amount_cents: cents,
+      payment_id: p.id,
+      note: `${cfg.coupon_cashback_percent}% do pagamento #${p.id} (${brl(p.amount_cents)})`,
+    })
     .onConflict(trx.raw(`(payment_id, kind) WHERE kind IN ('credit', 'late_approval')`))
     .ignore()
     .returning('id');
   if (!inserted.length) return 0;
   await trx('coupon_accounts')
     .where({ user_id: p.user_id })
-    .update({ balance_cents: trx.raw('balance_cents + ?', [cents]), last_paid_payment_at: await q.lastPaidAt(trx, p.user_id), updated_at: trx.fn.now() });
+    .update({
+      balance_cents: trx.raw('balance_cents + ?', [cents]),
+      last_paid_payment_at: await q.lastPaidAt(trx, p.user_id),
+      updated_at: trx.fn.now(),
+    });
   return cents;
 }
 
@@ -90,7 +100,10 @@ export async function creditLateApproval(trx: Trx, c: { userId: number; paymentI
  */
 export async function reversePaymentCashback(trx: Trx, p: PaymentForCoupon): Promise<{ reversed: number; debt: number } | null> {
   if (p.status !== 'refunded' && p.status !== 'charged_back') return null;
-  const credited: Array<{ amount_cents: number }> = await trx('coupon_ledger').where({ payment_id: p.id }).whereIn('kind', ['credit', 'late_approval']).select('amount_cents');
+  const credited: Array<{ amount_cents: number }> = await trx('coupon_ledger')
+    .where({ payment_id: p.id })
+    .whereIn('kind', ['credit', 'late_approval'])
+    .select('amount_cents');
   const total = credited.reduce((s, r) => s + r.amount_cents, 0);
   if (total <= 0) return null;
   const account = await q.lockAccount(trx, p.user_id);
@@ -103,7 +116,8 @@ export async function reversePaymentCashback(trx: Trx, p: PaymentForCoupon): Pro
       kind: 'reversal',
       amount_cents: -take,
       payment_id: p.id,
-      note: debt > 0 ? `${what} do pagamento #${p.id}: ${brl(debt)} já usados ficam como débito para revisão` : `${what} do pagamento #${p.id}`,
+      note:
+        debt > 0 ? `${what} do pagamento #${p.id}: ${brl(debt)} já usados ficam como débito para revisão` : `${what} do pagamento #${p.id}`,
     })
     .onConflict(trx.raw(`(payment_id) WHERE kind = 'reversal'`))
     .ignore()
@@ -149,14 +163,20 @@ export function createCouponsService(deps: { db: Db; logger: Logger; queue: JobQ
   /** Payment lock first (FOR SHARE: waits for an approval or refund in flight), then the account. */
   async function creditOne(paymentId: number): Promise<number> {
     return db.transaction(async (trx) => {
-      const p: PaymentForCoupon | undefined = await trx('payments').where({ id: paymentId }).forShare().first('id', 'user_id', 'kind', 'status', 'amount_cents');
+      const p: PaymentForCoupon | undefined = await trx('payments')
+        .where({ id: paymentId })
+        .forShare()
+        .first('id', 'user_id', 'kind', 'status', 'amount_cents');
       return p ? creditPaymentCashback(trx, p) : 0;
     });
   }
 
   async function reverseOne(paymentId: number): Promise<number> {
     return db.transaction(async (trx) => {
-      const p: PaymentForCoupon | undefined = await trx('payments').where({ id: paymentId }).forShare().first('id', 'user_id', 'kind', 'status', 'amount_cents');
+      const p: PaymentForCoupon | undefined = await trx('payments')
+        .where({ id: paymentId })
+        .forShare()
+        .first('id', 'user_id', 'kind', 'status', 'amount_cents');
       return p ? ((await reversePaymentCashback(trx, p))?.reversed ?? 0) : 0;
     });
   }

@@ -7,7 +7,14 @@ import { adminRoutes } from '../platform/http/routes';
 
 /** GET /api/admin/ops/backups: ?recent= how many of the latest runs to list (1–10, default 10). */
 export const BackupsQuery = z
-  .object({ recent: z.coerce.number({ error: 'Informe quantas execuções listar.' }).int('Use um número inteiro.').min(1, 'No mínimo 1.').max(10, 'No máximo 10.').default(10) })
+  .object({
+    recent: z.coerce
+      .number({ error: 'Informe quantas execuções listar.' })
+      .int('Use um número inteiro.')
+      .min(1, 'No mínimo 1.')
+      .max(10, 'No máximo 10.')
+      .default(10),
+  })
   .strict();
 
 /** The operations API of the admin console. */

@@ -61,7 +61,10 @@ const view = (r: BackupRunRow): BackupRunView => ({
  * weeks. Other names are never touched.
  */
 export function backupsToKeep(names: string[], keepDaily: number, keepWeekly: number): Set<string> {
-  const ours = names.filter((n) => BACKUP_FILE_RE.test(n)).sort().reverse(); // newest first
+  const ours = names
+    .filter((n) => BACKUP_FILE_RE.test(n))
+    .sort()
+    .reverse(); // newest first
   const keep = new Set<string>();
   const days = new Set<string>();
   const weeks = new Set<string>();
@@ -121,13 +124,27 @@ export function createBackupsService(deps: { db: Db; config: Config; logger: Log
           error: null,
         });
         recordBackup({ ok: true, at: new Date(), bytes });
-        logger.info({ file: path.basename(out), bytes, tables: manifest.tables.length, rows, booksOk: manifest.books.ok, kind }, 'backup written');
+        logger.info(
+          { file: path.basename(out), bytes, tables: manifest.tables.length, rows, booksOk: manifest.books.ok, kind },
+          'backup written',
+        );
         return { file: path.resolve(out), bytes, manifest };
       } catch (e) {
         const message = (e as Error).message || String(e);
         recordBackup({ ok: false });
         logger.error({ err: message, kind }, 'backup failed');
-        await record({ kind, started_at: started, ok: false, file: null, bytes: null, tables: null, rows: null, books_ok: null, migration: null, error: message.slice(0, 2000) });
+        await record({
+          kind,
+          started_at: started,
+          ok: false,
+          file: null,
+          bytes: null,
+          tables: null,
+          rows: null,
+          books_ok: null,
+          migration: null,
+          error: message.slice(0, 2000),
+        });
         throw e;
       }
     },
@@ -153,7 +170,8 @@ export function createBackupsService(deps: { db: Db; config: Config; logger: Log
 
     async status() {
       const recent = (await db('backup_runs').orderBy('finished_at', 'desc').orderBy('id', 'desc').limit(10)) as BackupRunRow[];
-      const lastOk = (await db('backup_runs').where({ ok: true }).orderBy('finished_at', 'desc').orderBy('id', 'desc').first()) as BackupRunRow | undefined;
+      const lastOk = (await db('backup_runs').where({ ok: true }).orderBy('finished_at', 'desc').orderBy('id', 'desc').first()) as
+        BackupRunRow | undefined;
       return {
         enabled: !config.backup.disabled && !!config.backup.dir,
         keepDaily: config.backup.keepDaily,

@@ -77,7 +77,14 @@ export function opsAccess(deps: { ops: OpsService; auth: Pick<AuthService, 'auth
       }
       throw errors.unauthenticated(DENIED[check.reason]);
     }
-    ctx.state.user = { id: check.user.id, email: check.user.email, name: check.user.name, isAdmin: true, mfaEnabled: check.user.mfaEnabled, tokenId: 0 };
+    ctx.state.user = {
+      id: check.user.id,
+      email: check.user.email,
+      name: check.user.name,
+      isAdmin: true,
+      mfaEnabled: check.user.mfaEnabled,
+      tokenId: 0,
+    };
   };
 }
 

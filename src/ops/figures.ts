@@ -7,8 +7,18 @@ import type { DashboardFigures, FiguresDay, FiguresDraw } from '../shared/api/fi
 const TZ = 'America/Sao_Paulo';
 
 export const FiguresQuery = z.object({
-  days: z.coerce.number({ error: 'Informe o número de dias.' }).int('Use um número inteiro de dias.').min(7, 'No mínimo 7 dias.').max(90, 'No máximo 90 dias.').default(30),
-  draws: z.coerce.number({ error: 'Informe quantos sorteios.' }).int('Use um número inteiro de sorteios.').min(1, 'No mínimo 1 sorteio.').max(50, 'No máximo 50 sorteios.').default(20),
+  days: z.coerce
+    .number({ error: 'Informe o número de dias.' })
+    .int('Use um número inteiro de dias.')
+    .min(7, 'No mínimo 7 dias.')
+    .max(90, 'No máximo 90 dias.')
+    .default(30),
+  draws: z.coerce
+    .number({ error: 'Informe quantos sorteios.' })
+    .int('Use um número inteiro de sorteios.')
+    .min(1, 'No mínimo 1 sorteio.')
+    .max(50, 'No máximo 50 sorteios.')
+    .default(20),
 });
 
 /**
@@ -38,15 +48,24 @@ export function createFiguresService(deps: { db: Db }) {
           .whereNotNull('paid_at')
           .where('paid_at', '>=', since)
           .groupByRaw('1')
-          .select({ day: dayOf('paid_at') }, db.raw('count(*)::int AS n'), db.raw('coalesce(sum(amount_cents), 0)::bigint AS cents')) as Promise<Array<{ day: string; n: number; cents: string }>>,
-        db('number_sales').where('created_at', '>=', since).groupByRaw('1').select({ day: dayOf('created_at') }, db.raw('count(*)::int AS n')) as Promise<Array<{ day: string; n: number }>>,
+          .select(
+            { day: dayOf('paid_at') },
+            db.raw('count(*)::int AS n'),
+            db.raw('coalesce(sum(amount_cents), 0)::bigint AS cents'),
+          ) as Promise<Array<{ day: string; n: number; cents: string }>>,
+        db('number_sales')
+          .where('created_at', '>=', since)
+          .groupByRaw('1')
+          .select({ day: dayOf('created_at') }, db.raw('count(*)::int AS n')) as Promise<Array<{ day: string; n: number }>>,
         db('payments')
           .where({ method: 'pix' })
           .where('created_at', '>=', since)
           .groupByRaw('1')
-          .select({ day: dayOf('created_at') }, db.raw('count(*)::int AS created'), db.raw(`count(*) FILTER (WHERE status = 'approved')::int AS paid`)) as Promise<
-          Array<{ day: string; created: number; paid: number }>
-        >,
+          .select(
+            { day: dayOf('created_at') },
+            db.raw('count(*)::int AS created'),
+            db.raw(`count(*) FILTER (WHERE status = 'approved')::int AS paid`),
+          ) as Promise<Array<{ day: string; created: number; paid: number }>>,
         db('draws as d')
           .orderBy('d.id', 'desc')
           .limit(q.draws)
@@ -59,10 +78,23 @@ export function createFiguresService(deps: { db: Db }) {
             'd.closed_at',
             db.raw(`(SELECT count(*)::int FROM number_sales s WHERE s.draw_id = d.id) AS sold`),
             db.raw(`(SELECT max(s.created_at) FROM number_sales s WHERE s.draw_id = d.id) AS last_sale_at`),
-          ) as Promise<Array<{ id: number; title: string; status: string; total_numbers: number; opened_at: Date; closed_at: Date | null; sold: number; last_sale_at: Date | null }>>,
+          ) as Promise<
+          Array<{
+            id: number;
+            title: string;
+            status: string;
+            total_numbers: number;
+            opened_at: Date;
+            closed_at: Date | null;
+            sold: number;
+            last_sale_at: Date | null;
+          }>
+        >,
       ]);
 
-      const byDay = new Map<string, FiguresDay>(dayRows.map(({ day }) => [day, { day, sales: 0, revenue_cents: 0, numbers_sold: 0, pix_created: 0, pix_paid: 0 }]));
+      const byDay = new Map<string, FiguresDay>(
+        dayRows.map(({ day }) => [day, { day, sales: 0, revenue_cents: 0, numbers_sold: 0, pix_created: 0, pix_paid: 0 }]),
+      );
       for (const r of sales) {
         const d = byDay.get(r.day);
         if (d) {
@@ -92,7 +124,9 @@ export function createFiguresService(deps: { db: Db }) {
           opened_at: new Date(r.opened_at).toISOString(),
           closed_at: r.closed_at ? new Date(r.closed_at).toISOString() : null,
           sellout_hours:
-            r.sold >= r.total_numbers && r.last_sale_at ? Math.round(((new Date(r.last_sale_at).getTime() - new Date(r.opened_at).getTime()) / 3_600_000) * 10) / 10 : null,
+            r.sold >= r.total_numbers && r.last_sale_at
+              ? Math.round(((new Date(r.last_sale_at).getTime() - new Date(r.opened_at).getTime()) / 3_600_000) * 10) / 10
+              : null,
         }))
         .reverse(); // oldest first, as the charts read left to right
       const created = perDay.reduce((a, d) => a + d.pix_created, 0);

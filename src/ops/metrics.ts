@@ -18,7 +18,9 @@ export function registerAppMetrics(services: Pick<Services, 'db' | 'fastRedis' |
     help: 'Payments by status and provider (all time, from the database).',
     labelNames: ['status', 'provider'] as const,
     async collect(g) {
-      const rows: Array<{ status: string; provider: string; n: number }> = await db('payments').groupBy('status', 'provider').select('status', 'provider', db.raw('count(*)::int AS n'));
+      const rows: Array<{ status: string; provider: string; n: number }> = await db('payments')
+        .groupBy('status', 'provider')
+        .select('status', 'provider', db.raw('count(*)::int AS n'));
       for (const r of rows) g.set({ status: r.status, provider: r.provider }, r.n);
     },
   });

@@ -5,7 +5,16 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { createDb, knownMigrations, migrateLatest } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import { createBooksService, type BooksReport } from '../audit/books';
-import { BackupError, RowsDigest, balancesOf, bodyLines, listTables, setCopySession, verifyBackupFile, type BackupManifest } from './backup';
+import {
+  BackupError,
+  RowsDigest,
+  balancesOf,
+  bodyLines,
+  listTables,
+  setCopySession,
+  verifyBackupFile,
+  type BackupManifest,
+} from './backup';
 
 const q = (ident: string) => `"${ident.replace(/"/g, '""')}"`;
 
@@ -54,7 +63,9 @@ async function connectTarget(url: string, say: (m: string) => void): Promise<pg.
     parsed = new URL(url);
     if (!/^postgres(ql)?:$/.test(parsed.protocol) || parsed.pathname.length < 2) throw new Error('not a database URL');
   } catch {
-    throw new BackupError(`Destino inválido: "${url.replace(/:[^:@/]*@/, ':***@')}" não é um endereço de banco PostgreSQL (postgres://usuário:senha@servidor:porta/banco).`);
+    throw new BackupError(
+      `Destino inválido: "${url.replace(/:[^:@/]*@/, ':***@')}" não é um endereço de banco PostgreSQL (postgres://usuário:senha@servidor:porta/banco).`,
+    );
   }
   const open = async (connectionString: string) => {
     const c = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000, application_name: 'cotaverde-restore' });
@@ -151,7 +162,9 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     );
     if (existing.rows[0].n > 0) {
       if (!o.force) {
-        throw new BackupError(`O banco de destino ${target} não está vazio (${existing.rows[0].n} tabela(s)). Restaure num banco novo, ou use --force para apagar tudo o que há nele e substituir pelo backup.`);
+        throw new BackupError(
+          `O banco de destino ${target} não está vazio (${existing.rows[0].n} tabela(s)). Restaure num banco novo, ou use --force para apagar tudo o que há nele e substituir pelo backup.`,
+        );
       }
       say(`--force: apagando o conteúdo atual de ${target}…`);
       const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
@@ -174,7 +187,10 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     const have = new Map(tables.map((t) => [t.name, t.columns]));
     for (const t of manifest.tables) {
       const cols = have.get(t.name);
-      if (!cols) throw new BackupError(`A tabela ${t.name} do backup não existe no esquema do nível ${manifest.migrations.at(-1)}: o backup não foi feito por este projeto ou está corrompido.`);
+      if (!cols)
+        throw new BackupError(
+          `A tabela ${t.name} do backup não existe no esquema do nível ${manifest.migrations.at(-1)}: o backup não foi feito por este projeto ou está corrompido.`,
+        );
       const missing = t.columns.filter((c) => !cols.includes(c));
       if (missing.length) throw new BackupError(`A tabela ${t.name} do backup tem colunas que o esquema não tem (${missing.join(', ')}).`);
     }
@@ -193,18 +209,25 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
       };
       for (const t of manifest.tables) {
         const head = (await next()).toString('utf8');
-        if (head !== `-- ${t.name}`) throw new BackupError(`O backup ${o.file} está corrompido: esperava a tabela ${t.name}, encontrou "${head.slice(0, 60)}".`);
+        if (head !== `-- ${t.name}`)
+          throw new BackupError(`O backup ${o.file} está corrompido: esperava a tabela ${t.name}, encontrou "${head.slice(0, 60)}".`);
         const read = new RowsDigest();
-        const copy = client.query(copyFrom(`COPY ${q(t.name)} (${t.columns.map(q).join(', ')}) FROM STDIN`)) as unknown as NodeJS.WritableStream;
+        const copy = client.query(
+          copyFrom(`COPY ${q(t.name)} (${t.columns.map(q).join(', ')}) FROM STDIN`),
+        ) as unknown as NodeJS.WritableStream;
         await pipeline(Readable.from(tableChunks(next, read)), copy).catch((e: Error) => {
           throw e instanceof BackupError ? e : new BackupError(`Falha ao carregar a tabela ${t.name}: ${e.message}`);
         });
         if (read.rows !== t.rows || read.hex() !== t.digest) {
-          throw new BackupError(`O backup ${o.file} está corrompido: as linhas da tabela ${t.name} não conferem com o manifesto (${read.rows} linhas, o manifesto diz ${t.rows}).`);
+          throw new BackupError(
+            `O backup ${o.file} está corrompido: as linhas da tabela ${t.name} não conferem com o manifesto (${read.rows} linhas, o manifesto diz ${t.rows}).`,
+          );
         }
         const digest = await tableDigest(client, t.name, t.columns);
         if (digest.rows !== t.rows || digest.hex() !== t.digest) {
-          throw new BackupError(`A tabela ${t.name} restaurada não confere com o manifesto (${digest.rows} linhas, o manifesto diz ${t.rows}).`);
+          throw new BackupError(
+            `A tabela ${t.name} restaurada não confere com o manifesto (${digest.rows} linhas, o manifesto diz ${t.rows}).`,
+          );
         }
         rows += t.rows;
       }

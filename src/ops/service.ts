@@ -71,7 +71,14 @@ export class UnknownJobTypeError extends Error {
   }
 }
 
-export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret' | 'publicUrl' | 'adminEmails' | 'adminMfaRequired'>; queue: JobQueue; redis: Redis; prefix: string; logger: Logger }): OpsService {
+export function createOpsService(deps: {
+  db: Db;
+  config: Pick<Config, 'appSecret' | 'publicUrl' | 'adminEmails' | 'adminMfaRequired'>;
+  queue: JobQueue;
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+}): OpsService {
   const key = createHmac('sha256', deps.config.appSecret).update('cotaverde:ops-dashboard:v1').digest();
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
 
@@ -80,7 +87,11 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
     return `v1.${payload}.${mac(payload)}`;
   }
 
-  function verify(token: string | undefined, purpose: Purpose, now: number): { claims: Claims } | { error: 'missing' | 'invalid' | 'expired' } {
+  function verify(
+    token: string | undefined,
+    purpose: Purpose,
+    now: number,
+  ): { claims: Claims } | { error: 'missing' | 'invalid' | 'expired' } {
     if (!token) return { error: 'missing' };
     const parts = token.split('.');
     if (parts.length !== 3 || parts[0] !== 'v1' || token.length > 1000) return { error: 'invalid' };
@@ -100,12 +111,19 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
   }
 
   async function loadUser(id: number): Promise<OpsUser | null> {
-    const row = await deps.db('users as u')
+    const row = await deps
+      .db('users as u')
       .leftJoin('user_mfa as m', 'm.user_id', 'u.id')
       .where('u.id', id)
       .first('u.id', 'u.email', 'u.name', 'u.role', 'u.is_admin', 'u.admin_email_proved', 'm.enabled_at as mfa_enabled_at');
     if (!row) return null;
-    return { id: row.id, email: row.email, name: row.name, isAdmin: isAdminRow(row, deps.config.adminEmails), mfaEnabled: row.mfa_enabled_at != null };
+    return {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      isAdmin: isAdminRow(row, deps.config.adminEmails),
+      mfaEnabled: row.mfa_enabled_at != null,
+    };
   }
 
   function jobText(j: Job): QueueFailedJob {
@@ -126,13 +144,20 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
       const e = Math.floor(now / 1000) + OPS_LINK_TTL_S;
       const token = sign({ p: 'login', u: adminId, e, n: randomBytes(12).toString('base64url') });
       deps.logger.info({ userId: adminId }, 'ops dashboard link issued');
-      return { url: `${deps.config.publicUrl.replace(/\/+$/, '')}/ops/login?token=${encodeURIComponent(token)}`, expires_at: new Date(e * 1000).toISOString() };
+      return {
+        url: `${deps.config.publicUrl.replace(/\/+$/, '')}/ops/login?token=${encodeURIComponent(token)}`,
+        expires_at: new Date(e * 1000).toISOString(),
+      };
     },
 
     async redeemLogin(token, now = Date.now()) {
       const v = verify(token, 'login', now);
       if ('error' in v) {
-        throw errors.unauthenticated(v.error === 'expired' ? 'Link expirado. Gere outro no console de administração.' : 'Link inválido. Gere outro no console de administração.');
+        throw errors.unauthenticated(
+          v.error === 'expired'
+            ? 'Link expirado. Gere outro no console de administração.'
+            : 'Link inválido. Gere outro no console de administração.',
+        );
       }
       // One use per link: a copied (or logged) address cannot open a second session.
       let first: string | null;
@@ -179,7 +204,9 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
 
     async queueStatus(opts = {}) {
       const states = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
-      const types = new Map<string, QueueJobTypeCounts>(JOB_NAMES.map((n) => [n, { name: n, waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 }]));
+      const types = new Map<string, QueueJobTypeCounts>(
+        JOB_NAMES.map((n) => [n, { name: n, waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 }]),
+      );
       // BullMQ counts per state, not per name: read the job names of each state (the queues are
       // small; finished jobs are trimmed by their retention policy).
       for (const state of states) {
@@ -201,13 +228,25 @@ export function createOpsService(deps: { db: Db; config: Pick<Config, 'appSecret
       for (const j of await raw.getJobs(['failed'], 0, -1)) {
         if (!j || j.name !== (name as JobName)) continue;
         // A job removed or retried meanwhile (another operator, its retention) is skipped.
-        if (await j.retry('failed', { resetAttemptsMade: true }).then(() => true, () => false)) retried++;
+        if (
+          await j.retry('failed', { resetAttemptsMade: true }).then(
+            () => true,
+            () => false,
+          )
+        )
+          retried++;
       }
       let promoted = 0;
       if (!opts.failedOnly) {
         for (const j of await raw.getJobs(['delayed'], 0, -1)) {
           if (!j || j.name !== (name as JobName)) continue;
-          if (await j.promote().then(() => true, () => false)) promoted++;
+          if (
+            await j.promote().then(
+              () => true,
+              () => false,
+            )
+          )
+            promoted++;
         }
       }
       deps.logger.info({ name, retried, promoted }, 'jobs retried');

@@ -54,8 +54,10 @@ export const TXID_RE = /^(?:[A-Za-z0-9]{1,25}|\*\*\*)$/;
 export function buildBrCode(i: BrCodeInput): string {
   if (!TXID_RE.test(i.txid)) throw new Error('BR Code field 62-05 must be 1 to 25 characters of [A-Za-z0-9] (or ***)');
   if (i.key.length < 1 || i.key.length > BRCODE_LIMITS.key) throw new Error('BR Code PIX key must be 1 to 77 characters');
-  if (i.merchantName.length < 1 || i.merchantName.length > BRCODE_LIMITS.merchantName) throw new Error('BR Code merchant name must be 1 to 25 characters');
-  if (i.merchantCity.length < 1 || i.merchantCity.length > BRCODE_LIMITS.merchantCity) throw new Error('BR Code merchant city must be 1 to 15 characters');
+  if (i.merchantName.length < 1 || i.merchantName.length > BRCODE_LIMITS.merchantName)
+    throw new Error('BR Code merchant name must be 1 to 25 characters');
+  if (i.merchantCity.length < 1 || i.merchantCity.length > BRCODE_LIMITS.merchantCity)
+    throw new Error('BR Code merchant city must be 1 to 15 characters');
   const merchantAccount = field('00', 'br.gov.bcb.pix') + field('01', i.key) + (i.description ? field('02', i.description) : '');
   let payload =
     field('00', '01') +

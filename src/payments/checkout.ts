@@ -55,7 +55,8 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
             updated_at: trx.fn.now(),
           })
           .returning('*');
-        if (updated.reservation_id) await deps.reservations.extendHoldInTransaction(trx, updated.reservation_id, updated.expires_at as Date);
+        if (updated.reservation_id)
+          await deps.reservations.extendHoldInTransaction(trx, updated.reservation_id, updated.expires_at as Date);
         return updated;
       });
       if (row.reservation_id) await deps.reservations.scheduleExpiry(row.reservation_id, new Date(row.expires_at as Date));
@@ -64,7 +65,12 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
     } catch (e) {
       await db('payments')
         .where({ id: p.id, status: 'pending' })
-        .update({ status: 'cancelled', lapsed_at: db.fn.now(), review_reason: String((e as Error).message).slice(0, 300), updated_at: db.fn.now() });
+        .update({
+          status: 'cancelled',
+          lapsed_at: db.fn.now(),
+          review_reason: String((e as Error).message).slice(0, 300),
+          updated_at: db.fn.now(),
+        });
       deps.logger.error({ paymentId: p.id, err: (e as Error).message }, 'PIX creation failed at the provider');
       throw unavailable();
     }
@@ -139,11 +145,21 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
       const unit = effectiveTicketPrice(draw, { productPriceCents: product.price_cents, configTicketPriceCents: cfg.ticket_price_cents });
       const total = unit * cmd.quantity;
       if (total !== cmd.amount_cents_total) {
-        throw errors.conflict('price_changed', 'O preço mudou. Confira o novo valor e tente de novo.', { amount_cents_total: total, unit_price_cents: unit });
+        throw errors.conflict('price_changed', 'O preço mudou. Confira o novo valor e tente de novo.', {
+          amount_cents_total: total,
+          unit_price_cents: unit,
+        });
       }
       // The user's pending charge for the same e-books and amount is shown again instead of a new one.
       const same = (conn: typeof db | Trx) =>
-        conn('payments').where({ user_id: userId, kind: 'infoproduct', infoproduct_id: product.id, quantity: cmd.quantity, amount_cents: total, status: 'pending' });
+        conn('payments').where({
+          user_id: userId,
+          kind: 'infoproduct',
+          infoproduct_id: product.id,
+          quantity: cmd.quantity,
+          amount_cents: total,
+          status: 'pending',
+        });
       const existing: PaymentRow | undefined = await same(db)
         .whereNotNull('qr_code')
         .where('expires_at', '>', db.raw(`now() + ${REUSE_MIN_REMAINING}`))
@@ -202,7 +218,8 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         const r = await trx('reservations').where({ id: reservationId }).forUpdate().first();
         if (!r || r.user_id !== userId) throw errors.notFound('reservation_not_found', 'Reserva não encontrada.');
         // An autopay hold is paid by the saved card (RULES R6): never a second charge by PIX.
-        if (r.source === 'autopay') throw errors.conflict('reservation_autopay', 'Estes números são da compra automática: o cartão salvo será cobrado.');
+        if (r.source === 'autopay')
+          throw errors.conflict('reservation_autopay', 'Estes números são da compra automática: o cartão salvo será cobrado.');
         if (r.status !== 'active' || new Date(r.expires_at).getTime() <= Date.now()) throw inactive();
         const draw = await trx('draws').where({ id: r.draw_id }).first();
         if (!draw || draw.status !== 'open') throw inactive();
@@ -222,7 +239,10 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
         await deps.rateLimits.hit('pix', `user:${userId}`);
         const product = draw.infoproduct_id ? await trx('infoproducts').where({ id: draw.infoproduct_id }).first('price_cents') : null;
         const cfg = await readAppConfig(trx);
-        const unit = effectiveTicketPrice(draw, { productPriceCents: product?.price_cents, configTicketPriceCents: cfg.ticket_price_cents });
+        const unit = effectiveTicketPrice(draw, {
+          productPriceCents: product?.price_cents,
+          configTicketPriceCents: cfg.ticket_price_cents,
+        });
         const row = await insertPayment(trx, {
           user_id: userId,
           kind: 'reservation',
@@ -243,7 +263,10 @@ export function createCheckout(deps: PaymentsDeps, schedulePoll: (paymentId: num
       if ('reuse' in outcome) return pixView(await waitForPixData(outcome.reuse.id));
       const created = outcome.created;
       await deps.reservations.scheduleExpiry(reservationId as number, new Date(created.expires_at as Date));
-      const withPix = await attachPix(created, `Números ${(created.numbers ?? []).map((n) => String(n).padStart(2, '0')).join(', ')} do sorteio #${created.draw_id}`);
+      const withPix = await attachPix(
+        created,
+        `Números ${(created.numbers ?? []).map((n) => String(n).padStart(2, '0')).join(', ')} do sorteio #${created.draw_id}`,
+      );
       return pixView(withPix);
     },
   };

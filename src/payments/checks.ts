@@ -96,19 +96,28 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
         .where((w) => {
           w.where((q) => {
             q.where('status', 'pending');
-            if (!opts.force) q.where((t) => t.whereNull('last_checked_at').orWhere('last_checked_at', '<', db.raw(`now() - interval '3 seconds'`)));
+            if (!opts.force)
+              q.where((t) => t.whereNull('last_checked_at').orWhere('last_checked_at', '<', db.raw(`now() - interval '3 seconds'`)));
           });
           w.orWhere((q) => {
             q.whereIn('status', LAPSED_STATUSES as unknown as string[]);
             // A charge still to be cancelled at the provider is handled whatever its age (every 3 s at most).
             if (!opts.anyAge) {
-              q.where((c) => c.where('provider_cancel_pending', true).orWhere('lapsed_at', '>', db.raw(`now() - interval '${LATE_CHECK_WINDOW_HOURS} hours'`)));
+              q.where((c) =>
+                c
+                  .where('provider_cancel_pending', true)
+                  .orWhere('lapsed_at', '>', db.raw(`now() - interval '${LATE_CHECK_WINDOW_HOURS} hours'`)),
+              );
             }
             if (!opts.force) {
               q.where((t) =>
                 t
                   .whereNull('last_checked_at')
-                  .orWhere('last_checked_at', '<', db.raw(`now() - CASE WHEN provider_cancel_pending THEN interval '3 seconds' ELSE ${lateCheckIntervalSql()} END`)),
+                  .orWhere(
+                    'last_checked_at',
+                    '<',
+                    db.raw(`now() - CASE WHEN provider_cancel_pending THEN interval '3 seconds' ELSE ${lateCheckIntervalSql()} END`),
+                  ),
               );
             }
           });
@@ -130,7 +139,12 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
         if (p.status === 'pending' && p.expires_at && new Date(p.expires_at).getTime() <= Date.now()) {
           const [row] = await db('payments')
             .where({ id: paymentId, status: 'pending' })
-            .update({ status: 'expired', lapsed_at: db.fn.now(), review_reason: 'cobrança desconhecida do provedor', updated_at: db.fn.now() })
+            .update({
+              status: 'expired',
+              lapsed_at: db.fn.now(),
+              review_reason: 'cobrança desconhecida do provedor',
+              updated_at: db.fn.now(),
+            })
             .returning('*');
           return row ?? db('payments').where({ id: paymentId }).first();
         }
@@ -165,8 +179,14 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
 
     async schedulePoll(paymentId: number, delayMs = 5_000): Promise<void> {
       await deps.queue
-        .enqueueUnique('payment.poll', { paymentId }, `payment-poll-${paymentId}`, { delay: delayMs, attempts: 10, backoff: { type: 'exponential', delay: 5_000 } })
-        .catch((e) => deps.logger.warn({ paymentId, err: (e as Error).message }, 'could not schedule payment polling; reconciliation will'));
+        .enqueueUnique('payment.poll', { paymentId }, `payment-poll-${paymentId}`, {
+          delay: delayMs,
+          attempts: 10,
+          backoff: { type: 'exponential', delay: 5_000 },
+        })
+        .catch((e) =>
+          deps.logger.warn({ paymentId, err: (e as Error).message }, 'could not schedule payment polling; reconciliation will'),
+        );
     },
 
     /**
@@ -174,11 +194,16 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
      * "bank"; with any provider, asks it now whatever the payment's status or age and applies the
      * answer (a late approval included).
      */
-    async approve(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<{ payment: PaymentRow; approvedAtBank: boolean }> {
+    async approve(
+      paymentId: number,
+      actor: { userId?: number | null; via: 'cli' | 'admin' },
+    ): Promise<{ payment: PaymentRow; approvedAtBank: boolean }> {
       const p: PaymentRow | undefined = await db('payments').where({ id: paymentId }).first();
       if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
-      if (!p.provider_payment_id || p.provider === 'admin') throw errors.conflict('payment_not_at_provider', 'Este pagamento não tem cobrança no provedor.');
-      if (p.provider !== provider.name) throw errors.conflict('payment_other_provider', `Este pagamento é do provedor ${p.provider}, que não está ativo.`);
+      if (!p.provider_payment_id || p.provider === 'admin')
+        throw errors.conflict('payment_not_at_provider', 'Este pagamento não tem cobrança no provedor.');
+      if (p.provider !== provider.name)
+        throw errors.conflict('payment_other_provider', `Este pagamento é do provedor ${p.provider}, que não está ativo.`);
       let approvedAtBank = false;
       if (provider.name === 'sandbox' && deps.sandbox) approvedAtBank = await deps.sandbox.approve(p.provider_payment_id);
       await audit(db, {
@@ -209,16 +234,23 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
           .whereNotNull('provider_payment_id');
       let ids: number[];
       if (o.id != null) ids = (await base().where({ id: o.id }).pluck('id')) as number[];
-      else if (o.sinceDays != null) ids = (await base().where('paid_at', '>', db.raw(`now() - make_interval(days => ?)`, [o.sinceDays])).orderBy('id').limit(5000).pluck('id')) as number[];
+      else if (o.sinceDays != null)
+        ids = (await base()
+          .where('paid_at', '>', db.raw(`now() - make_interval(days => ?)`, [o.sinceDays]))
+          .orderBy('id')
+          .limit(5000)
+          .pluck('id')) as number[];
       else {
         // Claim the due ones (pushed 15 minutes ahead) so a concurrent run skips them.
-        const rows: Array<{ id: number }> = await db.raw(
-          `UPDATE payments SET recheck_at = now() + interval '15 minutes'
+        const rows: Array<{ id: number }> = await db
+          .raw(
+            `UPDATE payments SET recheck_at = now() + interval '15 minutes'
             WHERE id IN (SELECT id FROM payments WHERE recheck_at <= now() AND status = ANY(?) AND provider = ? AND provider_payment_id IS NOT NULL
                          ORDER BY recheck_at LIMIT ? FOR UPDATE SKIP LOCKED)
             RETURNING id`,
-          [RECHECKED_STATUSES as unknown as string[], provider.name, limit],
-        ).then((r: { rows: Array<{ id: number }> }) => r.rows);
+            [RECHECKED_STATUSES as unknown as string[], provider.name, limit],
+          )
+          .then((r: { rows: Array<{ id: number }> }) => r.rows);
         ids = rows.map((r) => r.id).sort((a, b) => a - b);
       }
       const out: RecheckOutcome = { checked: 0, changed: [], failed: 0 };
@@ -235,8 +267,12 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
         out.checked++;
         const after = remote ? await apply(id, remote) : before;
         // The next time: by the status and age after the answer, or never once it is over.
-        const next = (RECHECKED_STATUSES as readonly string[]).includes(after.status) ? recheckDelayMs(Date.now() - new Date(after.paid_at ?? after.created_at).getTime(), after.status) : null;
-        await db('payments').where({ id }).update({ recheck_at: next == null ? null : new Date(Date.now() + next) });
+        const next = (RECHECKED_STATUSES as readonly string[]).includes(after.status)
+          ? recheckDelayMs(Date.now() - new Date(after.paid_at ?? after.created_at).getTime(), after.status)
+          : null;
+        await db('payments')
+          .where({ id })
+          .update({ recheck_at: next == null ? null : new Date(Date.now() + next) });
         if (after.status !== before.status || (after.refunded_cents ?? 0) !== (before.refunded_cents ?? 0)) {
           out.changed.push({ id, from: before.status, to: after.status, refunded_cents: after.refunded_cents ?? 0 });
         }
@@ -253,7 +289,12 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
         .whereNull('provider_payment_id')
         .whereNot({ method: 'admin' })
         .where('created_at', '<', db.raw(`now() - interval '5 minutes'`))
-        .update({ status: 'cancelled', lapsed_at: db.fn.now(), review_reason: 'criação interrompida antes do provedor', updated_at: db.fn.now() });
+        .update({
+          status: 'cancelled',
+          lapsed_at: db.fn.now(),
+          review_reason: 'criação interrompida antes do provedor',
+          updated_at: db.fn.now(),
+        });
       // A pending PIX whose reservation was consumed or released (the step after that
       // transaction did not run): cancelled, and at the provider by its poll.
       const orphaned: Array<{ reservation_id: number }> = await db('payments as p')
@@ -288,7 +329,9 @@ export function createChecks(deps: PaymentsDeps, apply: (paymentId: number, remo
         .limit(1000);
       for (const u of unfulfilled) {
         const row: PaymentRow = await db('payments').where({ id: u.id }).first();
-        const f = await db.transaction((trx) => fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts }));
+        const f = await db.transaction((trx) =>
+          fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts }),
+        );
         if (f.touchedDrawId) deps.draws.invalidateBoard(f.touchedDrawId);
         if (f.receiptOutboxId) await deps.receipts?.dispatch([f.receiptOutboxId]);
       }

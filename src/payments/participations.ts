@@ -67,9 +67,20 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
       .orderBy('v.id', 'desc')
       .limit(LIMIT)
       .select('v.id', 'v.draw_id', 'v.infoproduct_id', 'v.delta', 'v.reservation_id', 'v.created_at', 'r.numbers') as Promise<
-      Array<{ id: number; draw_id: number | null; infoproduct_id: number; delta: number; reservation_id: number | null; created_at: Date; numbers: number[] | null }>
+      Array<{
+        id: number;
+        draw_id: number | null;
+        infoproduct_id: number;
+        delta: number;
+        reservation_id: number | null;
+        created_at: Date;
+        numbers: number[] | null;
+      }>
     >,
-    db('number_sales').where({ user_id: userId }).orderBy('id').select('id', 'draw_id', 'n', 'payment_id', 'source', 'created_at') as Promise<
+    db('number_sales')
+      .where({ user_id: userId })
+      .orderBy('id')
+      .select('id', 'draw_id', 'n', 'payment_id', 'source', 'created_at') as Promise<
       Array<{ id: number; draw_id: number; n: number; payment_id: number | null; source: string; created_at: Date }>
     >,
     db('draw_numbers').where({ owner_user_id: userId }).select('draw_id', 'n') as Promise<Array<{ draw_id: number; n: number }>>,
@@ -77,14 +88,26 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
 
   const grants: Array<{ payment_id: number; granted: number }> = payments.length
     ? await db('voucher_ledger')
-        .whereIn('payment_id', payments.map((p) => p.id))
+        .whereIn(
+          'payment_id',
+          payments.map((p) => p.id),
+        )
         .whereIn('reason', ['grant', 'late_approval'])
         .groupBy('payment_id')
         .select('payment_id', db.raw('sum(delta)::int as granted'))
     : [];
   const grantedBy = new Map(grants.map((g) => [g.payment_id, g.granted]));
-  const productIds = [...new Set(payments.filter(hasReceipt).map((p) => p.infoproduct_id).filter((x): x is number => x != null))];
-  const titles: Array<{ id: number; title: string }> = productIds.length ? await db('infoproducts').whereIn('id', productIds).select('id', 'title') : [];
+  const productIds = [
+    ...new Set(
+      payments
+        .filter(hasReceipt)
+        .map((p) => p.infoproduct_id)
+        .filter((x): x is number => x != null),
+    ),
+  ];
+  const titles: Array<{ id: number; title: string }> = productIds.length
+    ? await db('infoproducts').whereIn('id', productIds).select('id', 'title')
+    : [];
   const titleOf = new Map(titles.map((t) => [t.id, t.title]));
   const soldBy = new Map<number, number[]>();
   for (const s of sales) if (s.payment_id != null) soldBy.set(s.payment_id, [...(soldBy.get(s.payment_id) ?? []), s.n]);
@@ -109,7 +132,10 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
 
   for (const p of payments) {
     const pending = p.status === 'pending';
-    const pix: PixData | null = pending && p.qr_code ? { qr_code: p.qr_code, qr_code_base64: p.qr_code_base64 ?? '', copy_paste: p.qr_code, txid: p.txid ?? '' } : null;
+    const pix: PixData | null =
+      pending && p.qr_code
+        ? { qr_code: p.qr_code, qr_code_base64: p.qr_code_base64 ?? '', copy_paste: p.qr_code, txid: p.txid ?? '' }
+        : null;
     items.push({
       ...base,
       id: p.id,
@@ -166,7 +192,13 @@ export async function listParticipations(db: Db, userId: number): Promise<Partic
     if (covered.has(key)) continue;
     const s = saleOf.get(key);
     const source = s?.source ?? 'admin';
-    const g = groups.get(`${o.draw_id}:${source}`) ?? { id: s?.id ?? 0, draw_id: o.draw_id, source, created_at: s?.created_at ?? new Date(0), numbers: [] };
+    const g = groups.get(`${o.draw_id}:${source}`) ?? {
+      id: s?.id ?? 0,
+      draw_id: o.draw_id,
+      source,
+      created_at: s?.created_at ?? new Date(0),
+      numbers: [],
+    };
     g.numbers.push(o.n);
     if (s && s.id < g.id) g.id = s.id;
     if (s && new Date(s.created_at) > new Date(g.created_at)) g.created_at = s.created_at;

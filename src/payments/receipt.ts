@@ -23,7 +23,13 @@ export function receiptView(p: PaymentRow, productTitle: string | null): Receipt
     amount_cents: p.amount_cents,
     paid_at: iso(p.paid_at) as string,
     method: p.method,
-    description: describePurchase({ kind: p.kind, quantity: p.quantity, numbers: p.numbers, draw_id: p.draw_id, product_title: productTitle }),
+    description: describePurchase({
+      kind: p.kind,
+      quantity: p.quantity,
+      numbers: p.numbers,
+      draw_id: p.draw_id,
+      product_title: productTitle,
+    }),
   };
 }
 
@@ -34,7 +40,11 @@ export interface Receipts {
   dispatch(outboxIds: number[]): Promise<void>;
 }
 
-export function createReceipts(deps: { mailer: Mailer; publicUrl: string; onDispatchError?: (outboxId: number, err: Error) => void }): Receipts {
+export function createReceipts(deps: {
+  mailer: Mailer;
+  publicUrl: string;
+  onDispatchError?: (outboxId: number, err: Error) => void;
+}): Receipts {
   return {
     async enqueue(trx, p) {
       if (!hasReceipt(p)) return null;

@@ -23,19 +23,16 @@ type PaymentRow = Omit<AdminPayment, 'created_at' | 'paid_at' | 'reviewed_at' | 
  * admin API and the CLI; the flags themselves are raised by the payments state machine.
  */
 
-
 export { PAYMENT_STATUSES };
 
-const flag = z
-  .union([z.boolean(), z.string()])
-  .transform((v, ctx) => {
-    if (typeof v === 'boolean') return v;
-    const s = v.trim().toLowerCase();
-    if (['1', 'true', 'sim', 'yes'].includes(s)) return true;
-    if (['0', 'false', 'nao', 'não', 'no', ''].includes(s)) return false;
-    ctx.addIssue({ code: 'custom', message: 'Use 1 ou 0.' });
-    return z.NEVER;
-  });
+const flag = z.union([z.boolean(), z.string()]).transform((v, ctx) => {
+  if (typeof v === 'boolean') return v;
+  const s = v.trim().toLowerCase();
+  if (['1', 'true', 'sim', 'yes'].includes(s)) return true;
+  if (['0', 'false', 'nao', 'não', 'no', ''].includes(s)) return false;
+  ctx.addIssue({ code: 'custom', message: 'Use 1 ou 0.' });
+  return z.NEVER;
+});
 
 export const PaymentListQuery = z.object({
   status: z.enum(PAYMENT_STATUSES, { error: `Status inválido. Use um de: ${PAYMENT_STATUSES.join(', ')}.` }).optional(),
@@ -63,11 +60,21 @@ type Actor = { userId?: number | null; via: 'admin' | 'cli' };
 
 export interface PaymentsReviewService {
   list(query: unknown): Promise<AdminPaymentList>;
-  show(id: number): Promise<AdminPayment & { audit: Array<{ id: number; action: string; actor: string; actor_user_id: number | null; created_at: string; data: unknown }> }>;
+  show(
+    id: number,
+  ): Promise<
+    AdminPayment & {
+      audit: Array<{ id: number; action: string; actor: string; actor_user_id: number | null; created_at: string; data: unknown }>;
+    }
+  >;
   markReviewed(actor: Actor, id: number, input: unknown): Promise<AdminPayment>;
   approveSandbox(actor: Actor, id: number): Promise<AdminPayment>;
   /** The operator's refund (payments service), answered as the console shows a payment. */
-  refund(actor: Actor, id: number, input: unknown): Promise<AdminPayment & { refund: { refunded: boolean; already: boolean; pending: boolean } }>;
+  refund(
+    actor: Actor,
+    id: number,
+    input: unknown,
+  ): Promise<AdminPayment & { refund: { refunded: boolean; already: boolean; pending: boolean } }>;
 }
 
 const iso = (d: Date | string | null) => (d == null ? null : new Date(d).toISOString());
@@ -146,7 +153,10 @@ export function createPaymentsReviewService(deps: { db: Db; payments: PaymentsSe
   const service: PaymentsReviewService = {
     async list(query) {
       const f = PaymentListQuery.parse(query ?? {});
-      const qb = base().orderBy('p.id', 'desc').limit(f.limit + 1).offset(f.offset);
+      const qb = base()
+        .orderBy('p.id', 'desc')
+        .limit(f.limit + 1)
+        .offset(f.offset);
       if (f.status) qb.where('p.status', f.status);
       if (f.flagged !== undefined) qb.where('p.flagged_for_review', f.flagged);
       if (f.reviewed === true) qb.whereNotNull('p.reviewed_at');
@@ -157,21 +167,43 @@ export function createPaymentsReviewService(deps: { db: Db; payments: PaymentsSe
 
     async show(id) {
       const p = await one(id);
-      const entries = await db('audit_log').where({ entity: 'payment', entity_id: String(id) }).orderBy('id', 'desc').limit(50).select('id', 'action', 'actor', 'actor_user_id', 'created_at', 'data');
-      return { ...p, audit: entries.map((e) => ({ ...e, id: Number(e.id), actor_user_id: e.actor_user_id == null ? null : Number(e.actor_user_id), created_at: iso(e.created_at) as string })) };
+      const entries = await db('audit_log')
+        .where({ entity: 'payment', entity_id: String(id) })
+        .orderBy('id', 'desc')
+        .limit(50)
+        .select('id', 'action', 'actor', 'actor_user_id', 'created_at', 'data');
+      return {
+        ...p,
+        audit: entries.map((e) => ({
+          ...e,
+          id: Number(e.id),
+          actor_user_id: e.actor_user_id == null ? null : Number(e.actor_user_id),
+          created_at: iso(e.created_at) as string,
+        })),
+      };
     },
 
     async markReviewed(actor, id, input) {
       const { note } = ReviewCommand.parse(input);
       await db.transaction(async (trx) => {
-        const before = await trx('payments').where({ id }).forUpdate().first('id', 'status', 'flagged_for_review', 'review_reason', 'reviewed_at', 'reviewed_by', 'review_note');
+        const before = await trx('payments')
+          .where({ id })
+          .forUpdate()
+          .first('id', 'status', 'flagged_for_review', 'review_reason', 'reviewed_at', 'reviewed_by', 'review_note');
         if (!before) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
         if (!before.flagged_for_review) throw errors.conflict('payment_not_flagged', 'Este pagamento não está marcado para análise.');
         const [after] = await trx('payments')
           .where({ id })
           .update({ reviewed_at: trx.fn.now(), reviewed_by: actor.userId ?? null, review_note: note, updated_at: trx.fn.now() })
           .returning(['id', 'status', 'flagged_for_review', 'review_reason', 'reviewed_at', 'reviewed_by', 'review_note']);
-        await audit(trx, { actorUserId: actor.userId ?? null, actor: actor.via, action: 'payment.reviewed', entity: 'payment', entityId: id, data: { before, after, note } });
+        await audit(trx, {
+          actorUserId: actor.userId ?? null,
+          actor: actor.via,
+          action: 'payment.reviewed',
+          entity: 'payment',
+          entityId: id,
+          data: { before, after, note },
+        });
       });
       return one(id);
     },

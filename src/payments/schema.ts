@@ -6,7 +6,11 @@ import { Id } from '../platform/validation';
 export const AdminGrantCommand = z.object({
   user: z.string().trim().min(1, 'Informe o usuário (e-mail ou id).'),
   product: z.string().trim().min(1, 'Informe o e-book (SKU ou id).'),
-  quantity: z.coerce.number({ error: 'Quantidade deve ser um número inteiro.' }).int('Quantidade deve ser inteira.').min(1, 'Quantidade mínima: 1.').max(1000, 'Quantidade máxima: 1000.'),
+  quantity: z.coerce
+    .number({ error: 'Quantidade deve ser um número inteiro.' })
+    .int('Quantidade deve ser inteira.')
+    .min(1, 'Quantidade mínima: 1.')
+    .max(1000, 'Quantidade máxima: 1000.'),
 });
 
 export const MAX_EBOOKS_PER_PURCHASE = 20;

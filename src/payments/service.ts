@@ -12,7 +12,14 @@ import type { PaymentsDeps } from './deps';
 
 // The module's public names, from one place.
 export { RefundCommand } from './schema';
-export { AdminGrantCommand, ConfirmPurchaseCommand, InfoproductPaymentCommand, MAX_EBOOKS_PER_PURCHASE, PaymentId, ReservationPixCommand } from './schema';
+export {
+  AdminGrantCommand,
+  ConfirmPurchaseCommand,
+  InfoproductPaymentCommand,
+  MAX_EBOOKS_PER_PURCHASE,
+  PaymentId,
+  ReservationPixCommand,
+} from './schema';
 export { pixView } from './serializers';
 export { pollDelayMs, type PollOutcome, type RecheckOutcome } from './checks';
 export { TRANSITIONS } from './state';
@@ -24,7 +31,10 @@ const REFUND_POLL_MS = 100;
 const REFUND_CLAIM_STALE_S = 120;
 
 export interface PaymentsService {
-  grantVouchers(input: unknown, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<{ paymentId: number; userId: number; infoproductId: number; quantity: number; balance: number }>;
+  grantVouchers(
+    input: unknown,
+    actor: { userId?: number | null; via: 'cli' | 'admin' },
+  ): Promise<{ paymentId: number; userId: number; infoproductId: number; quantity: number; balance: number }>;
   createInfoproductPayment(userId: number, input: unknown): Promise<ReturnType<typeof pixView>>;
   createReservationPix(userId: number, input: unknown): Promise<ReturnType<typeof pixView>>;
   status(userId: number, paymentId: unknown): Promise<{ status: string; paymentId: number }>;
@@ -32,12 +42,23 @@ export interface PaymentsService {
   /** Asks the provider and applies what it says (throttled unless force; lapsed payments within their window unless anyAge). */
   refresh(paymentId: number, opts?: RefreshOptions): Promise<PaymentRow>;
   /** The one transition function: moves a payment to the provider's status and fulfils/revokes, idempotently. */
-  applyProviderState(paymentId: number, remote: ProviderPayment, by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string }): Promise<PaymentRow>;
-  handleProviderNotification(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<{ status: number; body: Record<string, unknown> }>;
+  applyProviderState(
+    paymentId: number,
+    remote: ProviderPayment,
+    by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string },
+  ): Promise<PaymentRow>;
+  handleProviderNotification(req: {
+    headers: Record<string, string | undefined>;
+    query: Record<string, unknown>;
+    body: unknown;
+  }): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Admin console: sandbox only, marks the charge paid and checks. */
   approveSandbox(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<PaymentRow>;
   /** `cotaverde payments approve`: sandbox approval when sandbox, then a forced check with any provider. */
-  approve(paymentId: number, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<{ payment: PaymentRow; approvedAtBank: boolean }>;
+  approve(
+    paymentId: number,
+    actor: { userId?: number | null; via: 'cli' | 'admin' },
+  ): Promise<{ payment: PaymentRow; approvedAtBank: boolean }>;
   /**
    * The operator's refund (RULES RF6, RF7): asks the provider to refund (once per payment: the idempotency key is
    * the payment's), then applies the same transition as a refund notification, audited with the
@@ -88,18 +109,32 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
   }
 
   /** A payment the provider may still change: pending, or lapsed (refresh decides whether it is time to ask). */
-  const askable = (p: PaymentRow) => p.status === 'pending' || (['expired', 'cancelled', 'rejected'].includes(p.status) && !!p.provider_payment_id);
+  const askable = (p: PaymentRow) =>
+    p.status === 'pending' || (['expired', 'cancelled', 'rejected'].includes(p.status) && !!p.provider_payment_id);
 
   /** The operator's refund once this call holds the payment's refund claim (see refund). */
-  async function refundClaimed(p: PaymentRow, reason: string, actor: { userId?: number | null; via: 'cli' | 'admin' }): Promise<RefundOutcome> {
+  async function refundClaimed(
+    p: PaymentRow,
+    reason: string,
+    actor: { userId?: number | null; via: 'cli' | 'admin' },
+  ): Promise<RefundOutcome> {
     const paymentId = p.id;
     let remote: ProviderPayment | null;
     if (!p.provider_payment_id) {
       // Nothing was charged at a provider (an admin's assignment): the refund is ours alone.
-      remote = { providerPaymentId: '', externalReference: String(p.id), status: 'refunded', amountCents: p.amount_cents, paidAt: p.paid_at };
+      remote = {
+        providerPaymentId: '',
+        externalReference: String(p.id),
+        status: 'refunded',
+        amountCents: p.amount_cents,
+        paidAt: p.paid_at,
+      };
     } else {
       if (p.provider !== provider.name || !provider.refund) {
-        throw errors.conflict('provider_mismatch', `Este pagamento é do provedor ${p.provider}, que não está configurado aqui: reembolse por ele.`);
+        throw errors.conflict(
+          'provider_mismatch',
+          `Este pagamento é do provedor ${p.provider}, que não está configurado aqui: reembolse por ele.`,
+        );
       }
       try {
         remote = await provider.refund(p.provider_payment_id, { idempotencyKey: `cotaverde-refund-${p.id}` });
@@ -109,7 +144,11 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
           throw errors.conflict('refund_refused', 'O provedor de pagamento recusou o reembolso. Veja o pagamento no painel do provedor.');
         }
         deps.logger.warn({ paymentId, err: (e as Error).message }, 'refund: provider unreachable');
-        throw new DomainError('unavailable', 'provider_unavailable', 'O provedor de pagamento está indisponível no momento. Tente de novo em instantes.');
+        throw new DomainError(
+          'unavailable',
+          'provider_unavailable',
+          'O provedor de pagamento está indisponível no momento. Tente de novo em instantes.',
+        );
       }
       if (!remote) throw errors.conflict('refund_refused', 'O provedor de pagamento não conhece este pagamento.');
     }
@@ -154,13 +193,18 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     async confirmPurchase(userId, input) {
       const cmd = ConfirmPurchaseCommand.parse(input);
       let p = await findOwned(userId, cmd.payment_id);
-      if (cmd.infoproduct_id && p.infoproduct_id !== cmd.infoproduct_id) throw errors.validation('infoproduct_mismatch', 'Este pagamento é de outro e-book.');
+      if (cmd.infoproduct_id && p.infoproduct_id !== cmd.infoproduct_id)
+        throw errors.validation('infoproduct_mismatch', 'Este pagamento é de outro e-book.');
       // Same per-payment throttle as the status call: confirm can never multiply provider calls.
       if (askable(p)) p = await checks.refresh(p.id);
-      if (p.status !== 'approved') throw errors.conflict('payment_not_approved', 'O pagamento ainda não foi aprovado.', { status: p.status });
-      if (p.fulfilment_on_hold) throw errors.conflict('payment_under_review', 'O pagamento está em análise. Fale com o suporte.', { status: p.status });
+      if (p.status !== 'approved')
+        throw errors.conflict('payment_not_approved', 'O pagamento ainda não foi aprovado.', { status: p.status });
+      if (p.fulfilment_on_hold)
+        throw errors.conflict('payment_under_review', 'O pagamento está em análise. Fale com o suporte.', { status: p.status });
       // Normally already fulfilled on approval; this only makes sure (idempotent).
-      const f = await db.transaction((trx) => fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts }));
+      const f = await db.transaction((trx) =>
+        fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts }),
+      );
       if (f.touchedDrawId) deps.draws.invalidateBoard(f.touchedDrawId);
       if (f.receiptOutboxId) await deps.receipts?.dispatch([f.receiptOutboxId]);
       let drawId: number | null = null;
@@ -173,7 +217,16 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
           remaining = (await deps.vouchers.allowance(userId, d.id)).remaining;
         }
       }
-      return { ok: true, payment_id: p.id, status: p.status, vouchers_granted: (f.result.vouchers as number) ?? 0, infoproduct_id: p.infoproduct_id, draw_id: drawId, drawId, remaining };
+      return {
+        ok: true,
+        payment_id: p.id,
+        status: p.status,
+        vouchers_granted: (f.result.vouchers as number) ?? 0,
+        infoproduct_id: p.infoproduct_id,
+        draw_id: drawId,
+        drawId,
+        remaining,
+      };
     },
 
     async handleProviderNotification(req) {
@@ -196,7 +249,8 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
           return { status: 200, body: { received: true, ignored: 'rate_limited' } };
         }
       }
-      if (!hint.providerPaymentIds.length) return { status: 200, body: { received: true, ignored: hint.topic === 'payment' ? 'invalid_id' : 'topic' } };
+      if (!hint.providerPaymentIds.length)
+        return { status: 200, body: { received: true, ignored: hint.topic === 'payment' ? 'invalid_id' : 'topic' } };
       const statuses: string[] = [];
       for (const id of hint.providerPaymentIds.slice(0, 10)) {
         const ours: PaymentRow | undefined = await db('payments').where({ provider: provider.name, provider_payment_id: id }).first('id');
@@ -224,14 +278,20 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
         if (p.status === 'refunded' || p.status === 'charged_back') return { payment: p, refunded: false, already: true, pending: false };
         if (p.status !== 'approved') {
-          throw errors.conflict('payment_not_approved', `Só um pagamento aprovado pode ser reembolsado; este está ${p.status}.`, { status: p.status });
+          throw errors.conflict('payment_not_approved', `Só um pagamento aprovado pode ser reembolsado; este está ${p.status}.`, {
+            status: p.status,
+          });
         }
         // RULES RF6, refunding twice changes nothing: the decision "this call refunds" is one
         // conditional update, taken by exactly one of concurrent refunds. The provider call runs
         // outside any transaction (the claim, not a row lock, keeps the others out meanwhile).
         const [claimed]: Array<PaymentRow & { refund_claimed_at: Date }> = await db('payments')
           .where({ id: paymentId, status: 'approved' })
-          .where((w) => w.whereNull('refund_claimed_at').orWhere('refund_claimed_at', '<', db.raw(`now() - make_interval(secs => ?)`, [REFUND_CLAIM_STALE_S])))
+          .where((w) =>
+            w
+              .whereNull('refund_claimed_at')
+              .orWhere('refund_claimed_at', '<', db.raw(`now() - make_interval(secs => ?)`, [REFUND_CLAIM_STALE_S])),
+          )
           .update({ refund_claimed_at: db.raw(`date_trunc('milliseconds', clock_timestamp())`) })
           .returning('*');
         if (claimed) {
@@ -245,17 +305,22 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         // refunded), or, when it failed or the provider has not finished, this call tries again.
         if (round === 0) deps.logger.info({ paymentId }, 'refund: another refund of this payment is under way; waiting for its outcome');
         if (Date.now() >= waitUntil) {
-          throw errors.conflict('refund_in_progress', 'Um reembolso deste pagamento já está em andamento. Veja o pagamento de novo em instantes.');
+          throw errors.conflict(
+            'refund_in_progress',
+            'Um reembolso deste pagamento já está em andamento. Veja o pagamento de novo em instantes.',
+          );
         }
         await sleep(REFUND_POLL_MS);
       }
     },
 
     async approveSandbox(paymentId, actor) {
-      if (!deps.sandbox || provider.name !== 'sandbox') throw errors.conflict('sandbox_inactive', 'A aprovação manual só existe com o provedor sandbox.');
+      if (!deps.sandbox || provider.name !== 'sandbox')
+        throw errors.conflict('sandbox_inactive', 'A aprovação manual só existe com o provedor sandbox.');
       const p: PaymentRow | undefined = await db('payments').where({ id: paymentId }).first();
       if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
-      if (p.provider !== 'sandbox' || !p.provider_payment_id) throw errors.conflict('not_sandbox_payment', 'Este pagamento não é do sandbox.');
+      if (p.provider !== 'sandbox' || !p.provider_payment_id)
+        throw errors.conflict('not_sandbox_payment', 'Este pagamento não é do sandbox.');
       return (await checks.approve(paymentId, actor)).payment;
     },
   };

@@ -77,7 +77,11 @@ export function reviewFlagOf(reason: string | null | undefined): ReviewFlag | nu
 export function createApplyProviderState(deps: PaymentsDeps) {
   const { db } = deps;
 
-  return async function applyProviderState(paymentId: number, remote: ProviderPayment, by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string }): Promise<PaymentRow> {
+  return async function applyProviderState(
+    paymentId: number,
+    remote: ProviderPayment,
+    by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string },
+  ): Promise<PaymentRow> {
     // An undo that met a sale in a draw it had not locked starts again (see undoPayment).
     for (let attempt = 1; ; attempt++) {
       try {
@@ -89,7 +93,11 @@ export function createApplyProviderState(deps: PaymentsDeps) {
     }
   };
 
-  async function applyOnce(paymentId: number, remote: ProviderPayment, by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string }): Promise<PaymentRow> {
+  async function applyOnce(
+    paymentId: number,
+    remote: ProviderPayment,
+    by?: { actor: 'system' | 'cli' | 'admin'; actorUserId?: number | null; reason?: string },
+  ): Promise<PaymentRow> {
     const result = await db.transaction(async (trx) => {
       const p: PaymentRow | undefined = await trx('payments').where({ id: paymentId }).forUpdate().first();
       if (!p) throw errors.notFound('payment_not_found', 'Pagamento não encontrado.');
@@ -99,7 +107,8 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       const touched = new Set<number>();
       let target = remote.status;
       // Our own expiry: a still-pending charge past its time.
-      if (target === 'pending' && p.status === 'pending' && p.expires_at && new Date(p.expires_at).getTime() <= Date.now()) target = 'expired';
+      if (target === 'pending' && p.status === 'pending' && p.expires_at && new Date(p.expires_at).getTime() <= Date.now())
+        target = 'expired';
       if (target === p.status || !TRANSITIONS[p.status]?.includes(target)) {
         const refunded = remote.refundedCents ?? 0;
         if ((p.status === 'approved' || p.status === 'in_mediation') && refunded > (p.refunded_cents ?? 0) && refunded < p.amount_cents) {
@@ -108,9 +117,23 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           const reason = `reembolso parcial no provedor: ${refunded} de ${p.amount_cents} centavo(s); analisar o que desfazer`;
           const [row]: PaymentRow[] = await trx('payments')
             .where({ id: paymentId })
-            .update({ refunded_cents: refunded, flagged_for_review: true, review_reason: reason, reviewed_at: null, reviewed_by: null, updated_at: trx.fn.now() })
+            .update({
+              refunded_cents: refunded,
+              flagged_for_review: true,
+              review_reason: reason,
+              reviewed_at: null,
+              reviewed_by: null,
+              updated_at: trx.fn.now(),
+            })
             .returning('*');
-          await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: 'payment.partially_refunded', entity: 'payment', entityId: paymentId, data: { provider: p.provider, refunded_cents: refunded, before_cents: p.refunded_cents ?? 0, amount_cents: p.amount_cents } });
+          await audit(trx, {
+            actor: by?.actor ?? 'system',
+            actorUserId: by?.actorUserId,
+            action: 'payment.partially_refunded',
+            entity: 'payment',
+            entityId: paymentId,
+            data: { provider: p.provider, refunded_cents: refunded, before_cents: p.refunded_cents ?? 0, amount_cents: p.amount_cents },
+          });
           deps.logger.warn({ paymentId, refundedCents: refunded }, 'partial refund at the provider: flagged for review');
           return { p: row, f: null, touched };
         }
@@ -126,21 +149,25 @@ export function createApplyProviderState(deps: PaymentsDeps) {
       // Less than charged: not fulfilled, a person decides (RULES P6). More: fulfilled, flagged.
       const underpaid = approving && remote.amountCents < p.amount_cents;
       const amountMismatch = approving && remote.amountCents !== p.amount_cents;
-      if (amountMismatch) deps.logger.warn({ paymentId, expected: p.amount_cents, got: remote.amountCents }, 'approved amount differs from the charged amount');
+      if (amountMismatch)
+        deps.logger.warn(
+          { paymentId, expected: p.amount_cents, got: remote.amountCents },
+          'approved amount differs from the charged amount',
+        );
       const reviewReason =
         target === 'refunded' || target === 'charged_back'
           ? `pagamento ${target === 'refunded' ? 'estornado' : 'contestado (chargeback)'}`
           : target === 'in_mediation'
             ? 'pagamento em disputa (mediação no provedor): seus números não ganham enquanto durar'
-          : underpaid
-            ? `valor aprovado (${remote.amountCents}) menor que o cobrado (${p.amount_cents}): não entregue, aguarda análise`
-            : amountMismatch
-              ? `valor aprovado (${remote.amountCents}) difere do cobrado (${p.amount_cents})`
-              : approving && p.status === 'in_mediation'
-                ? 'disputa encerrada no provedor: pagamento aprovado de novo'
-              : approving && p.status !== 'pending' && p.status !== 'authorized'
-                ? approvedAfterReason(p.status)
-                : null;
+            : underpaid
+              ? `valor aprovado (${remote.amountCents}) menor que o cobrado (${p.amount_cents}): não entregue, aguarda análise`
+              : amountMismatch
+                ? `valor aprovado (${remote.amountCents}) difere do cobrado (${p.amount_cents})`
+                : approving && p.status === 'in_mediation'
+                  ? 'disputa encerrada no provedor: pagamento aprovado de novo'
+                  : approving && p.status !== 'pending' && p.status !== 'authorized'
+                    ? approvedAfterReason(p.status)
+                    : null;
       const [row]: PaymentRow[] = await trx('payments')
         .where({ id: paymentId })
         .update({
@@ -148,7 +175,9 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           paid_at: approving && !p.paid_at ? (remote.paidAt ?? trx.fn.now()) : p.paid_at,
           refunded_cents: Math.max(p.refunded_cents ?? 0, remote.refundedCents ?? 0),
           // RULES P11: money the provider has or holds is asked about again on a decaying schedule.
-          recheck_at: (RECHECKED_STATUSES as readonly string[]).includes(target) ? nextRecheckAt(approving ? (remote.paidAt ?? new Date()) : p.paid_at, target) : null,
+          recheck_at: (RECHECKED_STATUSES as readonly string[]).includes(target)
+            ? nextRecheckAt(approving ? (remote.paidAt ?? new Date()) : p.paid_at, target)
+            : null,
           lapsed_at: isLapsed(target) ? trx.fn.now() : p.lapsed_at,
           fulfilment_on_hold: underpaid || p.fulfilment_on_hold,
           // Paid after all: there is nothing left to cancel at the provider.
@@ -160,9 +189,21 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           updated_at: trx.fn.now(),
         })
         .returning('*');
-      const auditData: Record<string, unknown> = { from: p.status, provider: p.provider, ...(underpaid ? { amount_cents: remote.amountCents } : {}), ...(by?.reason ? { reason: by.reason } : {}) };
+      const auditData: Record<string, unknown> = {
+        from: p.status,
+        provider: p.provider,
+        ...(underpaid ? { amount_cents: remote.amountCents } : {}),
+        ...(by?.reason ? { reason: by.reason } : {}),
+      };
       if (approving && !underpaid) {
-        await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: auditData });
+        await audit(trx, {
+          actor: by?.actor ?? 'system',
+          actorUserId: by?.actorUserId,
+          action: `payment.${target}`,
+          entity: 'payment',
+          entityId: paymentId,
+          data: auditData,
+        });
         const f = await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
         if (f.touchedDrawId) touched.add(f.touchedDrawId);
         return { p: (await trx('payments').where({ id: paymentId }).first()) as PaymentRow, f, touched };
@@ -177,14 +218,35 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         const notes = [
           ...undone.revoked.map((r) => `${r.count} voucher(s) não usado(s) revogado(s)`),
           ...undone.released.map((d) => `números ${d.numbers.join(', ')} do sorteio #${d.drawId} liberados`),
-          ...undone.kept.map((d) => `números ${d.numbers.join(', ')} do sorteio #${d.drawId} (${d.status === 'drawn' ? 'realizado' : 'fechado'}) não concorrem (venda anulada)`),
+          ...undone.kept.map(
+            (d) =>
+              `números ${d.numbers.join(', ')} do sorteio #${d.drawId} (${d.status === 'drawn' ? 'realizado' : 'fechado'}) não concorrem (venda anulada)`,
+          ),
           // RULES W8: the draws re-decided because the refunded sale was the winner's.
-          ...undone.redecided.map((d) => `sorteio #${d.draw_id} apurado de novo: ${d.winning_number === null ? 'sem vencedor' : `novo número vencedor ${String(d.winning_number).padStart(2, '0')}`}`),
-          ...(coupon ? [`cashback estornado: ${coupon.reversed} centavo(s)${coupon.debt ? `, débito de ${coupon.debt} centavo(s) já usados` : ''}`] : []),
+          ...undone.redecided.map(
+            (d) =>
+              `sorteio #${d.draw_id} apurado de novo: ${d.winning_number === null ? 'sem vencedor' : `novo número vencedor ${String(d.winning_number).padStart(2, '0')}`}`,
+          ),
+          ...(coupon
+            ? [`cashback estornado: ${coupon.reversed} centavo(s)${coupon.debt ? `, débito de ${coupon.debt} centavo(s) já usados` : ''}`]
+            : []),
           ...(row.kind === 'infoproduct' ? ['acesso ao e-book encerrado'] : []),
         ];
-        auditData.undone = { revoked: undone.revoked, released: undone.released, kept: undone.kept, redecided: undone.redecided.map((d) => d.draw_id), coupon_cents: coupon };
-        await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: auditData });
+        auditData.undone = {
+          revoked: undone.revoked,
+          released: undone.released,
+          kept: undone.kept,
+          redecided: undone.redecided.map((d) => d.draw_id),
+          coupon_cents: coupon,
+        };
+        await audit(trx, {
+          actor: by?.actor ?? 'system',
+          actorUserId: by?.actorUserId,
+          action: `payment.${target}`,
+          entity: 'payment',
+          entityId: paymentId,
+          data: auditData,
+        });
         if (notes.length) {
           const [again] = await trx('payments')
             .where({ id: paymentId })
@@ -194,8 +256,16 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         }
         return { p: row, f: null, touched };
       }
-      await audit(trx, { actor: by?.actor ?? 'system', actorUserId: by?.actorUserId, action: `payment.${target}`, entity: 'payment', entityId: paymentId, data: auditData });
-      const lapsed = isLapsed(target) || ((p.status === 'pending' || p.status === 'authorized') && (target === 'refunded' || target === 'charged_back'));
+      await audit(trx, {
+        actor: by?.actor ?? 'system',
+        actorUserId: by?.actorUserId,
+        action: `payment.${target}`,
+        entity: 'payment',
+        entityId: paymentId,
+        data: auditData,
+      });
+      const lapsed =
+        isLapsed(target) || ((p.status === 'pending' || p.status === 'authorized') && (target === 'refunded' || target === 'charged_back'));
       if ((lapsed || underpaid) && row.reservation_id) {
         // The PIX lapsed (or will not be fulfilled): its reservation is released now rather than at
         // the hold's end, by the one release of the sales module.

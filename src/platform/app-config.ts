@@ -9,7 +9,11 @@ export const AppConfigSchema = z.object({
   banner_title: z.string().max(240),
   max_numbers_per_selection: z.number().int().min(1).max(10),
   ticket_price_cents: z.number().int().min(0),
-  reservation_ttl_minutes: z.number().int().min(1).max(24 * 60),
+  reservation_ttl_minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
   main_infoproduct_id: z.number().int().positive().nullable(),
   coupon_cashback_percent: z.number().int().min(0).max(100),
   coupon_validity_days: z.number().int().min(1).max(3650),
@@ -58,7 +62,11 @@ const maxSelection = z.coerce
 
 export const AdminConfigCommand = z
   .object({
-    banner_title: z.string({ error: 'O título do banner deve ser um texto.' }).trim().max(240, 'O título do banner pode ter no máximo 240 caracteres.').optional(),
+    banner_title: z
+      .string({ error: 'O título do banner deve ser um texto.' })
+      .trim()
+      .max(240, 'O título do banner pode ter no máximo 240 caracteres.')
+      .optional(),
     max_numbers_per_selection: maxSelection.optional(),
     max_select: maxSelection.optional(),
     max_per_selection: maxSelection.optional(),

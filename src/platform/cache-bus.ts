@@ -60,16 +60,28 @@ export function createCacheBus(o: {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       o.publisher.publish(o.channel, payload),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${SESSION_PUBLISH_WAIT_MS} ms`)), SESSION_PUBLISH_WAIT_MS))),
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`no answer within ${SESSION_PUBLISH_WAIT_MS} ms`)), SESSION_PUBLISH_WAIT_MS)),
+      ),
     ])
-      .catch((err: Error) => o.logger.warn({ err: err.message, userId }, 'session change not published (Redis away): other web processes read sessions from the database while their bus is down, else the session TTL bounds it'))
+      .catch((err: Error) =>
+        o.logger.warn(
+          { err: err.message, userId },
+          'session change not published (Redis away): other web processes read sessions from the database while their bus is down, else the session TTL bounds it',
+        ),
+      )
       .finally(() => clearTimeout(timer));
   });
 
   o.cache.onInvalidate((m) => {
     if (closed) return;
     const payload = JSON.stringify({ o: origin, m } satisfies Message);
-    o.publisher.publish(o.channel, payload).catch((err: Error) => o.logger.debug({ err: err.message }, 'read-cache invalidation not published (Redis away): the TTL bounds staleness'));
+    o.publisher
+      .publish(o.channel, payload)
+      .catch((err: Error) =>
+        o.logger.debug({ err: err.message }, 'read-cache invalidation not published (Redis away): the TTL bounds staleness'),
+      );
   });
 
   function apply(raw: string) {
@@ -105,7 +117,8 @@ export function createCacheBus(o: {
       subscriber = sub;
       let down = false;
       sub.on('error', (err) => {
-        if (!down) o.logger.warn({ err: err.message }, 'read-cache bus: Redis unreachable, other processes’ invalidations wait for the TTL');
+        if (!down)
+          o.logger.warn({ err: err.message }, 'read-cache bus: Redis unreachable, other processes’ invalidations wait for the TTL');
         down = true;
       });
       sub.on('ready', () => {

@@ -54,10 +54,18 @@ const EnvSchema = z.object({
   /** Unset: on in production, off in development and test. */
   ADMIN_MFA_REQUIRED: bool,
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(60),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(60),
   RATE_LIMIT_DISABLED: bool,
   BODY_LIMIT: z.string().default('100kb'),
-  QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('cotaverde'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/i)
+    .default('cotaverde'),
   SMTP_URL: optionalString.pipe(z.string().url().optional()),
   MAIL_FROM: z.string().default('Cota Verde <nao-responda@cotaverde.com.br>'),
   /** The store's support address: the Reply-To of every mail (required in production). */
@@ -76,13 +84,26 @@ const EnvSchema = z.object({
   /** The sandbox's PIX key; unset, a random EVP made per installation (a key nobody can own). */
   PIX_KEY: optionalString,
   /** How long a PIX code is payable; unset: 30 with the sandbox, 35 with Mercado Pago (which refuses under 30). */
-  PIX_EXPIRY_MINUTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(24 * 60).optional()),
+  PIX_EXPIRY_MINUTES: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .optional(),
+  ),
   WEB_DIST_DIR: z.string().default('web/dist'),
   COVERS_PATH: z.string().default('/covers'),
   TRUST_PROXY: bool,
   TRUSTED_PROXY_HOPS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(10).optional()),
   /** Set by `npm start` for its own web process; GET /api/health echoes it. */
-  COTAVERDE_INSTANCE: optionalString.pipe(z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional()),
+  COTAVERDE_INSTANCE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/)
+      .optional(),
+  ),
 });
 
 // ---- Customer area: coupon partner push and e-book files. ----
@@ -93,8 +114,18 @@ const AccountEnvSchema = z.object({
   EBOOK_STORAGE_DIR: z.string().min(1).default('storage/ebooks'),
   // Admin uploads: e-book PDFs (private, in EBOOK_STORAGE_DIR) and covers (public).
   COVER_STORAGE_DIR: z.string().min(1).default('storage/covers'),
-  EBOOK_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(500 * 1024 * 1024).default(50 * 1024 * 1024),
-  COVER_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
+  EBOOK_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(500 * 1024 * 1024)
+    .default(50 * 1024 * 1024),
+  COVER_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
 });
 
 function loadAccountConfig(env: NodeJS.ProcessEnv, problems: string[]) {
@@ -106,12 +137,17 @@ function loadAccountConfig(env: NodeJS.ProcessEnv, problems: string[]) {
   const e = parsed.data;
   if (e.COUPON_ADAPTER === 'webhook') {
     if (!e.COUPON_WEBHOOK_URL) problems.push('COUPON_WEBHOOK_URL is required with COUPON_ADAPTER=webhook');
-    if (!e.COUPON_WEBHOOK_SECRET || e.COUPON_WEBHOOK_SECRET.length < 16) problems.push('COUPON_WEBHOOK_SECRET (at least 16 characters) is required with COUPON_ADAPTER=webhook');
+    if (!e.COUPON_WEBHOOK_SECRET || e.COUPON_WEBHOOK_SECRET.length < 16)
+      problems.push('COUPON_WEBHOOK_SECRET (at least 16 characters) is required with COUPON_ADAPTER=webhook');
   }
   return {
     coupons: { adapter: e.COUPON_ADAPTER, webhookUrl: e.COUPON_WEBHOOK_URL, webhookSecret: e.COUPON_WEBHOOK_SECRET },
     ebookStorageDir: path.resolve(e.EBOOK_STORAGE_DIR),
-    uploads: { coverStorageDir: path.resolve(e.COVER_STORAGE_DIR), ebookMaxBytes: e.EBOOK_MAX_UPLOAD_BYTES, coverMaxBytes: e.COVER_MAX_UPLOAD_BYTES },
+    uploads: {
+      coverStorageDir: path.resolve(e.COVER_STORAGE_DIR),
+      ebookMaxBytes: e.EBOOK_MAX_UPLOAD_BYTES,
+      coverMaxBytes: e.COVER_MAX_UPLOAD_BYTES,
+    },
   };
 }
 // ---- end of the customer-area block ----
@@ -131,7 +167,14 @@ function loadLotteryConfig(env: NodeJS.ProcessEnv, problems: string[]) {
     return null;
   }
   const e = parsed.data;
-  return { lottery: { apiUrl: e.LOTTERY_API_URL.replace(/\/$/, ''), timeoutMs: e.LOTTERY_API_TIMEOUT_MS, retries: e.LOTTERY_API_RETRIES, retryBaseMs: e.LOTTERY_API_RETRY_BASE_MS } };
+  return {
+    lottery: {
+      apiUrl: e.LOTTERY_API_URL.replace(/\/$/, ''),
+      timeoutMs: e.LOTTERY_API_TIMEOUT_MS,
+      retries: e.LOTTERY_API_RETRIES,
+      retryBaseMs: e.LOTTERY_API_RETRY_BASE_MS,
+    },
+  };
 }
 // ---- end of the results block ----
 
@@ -298,7 +341,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.MERCADOPAGO_WEBHOOK_SECRET) problems.push('MERCADOPAGO_WEBHOOK_SECRET is required with PAYMENT_PROVIDER=mercadopago');
     // Mercado Pago refuses a PIX that expires in less than 30 minutes; one more for the request's time.
     if (e.PIX_EXPIRY_MINUTES != null && e.PIX_EXPIRY_MINUTES < MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES) {
-      problems.push(`PIX_EXPIRY_MINUTES must be at least ${MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES} with PAYMENT_PROVIDER=mercadopago (Mercado Pago refuses a PIX expiring in under 30 minutes)`);
+      problems.push(
+        `PIX_EXPIRY_MINUTES must be at least ${MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES} with PAYMENT_PROVIDER=mercadopago (Mercado Pago refuses a PIX expiring in under 30 minutes)`,
+      );
     }
   }
   const account = loadAccountConfig(env, problems);

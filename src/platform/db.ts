@@ -80,12 +80,22 @@ export function isUniqueViolation(e: unknown, constraint?: string): boolean {
 }
 
 /** Socket errors that mean the database server cannot be reached (or went away mid-query). */
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /**
  * pg's own client errors when its socket closed or never opened (they carry no SQLSTATE). knex
  * prefixes the failed query to the message, so these are searched, not anchored.
  */
-const CONNECTION_MESSAGES = /Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect/i;
 
 /**
  * True when `e` says the database cannot be reached right now, as opposed to a query that failed
@@ -116,7 +126,10 @@ export function afterCommit(trx: Trx, fn: () => Promise<unknown> | unknown): voi
   let root = trx as Trx & { parentTransaction?: Trx };
   while (root.parentTransaction) root = root.parentTransaction as Trx & { parentTransaction?: Trx };
   root.executionPromise.then(
-    () => Promise.resolve().then(fn).catch(() => {}),
+    () =>
+      Promise.resolve()
+        .then(fn)
+        .catch(() => {}),
     () => {},
   );
 }

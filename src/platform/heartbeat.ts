@@ -41,7 +41,13 @@ export async function beat(redis: Redis, prefix: string, id = workerId(), now = 
  * Beats now (awaited: the worker counts as live once this resolves) and every `everyMs` while
  * the connection is up; `stop` waits for a beat in flight, then removes this worker's field.
  */
-export async function startHeartbeat(redis: Redis, prefix: string, onError: (err: Error) => void, everyMs = HEARTBEAT_EVERY_MS, scheduleIds?: string[]) {
+export async function startHeartbeat(
+  redis: Redis,
+  prefix: string,
+  onError: (err: Error) => void,
+  everyMs = HEARTBEAT_EVERY_MS,
+  scheduleIds?: string[],
+) {
   const id = workerId();
   let stopped = false;
   let inFlight: Promise<void> = Promise.resolve();
@@ -87,7 +93,12 @@ export async function readHeartbeat(redis: Redis, prefix: string, now = Date.now
   if (!ages.length) return { status: 'missing', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: HEARTBEAT_STALE_MS };
   const newest = Math.max(0, Math.min(...ages));
   const live = ages.filter((a) => a <= HEARTBEAT_STALE_MS).length;
-  return { status: newest <= HEARTBEAT_STALE_MS ? 'ok' : 'stale', heartbeat_age_ms: newest, live_workers: live, stale_after_ms: HEARTBEAT_STALE_MS };
+  return {
+    status: newest <= HEARTBEAT_STALE_MS ? 'ok' : 'stale',
+    heartbeat_age_ms: newest,
+    live_workers: live,
+    stale_after_ms: HEARTBEAT_STALE_MS,
+  };
 }
 
 export interface WorkerSchedules {
@@ -103,14 +114,18 @@ export interface WorkerSchedules {
  */
 export async function readSchedules(redis: Redis, prefix: string, queue: string): Promise<WorkerSchedules> {
   const all = await redis.hgetall(schedulesKey(prefix));
-  const ids = [...new Set(Object.values(all).flatMap((v) => {
-    try {
-      const x = JSON.parse(v);
-      return Array.isArray(x) ? x.filter((i): i is string => typeof i === 'string') : [];
-    } catch {
-      return [];
-    }
-  }))].sort();
+  const ids = [
+    ...new Set(
+      Object.values(all).flatMap((v) => {
+        try {
+          const x = JSON.parse(v);
+          return Array.isArray(x) ? x.filter((i): i is string => typeof i === 'string') : [];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ].sort();
   if (!ids.length) return { status: 'ok', missing: [] };
   const setKey = schedulerSetKey(prefix, queue);
   const scores = await Promise.all(ids.map((id) => redis.zscore(setKey, id)));

@@ -56,4 +56,3 @@ export function withLocalStackDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEn
   const local = localStackUrls();
   return { ...env, DATABASE_URL: env.DATABASE_URL || local.DATABASE_URL, REDIS_URL: env.REDIS_URL || local.REDIS_URL };
 }
-

@@ -108,7 +108,12 @@ function dropFolderTransport(dir: string): Pick<Transporter, 'sendMail'> {
     async sendMail(message) {
       const info = await builder.sendMail(message);
       await fs.mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(info.messageId).replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}.eml`);
+      const file = path.join(
+        dir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(info.messageId)
+          .replace(/[^A-Za-z0-9]/g, '')
+          .slice(0, 24)}.eml`,
+      );
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
       return info;
     },
@@ -119,7 +124,15 @@ function dropFolderTransport(dir: string): Pick<Transporter, 'sendMail'> {
  * `from` is the sender (MAIL_FROM, often a no-reply address); `replyTo` the store's support address
  * (SUPPORT_EMAIL): every mail carries it as Reply-To, so a customer's answer reaches a person.
  */
-export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; smtpUrl?: string; dropDir?: string; from: string; replyTo: string }): Mailer {
+export function createMailer(deps: {
+  db: Db;
+  queue: JobQueue;
+  logger: Logger;
+  smtpUrl?: string;
+  dropDir?: string;
+  from: string;
+  replyTo: string;
+}): Mailer {
   const transport: Pick<Transporter, 'sendMail'> | null = deps.smtpUrl
     ? nodemailer.createTransport(deps.smtpUrl)
     : deps.dropDir
@@ -155,16 +168,30 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
         try {
           // A savepoint: what the renderer wrote (e.g. the reset link's row) is undone with a failed send.
           const status = await trx.transaction(async (sp): Promise<Sent> => {
-            const rendered = render ? await render(sp, row) : { text: row.body_text, html: row.body_html ?? undefined, storedText: row.body_text };
+            const rendered = render
+              ? await render(sp, row)
+              : { text: row.body_text, html: row.body_html ?? undefined, storedText: row.body_text };
             if (!rendered) {
-              await sp('mail_outbox').where({ id: outboxId }).update({ status: 'dropped', attempts: row.attempts + 1 });
+              await sp('mail_outbox')
+                .where({ id: outboxId })
+                .update({ status: 'dropped', attempts: row.attempts + 1 });
               deps.logger.info({ outboxId, template: row.template }, 'mail dropped: nothing to send');
               return 'dropped';
             }
             if (transport) {
-              await transport.sendMail({ from: deps.from, replyTo: deps.replyTo, to: row.to_address, subject: row.subject, text: rendered.text, html: rendered.html });
+              await transport.sendMail({
+                from: deps.from,
+                replyTo: deps.replyTo,
+                to: row.to_address,
+                subject: row.subject,
+                text: rendered.text,
+                html: rendered.html,
+              });
             } else {
-              deps.logger.info({ outboxId, to: row.to_address, subject: row.subject, template: row.template }, 'mail stored (no SMTP configured)');
+              deps.logger.info(
+                { outboxId, to: row.to_address, subject: row.subject, template: row.template },
+                'mail stored (no SMTP configured)',
+              );
             }
             const sent = transport ? 'sent' : 'logged';
             await sp('mail_outbox')
@@ -197,7 +224,17 @@ export function createMailer(deps: { db: Db; queue: JobQueue; logger: Logger; sm
       const q = deps.db('mail_outbox').orderBy('id', 'desc').limit(opts.limit);
       if (opts.status) q.where({ status: opts.status });
       if (opts.to) q.whereRaw('lower(to_address) = lower(?)', [opts.to]);
-      const rows = await q.select('id', 'to_address as to', 'subject', 'template', 'status', 'attempts', 'created_at', 'sent_at', ...(opts.withBody ? ['body_text as body'] : []));
+      const rows = await q.select(
+        'id',
+        'to_address as to',
+        'subject',
+        'template',
+        'status',
+        'attempts',
+        'created_at',
+        'sent_at',
+        ...(opts.withBody ? ['body_text as body'] : []),
+      );
       return rows.map((r: OutboxListing) => (opts.withBody ? { ...r, body: redactLinkSecrets(r.body ?? '') } : r));
     },
     async sweep(opts = {}) {

@@ -179,7 +179,11 @@ export function httpMetrics(): Koa.Middleware {
       await next();
     } finally {
       const route = (ctx as unknown as { _matchedRoute?: string | RegExp })._matchedRoute;
-      end({ method: ctx.method, route: route ? String(route) : ctx.path.startsWith('/api') ? 'unmatched' : 'static', status: String(ctx.status) });
+      end({
+        method: ctx.method,
+        route: route ? String(route) : ctx.path.startsWith('/api') ? 'unmatched' : 'static',
+        status: String(ctx.status),
+      });
     }
   };
 }
@@ -216,7 +220,12 @@ export function metricsRoute(config: Pick<Config, 'isProduction' | 'metrics'>): 
 }
 
 /** The worker's own metrics server (WORKER_METRICS_PORT): GET /metrics, same access rule. */
-export function startMetricsServer(config: Pick<Config, 'isProduction' | 'metrics'>, port: number, host: string, logger: Logger): Promise<Server> {
+export function startMetricsServer(
+  config: Pick<Config, 'isProduction' | 'metrics'>,
+  port: number,
+  host: string,
+  logger: Logger,
+): Promise<Server> {
   const server = createServer((req, res) => {
     if ((req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' });

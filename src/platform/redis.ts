@@ -15,7 +15,12 @@ export type { Redis };
  *   server that stopped answering gives up after 1 s. Requests then take their fallback (sweeps rebuild jobs from
  *   the tables; limits use a per-process limiter) instead of hanging.
  */
-export function createRedis(url: string, name = 'cotaverde', mode: 'queue' | 'fail-fast' = 'queue', o: { commandTimeoutMs?: number; lazy?: boolean } = {}): Redis {
+export function createRedis(
+  url: string,
+  name = 'cotaverde',
+  mode: 'queue' | 'fail-fast' = 'queue',
+  o: { commandTimeoutMs?: number; lazy?: boolean } = {},
+): Redis {
   if (mode === 'fail-fast') {
     const redis = new Redis(url, {
       maxRetriesPerRequest: 1,

@@ -81,7 +81,8 @@ export class SessionCache<T> {
     const at = this.now();
     const loaded = await load();
     if (!loaded) return null;
-    if (live && this.generation === generation && this.trusted()) this.set(key, { value: loaded.value, userId: loaded.userId, at, expiresAt: Number(loaded.expiresAt) });
+    if (live && this.generation === generation && this.trusted())
+      this.set(key, { value: loaded.value, userId: loaded.userId, at, expiresAt: Number(loaded.expiresAt) });
     return loaded.value;
   }
 
@@ -104,7 +105,13 @@ export class SessionCache<T> {
 
   private async tell(c: SessionChange) {
     this.applyRemote(c);
-    await Promise.all(this.listeners.map((l) => Promise.resolve().then(() => l(c)).catch(() => {})));
+    await Promise.all(
+      this.listeners.map((l) =>
+        Promise.resolve()
+          .then(() => l(c))
+          .catch(() => {}),
+      ),
+    );
   }
 
   /** Called with every change made in this process (cache-bus.ts publishes it). */

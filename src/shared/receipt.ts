@@ -29,12 +29,24 @@ export function formatReceiptAmount(cents: number): string {
 let dtFormat: Intl.DateTimeFormat | null = null;
 /** "25/11/2026 às 14:05 (horário de Brasília)", whatever the machine's time zone. */
 export function formatBrasiliaDateTime(iso: string | Date): string {
-  dtFormat ??= new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  dtFormat ??= new Intl.DateTimeFormat('pt-BR', {
+    timeZone: TIME_ZONE,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   const parts = Object.fromEntries(dtFormat.formatToParts(typeof iso === 'string' ? new Date(iso) : iso).map((p) => [p.type, p.value]));
   return `${parts.day}/${parts.month}/${parts.year} às ${parts.hour}:${parts.minute} (horário de Brasília)`;
 }
 
-export const METHOD_LABEL: Record<ReceiptView['method'], string> = { pix: 'PIX', card: 'Cartão de crédito', admin: 'Concessão do administrador' };
+export const METHOD_LABEL: Record<ReceiptView['method'], string> = {
+  pix: 'PIX',
+  card: 'Cartão de crédito',
+  admin: 'Concessão do administrador',
+};
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const drawLabel = (id: number) => `Sorteio #${String(id).padStart(3, '0')}`;

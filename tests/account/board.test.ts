@@ -29,7 +29,15 @@ test('any logged-in user opens any board; only their own numbers are marked; the
   expect(b.my_numbers).toEqual([3, 5]);
   expect(b.board[7]).toMatchObject({ state: 'taken', isMine: false });
   expect(b.board[9]).toMatchObject({ state: 'reserved', isMine: false });
-  expect(b.draw).toMatchObject({ id: draw.id, status: 'open', title: draw.title, winner_number: null, winner_name: null, realized_at: null, sku: product.sku });
+  expect(b.draw).toMatchObject({
+    id: draw.id,
+    status: 'open',
+    title: draw.title,
+    winner_number: null,
+    winner_name: null,
+    realized_at: null,
+    sku: product.sku,
+  });
   // Nothing about other people beyond the cell state.
   expect(r.text).not.toContain('Márcia');
 
@@ -43,7 +51,14 @@ test('any logged-in user opens any board; only their own numbers are marked; the
     product_link: 'https://loja.example/premio',
   });
   const mine = (await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: u.token })).body as MyDrawBoard;
-  expect(mine.draw).toMatchObject({ status: 'sorteado', result: 'nao contemplado', winner_number: 7, winner_name: 'MDS', product_name: 'Vale-compras', product_link: 'https://loja.example/premio' });
+  expect(mine.draw).toMatchObject({
+    status: 'sorteado',
+    result: 'nao contemplado',
+    winner_number: 7,
+    winner_name: 'MDS',
+    product_name: 'Vale-compras',
+    product_link: 'https://loja.example/premio',
+  });
   expect(mine.draw.realized_at).toEqual(expect.any(String));
   expect(mine.board.filter((c) => c.isWinner).map((c) => c.n)).toEqual([7]);
   const theirs = (await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: winner.token })).body as MyDrawBoard;
@@ -51,7 +66,10 @@ test('any logged-in user opens any board; only their own numbers are marked; the
   expect(theirs.draw.result).toBe('contemplado');
   // Someone without numbers in it sees the draw decided, neither won nor lost.
   const visitor = await createUser(t);
-  expect((await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: visitor.token })).body.draw).toMatchObject({ status: 'sorteado', result: 'sorteado' });
+  expect((await t.api('GET', `/api/me/draws/${draw.id}/board`, { token: visitor.token })).body.draw).toMatchObject({
+    status: 'sorteado',
+    result: 'sorteado',
+  });
   expect(theirs.my_numbers).toEqual([7]);
   expect(theirs.board[7]).toMatchObject({ isMine: true, isWinner: true });
 });

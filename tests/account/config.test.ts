@@ -12,7 +12,10 @@ test('an admin saves the banner title and the max numbers per selection; GET /ap
   // Warm the read cache: the write must drop the cached public config at once.
   expect((await t.api('GET', '/api/config')).status).toBe(200);
   expect((await t.api('GET', '/api/config')).status).toBe(200);
-  const r = await t.api('POST', '/api/config', { token: admin.token, body: { banner_title: '  Escolha seu número da sorte!  ', max_numbers_per_selection: 7 } });
+  const r = await t.api('POST', '/api/config', {
+    token: admin.token,
+    body: { banner_title: '  Escolha seu número da sorte!  ', max_numbers_per_selection: 7 },
+  });
   expect(r.status).toBe(200);
   expect(r.body).toMatchObject({ banner_title: 'Escolha seu número da sorte!', max_numbers_per_selection: 7 });
   const pub = await t.api('GET', '/api/config');

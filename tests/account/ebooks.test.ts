@@ -35,7 +35,10 @@ afterAll(async () => {
 /** A buyer of Finanças em Dia: one e-book paid by sandbox PIX. */
 async function buyer() {
   const u = await createUser(t);
-  const r = await t.api('POST', '/api/payments/infoproduct', { token: u.token, body: { infoproduct_id: financas.id, quantity: 1, amount_cents_total: 200 } });
+  const r = await t.api('POST', '/api/payments/infoproduct', {
+    token: u.token,
+    body: { infoproduct_id: financas.id, quantity: 1, amount_cents_total: 200 },
+  });
   expect(r.status).toBe(201);
   await t.services.payments.approveSandbox(r.body.paymentId, { via: 'cli' });
   return { ...u, paymentId: r.body.paymentId as number };
@@ -85,7 +88,7 @@ test('a buyer gets a signed link that downloads the PDF in a new tab, without a 
   expect(Buffer.from(await bearer.arrayBuffer()).equals(bytes)).toBe(true);
 });
 
-test('numbers in one of the product\'s draws make a buyer too; admins may always download', async () => {
+test("numbers in one of the product's draws make a buyer too; admins may always download", async () => {
   const u = await createUser(t);
   const closed = await makeDraw(t, { infoproduct_id: financas.id, status: 'closed' });
   await sellDirectly(t, closed.id, u.user.id, [12]);
@@ -119,7 +122,8 @@ test('not a buyer: 403; anonymous: 401; unknown draw, draw without e-book or unk
   expect(unknown.status).toBe(404);
   expect(unknown.body).toMatchObject({ error: 'ebook_not_found', message: 'E-book não encontrado.' });
 
-  for (const bad of ['abc', '0', '1.5']) expect((await t.api('GET', `/api/ebooks/by-draw/${bad}`, { token: stranger.token })).status).toBe(400);
+  for (const bad of ['abc', '0', '1.5'])
+    expect((await t.api('GET', `/api/ebooks/by-draw/${bad}`, { token: stranger.token })).status).toBe(400);
   // Path tricks never reach the file system: they are not skus.
   for (const bad of ['..%2F..%2Fpackage.json', 'a%20b', '%2E%2E']) {
     const r = await t.api('GET', `/api/ebooks/${bad}/download`, { token: stranger.token });
@@ -184,7 +188,13 @@ describe('the signed link is refused when', () => {
     const v = await buyer();
     const fresh = await link(v.token);
     const p = await t.services.db('payments').where({ id: v.paymentId }).first();
-    await t.services.payments.applyProviderState(v.paymentId, { providerPaymentId: p.provider_payment_id, externalReference: String(p.id), status: 'refunded', amountCents: p.amount_cents, paidAt: null });
+    await t.services.payments.applyProviderState(v.paymentId, {
+      providerPaymentId: p.provider_payment_id,
+      externalReference: String(p.id),
+      status: 'refunded',
+      amountCents: p.amount_cents,
+      paidAt: null,
+    });
     const r = await t.api('GET', fresh.url);
     expect(r.status).toBe(403);
     expect(r.body.error).toBe('forbidden');
@@ -215,7 +225,8 @@ describe('the e-book as a plain link: the session cookie', () => {
     const setCookie = r.headers.get('set-cookie') ?? '';
     return { token: r.body.token as string, setCookie, cookie: setCookie.split(';')[0] };
   }
-  const withCookie = (p: string, cookie: string, init: RequestInit = {}) => fetch(t.url + p, { ...init, headers: { cookie, ...(init.headers ?? {}) } });
+  const withCookie = (p: string, cookie: string, init: RequestInit = {}) =>
+    fetch(t.url + p, { ...init, headers: { cookie, ...(init.headers ?? {}) } });
 
   test('login sets it HttpOnly, SameSite=Lax, Path=/api, for the session\'s life (a session cookie without "remember"); not Secure outside production', async () => {
     const u = await buyer();
@@ -236,7 +247,11 @@ describe('the e-book as a plain link: the session cookie', () => {
     const res = await withCookie('/api/ebooks/EBOOK-FINANCAS/download', cookie);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    expect(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex')).toBe(financas.file_sha256);
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await res.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(financas.file_sha256);
     // The cookie's user must have the right like anyone else.
     const stranger = await createUser(t);
     const denied = await withCookie('/api/ebooks/EBOOK-FINANCAS/download', (await signIn(stranger)).cookie);
@@ -258,7 +273,11 @@ describe('the e-book as a plain link: the session cookie', () => {
     expect((await withCookie('/api/me', cookie)).status).toBe(401);
     expect((await withCookie(`/api/ebooks/by-draw/${drawId}`, cookie)).status).toBe(401);
     expect((await withCookie('/api/payments/me', cookie)).status).toBe(401);
-    const post = await withCookie('/api/reservations', cookie, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draw_id: drawId, numbers: [1] }) });
+    const post = await withCookie('/api/reservations', cookie, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ draw_id: drawId, numbers: [1] }),
+    });
     expect(post.status).toBe(401);
     expect((await withCookie('/api/auth/logout', cookie, { method: 'POST' })).status).toBe(401);
   });

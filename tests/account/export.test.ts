@@ -8,10 +8,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-test('the caller\'s profile, consents, payments, numbers, vouchers, coupon ledger and sessions; nothing of anyone else; no secrets', async () => {
+test("the caller's profile, consents, payments, numbers, vouchers, coupon ledger and sessions; nothing of anyone else; no secrets", async () => {
   const u = await createUser(t, { name: 'Helena Prado' });
   const other = await createUser(t, { name: 'Outra Pessoa' });
-  await t.services.db('users').where({ id: u.user.id }).update({ accepted_terms_at: new Date('2026-11-01T12:00:00Z') });
+  await t.services
+    .db('users')
+    .where({ id: u.user.id })
+    .update({ accepted_terms_at: new Date('2026-11-01T12:00:00Z') });
   const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
   const paid = await buyEbooks(t, u.token, product.id, 2, 500);
   await t.services.payments.approveSandbox(paid.paymentId, { via: 'cli' });
@@ -26,7 +29,14 @@ test('the caller\'s profile, consents, payments, numbers, vouchers, coupon ledge
   expect(r.headers.get('content-disposition')).toBe('attachment; filename="cotaverde-meus-dados.json"');
   expect(r.headers.get('cache-control')).toBe('no-store');
   const d = r.body;
-  expect(d.profile).toMatchObject({ id: u.user.id, name: 'Helena Prado', email: u.email, cpf: u.user.cpf, phone: u.user.phone, birthdate: '1990-01-15' });
+  expect(d.profile).toMatchObject({
+    id: u.user.id,
+    name: 'Helena Prado',
+    email: u.email,
+    cpf: u.user.cpf,
+    phone: u.user.phone,
+    birthdate: '1990-01-15',
+  });
   expect(d.profile.coupon_code).toMatch(/^CV-/);
   expect(d.consents).toEqual({ terms_and_privacy_accepted_at: '2026-11-01T12:00:00.000Z' });
   expect(d.payments.map((p: { id: number }) => p.id)).toEqual([paid.paymentId]);
@@ -35,7 +45,10 @@ test('the caller\'s profile, consents, payments, numbers, vouchers, coupon ledge
   expect(d.numbers.sales).toEqual([expect.objectContaining({ draw_id: draw.id, n: 42, source: 'voucher' })]);
   expect(d.reservations.map((x: { id: number; status: string }) => [x.id, x.status])).toEqual([[held.id, 'consumed']]);
   expect(d.vouchers.balances).toEqual([expect.objectContaining({ infoproduct_id: product.id, balance: 1 })]);
-  expect(d.vouchers.ledger.map((x: { reason: string; delta: number }) => [x.reason, x.delta])).toEqual([['grant', 2], ['consume', -1]]);
+  expect(d.vouchers.ledger.map((x: { reason: string; delta: number }) => [x.reason, x.delta])).toEqual([
+    ['grant', 2],
+    ['consume', -1],
+  ]);
   expect(d.coupon).toMatchObject({ code: d.profile.coupon_code, balance_cents: 1000 });
   expect(d.coupon.ledger).toEqual([expect.objectContaining({ kind: 'credit', amount_cents: 1000, payment_id: paid.paymentId })]);
   expect(d.participations.map((p: { kind: string }) => p.kind)).toEqual(['voucher', 'ebook']);

@@ -58,18 +58,72 @@ describe('GET /api/payments/me', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
 
     const [pending, assigned, grant, paid20, voucher, ebookItem] = items;
-    expect(pending).toMatchObject({ id: pix30.body.paymentId, status: 'pending', draw_id: draw.id, reservation_id: r30.id, amount_cents: 500, paid_at: null });
-    expect(pending.pix).toEqual({ qr_code: pix30.body.qr_code, qr_code_base64: pix30.body.qr_code_base64, copy_paste: pix30.body.qr_code, txid: pix30.body.txid });
+    expect(pending).toMatchObject({
+      id: pix30.body.paymentId,
+      status: 'pending',
+      draw_id: draw.id,
+      reservation_id: r30.id,
+      amount_cents: 500,
+      paid_at: null,
+    });
+    expect(pending.pix).toEqual({
+      qr_code: pix30.body.qr_code,
+      qr_code_base64: pix30.body.qr_code_base64,
+      copy_paste: pix30.body.qr_code,
+      txid: pix30.body.txid,
+    });
     expect(pending.expires_at).toEqual(expect.any(String));
     // The fields the purchase flow already read are still there.
-    expect(pending).toMatchObject({ paymentId: pix30.body.paymentId, copy_paste_code: pix30.body.copy_paste_code, qr_code_base64: pix30.body.qr_code_base64 });
+    expect(pending).toMatchObject({
+      paymentId: pix30.body.paymentId,
+      copy_paste_code: pix30.body.copy_paste_code,
+      qr_code_base64: pix30.body.qr_code_base64,
+    });
     expect(assigned).toMatchObject({ status: 'approved', amount_cents: 0, draw_id: draw.id, pix: null });
-    expect(grant).toMatchObject({ id: granted.paymentId, status: 'approved', amount_cents: 0, quantity: 3, vouchers_granted: 3, infoproduct_id: product.id, draw_id: null });
-    expect(paid20).toMatchObject({ id: pix20.body.paymentId, status: 'approved', amount_cents: 500, pix: null, qr_code: null, reservation_id: r20.id });
+    expect(grant).toMatchObject({
+      id: granted.paymentId,
+      status: 'approved',
+      amount_cents: 0,
+      quantity: 3,
+      vouchers_granted: 3,
+      infoproduct_id: product.id,
+      draw_id: null,
+    });
+    expect(paid20).toMatchObject({
+      id: pix20.body.paymentId,
+      status: 'approved',
+      amount_cents: 500,
+      pix: null,
+      qr_code: null,
+      reservation_id: r20.id,
+    });
     expect(paid20.paid_at).toEqual(expect.any(String));
-    expect(voucher).toMatchObject({ status: 'approved', amount_cents: 0, draw_id: draw.id, infoproduct_id: product.id, reservation_id: held.id, pix: null });
-    expect(ebookItem).toMatchObject({ id: ebook.paymentId, status: 'approved', quantity: 2, vouchers_granted: 2, amount_cents: 1000, infoproduct_id: product.id });
-    expect(paid20.draw).toEqual({ id: draw.id, title: draw.title, status: 'open', result: 'open', infoproduct_id: product.id, sku: product.sku, winner_number: null, won: null });
+    expect(voucher).toMatchObject({
+      status: 'approved',
+      amount_cents: 0,
+      draw_id: draw.id,
+      infoproduct_id: product.id,
+      reservation_id: held.id,
+      pix: null,
+    });
+    expect(ebookItem).toMatchObject({
+      id: ebook.paymentId,
+      status: 'approved',
+      quantity: 2,
+      vouchers_granted: 2,
+      amount_cents: 1000,
+      infoproduct_id: product.id,
+    });
+    expect(paid20.draw).toEqual({
+      id: draw.id,
+      title: draw.title,
+      status: 'open',
+      result: 'open',
+      infoproduct_id: product.id,
+      sku: product.sku,
+      winner_number: null,
+      won: null,
+    });
 
     // Every number the user owns appears in an approved row.
     const owned = (await t.services.db('draw_numbers').where({ owner_user_id: u.user.id }).orderBy('n')).map((c) => `${c.draw_id}:${c.n}`);
@@ -85,10 +139,25 @@ describe('GET /api/payments/me', () => {
     const u = await createUser(t);
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
     await sellDirectly(t, draw.id, u.user.id, [7]);
-    await t.services.db('draws').where({ id: draw.id }).update({ status: 'drawn', closed_at: t.services.db.fn.now(), realized_at: t.services.db.fn.now(), winner_user_id: u.user.id, winner_number: 7 });
+    await t.services
+      .db('draws')
+      .where({ id: draw.id })
+      .update({
+        status: 'drawn',
+        closed_at: t.services.db.fn.now(),
+        realized_at: t.services.db.fn.now(),
+        winner_user_id: u.user.id,
+        winner_number: 7,
+      });
     const r = await t.api('GET', '/api/payments/me', { token: u.token });
     expect(r.body.items).toHaveLength(1);
-    expect(r.body.items[0]).toMatchObject({ kind: 'admin', numbers: [7], infoproduct_id: product.id, draw: { status: 'sorteado', result: 'contemplado', winner_number: 7, won: true }, result: 'contemplado' });
+    expect(r.body.items[0]).toMatchObject({
+      kind: 'admin',
+      numbers: [7],
+      infoproduct_id: product.id,
+      draw: { status: 'sorteado', result: 'contemplado', winner_number: 7, won: true },
+      result: 'contemplado',
+    });
   });
 
   test('anonymous: 401', async () => {
@@ -99,14 +168,17 @@ describe('GET /api/payments/me', () => {
 });
 
 describe('GET /api/me/reservations?active=1', () => {
-  test('only the caller\'s active holds; bad input 400; anonymous 401', async () => {
+  test("only the caller's active holds; bad input 400; anonymous 401", async () => {
     const u = await createUser(t);
     const other = await createUser(t);
     const { draw } = await makeProductWithDraw(t, { price_cents: 500 });
     const a = await reserve(t, u.token, draw.id, [1, 2]);
     const b = await reserve(t, u.token, draw.id, [3]);
     await reserve(t, other.token, draw.id, [4]);
-    await t.services.db('reservations').where({ id: b.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('reservations')
+      .where({ id: b.id })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
 
     const active = await t.api('GET', '/api/me/reservations?active=1', { token: u.token });
     expect(active.status).toBe(200);

@@ -30,7 +30,10 @@ test('admin assignments racing customers reserving and buying the same numbers n
       const b = buyers[i];
       const res = await t.api('POST', '/api/reservations', { token: b.token, body: { draw_id: draw.id, numbers: wants[i] } });
       if (res.status !== 201) return [res.status];
-      const c = await t.api('POST', '/api/vouchers/consume', { token: b.token, body: { reservationId: res.body.reservationId, numbers: wants[i] } });
+      const c = await t.api('POST', '/api/vouchers/consume', {
+        token: b.token,
+        body: { reservationId: res.body.reservationId, numbers: wants[i] },
+      });
       return [res.status, c.status];
     };
     const assign = (numbers: number[]) =>

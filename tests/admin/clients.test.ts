@@ -21,7 +21,15 @@ async function paidPurchase(userId: number, cents: number, daysAgo: number) {
   const paidAt = new Date(Date.now() - daysAgo * DAY);
   const [p] = await t.services
     .db('payments')
-    .insert({ user_id: userId, kind: 'reservation', method: 'pix', provider: 'sandbox', status: 'approved', amount_cents: cents, paid_at: paidAt })
+    .insert({
+      user_id: userId,
+      kind: 'reservation',
+      method: 'pix',
+      provider: 'sandbox',
+      status: 'approved',
+      amount_cents: cents,
+      paid_at: paidAt,
+    })
     .returning('*');
   // The coupon module's own crediting (the hourly job's path).
   await t.services.coupons.runJob({ userId });
@@ -33,7 +41,10 @@ test('lists customers with a positive live balance, with the spec columns, bigge
   await paidPurchase(rich.user.id, 5000, 10);
   await paidPurchase(rich.user.id, 1000, 3);
   const d = await makeDraw(t, { total_numbers: 5, status: 'closed' });
-  await t.services.db('draws').where({ id: d.id }).update({ status: 'drawn', realized_at: new Date(), winner_user_id: rich.user.id, winner_number: 1 });
+  await t.services
+    .db('draws')
+    .where({ id: d.id })
+    .update({ status: 'drawn', realized_at: new Date(), winner_user_id: rich.user.id, winner_number: 1 });
   const small = await createUser(t, { name: 'Cliente Pequeno' });
   await paidPurchase(small.user.id, 300, 1);
   const expired = await createUser(t, { name: 'Cliente Expirado' });
@@ -121,5 +132,8 @@ test('pagination with hasMore; bad queries 400; anonymized customers are not lis
 test('anonymous 401, customer 403', async () => {
   const c = await createUser(t);
   expect((await t.api('GET', '/api/admin/clients/active')).status).toBe(401);
-  expect((await t.api('GET', '/api/admin/clients/active', { token: c.token })).body).toEqual({ error: 'forbidden', message: 'Acesso restrito a administradores.' });
+  expect((await t.api('GET', '/api/admin/clients/active', { token: c.token })).body).toEqual({
+    error: 'forbidden',
+    message: 'Acesso restrito a administradores.',
+  });
 });

@@ -36,8 +36,21 @@ export async function sell(
       paymentId = p.id;
     }
     if (!o.voided)
-      await trx('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).update({ status: 'sold', owner_user_id: userId, payment_id: paymentId, sold_at: trx.fn.now() });
-    await trx('number_sales').insert(numbers.map((n) => ({ draw_id: drawId, n, user_id: userId, payment_id: paymentId, source, voided_at: o.voided ? trx.fn.now() : null, void_kind: o.voided ? 'released' : null })));
+      await trx('draw_numbers')
+        .where({ draw_id: drawId })
+        .whereIn('n', numbers)
+        .update({ status: 'sold', owner_user_id: userId, payment_id: paymentId, sold_at: trx.fn.now() });
+    await trx('number_sales').insert(
+      numbers.map((n) => ({
+        draw_id: drawId,
+        n,
+        user_id: userId,
+        payment_id: paymentId,
+        source,
+        voided_at: o.voided ? trx.fn.now() : null,
+        void_kind: o.voided ? 'released' : null,
+      })),
+    );
   });
   t.services.draws.invalidateBoard(drawId);
 }

@@ -37,7 +37,10 @@ beforeAll(async () => {
   f.productId = product.id;
   f.drawId = draw.id;
   // An e-book bought by PIX and approved (vouchers and cashback through the one fulfilment).
-  const pix = await t.api('POST', '/api/payments/infoproduct', { token: a.token, body: { infoproduct_id: product.id, quantity: 2, amount_cents_total: 400 } });
+  const pix = await t.api('POST', '/api/payments/infoproduct', {
+    token: a.token,
+    body: { infoproduct_id: product.id, quantity: 2, amount_cents_total: 400 },
+  });
   expect(pix.status).toBe(201);
   f.ebookPaymentId = pix.body.paymentId;
   await t.services.payments.approveSandbox(f.ebookPaymentId, { via: 'cli' });
@@ -47,7 +50,10 @@ beforeAll(async () => {
   expect(g).toBeTruthy();
   const res = await t.api('POST', '/api/reservations', { token: a.token, body: { draw_id: draw.id, numbers: [1, 2] } });
   expect(res.status).toBe(201);
-  const consumed = await t.api('POST', '/api/vouchers/consume', { token: a.token, body: { reservationId: res.body.reservationId, numbers: [1, 2] } });
+  const consumed = await t.api('POST', '/api/vouchers/consume', {
+    token: a.token,
+    body: { reservationId: res.body.reservationId, numbers: [1, 2] },
+  });
   expect(consumed.status).toBe(200);
   // A hold left active.
   const hold = await t.api('POST', '/api/reservations', { token: b.token, body: { draw_id: draw.id, numbers: [5] } });
@@ -59,10 +65,16 @@ beforeAll(async () => {
   await sellDirectly(t, decided.id, a.user.id, [9, 3]);
   await sellDirectly(t, decided.id, b.user.id, [11]);
   const held = new Date(Date.now() - 3 * 86_400_000);
-  await t.services.db('draws').where({ id: decided.id }).update({ status: 'closed', closed_at: new Date(held.getTime() - 3600_000) });
+  await t.services
+    .db('draws')
+    .where({ id: decided.id })
+    .update({ status: 'closed', closed_at: new Date(held.getTime() - 3600_000) });
   f.contest = 2700;
   const numbers = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 11, 9, 7];
-  const out = await t.services.results.record({ contest_number: f.contest, numbers, drawn_at: held }, { actorUserId: null, actor: 'cli', source: 'cli' });
+  const out = await t.services.results.record(
+    { contest_number: f.contest, numbers, drawn_at: held },
+    { actorUserId: null, actor: 'cli', source: 'cli' },
+  );
   expect(out.decided).toEqual([expect.objectContaining({ draw_id: decided.id, winning_number: 9, winner_user_id: a.user.id })]);
 });
 afterAll(() => t.close());
@@ -129,7 +141,12 @@ test('a clean database: every check holds, the CLI says so and exits 0; --json i
   const doc = JSON.parse(json.out);
   expect(doc.ok).toBe(true);
   expect(doc.checks).toHaveLength(CHECK_NAMES.length);
-  for (const c of doc.checks) expect(Object.keys(c).filter((k) => k !== 'note').sort()).toEqual(['count', 'ids', 'name', 'ok']);
+  for (const c of doc.checks)
+    expect(
+      Object.keys(c)
+        .filter((k) => k !== 'note')
+        .sort(),
+    ).toEqual(['count', 'ids', 'name', 'ok']);
 });
 
 test.each<[string, string, (trx: Trx) => Promise<unknown>, () => Array<number | string>]>([
@@ -144,7 +161,16 @@ test.each<[string, string, (trx: Trx) => Promise<unknown>, () => Array<number | 
     'approved_payments_fulfilled_once',
     async (trx) => {
       const [p] = await trx('payments')
-        .insert({ user_id: f.buyer, kind: 'infoproduct', method: 'pix', provider: 'sandbox', status: 'pending', amount_cents: 200, quantity: 1, infoproduct_id: f.productId })
+        .insert({
+          user_id: f.buyer,
+          kind: 'infoproduct',
+          method: 'pix',
+          provider: 'sandbox',
+          status: 'pending',
+          amount_cents: 200,
+          quantity: 1,
+          infoproduct_id: f.productId,
+        })
         .returning('id');
       (f as any).pendingId = p.id;
       await trx('payment_fulfilments').insert({ payment_id: p.id });
@@ -201,7 +227,16 @@ test.each<[string, string, (trx: Trx) => Promise<unknown>, () => Array<number | 
     'no_void_sale_wins',
     async (trx) => {
       const [p] = await trx('payments')
-        .insert({ user_id: f.buyer, kind: 'reservation', method: 'pix', provider: 'sandbox', status: 'charged_back', amount_cents: 100, draw_id: f.decidedDrawId, numbers: [9] })
+        .insert({
+          user_id: f.buyer,
+          kind: 'reservation',
+          method: 'pix',
+          provider: 'sandbox',
+          status: 'charged_back',
+          amount_cents: 100,
+          draw_id: f.decidedDrawId,
+          numbers: [9],
+        })
         .returning('id');
       await trx('payment_fulfilments').insert({ payment_id: p.id });
       await trx('number_sales').where({ draw_id: f.decidedDrawId, n: 9 }).update({ payment_id: p.id });
@@ -217,7 +252,10 @@ test.each<[string, string, (trx: Trx) => Promise<unknown>, () => Array<number | 
   [
     'a stored result changed under a decided draw',
     'decided_winners_rederive',
-    (trx) => trx('lottery_results').where({ contest_number: f.contest }).update({ numbers: [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 9, 7, 11] }),
+    (trx) =>
+      trx('lottery_results')
+        .where({ contest_number: f.contest })
+        .update({ numbers: [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 9, 7, 11] }),
     () => [f.decidedDrawId],
   ],
   [
@@ -238,12 +276,15 @@ test.each<[string, string, (trx: Trx) => Promise<unknown>, () => Array<number | 
 });
 
 test('the winner of a decided draw voided after the close stays on the board: only the winner checks complain', async () => {
-  const report = await booksAfter((trx) => trx('number_sales').where({ draw_id: f.decidedDrawId, n: 9 }).update({ voided_at: trx.fn.now(), void_kind: 'kept' }));
+  const report = await booksAfter((trx) =>
+    trx('number_sales').where({ draw_id: f.decidedDrawId, n: 9 }).update({ voided_at: trx.fn.now(), void_kind: 'kept' }),
+  );
   expect(failedNames(report).sort()).toEqual(['decided_winners_rederive', 'no_void_sale_wins']);
 });
 
 test('voucher lots: a consumption whose lot spends are missing or do not add up, or lots that disagree with the balance, are reported', async () => {
-  const consumes = async (trx: Trx) => (await trx('voucher_ledger').where({ reason: 'consume' }).orderBy('id').select('id')).map((r: { id: string | number }) => Number(r.id));
+  const consumes = async (trx: Trx) =>
+    (await trx('voucher_ledger').where({ reason: 'consume' }).orderBy('id').select('id')).map((r: { id: string | number }) => Number(r.id));
   let ids: number[] = [];
   let report = await booksAfter(async (trx) => {
     ids = await consumes(trx);
@@ -253,14 +294,18 @@ test('voucher lots: a consumption whose lot spends are missing or do not add up,
   expect(checkOf(report, 'voucher_consumptions_have_lots')).toMatchObject({ ok: false, ids });
   report = await booksAfter(async (trx) => {
     ids = (await consumes(trx)).slice(0, 1);
-    await trx('voucher_lot_spends').where({ ledger_id: ids[0] }).update({ count: trx.raw('count + 1') });
+    await trx('voucher_lot_spends')
+      .where({ ledger_id: ids[0] })
+      .update({ count: trx.raw('count + 1') });
   });
   expect(checkOf(report, 'voucher_consumptions_have_lots')).toMatchObject({ ok: false, ids });
   let key = '';
   report = await booksAfter(async (trx) => {
     const lot = await trx('voucher_lots').where('remaining', '>', 0).orderBy('id').first();
     key = `lots:${lot.user_id}:${lot.infoproduct_id}`;
-    await trx('voucher_lots').where({ id: lot.id }).update({ remaining: trx.raw('remaining - 1') });
+    await trx('voucher_lots')
+      .where({ id: lot.id })
+      .update({ remaining: trx.raw('remaining - 1') });
   });
   expect(checkOf(report, 'voucher_consumptions_have_lots')).toMatchObject({ ok: false, ids: [key] });
 });
@@ -277,18 +322,30 @@ test('committed corruption: the CLI exits 1 and names it; the nightly job logs a
     expect(json.code).toBe(1);
     const doc = JSON.parse(json.out);
     expect(doc.ok).toBe(false);
-    expect(doc.checks.find((c: { name: string }) => c.name === 'coupon_balances_match_ledger')).toEqual({ name: 'coupon_balances_match_ledger', ok: false, count: 1, ids: [f.buyer] });
+    expect(doc.checks.find((c: { name: string }) => c.name === 'coupon_balances_match_ledger')).toEqual({
+      name: 'coupon_balances_match_ledger',
+      ok: false,
+      count: 1,
+      ids: [f.buyer],
+    });
 
     const errorLog = jest.spyOn(t.services.logger, 'error');
     try {
       const handlers = registerJobHandlers(t.services);
       await (handlers['books.audit'] as (d: unknown, j: unknown) => Promise<unknown>)({}, {});
-      expect(errorLog).toHaveBeenCalledWith(expect.objectContaining({ failed: [expect.objectContaining({ name: 'coupon_balances_match_ledger', count: 1 })] }), 'books do not balance');
+      expect(errorLog).toHaveBeenCalledWith(
+        expect.objectContaining({ failed: [expect.objectContaining({ name: 'coupon_balances_match_ledger', count: 1 })] }),
+        'books do not balance',
+      );
     } finally {
       errorLog.mockRestore();
     }
     const entry = await t.services.db('audit_log').where({ action: 'books.failed' }).orderBy('id', 'desc').first();
-    expect(entry).toMatchObject({ actor: 'system', entity: 'books', data: { failed: [{ name: 'coupon_balances_match_ledger', count: 1, ids: [f.buyer] }] } });
+    expect(entry).toMatchObject({
+      actor: 'system',
+      entity: 'books',
+      data: { failed: [{ name: 'coupon_balances_match_ledger', count: 1, ids: [f.buyer] }] },
+    });
   } finally {
     await t.services.db('coupon_accounts').where({ user_id: f.buyer }).decrement('balance_cents', 7);
   }

@@ -25,7 +25,8 @@ beforeAll(async () => {
   t = await createTestContext({
     now: () => clock,
     env: { SMTP_URL: smtp.url },
-    logger: (config) => createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void lines.push(s) } }),
+    logger: (config) =>
+      createLogger({ level: 'info', name: `test-${config.queuePrefix}`, destination: { write: (s: string) => void lines.push(s) } }),
   });
 });
 afterAll(async () => {
@@ -75,7 +76,9 @@ describe('POST /api/auth/mfa/setup', () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['otpauth_url', 'qr_code_data_url', 'secret']);
     expect(r.body.secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(r.body.otpauth_url).toBe(`otpauth://totp/Cota%20Verde:${encodeURIComponent(u.email)}?secret=${r.body.secret}&issuer=Cota%20Verde`);
+    expect(r.body.otpauth_url).toBe(
+      `otpauth://totp/Cota%20Verde:${encodeURIComponent(u.email)}?secret=${r.body.secret}&issuer=Cota%20Verde`,
+    );
     expect(r.body.qr_code_data_url).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/);
     const png = Buffer.from(r.body.qr_code_data_url.split(',')[1], 'base64');
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -246,7 +249,8 @@ describe('sign-in with two factors', () => {
   test('a code from one step before or after now is accepted; two steps away is not', async () => {
     const u = await enrolled();
     const wrongTimes = [clock - 60_000, clock + 60_000];
-    for (const ms of wrongTimes) expect((await loginMfa({ mfa_token: await mfaToken(u), code: await codeAt(u.secret, ms) })).body).toEqual(INVALID_CODE_401);
+    for (const ms of wrongTimes)
+      expect((await loginMfa({ mfa_token: await mfaToken(u), code: await codeAt(u.secret, ms) })).body).toEqual(INVALID_CODE_401);
     expect((await loginMfa({ mfa_token: await mfaToken(u), code: await codeAt(u.secret, clock + 30_000) })).status).toBe(200);
     tick();
     tick();
@@ -283,7 +287,10 @@ describe('sign-in with two factors', () => {
     const life = (new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()) / 60_000;
     expect(life).toBeCloseTo(5, 1);
     // Its time passes (the row's clock moved, not a sleep).
-    await t.services.db('mfa_challenges').where({ id: row.id }).update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
+    await t.services
+      .db('mfa_challenges')
+      .where({ id: row.id })
+      .update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
     expect(await loginMfa({ mfa_token: token, code: await codeAt(u.secret) })).toMatchObject({ status: 401, body: EXPIRED });
   });
 
@@ -293,7 +300,8 @@ describe('sign-in with two factors', () => {
     const right = await codeAt(u.secret);
     const wrong = right === '000000' ? '111111' : '000000';
     const headers = freshIp();
-    for (let i = 0; i < 5; i++) expect(await loginMfa({ mfa_token: token, code: wrong }, headers)).toMatchObject({ status: 401, body: INVALID_CODE_401 });
+    for (let i = 0; i < 5; i++)
+      expect(await loginMfa({ mfa_token: token, code: wrong }, headers)).toMatchObject({ status: 401, body: INVALID_CODE_401 });
     expect(await loginMfa({ mfa_token: token, code: right }, freshIp())).toMatchObject({ status: 401, body: EXPIRED });
     expect((await t.services.db('mfa_challenges').where({ user_id: u.user.id }).first('attempts')).attempts).toBe(5);
   });
@@ -326,18 +334,22 @@ describe('sign-in with two factors', () => {
     expect(r.body).toMatchObject({ error: 'validation_error', message });
   });
 
-  test('an unknown mfa_token → 401 mfa_token_expired; another account\'s code does not open my token', async () => {
+  test("an unknown mfa_token → 401 mfa_token_expired; another account's code does not open my token", async () => {
     expect(await loginMfa({ mfa_token: 'A'.repeat(43), code: '123456' })).toMatchObject({ status: 401, body: EXPIRED });
     const a = await enrolled();
     const b = await enrolled();
-    expect(await loginMfa({ mfa_token: await mfaToken(a), code: await codeAt(b.secret) })).toMatchObject({ status: 401, body: INVALID_CODE_401 });
+    expect(await loginMfa({ mfa_token: await mfaToken(a), code: await codeAt(b.secret) })).toMatchObject({
+      status: 401,
+      body: INVALID_CODE_401,
+    });
   });
 
   test('race: one TOTP code sent by 5 parallel requests (one mfa_token, then five) opens exactly one session', async () => {
     for (const shape of ['one token', 'five tokens'] as const) {
       const u = await enrolled();
       const code = await codeAt(u.secret);
-      const tokens = shape === 'one token' ? Array(5).fill(await mfaToken(u)) : await Promise.all(Array.from({ length: 5 }, () => mfaToken(u)));
+      const tokens =
+        shape === 'one token' ? Array(5).fill(await mfaToken(u)) : await Promise.all(Array.from({ length: 5 }, () => mfaToken(u)));
       const before = Number((await t.services.db('auth_tokens').where({ user_id: u.user.id }).count<{ c: string }[]>({ c: '*' }))[0].c);
       const answers = await Promise.all(tokens.map((mfa_token) => loginMfa({ mfa_token, code })));
       expect([shape, answers.filter((a) => a.status === 200).length]).toEqual([shape, 1]);
@@ -355,10 +367,18 @@ describe('sign-in with two factors', () => {
     const u = await enrolled();
     // Encrypted under another key: what a changed APP_SECRET leaves behind.
     const { createMfaCrypto } = await import('../../src/auth/mfa');
-    await t.services.db('user_mfa').where({ user_id: u.user.id }).update({ secret_enc: createMfaCrypto('o-outro-segredo-de-32-caracteres-ou-mais').encrypt(u.secret) });
+    await t.services
+      .db('user_mfa')
+      .where({ user_id: u.user.id })
+      .update({ secret_enc: createMfaCrypto('o-outro-segredo-de-32-caracteres-ou-mais').encrypt(u.secret) });
     lines.length = 0;
-    expect(await loginMfa({ mfa_token: await mfaToken(u), code: await codeAt(u.secret) })).toMatchObject({ status: 401, body: INVALID_CODE_401 });
-    expect(lines.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ level: 50, userId: u.user.id, msg: expect.stringContaining('users mfa-reset') }));
+    expect(await loginMfa({ mfa_token: await mfaToken(u), code: await codeAt(u.secret) })).toMatchObject({
+      status: 401,
+      body: INVALID_CODE_401,
+    });
+    expect(lines.map((l) => JSON.parse(l))).toContainEqual(
+      expect.objectContaining({ level: 50, userId: u.user.id, msg: expect.stringContaining('users mfa-reset') }),
+    );
     // A recovery code still works.
     expect((await loginMfa({ mfa_token: await mfaToken(u), code: u.recovery[0] })).status).toBe(200);
   });
@@ -424,7 +444,10 @@ describe('around two factors', () => {
   test('a password reset ends the sessions and keeps two factors on', async () => {
     const u = await enrolled();
     const token = await resetTokenOf(t, smtp, u.email);
-    const r = await t.api('POST', '/api/auth/reset-password/confirm', { body: { token, password: 'nova-senha-forte-9' }, headers: freshIp() });
+    const r = await t.api('POST', '/api/auth/reset-password/confirm', {
+      body: { token, password: 'nova-senha-forte-9' },
+      headers: freshIp(),
+    });
     expect(r.status).toBe(200);
     expect((await t.api('GET', '/api/me', { token: u.token })).status).toBe(401);
     const first = await login({ email: u.email, password: 'nova-senha-forte-9' });
@@ -441,7 +464,8 @@ describe('around two factors', () => {
     await sellDirectly(t, draw.id, u.user.id, [2]);
     const r = await t.api('DELETE', `/api/admin/users/${u.user.id}`, { token: admin.token });
     expect([r.status, r.body.outcome]).toEqual([200, 'anonymized']);
-    for (const table of ['user_mfa', 'mfa_recovery_codes', 'mfa_challenges']) expect([table, await t.services.db(table).where({ user_id: u.user.id })]).toEqual([table, []]);
+    for (const table of ['user_mfa', 'mfa_recovery_codes', 'mfa_challenges'])
+      expect([table, await t.services.db(table).where({ user_id: u.user.id })]).toEqual([table, []]);
   });
 
   test('with ADMIN_MFA_REQUIRED off (development and test default), an admin without two factors uses the console', async () => {
@@ -480,17 +504,25 @@ describe('ADMIN_MFA_REQUIRED=true: an admin without two factors reaches only the
     // Signing in now asks for the code; with it the console opens.
     const first = await t2.api('POST', '/api/auth/login', { body: { email: admin.email, password: admin.password }, headers: freshIp() });
     expect(first.body.mfa_required).toBe(true);
-    const second = await t2.api('POST', '/api/auth/login/mfa', { body: { mfa_token: first.body.mfa_token, code: await codeAt(s.body.secret) }, headers: freshIp() });
+    const second = await t2.api('POST', '/api/auth/login/mfa', {
+      body: { mfa_token: first.body.mfa_token, code: await codeAt(s.body.secret) },
+      headers: freshIp(),
+    });
     expect(second.status).toBe(200);
     expect(second.body.user).toMatchObject({ is_admin: true });
     expect((await t2.api('GET', '/api/admin/users', { token: second.body.token })).status).toBe(200);
-    expect((await t2.api('GET', '/api/me', { token: second.body.token })).body.user).toMatchObject({ mfa_enabled: true, mfa_enrollment_required: false });
+    expect((await t2.api('GET', '/api/me', { token: second.body.token })).body.user).toMatchObject({
+      mfa_enabled: true,
+      mfa_enrollment_required: false,
+    });
     const link = await t2.api('POST', '/api/admin/ops/link', { token: second.body.token });
     expect(link.status).toBe(200);
     tick();
 
     // Two factors turned off again: the console closes, the /ops link already issued opens nothing.
-    expect((await t2.api('POST', '/api/auth/mfa/disable', { token: second.body.token, body: { code: await codeAt(s.body.secret) } })).status).toBe(200);
+    expect(
+      (await t2.api('POST', '/api/auth/mfa/disable', { token: second.body.token, body: { code: await codeAt(s.body.secret) } })).status,
+    ).toBe(200);
     expect(await t2.api('GET', '/api/admin/users', { token: second.body.token })).toMatchObject({ status: 403, body: REFUSED });
     const opsPath = new URL(link.body.url).pathname + new URL(link.body.url).search;
     const ops = await t2.api('GET', opsPath);
@@ -501,8 +533,14 @@ describe('ADMIN_MFA_REQUIRED=true: an admin without two factors reaches only the
 
   test('a customer is refused as before (forbidden), and is never told to enrol', async () => {
     const c = await createUser(t2);
-    expect(await t2.api('GET', '/api/admin/users', { token: c.token })).toMatchObject({ status: 403, body: { error: 'forbidden', message: 'Acesso restrito a administradores.' } });
-    expect((await t2.api('GET', '/api/me', { token: c.token })).body.user).toMatchObject({ is_admin: false, mfa_enrollment_required: false });
+    expect(await t2.api('GET', '/api/admin/users', { token: c.token })).toMatchObject({
+      status: 403,
+      body: { error: 'forbidden', message: 'Acesso restrito a administradores.' },
+    });
+    expect((await t2.api('GET', '/api/me', { token: c.token })).body.user).toMatchObject({
+      is_admin: false,
+      mfa_enrollment_required: false,
+    });
     expect(await t2.api('GET', '/api/admin/users')).toMatchObject({ status: 401, body: UNAUTHENTICATED });
   });
 
@@ -518,7 +556,9 @@ describe('ADMIN_MFA_REQUIRED=true: an admin without two factors reaches only the
     expect(opened.status).toBe(303);
     const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0];
     expect((await t2.api('GET', '/ops/queues', { headers: { cookie } })).status).toBe(200);
-    expect((await t2.api('POST', '/api/auth/mfa/disable', { token: admin.token, body: { code: await codeAt(s.body.secret) } })).status).toBe(200);
+    expect(
+      (await t2.api('POST', '/api/auth/mfa/disable', { token: admin.token, body: { code: await codeAt(s.body.secret) } })).status,
+    ).toBe(200);
     expect(await t2.api('GET', '/ops/queues', { headers: { cookie } })).toMatchObject({ status: 403, body: REFUSED });
   });
 });

@@ -59,7 +59,13 @@ describe('POST /api/auth/reset-password', () => {
     }
     const shape = (r: Record<string, unknown>) => ({ ...r, id: undefined, to_address: undefined, created_at: undefined });
     expect(shape(rows[0])).toEqual(shape(rows[1]));
-    expect(rows[0]).toMatchObject({ template: 'password_reset', subject: 'Cota Verde: redefinição de senha', status: 'pending', attempts: 0, body_text: RESET_PENDING_TEXT });
+    expect(rows[0]).toMatchObject({
+      template: 'password_reset',
+      subject: 'Cota Verde: redefinição de senha',
+      status: 'pending',
+      attempts: 0,
+      body_text: RESET_PENDING_TEXT,
+    });
     // no link and no audit entry yet, for either: the account is looked up only when the mail is sent
     expect(await t.services.db('password_resets').count({ n: '*' }).first()).toEqual(resetsBefore);
     expect(await t.services.db('audit_log').count({ n: '*' }).first()).toEqual(auditBefore);
@@ -90,7 +96,9 @@ describe('POST /api/auth/reset-password', () => {
     // the outbox row: sent, with the text as mailed minus the link
     const [row] = await mailsTo(u.email);
     expect(row).toMatchObject({ status: 'sent', attempts: 1, body_html: null });
-    expect(row.body_text).toBe(sent[0].text.trimEnd().replace(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]+/, RESET_LINK_OMITTED));
+    expect(row.body_text).toBe(
+      sent[0].text.trimEnd().replace(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]+/, RESET_LINK_OMITTED),
+    );
     expect(await outboxText()).not.toContain(token);
     expect(await outboxText()).not.toContain(encodeURIComponent(token));
 
@@ -193,7 +201,10 @@ describe('POST /api/auth/reset-password/confirm', () => {
   test('an expired link → 400 invalid_token, password unchanged', async () => {
     const u = await createUser(t);
     const token = await resetToken(u.email);
-    await t.services.db('password_resets').where({ token_hash: sha256(token) }).update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
+    await t.services
+      .db('password_resets')
+      .where({ token_hash: sha256(token) })
+      .update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
     const r = await confirm({ token, password: 'nova-senha-123' });
     expect(r.status).toBe(400);
     expect(r.body).toEqual(INVALID_TOKEN);

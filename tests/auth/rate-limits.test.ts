@@ -16,7 +16,11 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const RATE_LIMITED = { error: 'rate_limited', message: 'Muitas tentativas. Aguarde um pouco e tente novamente.', retry_after: expect.any(Number) };
+const RATE_LIMITED = {
+  error: 'rate_limited',
+  message: 'Muitas tentativas. Aguarde um pouco e tente novamente.',
+  retry_after: expect.any(Number),
+};
 
 function expectRateLimited(r: { status: number; body: any; headers: Headers }, maxSeconds: number) {
   expect(r.status).toBe(429);
@@ -28,7 +32,8 @@ function expectRateLimited(r: { status: number; body: any; headers: Headers }, m
   expect(r.body.retry_after).toBe(retryAfter);
 }
 
-const login = (email: string, password: string, ip: { 'x-forwarded-for': string }) => t.api('POST', '/api/auth/login', { body: { email, password }, headers: ip });
+const login = (email: string, password: string, ip: { 'x-forwarded-for': string }) =>
+  t.api('POST', '/api/auth/login', { body: { email, password }, headers: ip });
 
 describe('login: failures count per (e-mail, IP) and per IP, never per e-mail alone', () => {
   test('per (e-mail, IP): after 5 failures that address is blocked on that account, even with the right password', async () => {
@@ -108,7 +113,9 @@ describe('password reset: 5 per hour per IP', () => {
     const ip = freshIp();
     const u = await createUser(t);
     for (let i = 0; i < 5; i++) {
-      expect((await t.api('POST', '/api/auth/reset-password', { body: { email: i === 0 ? u.email : uniqueEmail() }, headers: ip })).status).toBe(202);
+      expect(
+        (await t.api('POST', '/api/auth/reset-password', { body: { email: i === 0 ? u.email : uniqueEmail() }, headers: ip })).status,
+      ).toBe(202);
     }
     const blocked = await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: ip });
     expectRateLimited(blocked, 60 * 60);
@@ -124,7 +131,8 @@ describe('password reset: 3 per hour per e-mail, whatever the address', () => {
 
   test('the 4th request for one account from fresh addresses → 429; other accounts unaffected', async () => {
     const u = await createUser(t);
-    for (let i = 0; i < LIMITS.resetEmail.points; i++) expect((await requestReset(i === 1 ? u.email.toUpperCase() : u.email)).status).toBe(202);
+    for (let i = 0; i < LIMITS.resetEmail.points; i++)
+      expect((await requestReset(i === 1 ? u.email.toUpperCase() : u.email)).status).toBe(202);
     expectRateLimited(await requestReset(u.email), 60 * 60);
     expect(await t.services.db('mail_outbox').where({ to_address: u.email })).toHaveLength(LIMITS.resetEmail.points);
     const other = await createUser(t);
@@ -144,7 +152,8 @@ describe('password reset: 3 per hour per e-mail, whatever the address', () => {
 });
 
 describe('password reset confirmation: 10 per 15 minutes per IP', () => {
-  const confirm = (body: unknown, ip: { 'x-forwarded-for': string }) => t.api('POST', '/api/auth/reset-password/confirm', { body, headers: ip });
+  const confirm = (body: unknown, ip: { 'x-forwarded-for': string }) =>
+    t.api('POST', '/api/auth/reset-password/confirm', { body, headers: ip });
 
   test('the 11th attempt from one address → 429 even with a good link; the link still works from elsewhere', async () => {
     const u = await createUser(t);
@@ -170,7 +179,10 @@ describe('password reset confirmation: 10 per 15 minutes per IP', () => {
   test('an unknown, used or expired token is refused before any password is hashed', async () => {
     const u = await createUser(t);
     const token = await resetTokenOf(t, smtp, u.email);
-    await t.services.db('password_resets').where({ user_id: u.user.id }).update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
+    await t.services
+      .db('password_resets')
+      .where({ user_id: u.user.id })
+      .update({ expires_at: t.services.db.raw("now() - interval '1 second'") });
     const spy = jest.spyOn(argon2, 'hash');
     try {
       for (const tk of ['Z'.repeat(43), token]) {
@@ -269,12 +281,21 @@ describe('production behind one load balancer (TRUSTED_PROXY_HOPS default 1)', (
     const client = '203.0.113.50';
     const u = await createUser(prod);
     for (let i = 0; i < LIMITS.loginAccount.points; i++) {
-      const r = await prod.api('POST', '/api/auth/login', { body: { email: u.email, password: 'senha-errada' }, headers: { 'x-forwarded-for': `10.0.${i}.1, ${client}` } });
+      const r = await prod.api('POST', '/api/auth/login', {
+        body: { email: u.email, password: 'senha-errada' },
+        headers: { 'x-forwarded-for': `10.0.${i}.1, ${client}` },
+      });
       expect(r.status).toBe(401);
     }
-    const blocked = await prod.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password }, headers: { 'x-forwarded-for': `10.0.99.1, ${client}` } });
+    const blocked = await prod.api('POST', '/api/auth/login', {
+      body: { email: u.email, password: u.password },
+      headers: { 'x-forwarded-for': `10.0.99.1, ${client}` },
+    });
     expectRateLimited(blocked, 15 * 60);
-    const owner = await prod.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password }, headers: { 'x-forwarded-for': '203.0.113.51' } });
+    const owner = await prod.api('POST', '/api/auth/login', {
+      body: { email: u.email, password: u.password },
+      headers: { 'x-forwarded-for': '203.0.113.51' },
+    });
     expect(owner.status).toBe(200);
   });
 });
@@ -288,7 +309,8 @@ describe('two trusted hops (TRUSTED_PROXY_HOPS=2)', () => {
 
   test('the client is the second entry from the right; entries further left are ignored', async () => {
     const registerVia = (xff: string) => t2.api('POST', '/api/auth/register', { body: { name: '' }, headers: { 'x-forwarded-for': xff } });
-    for (let i = 0; i < LIMITS.register.points; i++) expect((await registerVia(`198.51.100.${i + 1}, 203.0.113.9, 10.0.0.${i + 1}`)).status).toBe(400);
+    for (let i = 0; i < LIMITS.register.points; i++)
+      expect((await registerVia(`198.51.100.${i + 1}, 203.0.113.9, 10.0.0.${i + 1}`)).status).toBe(400);
     expectRateLimited(await registerVia('6.6.6.6, 203.0.113.9, 10.0.0.77'), 60 * 60);
     expect((await registerVia('203.0.113.9, 203.0.113.10, 10.0.0.1')).status).toBe(400);
   });
@@ -303,10 +325,16 @@ describe('without TRUST_PROXY', () => {
 
   test('a spoofed X-Forwarded-For does not dodge the per-IP limit', async () => {
     for (let i = 0; i < LIMITS.login.points; i++) {
-      const r = await t2.api('POST', '/api/auth/login', { body: { email: uniqueEmail('spoof'), password: 'senha-errada' }, headers: freshIp() });
+      const r = await t2.api('POST', '/api/auth/login', {
+        body: { email: uniqueEmail('spoof'), password: 'senha-errada' },
+        headers: freshIp(),
+      });
       expect(r.status).toBe(401);
     }
-    const r = await t2.api('POST', '/api/auth/login', { body: { email: uniqueEmail('spoof'), password: 'senha-errada' }, headers: freshIp() });
+    const r = await t2.api('POST', '/api/auth/login', {
+      body: { email: uniqueEmail('spoof'), password: 'senha-errada' },
+      headers: freshIp(),
+    });
     expectRateLimited(r, 15 * 60);
   });
 });

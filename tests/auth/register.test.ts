@@ -24,11 +24,22 @@ function expectValidationError(r: { status: number; body: any; text: string }, m
 
 describe('POST /api/auth/register', () => {
   test('creates the account and answers 201 {user} without the password hash', async () => {
-    const body = registration({ email: 'Nova.Pessoa@Example.COM', cpf: '529.982.247-25', phone: '(41) 98888-7777', name: '  Nova Pessoa  ' });
+    const body = registration({
+      email: 'Nova.Pessoa@Example.COM',
+      cpf: '529.982.247-25',
+      phone: '(41) 98888-7777',
+      name: '  Nova Pessoa  ',
+    });
     const r = await register(body);
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      user: publicUser({ id: expect.any(Number), name: 'Nova Pessoa', email: 'nova.pessoa@example.com', phone: '41988887777', cpf: '52998224725' }),
+      user: publicUser({
+        id: expect.any(Number),
+        name: 'Nova Pessoa',
+        email: 'nova.pessoa@example.com',
+        phone: '41988887777',
+        cpf: '52998224725',
+      }),
     });
     expect(r.text).not.toContain('password');
     expect(r.text).not.toContain('argon2');
@@ -43,7 +54,10 @@ describe('POST /api/auth/register', () => {
     expect(audit).toHaveLength(1);
 
     // the new account can log in
-    const login = await t.api('POST', '/api/auth/login', { body: { email: 'NOVA.PESSOA@example.com', password: body.password }, headers: freshIp() });
+    const login = await t.api('POST', '/api/auth/login', {
+      body: { email: 'NOVA.PESSOA@example.com', password: body.password },
+      headers: freshIp(),
+    });
     expect(login.status).toBe(200);
     expect(login.body.user.id).toBe(r.body.user.id);
   });

@@ -59,7 +59,8 @@ describe('GET /api/infoproducts', () => {
     const upper = await t.api('GET', '/api/infoproducts?category=OUTRA&limit=200');
     expect(upper.body.items).toHaveLength(2);
     expect((await t.api('GET', '/api/infoproducts?category=nao-existe')).body).toEqual({ items: [] });
-    for (const bad of ['lot%20mania', '%3Cscript%3E', 'a'.repeat(61), "x'%20OR%201=1"]) expectValidationError(await t.api('GET', `/api/infoproducts?category=${bad}`));
+    for (const bad of ['lot%20mania', '%3Cscript%3E', 'a'.repeat(61), "x'%20OR%201=1"])
+      expectValidationError(await t.api('GET', `/api/infoproducts?category=${bad}`));
   });
 
   test('status=open keeps products with an open draw, with that draw attached', async () => {
@@ -69,7 +70,13 @@ describe('GET /api/infoproducts', () => {
     expect(skus).toHaveLength(14);
     expect(skus).not.toContain('LOTO-SEM-SORTEIO');
     for (const p of r.body.items) {
-      expect(p.draw).toMatchObject({ status: 'open', infoproduct_id: p.id, total_numbers: 100, ticket_price_cents: 700, counts: { reserved: 0, sold: 0, taken: 0 } });
+      expect(p.draw).toMatchObject({
+        status: 'open',
+        infoproduct_id: p.id,
+        total_numbers: 100,
+        ticket_price_cents: 700,
+        counts: { reserved: 0, sold: 0, taken: 0 },
+      });
     }
     expectValidationError(await t.api('GET', '/api/infoproducts?status=closed'));
   });
@@ -98,7 +105,13 @@ describe('GET /api/infoproducts/sections', () => {
     expect(loto.items).toHaveLength(14);
     expect(other.items.map((i: any) => i.product.sku)).toEqual(['OUTRA-1']);
     for (const item of [...loto.items, ...other.items]) {
-      expect(item.product).toMatchObject({ sku: expect.any(String), title: expect.any(String), subtitle: 'Subtítulo', cover_url: 'capa.svg', price_cents: 700 });
+      expect(item.product).toMatchObject({
+        sku: expect.any(String),
+        title: expect.any(String),
+        subtitle: 'Subtítulo',
+        cover_url: 'capa.svg',
+        price_cents: 700,
+      });
       expect(item.draw).toMatchObject({ status: 'open', ticket_price_cents: 700, prize_cents: 50_000, total_numbers: 100 });
       expect(item.draw.id).toBe(item.product.draw.id);
     }
@@ -151,7 +164,19 @@ describe('GET /api/infoproducts/{idOrSku}', () => {
   });
 
   test('weird identifiers answer 400/404 JSON, never 500', async () => {
-    const weird = ['..%2F', '..%2F..%2Fetc%2Fpasswd', '%00', 'a%20b', '%E0%A4%A', "1'%20OR%20'1'='1", 'x'.repeat(300), '99999999999999999999', '9223372036854775808', '-1', '%F0%9F%92%A9'];
+    const weird = [
+      '..%2F',
+      '..%2F..%2Fetc%2Fpasswd',
+      '%00',
+      'a%20b',
+      '%E0%A4%A',
+      "1'%20OR%20'1'='1",
+      'x'.repeat(300),
+      '99999999999999999999',
+      '9223372036854775808',
+      '-1',
+      '%F0%9F%92%A9',
+    ];
     for (const key of weird) {
       for (const suffix of ['', '/open-draw?include=numbers']) {
         const r = await t.api('GET', `/api/infoproducts/${key}${suffix}`);
@@ -165,7 +190,11 @@ describe('GET /api/infoproducts/{idOrSku}', () => {
 
 describe('GET /api/infoproducts/{idOrSku}/open-draw', () => {
   test('include=numbers: the draw with counts, the product and every number {n, status, initials}', async () => {
-    const { product, draw } = await makeProductWithDraw(t, { sku: 'ABERTO-1', price_cents: 900 }, { total_numbers: 20, prize_cents: 4_200 });
+    const { product, draw } = await makeProductWithDraw(
+      t,
+      { sku: 'ABERTO-1', price_cents: 900 },
+      { total_numbers: 20, prize_cents: 4_200 },
+    );
     const buyer = await createUser(t, { name: 'Helena Souza Lima' });
     await sellDirectly(t, draw.id, buyer.user.id, [0, 1, 2]);
     const holder = await createUser(t);
@@ -202,7 +231,14 @@ describe('GET /api/infoproducts/{idOrSku}/open-draw', () => {
     const product = await makeProduct(t, { sku: 'PENDENTE-1', price_cents: 350, default_total_numbers: 50, default_prize_cents: 9_000 });
     const r = await t.api('GET', `/api/infoproducts/${product.sku}/open-draw?include=numbers`);
     expect(r.status).toBe(200);
-    expect(r.body.draw).toEqual({ id: null, status: 'pending', total_numbers: 50, prize_cents: 9_000, ticket_price_cents: 350, counts: { reserved: 0, sold: 0, taken: 0 } });
+    expect(r.body.draw).toEqual({
+      id: null,
+      status: 'pending',
+      total_numbers: 50,
+      prize_cents: 9_000,
+      ticket_price_cents: 350,
+      counts: { reserved: 0, sold: 0, taken: 0 },
+    });
     expect(r.body.numbers).toEqual([]);
     expect(r.body.product.sku).toBe('PENDENTE-1');
     // Without a product price, the pending ticket is the configured one.
@@ -241,7 +277,13 @@ describe('POST /api/infoproducts/{idOrSku}/ensure-open-draw', () => {
     const fresh = await makeProduct(t, { default_total_numbers: 30, default_prize_cents: 1_000 });
     const a = await t.api('POST', `/api/infoproducts/${fresh.id}/ensure-open-draw`, { token: u.token });
     expect(a.status).toBe(200);
-    expect(a.body).toMatchObject({ draw_id: expect.any(Number), total_numbers: 30, prize_cents: 1_000, status: 'open', infoproduct_id: fresh.id });
+    expect(a.body).toMatchObject({
+      draw_id: expect.any(Number),
+      total_numbers: 30,
+      prize_cents: 1_000,
+      status: 'open',
+      infoproduct_id: fresh.id,
+    });
     const b = await t.api('POST', `/api/infoproducts/${fresh.sku}/ensure-open-draw`, { token: u.token });
     expect(b.body.draw_id).toBe(a.body.draw_id);
     expect(await t.services.db('draws').where({ infoproduct_id: fresh.id })).toHaveLength(1);
@@ -250,27 +292,43 @@ describe('POST /api/infoproducts/{idOrSku}/ensure-open-draw', () => {
 
   test('after a draw closed by selling out (and no successor), the new one inherits its settings', async () => {
     const u = await createUser(t);
-    const { product, draw } = await makeProductWithDraw(t, {}, { total_numbers: 40, prize_cents: 3_300, ticket_price_cents_override: 55, max_per_user: 4, title: 'Rodada especial' });
+    const { product, draw } = await makeProductWithDraw(
+      t,
+      {},
+      { total_numbers: 40, prize_cents: 3_300, ticket_price_cents_override: 55, max_per_user: 4, title: 'Rodada especial' },
+    );
     await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(), closed_by: 'sellout' });
     t.services.readCache.invalidateAll();
     const r = await t.api('POST', `/api/infoproducts/${product.sku}/ensure-open-draw`, { token: u.token });
     expect(r.status).toBe(200);
     expect(r.body.draw_id).not.toBe(draw.id);
-    expect(r.body).toMatchObject({ title: 'Rodada especial', total_numbers: 40, prize_cents: 3_300, ticket_price_cents_override: 55, ticket_price_cents: 55, max_per_user: 4 });
+    expect(r.body).toMatchObject({
+      title: 'Rodada especial',
+      total_numbers: 40,
+      prize_cents: 3_300,
+      ticket_price_cents_override: 55,
+      ticket_price_cents: 55,
+      max_per_user: 4,
+    });
   });
 
   test('20 concurrent calls on a product without an open draw create exactly one', async () => {
     for (let round = 0; round < 3; round++) {
       const u = await createUser(t);
       const product = await makeProduct(t);
-      const answers = await Promise.all(range(0, 20).map(() => t.api('POST', `/api/infoproducts/${product.sku}/ensure-open-draw`, { token: u.token })));
+      const answers = await Promise.all(
+        range(0, 20).map(() => t.api('POST', `/api/infoproducts/${product.sku}/ensure-open-draw`, { token: u.token })),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
       const ids = new Set(answers.map((a) => a.body.draw_id));
       expect(ids.size).toBe(1);
       const draws = await t.services.db('draws').where({ infoproduct_id: product.id });
       expect(draws).toHaveLength(1);
       expect(draws[0].id).toBe([...ids][0]);
-      const events = await t.services.db('domain_events').where({ name: 'draw.opened' }).whereRaw(`(payload->>'drawId')::bigint = ?`, [draws[0].id]);
+      const events = await t.services
+        .db('domain_events')
+        .where({ name: 'draw.opened' })
+        .whereRaw(`(payload->>'drawId')::bigint = ?`, [draws[0].id]);
       expect(events).toHaveLength(1);
     }
   });
@@ -291,18 +349,32 @@ describe('POST /api/infoproducts/{idOrSku}/ensure-open-draw', () => {
 describe('GET /api/config', () => {
   test('current_draw_id is the open draw of main_infoproduct_id, with the public settings', async () => {
     const { product, draw } = await makeProductWithDraw(t);
-    await writeAppConfig(t.services.db, { main_infoproduct_id: product.id, banner_title: 'Rodada da semana', max_numbers_per_selection: 7, ticket_price_cents: 250 });
+    await writeAppConfig(t.services.db, {
+      main_infoproduct_id: product.id,
+      banner_title: 'Rodada da semana',
+      max_numbers_per_selection: 7,
+      ticket_price_cents: 250,
+    });
     t.services.readCache.invalidateAll();
     const r = await t.api('GET', '/api/config');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ current_draw_id: draw.id, draw_id: draw.id, banner_title: 'Rodada da semana', max_numbers_per_selection: 7, ticket_price_cents: 250 });
+    expect(r.body).toEqual({
+      current_draw_id: draw.id,
+      draw_id: draw.id,
+      banner_title: 'Rodada da semana',
+      max_numbers_per_selection: 7,
+      ticket_price_cents: 250,
+    });
 
     // When that draw sells out, the current draw becomes its successor.
     const u = await createUser(t);
     await sellDirectly(t, draw.id, u.user.id, range(0, 99));
     await grant(t, u.user.id, product.id, 1);
     const res = await t.api('POST', '/api/reservations', { token: u.token, body: { draw_id: draw.id, numbers: [99] } });
-    const c = await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: res.body.reservationId, numbers: [99] } });
+    const c = await t.api('POST', '/api/vouchers/consume', {
+      token: u.token,
+      body: { reservationId: res.body.reservationId, numbers: [99] },
+    });
     expect(c.body).toMatchObject({ sold_out: true, next_draw_id: expect.any(Number) });
     const after = await t.api('GET', '/api/config');
     expect(after.body.current_draw_id).toBe(c.body.next_draw_id);

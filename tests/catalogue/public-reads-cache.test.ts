@@ -42,7 +42,11 @@ async function get(path: string, headers: Record<string, string> = {}) {
   return { status: res.status, text, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
 async function post(path: string, token: string, body: unknown) {
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 /** SQL statements the app under test runs while `fn` runs (knex 'query' events). */
@@ -61,7 +65,11 @@ async function countQueries(fn: () => Promise<unknown>) {
 describe('answers', () => {
   test('every public read answers the uncached serialization byte for byte, then the same bytes from the cache', async () => {
     const cat = await makeCategory(t, { slug: 'bytes', name: 'Séries' });
-    const { product, draw } = await makeProductWithDraw(t, { category_id: cat.id, sku: 'BYTES-1', title: 'Guia Prático' }, { total_numbers: 12 });
+    const { product, draw } = await makeProductWithDraw(
+      t,
+      { category_id: cat.id, sku: 'BYTES-1', title: 'Guia Prático' },
+      { total_numbers: 12 },
+    );
     await makeProductWithDraw(t, { category_id: cat.id });
     const pending = await makeProduct(t, { category_id: cat.id });
     const buyer = await createUser(t, { name: 'Ângela Müller' });
@@ -72,8 +80,14 @@ describe('answers', () => {
     const c = services.catalogue;
     const d = services.draws;
     const reads: Array<[string, () => Promise<unknown>]> = [
-      ['/api/infoproducts?category=bytes&status=open&limit=12', async () => ({ items: await c.list({ category: 'bytes', status: 'open', limit: '12' }) })],
-      ['/api/infoproducts?category=BYTES&limit=200&include=numbers', async () => ({ items: await c.list({ category: 'bytes', limit: '200', include: 'numbers' }) })],
+      [
+        '/api/infoproducts?category=bytes&status=open&limit=12',
+        async () => ({ items: await c.list({ category: 'bytes', status: 'open', limit: '12' }) }),
+      ],
+      [
+        '/api/infoproducts?category=BYTES&limit=200&include=numbers',
+        async () => ({ items: await c.list({ category: 'bytes', limit: '200', include: 'numbers' }) }),
+      ],
       ['/api/infoproducts/sections?onlyOpen=1', () => c.sections({ onlyOpen: '1' })],
       ['/api/infoproducts/sections', () => c.sections({})],
       [`/api/infoproducts/${product.sku}`, () => c.detail(product.sku!)],
@@ -169,7 +183,9 @@ describe('single flight and queries', () => {
       expect(new Set(answers).size).toBe(1);
       // Hits: no query at all, also for a signed-in caller (public reads skip the session lookup).
       expect(await countQueries(() => Promise.all(range(0, 20).map(() => get(path))))).toBe(0);
-      expect(await countQueries(() => Promise.all(range(0, 5).map(() => get(path, { authorization: `Bearer ${signedIn.token}` }))))).toBe(0);
+      expect(await countQueries(() => Promise.all(range(0, 5).map(() => get(path, { authorization: `Bearer ${signedIn.token}` }))))).toBe(
+        0,
+      );
     }
   });
 });
@@ -213,7 +229,10 @@ describe('writes in this process show at once', () => {
     const other = await post('/api/reservations', u.token, { draw_id: draw.id, numbers: [7] });
     expect(other.status).toBe(201);
     expect((await views()).board).toBe('aaassaaraa');
-    await services.db('reservations').where({ id: other.body.reservationId }).update({ expires_at: services.db.raw(`now() - interval '1 second'`) });
+    await services
+      .db('reservations')
+      .where({ id: other.body.reservationId })
+      .update({ expires_at: services.db.raw(`now() - interval '1 second'`) });
     expect(await services.reservations.expire(other.body.reservationId)).toBe(true);
     expect(await views()).toEqual({ board: 'aaassaaaaa', numbers: 'aaassaaaaa', counts: counts(0, 2), initials: 'RLJ' });
   });
@@ -304,6 +323,11 @@ describe('writes from another process, when the invalidation bus is silent', () 
     expect(hold.status).toBe(201);
     // The 1 s bound itself is asserted on a frozen clock above; here only that it shows up (a
     // generous ceiling for a loaded machine, no elapsed time asserted).
-    await eventually(async () => (await t.api('GET', `/api/draws/${draw.id}/numbers`)).body.numbers[4].status === 'reserved', 'the other app to see the hold', 30_000, 20);
+    await eventually(
+      async () => (await t.api('GET', `/api/draws/${draw.id}/numbers`)).body.numbers[4].status === 'reserved',
+      'the other app to see the hold',
+      30_000,
+      20,
+    );
   });
 });

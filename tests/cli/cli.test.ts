@@ -21,16 +21,30 @@ const cli = (argv: string[], services: () => Services = () => t.services) => run
 
 describe('users create-admin', () => {
   test('creates an admin who can log in over HTTP as admin', async () => {
-    const r = await cli(['users', 'create-admin', '--email', 'Chefe@CotaVerde.test', '--password', 'senha-do-chefe', '--name', 'Chefe Geral']);
+    const r = await cli([
+      'users',
+      'create-admin',
+      '--email',
+      'Chefe@CotaVerde.test',
+      '--password',
+      'senha-do-chefe',
+      '--name',
+      'Chefe Geral',
+    ]);
     expect(r).toMatchObject({ code: 0, err: '' });
     expect(r.out).toMatch(/^administrador #\d+ chefe@cotaverde\.test\n$/);
 
     const row = await t.services.db('users').where({ email: 'chefe@cotaverde.test' }).first();
     expect(row).toMatchObject({ name: 'Chefe Geral', is_admin: true, role: 'admin' });
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
-    expect(await t.services.db('audit_log').where({ action: 'user.admin_created', entity_id: String(row.id), actor: 'cli' })).toHaveLength(1);
+    expect(await t.services.db('audit_log').where({ action: 'user.admin_created', entity_id: String(row.id), actor: 'cli' })).toHaveLength(
+      1,
+    );
 
-    const login = await t.api('POST', '/api/auth/login', { body: { email: 'chefe@cotaverde.test', password: 'senha-do-chefe' }, headers: ip() });
+    const login = await t.api('POST', '/api/auth/login', {
+      body: { email: 'chefe@cotaverde.test', password: 'senha-do-chefe' },
+      headers: ip(),
+    });
     expect(login.status).toBe(200);
     expect(login.body.user).toMatchObject({ email: 'chefe@cotaverde.test', name: 'Chefe Geral', is_admin: true, role: 'admin' });
     const me = await t.api('GET', '/api/me', { token: login.body.token });
@@ -41,7 +55,9 @@ describe('users create-admin', () => {
     const r = await cli(['users', 'create-admin', '--email', 'json-admin@cotaverde.test', '--password', 'senha-json-1', '--json']);
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.out);
-    expect(rows).toEqual([expect.objectContaining({ email: 'json-admin@cotaverde.test', name: 'Administrador', is_admin: true, role: 'admin' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ email: 'json-admin@cotaverde.test', name: 'Administrador', is_admin: true, role: 'admin' }),
+    ]);
     expect(r.out).not.toContain('password');
     expect(r.out).not.toContain('argon2');
   });
@@ -59,7 +75,10 @@ describe('users create-admin', () => {
   });
 
   test.each([
-    [['users', 'create-admin', '--email', 'bad', '--password', 'x'], /erro: .*Informe um e-mail válido\..*A senha deve ter pelo menos 6 caracteres\./],
+    [
+      ['users', 'create-admin', '--email', 'bad', '--password', 'x'],
+      /erro: .*Informe um e-mail válido\..*A senha deve ter pelo menos 6 caracteres\./,
+    ],
     [['users', 'create-admin', '--email', 'ok@cotaverde.test', '--password', '123'], /A senha deve ter pelo menos 6 caracteres\./],
     [['users', 'create-admin', '--password', 'senha-123456'], /a opção obrigatória '--email <email>' não foi informada/],
     [['users', 'create-admin', '--email', 'ok@cotaverde.test'], /a opção obrigatória '--password <senha>' não foi informada/],
@@ -115,13 +134,16 @@ describe('users list', () => {
     expect(lines[2]).toContain(u.email);
   });
 
-  test.each([[['--limit', '0']], [['--limit', 'abc']], [['--limit', '5000']], [['--offset', '-1']]])('users list %j exits non-zero with a clear message', async (args) => {
-    const r = await cli(['users', 'list', ...args]);
-    expect(r.code).not.toBe(0);
-    expect(r.err).toMatch(/^erro: --(limit|offset) deve ser um inteiro/);
-    expect(r.err).not.toMatch(STACK);
-    expect(r.out).toBe('');
-  });
+  test.each([[['--limit', '0']], [['--limit', 'abc']], [['--limit', '5000']], [['--offset', '-1']]])(
+    'users list %j exits non-zero with a clear message',
+    async (args) => {
+      const r = await cli(['users', 'list', ...args]);
+      expect(r.code).not.toBe(0);
+      expect(r.err).toMatch(/^erro: --(limit|offset) deve ser um inteiro/);
+      expect(r.err).not.toMatch(STACK);
+      expect(r.out).toBe('');
+    },
+  );
 });
 
 describe('mail list', () => {
@@ -148,7 +170,14 @@ describe('mail list', () => {
     expect(r).toMatchObject({ code: 0, err: '' });
     const rows = JSON.parse(r.out);
     expect(rows).toEqual([
-      expect.objectContaining({ to: u.email, template: 'password_reset', subject: 'Cota Verde: redefinição de senha', status: 'pending', attempts: 0, body: RESET_PENDING_TEXT }),
+      expect.objectContaining({
+        to: u.email,
+        template: 'password_reset',
+        subject: 'Cota Verde: redefinição de senha',
+        status: 'pending',
+        attempts: 0,
+        body: RESET_PENDING_TEXT,
+      }),
     ]);
 
     // filtered by status
@@ -177,7 +206,9 @@ describe('mail list', () => {
     const withBody = await mcli(['mail', 'list', '--to', u.email, '--body']);
     expect(withBody.code).toBe(0);
     expect(withBody.out).toContain('Olá, Bruna Reis.');
-    expect(withBody.out).toContain(mailed.trimEnd().replace(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]+/, RESET_LINK_OMITTED));
+    expect(withBody.out).toContain(
+      mailed.trimEnd().replace(/http:\/\/cotaverde\.test\/redefinir-senha\?token=[A-Za-z0-9_-]+/, RESET_LINK_OMITTED),
+    );
     expect(withBody.out).not.toContain(token);
     expect(withBody.out).not.toMatch(USABLE_LINK);
     // the link itself still works: the listing only never shows it
@@ -312,10 +343,13 @@ describe('services lifecycle', () => {
 });
 
 describe('payments approve', () => {
-  test.each(['0x0f', '1e3', '01', '-1', '1.0', 'abc', '9007199254740993'])('refuses the id %s by the API id rule, touching nothing', async (id) => {
-    const r = await cli(['payments', 'approve', id]);
-    expect(r.code).not.toBe(0);
-    expect(r.err).toContain('o id do pagamento deve ser um número inteiro decimal');
-    expect(r.out).toBe('');
-  });
+  test.each(['0x0f', '1e3', '01', '-1', '1.0', 'abc', '9007199254740993'])(
+    'refuses the id %s by the API id rule, touching nothing',
+    async (id) => {
+      const r = await cli(['payments', 'approve', id]);
+      expect(r.code).not.toBe(0);
+      expect(r.err).toContain('o id do pagamento deve ser um número inteiro decimal');
+      expect(r.out).toBe('');
+    },
+  );
 });

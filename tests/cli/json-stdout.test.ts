@@ -31,7 +31,10 @@ const ROOT = path.resolve(__dirname, '../..');
 function runAll(commands: string[][]): Promise<Array<{ argv: string[]; out: string; err: string; code: number }>> {
   return new Promise((resolve, reject) => {
     const env = childProcessEnv(t, { LOG_LEVEL: 'info', LOTTERY_API_URL: fake.url, PUBLIC_URL: 'http://cotaverde.test' });
-    const c = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tests/helpers/cli-json-runner.ts'), JSON.stringify(commands)], { cwd: ROOT, env });
+    const c = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tests/helpers/cli-json-runner.ts'), JSON.stringify(commands)], {
+      cwd: ROOT,
+      env,
+    });
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));
@@ -61,7 +64,12 @@ function jsonCommands(): string[] {
       else if (s.options.some((o) => o.long === '--json')) found.push(pp.join(' '));
     }
   };
-  walk(buildCli(() => { throw new Error('not used'); }), []);
+  walk(
+    buildCli(() => {
+      throw new Error('not used');
+    }),
+    [],
+  );
   return found.sort();
 }
 
@@ -82,7 +90,10 @@ test('every command with --json writes one JSON document to stdout; its logs go 
   const decided = await makeDraw(t);
   await sellDirectly(t, decided.id, buyer.user.id, [numbers[19]]);
   await sellDirectly(t, decided.id, other.user.id, [numbers[18]]);
-  await t.services.db('draws').where({ id: decided.id }).update({ status: 'closed', closed_at: new Date(drawnAt.getTime() - 3600_000) });
+  await t.services
+    .db('draws')
+    .where({ id: decided.id })
+    .update({ status: 'closed', closed_at: new Date(drawnAt.getTime() - 3600_000) });
   await t.services.results.record({ contest_number: 7000, numbers, drawn_at: drawnAt }, { actorUserId: null, actor: 'cli', source: 'cli' });
   const toClose = await makeDraw(t);
   const typed = REAL_CONTESTS['2651'].map(Number);
@@ -91,23 +102,44 @@ test('every command with --json writes one JSON document to stdout; its logs go 
   const byCommand: Record<string, string[][]> = {
     'db migrate': [['db', 'migrate', '--status', '--json']],
     'db backup': [['db', 'backup', '--out', path.join(os.tmpdir(), `cv-json-${process.pid}-${Date.now()}.cvbak`), '--json']],
-    'users create-admin': [['users', 'create-admin', '--email', `adm-${Date.now()}@example.com`, '--password', 'senha-muito-segura-1', '--name', 'Admin Json', '--json']],
+    'users create-admin': [
+      [
+        'users',
+        'create-admin',
+        '--email',
+        `adm-${Date.now()}@example.com`,
+        '--password',
+        'senha-muito-segura-1',
+        '--name',
+        'Admin Json',
+        '--json',
+      ],
+    ],
     'users list': [['users', 'list', '--limit', '5', '--json']],
     'users show': [['users', 'show', buyer.email, '--json']],
     'users promote': [['users', 'promote', other.email, '--json']],
     'users demote': [['users', 'demote', other.email, '--json']],
     'users mfa-reset': [['users', 'mfa-reset', (await createUser(t)).email, '--json']],
     'vouchers grant': [['vouchers', 'grant', '--user', buyer.email, '--product', String(product.id), '--quantity', '1', '--json']],
-    'payments approve': [['payments', 'approve', String(pix.paymentId), '--json'], ['payments', 'approve', String(pix3.paymentId), '--json']],
+    'payments approve': [
+      ['payments', 'approve', String(pix.paymentId), '--json'],
+      ['payments', 'approve', String(pix3.paymentId), '--json'],
+    ],
     'payments refund': [['payments', 'refund', String(pix3.paymentId), '--reason', 'teste do --json', '--json']],
     'payments list': [['payments', 'list', '--limit', '5', '--json']],
     'payments show': [['payments', 'show', String(pix.paymentId), '--json']],
     'payments review': [['payments', 'review', String(pix2.paymentId), '--note', 'conferido', '--json']],
-    'payments recheck': [['payments', 'recheck', '--since', '1', '--json'], ['payments', 'recheck', '--id', String(pix.paymentId), '--json']],
+    'payments recheck': [
+      ['payments', 'recheck', '--since', '1', '--json'],
+      ['payments', 'recheck', '--id', String(pix.paymentId), '--json'],
+    ],
     'mail list': [['mail', 'list', '--limit', '5', '--json']],
     'coupons show': [['coupons', 'show', buyer.email, '--json']],
     'coupons adjust': [['coupons', 'adjust', buyer.email, '--cents', '100', '--reason', 'teste json', '--json']],
-    'winners list': [['winners', 'list', '--json'], ['winners', 'list', '--no-winner', '--json']],
+    'winners list': [
+      ['winners', 'list', '--json'],
+      ['winners', 'list', '--no-winner', '--json'],
+    ],
     'winners show': [['winners', 'show', String(decided.id), '--json']],
     'winners set-prize': [['winners', 'set-prize', String(decided.id), '--name', 'Curso', '--link', 'https://exemplo.com/c', '--json']],
     'winners redeem': [['winners', 'redeem', String(decided.id), '--json']],
@@ -116,8 +148,22 @@ test('every command with --json writes one JSON document to stdout; its logs go 
     'draws open': [['draws', 'open', '--product', String((await makeProduct(t)).id), '--json']],
     'draws close': [['draws', 'close', String(toClose.id), '--json']],
     'draws reopen': [['draws', 'reopen', String(toClose.id), '--json']],
-    'results record': [['results', 'record', '--contest', '7001', '--numbers', typed.map(pad).join(' '), '--drawn-at', new Date(drawnAt.getTime() + 2 * 86_400_000).toISOString(), '--json']],
-    'results correct': [['results', 'correct', '--contest', '7000', '--numbers', fixed.map(pad).join(' '), '--reason', 'ordem trocada', '--json']],
+    'results record': [
+      [
+        'results',
+        'record',
+        '--contest',
+        '7001',
+        '--numbers',
+        typed.map(pad).join(' '),
+        '--drawn-at',
+        new Date(drawnAt.getTime() + 2 * 86_400_000).toISOString(),
+        '--json',
+      ],
+    ],
+    'results correct': [
+      ['results', 'correct', '--contest', '7000', '--numbers', fixed.map(pad).join(' '), '--reason', 'ordem trocada', '--json'],
+    ],
     'results fetch': [['results', 'fetch', '--contest', '2660', '--json']],
     'results show': [['results', 'show', '7000', '--json']],
     'queues status': [['queues', 'status', '--json']],
@@ -136,16 +182,21 @@ test('every command with --json writes one JSON document to stdout; its logs go 
     try {
       doc = JSON.parse(r.out);
     } catch {
-      problems.push(`${r.argv.join(' ')} (exit ${r.code}): stdout is not one JSON document: ${JSON.stringify(r.out.slice(0, 300))} stderr: ${r.err.slice(0, 300)}`);
+      problems.push(
+        `${r.argv.join(' ')} (exit ${r.code}): stdout is not one JSON document: ${JSON.stringify(r.out.slice(0, 300))} stderr: ${r.err.slice(0, 300)}`,
+      );
       continue;
     }
     if (doc === null || typeof doc !== 'object') problems.push(`${r.argv.join(' ')}: stdout is not a JSON object or array`);
     // audit books answers 1 when an invariant fails; everything else here succeeds.
-    if (r.code !== 0 && !(r.argv[0] === 'audit' && r.code === 1)) problems.push(`${r.argv.join(' ')}: exit ${r.code}: ${r.err.slice(0, 300)}`);
+    if (r.code !== 0 && !(r.argv[0] === 'audit' && r.code === 1))
+      problems.push(`${r.argv.join(' ')}: exit ${r.code}: ${r.err.slice(0, 300)}`);
   }
   expect(problems).toEqual([]);
   // The services did log (pino lines, level info) — on stderr, never on stdout.
   const logged = runs.filter((r) => /"level":30/.test(r.err));
-  expect(logged.map((r) => r.argv.slice(0, 2).join(' '))).toEqual(expect.arrayContaining(['payments approve', 'winners redeem', 'results correct']));
+  expect(logged.map((r) => r.argv.slice(0, 2).join(' '))).toEqual(
+    expect.arrayContaining(['payments approve', 'winners redeem', 'results correct']),
+  );
   for (const r of runs) expect(r.out).not.toMatch(/"level":\d+/);
 }, 600_000);

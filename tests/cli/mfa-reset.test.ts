@@ -19,7 +19,10 @@ const cli = (argv: string[]) => runCliCaptured(argv, () => t.services);
 async function enrolled() {
   const u = await createUser(t);
   const s = await t.api('POST', '/api/auth/mfa/setup', { token: u.token });
-  const e = await t.api('POST', '/api/auth/mfa/enable', { token: u.token, body: { code: await generate({ secret: s.body.secret, epoch: Math.floor(clock / 1000) }) } });
+  const e = await t.api('POST', '/api/auth/mfa/enable', {
+    token: u.token,
+    body: { code: await generate({ secret: s.body.secret, epoch: Math.floor(clock / 1000) }) },
+  });
   expect(e.status).toBe(200);
   clock += 30_000;
   return u;
@@ -29,10 +32,15 @@ test('turns two factors off, ends every session, audited; the password alone sig
   const u = await enrolled();
   const other = await createUser(t);
   const r = await cli(['users', 'mfa-reset', u.email.toUpperCase()]);
-  expect(r).toEqual({ code: 0, out: `usuário #${u.user.id} ${u.email}: verificação em duas etapas desativada; 1 sessão encerrada\n`, err: '' });
+  expect(r).toEqual({
+    code: 0,
+    out: `usuário #${u.user.id} ${u.email}: verificação em duas etapas desativada; 1 sessão encerrada\n`,
+    err: '',
+  });
   expect((await t.api('GET', '/api/me', { token: u.token })).status).toBe(401);
   expect((await t.api('GET', '/api/me', { token: other.token })).status).toBe(200);
-  for (const table of ['user_mfa', 'mfa_recovery_codes', 'mfa_challenges']) expect([table, await t.services.db(table).where({ user_id: u.user.id })]).toEqual([table, []]);
+  for (const table of ['user_mfa', 'mfa_recovery_codes', 'mfa_challenges'])
+    expect([table, await t.services.db(table).where({ user_id: u.user.id })]).toEqual([table, []]);
   const login = await t.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password }, headers: freshIp() });
   expect(Object.keys(login.body).sort()).toEqual(['token', 'user']);
   const log = await t.services.db('audit_log').where({ action: 'user.mfa_reset', entity_id: String(u.user.id) });

@@ -23,7 +23,8 @@ afterAll(() => t.close());
 const cli = (argv: string[]) => runCliCaptured(argv, () => t.services);
 
 /** Commander's English texts: none may reach an operator. */
-const ENGLISH = /\b(Usage|Options|Commands|Arguments|display help|default:|error:|unknown option|unknown command|missing required|not specified|Did you mean)\b|\[options\]|\[command\]/;
+const ENGLISH =
+  /\b(Usage|Options|Commands|Arguments|display help|default:|error:|unknown option|unknown command|missing required|not specified|Did you mean)\b|\[options\]|\[command\]/;
 
 function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
   return cmd.commands.flatMap((c) => [[...prefix, c.name()], ...commandPaths(c, [...prefix, c.name()])]);
@@ -102,12 +103,18 @@ describe("commander's texts in Portuguese", () => {
 
   test('the translation covers every message commander 14 writes, and leaves the CLI’s own alone', () => {
     expect(translateCommanderMessage("error: option '--limit <n>' argument missing")).toBe("erro: falta o valor da opção '--limit <n>'");
-    expect(translateCommanderMessage("error: option '--x <v>' argument 'y' is invalid. deve ser número")).toBe("erro: valor 'y' inválido para a opção '--x <v>'. deve ser número");
+    expect(translateCommanderMessage("error: option '--x <v>' argument 'y' is invalid. deve ser número")).toBe(
+      "erro: valor 'y' inválido para a opção '--x <v>'. deve ser número",
+    );
     expect(translateCommanderMessage("error: command-argument value 'a' is invalid for argument 'email'. informe o e-mail")).toBe(
       "erro: valor 'a' inválido para o argumento 'email'. informe o e-mail",
     );
-    expect(translateCommanderMessage('error: too many arguments. Expected 0 arguments but got 1.')).toBe('erro: argumentos demais: esperava 0, recebeu 1.');
-    expect(translateCommanderMessage("error: unknown command 'x'\n(Did you mean one of a, b?)")).toBe("erro: comando desconhecido 'x'\n(Você quis dizer um destes: a, b?)");
+    expect(translateCommanderMessage('error: too many arguments. Expected 0 arguments but got 1.')).toBe(
+      'erro: argumentos demais: esperava 0, recebeu 1.',
+    );
+    expect(translateCommanderMessage("error: unknown command 'x'\n(Did you mean one of a, b?)")).toBe(
+      "erro: comando desconhecido 'x'\n(Você quis dizer um destes: a, b?)",
+    );
     expect(translateCommanderMessage('erro: --limit deve ser um inteiro')).toBe('erro: --limit deve ser um inteiro');
   });
 });
@@ -139,7 +146,9 @@ describe('tables: R$ and Brasília time; --json raw', () => {
     const lines = text.out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id\s+título\s+situação\s+sku\s+números\s+vendidos\s+reservados\s+preço\s+fechado em\s+número vencedor$/);
     expect(lines).toHaveLength(3);
-    expect(lines[2]).toMatch(new RegExp(`^${d.id}\\s+Guia Fuso\\s+closed\\s+${p.sku}\\s+20\\s+0\\s+0\\s+R\\$ 1\\.234,56\\s+14/01/2026 23:30$`));
+    expect(lines[2]).toMatch(
+      new RegExp(`^${d.id}\\s+Guia Fuso\\s+closed\\s+${p.sku}\\s+20\\s+0\\s+0\\s+R\\$ 1\\.234,56\\s+14/01/2026 23:30$`),
+    );
 
     const json = await cli(['draws', 'list', '--product', String(p.id), '--json']);
     expect(json.code).toBe(0);
@@ -173,8 +182,17 @@ describe('the built CLI (cli/bin.cjs → dist/cli/index.cjs)', () => {
   const run = (args: string[], name: string) =>
     new Promise<{ code: number | null; out: string; err: string; loaded: string[] }>((resolve) => {
       const loadedFile = path.join(dir, `${name}.json`);
-      execFile(process.execPath, ['--require', preload, path.join(ROOT, 'cli/bin.cjs'), ...args], { cwd: ROOT, env: childProcessEnv(t, { CV_LOADED: loadedFile }) }, (error, out, err) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out, err, loaded: JSON.parse(fs.readFileSync(loadedFile, 'utf8')) }),
+      execFile(
+        process.execPath,
+        ['--require', preload, path.join(ROOT, 'cli/bin.cjs'), ...args],
+        { cwd: ROOT, env: childProcessEnv(t, { CV_LOADED: loadedFile }) },
+        (error, out, err) =>
+          resolve({
+            code: error ? ((error as { code?: number }).code ?? 1) : 0,
+            out,
+            err,
+            loaded: JSON.parse(fs.readFileSync(loadedFile, 'utf8')),
+          }),
       );
     });
 

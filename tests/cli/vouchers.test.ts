@@ -29,15 +29,26 @@ describe('vouchers grant', () => {
     const payments = await t.services.db('payments').where({ user_id: u.user.id });
     expect(payments).toHaveLength(1);
     const p = payments[0];
-    expect(p).toMatchObject({ kind: 'admin', method: 'admin', provider: 'admin', status: 'approved', amount_cents: 0, quantity: 3, infoproduct_id: product.id });
+    expect(p).toMatchObject({
+      kind: 'admin',
+      method: 'admin',
+      provider: 'admin',
+      status: 'approved',
+      amount_cents: 0,
+      quantity: 3,
+      infoproduct_id: product.id,
+    });
     expect(p.paid_at).toBeInstanceOf(Date);
     const fulfilment = await t.services.db('payment_fulfilments').where({ payment_id: p.id }).first();
     expect(fulfilment.result).toEqual({ vouchers: 3, infoproduct_id: product.id });
-    expect(await t.services.db('voucher_ledger').where({ user_id: u.user.id }).select('delta', 'reason', 'payment_id', 'infoproduct_id')).toEqual([
-      { delta: 3, reason: 'grant', payment_id: p.id, infoproduct_id: product.id },
-    ]);
+    expect(
+      await t.services.db('voucher_ledger').where({ user_id: u.user.id }).select('delta', 'reason', 'payment_id', 'infoproduct_id'),
+    ).toEqual([{ delta: 3, reason: 'grant', payment_id: p.id, infoproduct_id: product.id }]);
     expect(await balanceOf(u.user.id, product.id)).toBe(3);
-    const audit = await t.services.db('audit_log').where({ action: 'vouchers.granted', entity: 'payment', entity_id: String(p.id) }).first();
+    const audit = await t.services
+      .db('audit_log')
+      .where({ action: 'vouchers.granted', entity: 'payment', entity_id: String(p.id) })
+      .first();
     expect(audit).toMatchObject({ actor: 'cli', data: { user_id: u.user.id, infoproduct_id: product.id, quantity: 3 } });
 
     // The vouchers are usable at once.
@@ -49,7 +60,9 @@ describe('vouchers grant', () => {
   test('each grant adds up; user and product by id; email case-insensitive', async () => {
     const u = await createUser(t);
     const product = await makeProduct(t);
-    expect((await cli(['vouchers', 'grant', '--user', String(u.user.id), '--product', String(product.id), '--quantity', '2'])).code).toBe(0);
+    expect((await cli(['vouchers', 'grant', '--user', String(u.user.id), '--product', String(product.id), '--quantity', '2'])).code).toBe(
+      0,
+    );
     expect((await cli(['vouchers', 'grant', '--user', u.email.toUpperCase(), '--product', product.sku!, '--quantity', '5'])).code).toBe(0);
     expect(await balanceOf(u.user.id, product.id)).toBe(7);
     expect(await t.services.db('payments').where({ user_id: u.user.id, kind: 'admin' })).toHaveLength(2);
@@ -90,16 +103,29 @@ describe('vouchers grant', () => {
     const u = await createUser(t);
     const product = await makeProduct(t);
     const cases: Array<[string[], RegExp]> = [
-      [['--user', 'ninguem@example.com', '--product', product.sku!], /erro \(user_not_found\): Usuário não encontrado: ninguem@example\.com/],
+      [
+        ['--user', 'ninguem@example.com', '--product', product.sku!],
+        /erro \(user_not_found\): Usuário não encontrado: ninguem@example\.com/,
+      ],
       [['--user', '987654321', '--product', product.sku!], /erro \(user_not_found\): Usuário não encontrado: 987654321/],
-      [['--user', '99999999999999999999', '--product', product.sku!], /erro \(user_not_found\): Usuário não encontrado: 99999999999999999999/],
+      [
+        ['--user', '99999999999999999999', '--product', product.sku!],
+        /erro \(user_not_found\): Usuário não encontrado: 99999999999999999999/,
+      ],
       [['--user', u.email, '--product', 'NAO-EXISTE'], /erro \(infoproduct_not_found\): E-book não encontrado: NAO-EXISTE/],
       [['--user', u.email, '--product', '987654321'], /erro \(infoproduct_not_found\): E-book não encontrado: 987654321/],
-      [['--user', u.email, '--product', '99999999999999999999'], /erro \(infoproduct_not_found\): E-book não encontrado: 99999999999999999999/],
+      [
+        ['--user', u.email, '--product', '99999999999999999999'],
+        /erro \(infoproduct_not_found\): E-book não encontrado: 99999999999999999999/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await cli(['vouchers', 'grant', ...args, '--quantity', '1']);
-      expect({ args, code: r.code === 0 ? 0 : 'non-zero', err: r.err }).toEqual({ args, code: 'non-zero', err: expect.stringMatching(message) });
+      expect({ args, code: r.code === 0 ? 0 : 'non-zero', err: r.err }).toEqual({
+        args,
+        code: 'non-zero',
+        err: expect.stringMatching(message),
+      });
       expect(r.err).not.toMatch(STACK);
     }
     expect(await t.services.db('payments').where({ user_id: u.user.id })).toHaveLength(0);
@@ -120,8 +146,28 @@ describe('fulfilment of an approved payment happens once', () => {
       .db('payments')
       .insert(
         kind === 'admin'
-          ? { user_id: u.user.id, kind, method: 'admin', provider: 'admin', status: 'approved', amount_cents: 0, quantity, infoproduct_id: product.id, paid_at: new Date() }
-          : { user_id: u.user.id, kind, method: 'pix', provider: 'sandbox', status: 'approved', amount_cents: 700 * quantity, quantity, infoproduct_id: product.id, paid_at: new Date() },
+          ? {
+              user_id: u.user.id,
+              kind,
+              method: 'admin',
+              provider: 'admin',
+              status: 'approved',
+              amount_cents: 0,
+              quantity,
+              infoproduct_id: product.id,
+              paid_at: new Date(),
+            }
+          : {
+              user_id: u.user.id,
+              kind,
+              method: 'pix',
+              provider: 'sandbox',
+              status: 'approved',
+              amount_cents: 700 * quantity,
+              quantity,
+              infoproduct_id: product.id,
+              paid_at: new Date(),
+            },
       )
       .returning('*');
     return { u, product, payment };
@@ -137,7 +183,9 @@ describe('fulfilment of an approved payment happens once', () => {
       expect(r.fulfilled).toBe(false);
       expect(r.result).toEqual({ vouchers: 3, infoproduct_id: product.id });
     }
-    const many = await Promise.all(range(0, 20).map(() => t.services.db.transaction((trx) => fulfilPayment(trx, payment, { vouchers: t.services.vouchers }))));
+    const many = await Promise.all(
+      range(0, 20).map(() => t.services.db.transaction((trx) => fulfilPayment(trx, payment, { vouchers: t.services.vouchers }))),
+    );
     expect(many.filter((r) => r.fulfilled)).toHaveLength(0);
     expect(await balanceOf(u.user.id, product.id)).toBe(3);
     expect(await t.services.db('voucher_ledger').where({ user_id: u.user.id })).toHaveLength(1);
@@ -150,14 +198,18 @@ describe('fulfilment of an approved payment happens once', () => {
     expect([first.fulfilled, second.fulfilled]).toEqual([true, false]);
     expect(second.result).toEqual(first.result);
     expect(await balanceOf(u.user.id, product.id)).toBe(4);
-    expect(await t.services.db('voucher_ledger').where({ user_id: u.user.id }).select('delta', 'reason', 'payment_id')).toEqual([{ delta: 4, reason: 'grant', payment_id: payment.id }]);
+    expect(await t.services.db('voucher_ledger').where({ user_id: u.user.id }).select('delta', 'reason', 'payment_id')).toEqual([
+      { delta: 4, reason: 'grant', payment_id: payment.id },
+    ]);
     expect(await t.services.db('payment_fulfilments').where({ payment_id: payment.id })).toHaveLength(1);
   });
 
   test.each(['admin', 'infoproduct'] as const)('a %s payment fulfilled 20 times concurrently grants once', async (kind) => {
     for (let round = 0; round < 3; round++) {
       const { u, product, payment } = await approvedPayment(kind, 2);
-      const results = await Promise.all(range(0, 20).map(() => t.services.db.transaction((trx) => fulfilPayment(trx, payment, { vouchers: t.services.vouchers }))));
+      const results = await Promise.all(
+        range(0, 20).map(() => t.services.db.transaction((trx) => fulfilPayment(trx, payment, { vouchers: t.services.vouchers }))),
+      );
       expect(results.filter((r) => r.fulfilled)).toHaveLength(1);
       expect(await balanceOf(u.user.id, product.id)).toBe(2);
       expect(await t.services.db('voucher_ledger').where({ user_id: u.user.id })).toHaveLength(1);
@@ -168,7 +220,9 @@ describe('fulfilment of an approved payment happens once', () => {
   test('a payment that is not approved is never fulfilled', async () => {
     const { u, product, payment } = await approvedPayment('infoproduct', 1);
     const pending = { ...payment, status: 'pending' };
-    await expect(t.services.db.transaction((trx) => fulfilPayment(trx, pending, { vouchers: t.services.vouchers }))).rejects.toThrow(/not approved/);
+    await expect(t.services.db.transaction((trx) => fulfilPayment(trx, pending, { vouchers: t.services.vouchers }))).rejects.toThrow(
+      /not approved/,
+    );
     expect(await balanceOf(u.user.id, product.id)).toBe(0);
     expect(await t.services.db('payment_fulfilments').where({ payment_id: payment.id })).toHaveLength(0);
   });

@@ -33,14 +33,17 @@ const adm = (method: string, p: string, body?: unknown) => as(admin)(method, p, 
 
 /** A draw decided straight in the row (the result module's decision is tested elsewhere). */
 async function decide(drawId: number, winnerUserId: number | null, winnerNumber: number | null) {
-  await t.services.db('draws').where({ id: drawId }).update({
-    status: 'drawn',
-    closed_at: t.services.db.fn.now(),
-    realized_at: t.services.db.fn.now(),
-    winner_user_id: winnerUserId,
-    winner_number: winnerNumber,
-    no_winner: winnerUserId == null,
-  });
+  await t.services
+    .db('draws')
+    .where({ id: drawId })
+    .update({
+      status: 'drawn',
+      closed_at: t.services.db.fn.now(),
+      realized_at: t.services.db.fn.now(),
+      winner_user_id: winnerUserId,
+      winner_number: winnerNumber,
+      no_winner: winnerUserId == null,
+    });
   t.services.readCache.invalidateAll();
 }
 
@@ -48,16 +51,35 @@ describe('customer area', () => {
   test('GET /api/me/autopay → active, numbers, brand, last4, holder_name, doc_number', async () => {
     const u = await createUser(t);
     const tok = await tokenize(t, u.token);
-    await as(u)('POST', '/api/me/autopay', { active: true, numbers: [7, 21], holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, card_token: tok.id });
+    await as(u)('POST', '/api/me/autopay', {
+      active: true,
+      numbers: [7, 21],
+      holder_name: 'MARIA DA SILVA',
+      doc_number: VALID_CPF,
+      card_token: tok.id,
+    });
     const r = await as(u)('GET', '/api/me/autopay');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ active: true, numbers: [7, 21], brand: 'visa', last4: '1111', holder_name: 'MARIA DA SILVA', doc_number: expect.any(String) });
+    expect(r.body).toMatchObject({
+      active: true,
+      numbers: [7, 21],
+      brand: 'visa',
+      last4: '1111',
+      holder_name: 'MARIA DA SILVA',
+      doc_number: expect.any(String),
+    });
   });
 
   test('POST /api/me/autopay {active, numbers, holder_name, doc_number, card_token} → card {has_card, brand, last4}; a failure carries error', async () => {
     const u = await createUser(t);
     const tok = await tokenize(t, u.token);
-    const r = await as(u)('POST', '/api/me/autopay', { active: true, numbers: [33], holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, card_token: tok.id });
+    const r = await as(u)('POST', '/api/me/autopay', {
+      active: true,
+      numbers: [33],
+      holder_name: 'MARIA DA SILVA',
+      doc_number: VALID_CPF,
+      card_token: tok.id,
+    });
     expect(r.status).toBe(200);
     expect(r.body.card).toEqual({ has_card: true, brand: 'visa', last4: '1111' });
     const bad = await as(u)('POST', '/api/me/autopay', { active: true, numbers: [] });
@@ -68,7 +90,13 @@ describe('customer area', () => {
   test('POST /api/me/autopay/cancel → 2xx (a failure would carry error)', async () => {
     const u = await createUser(t);
     const tok = await tokenize(t, u.token);
-    await as(u)('POST', '/api/me/autopay', { active: true, numbers: [44], holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, card_token: tok.id });
+    await as(u)('POST', '/api/me/autopay', {
+      active: true,
+      numbers: [44],
+      holder_name: 'MARIA DA SILVA',
+      doc_number: VALID_CPF,
+      card_token: tok.id,
+    });
     const r = await as(u)('POST', '/api/me/autopay/cancel');
     expect(r.status).toBe(200);
     expect(r.body.error).toBeUndefined();
@@ -79,14 +107,20 @@ describe('customer area', () => {
   test('GET /api/autopay/claims → taken, mine', async () => {
     const u = await createUser(t);
     const tok = await tokenize(t, u.token);
-    await as(u)('POST', '/api/me/autopay', { active: true, numbers: [55], holder_name: 'MARIA DA SILVA', doc_number: VALID_CPF, card_token: tok.id });
+    await as(u)('POST', '/api/me/autopay', {
+      active: true,
+      numbers: [55],
+      holder_name: 'MARIA DA SILVA',
+      doc_number: VALID_CPF,
+      card_token: tok.id,
+    });
     const mine = await as(u)('GET', '/api/autopay/claims');
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({ taken: expect.any(Array), mine: [55] });
     expect((await me('GET', '/api/autopay/claims')).body.taken).toContain(55);
   });
 
-  test('GET /api/me; GET /api/payments/me → the user; the participations, each with its draw and the caller\'s result', async () => {
+  test("GET /api/me; GET /api/payments/me → the user; the participations, each with its draw and the caller's result", async () => {
     const u = await createUser(t);
     const other = await createUser(t);
     const won = await makeProductWithDraw(t, {}, { max_per_user: 0 });
@@ -103,9 +137,24 @@ describe('customer area', () => {
     const r = await as(u)('GET', '/api/payments/me');
     expect(r.status).toBe(200);
     const byDraw = new Map(r.body.items.map((i: { draw_id: number }) => [i.draw_id, i]));
-    expect(byDraw.get(won.draw.id)).toMatchObject({ status: 'approved', numbers: [1], result: 'contemplado', draw: { id: won.draw.id, status: 'sorteado', result: 'contemplado' } });
-    expect(byDraw.get(lost.draw.id)).toMatchObject({ status: 'approved', numbers: [2], result: 'nao contemplado', draw: { id: lost.draw.id, status: 'sorteado', result: 'nao contemplado' } });
-    expect(byDraw.get(open.draw.id)).toMatchObject({ status: 'approved', numbers: [4], result: 'open', draw: { id: open.draw.id, status: 'open', result: 'open' } });
+    expect(byDraw.get(won.draw.id)).toMatchObject({
+      status: 'approved',
+      numbers: [1],
+      result: 'contemplado',
+      draw: { id: won.draw.id, status: 'sorteado', result: 'contemplado' },
+    });
+    expect(byDraw.get(lost.draw.id)).toMatchObject({
+      status: 'approved',
+      numbers: [2],
+      result: 'nao contemplado',
+      draw: { id: lost.draw.id, status: 'sorteado', result: 'nao contemplado' },
+    });
+    expect(byDraw.get(open.draw.id)).toMatchObject({
+      status: 'approved',
+      numbers: [4],
+      result: 'open',
+      draw: { id: open.draw.id, status: 'open', result: 'open' },
+    });
   });
 
   test('reservations: GET /api/me/reservations?active=1 → items (with numbers) and reservations (one per number: id, draw_id, number, status, expires_at)', async () => {
@@ -114,10 +163,28 @@ describe('customer area', () => {
     const held = await as(u)('POST', '/api/reservations', { draw_id: draw.id, numbers: [9, 5] });
     const r = await as(u)('GET', `/api/me/reservations?active=1&_=${Date.now()}`);
     expect(r.status).toBe(200);
-    expect(r.body.items).toEqual([expect.objectContaining({ id: held.body.id, reservation_id: held.body.id, draw_id: draw.id, numbers: [5, 9], status: 'active', expires_at: expect.any(String) })]);
+    expect(r.body.items).toEqual([
+      expect.objectContaining({
+        id: held.body.id,
+        reservation_id: held.body.id,
+        draw_id: draw.id,
+        numbers: [5, 9],
+        status: 'active',
+        expires_at: expect.any(String),
+      }),
+    ]);
     expect(r.body.reservations).toEqual(
       [5, 9].map((n) =>
-        expect.objectContaining({ id: held.body.id, reservation_id: held.body.id, draw_id: draw.id, number: n, n, status: 'active', expires_at: expect.any(String), reserved_until: expect.any(String) }),
+        expect.objectContaining({
+          id: held.body.id,
+          reservation_id: held.body.id,
+          draw_id: draw.id,
+          number: n,
+          n,
+          status: 'active',
+          expires_at: expect.any(String),
+          reserved_until: expect.any(String),
+        }),
       ),
     );
   });
@@ -126,7 +193,17 @@ describe('customer area', () => {
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 450 }, { max_per_user: 2, total_numbers: 30 });
     const r = await me('GET', `/api/draws/${draw.id}`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: draw.id, draw_id: draw.id, title: draw.title, status: 'open', price_cents: 450, numbers_total: 30, max_per_user: 2, infoproduct_id: product.id, sku: product.sku });
+    expect(r.body).toMatchObject({
+      id: draw.id,
+      draw_id: draw.id,
+      title: draw.title,
+      status: 'open',
+      price_cents: 450,
+      numbers_total: 30,
+      max_per_user: 2,
+      infoproduct_id: product.id,
+      sku: product.sku,
+    });
     expect((await me('GET', '/api/draws')).body.items.map((d: { id: number }) => d.id)).toContain(draw.id);
   });
 
@@ -136,7 +213,10 @@ describe('customer area', () => {
     await sellDirectly(t, draw.id, u.user.id, [0]);
     const r = await as(u)('GET', `/api/ebooks/by-draw/${draw.id}`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ title: product.title, url: expect.stringMatching(new RegExp(`^/api/ebooks/${product.sku}/download\\?`)) });
+    expect(r.body).toMatchObject({
+      title: product.title,
+      url: expect.stringMatching(new RegExp(`^/api/ebooks/${product.sku}/download\\?`)),
+    });
   });
 
   test('e-book download /api/ebooks/{sku}/download → the file, as a plain link (session cookie) or with the bearer', async () => {
@@ -145,12 +225,18 @@ describe('customer area', () => {
     await sellDirectly(t, draw.id, u.user.id, [1]);
     const login = await t.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-    const expected = createHash('sha256').update(fs.readFileSync(path.join(EBOOKS, 'financas-em-dia.pdf'))).digest('hex');
+    const expected = createHash('sha256')
+      .update(fs.readFileSync(path.join(EBOOKS, 'financas-em-dia.pdf')))
+      .digest('hex');
     for (const headers of [{ cookie }, { authorization: `Bearer ${u.token}` }] as Array<Record<string, string>>) {
       const res = await fetch(`${t.url}/api/ebooks/${product.sku}/download`, { headers });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/pdf');
-      expect(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex')).toBe(expected);
+      expect(
+        createHash('sha256')
+          .update(Buffer.from(await res.arrayBuffer()))
+          .digest('hex'),
+      ).toBe(expected);
     }
   });
 
@@ -164,11 +250,23 @@ describe('customer area', () => {
   });
 
   test('GET /api/coupons/mine → the coupon: cents, code, last_payment_sync_at, updated_at', async () => {
-    const created = await adm('POST', '/api/admin/users', { name: 'Com Cupom', email: `cupom-${Date.now()}@example.com`, coupon_value_cents: 800, coupon_reason: 'Crédito de teste' });
-    const login = await t.api('POST', '/api/auth/login', { body: { email: created.body.email, password: created.body.temporary_password } });
+    const created = await adm('POST', '/api/admin/users', {
+      name: 'Com Cupom',
+      email: `cupom-${Date.now()}@example.com`,
+      coupon_value_cents: 800,
+      coupon_reason: 'Crédito de teste',
+    });
+    const login = await t.api('POST', '/api/auth/login', {
+      body: { email: created.body.email, password: created.body.temporary_password },
+    });
     const r = await t.api('GET', '/api/coupons/mine', { token: login.body.token });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ cents: 800, code: created.body.coupon_code, last_payment_sync_at: null, updated_at: expect.any(String) });
+    expect(r.body).toMatchObject({
+      cents: 800,
+      code: created.body.coupon_code,
+      last_payment_sync_at: null,
+      updated_at: expect.any(String),
+    });
   });
 
   test('POST /api/coupons/sync or /api/me/coupons/sync → {add_cents, last_payment_sync_at}', async () => {
@@ -181,7 +279,11 @@ describe('customer area', () => {
 
   test('GET /api/config; POST /api/config {banner_title, max_numbers_per_selection} → the same fields', async () => {
     const r = await me('GET', '/api/config');
-    expect(r.body).toMatchObject({ banner_title: expect.any(String), max_numbers_per_selection: expect.any(Number), ticket_price_cents: expect.any(Number) });
+    expect(r.body).toMatchObject({
+      banner_title: expect.any(String),
+      max_numbers_per_selection: expect.any(Number),
+      ticket_price_cents: expect.any(Number),
+    });
     const saved = await adm('POST', '/api/config', { banner_title: 'Rodada do contrato', max_numbers_per_selection: 6 });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ banner_title: 'Rodada do contrato', max_numbers_per_selection: 6 });
@@ -192,7 +294,10 @@ describe('customer area', () => {
     const { draw } = await makeProductWithDraw(t, { price_cents: 250 }, { max_per_user: 0 });
     const u = await createUser(t);
     const held = await as(u)('POST', '/api/reservations', { draw_id: draw.id, numbers: [14, 13] });
-    const r = await as(u)('POST', `/api/payments/pix?_=${Date.now()}`, { reservationId: held.body.reservationId, reservation_id: held.body.reservationId });
+    const r = await as(u)('POST', `/api/payments/pix?_=${Date.now()}`, {
+      reservationId: held.body.reservationId,
+      reservation_id: held.body.reservationId,
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       paymentId: expect.any(Number),
@@ -274,13 +379,26 @@ describe('admin', () => {
     const r = await adm('GET', '/api/admin/dashboard/open-buyers');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ draw_id: draw.id, sold: 2, remaining: 8 });
-    expect(r.body.buyers).toEqual([expect.objectContaining({ user_id: customer.user.id, name: 'Cliente Contrato', email: customer.email, count: 2, numbers: [3, 4], total_cents: expect.any(Number) })]);
+    expect(r.body.buyers).toEqual([
+      expect.objectContaining({
+        user_id: customer.user.id,
+        name: 'Cliente Contrato',
+        email: customer.email,
+        count: 2,
+        numbers: [3, 4],
+        total_cents: expect.any(Number),
+      }),
+    ]);
     expect(r.body.numbers[3]).toMatchObject({ n: 3, user_id: customer.user.id, name: 'Cliente Contrato', email: customer.email });
     expect(r.body.numbers[0]).toMatchObject({ n: 0, user_id: null });
   });
 
-  test('GET /api/admin/draws; GET /api/infoproducts?limit=200; GET /api/infoproducts/{id} → the draws table and the dialog\'s e-books', async () => {
-    const { product, draw } = await makeProductWithDraw(t, { price_cents: 990, title: 'E-book do dialogo' }, { max_per_user: 3, total_numbers: 50 });
+  test("GET /api/admin/draws; GET /api/infoproducts?limit=200; GET /api/infoproducts/{id} → the draws table and the dialog's e-books", async () => {
+    const { product, draw } = await makeProductWithDraw(
+      t,
+      { price_cents: 990, title: 'E-book do dialogo' },
+      { max_per_user: 3, total_numbers: 50 },
+    );
     const r = await adm('GET', '/api/admin/draws');
     expect(r.status).toBe(200);
     expect(r.body.items.find((d: { id: number }) => d.id === draw.id)).toMatchObject({
@@ -294,8 +412,15 @@ describe('admin', () => {
       ipTitle: 'E-book do dialogo',
       ipPriceCents: 990,
     });
-    expect((await adm('GET', '/api/infoproducts?limit=200')).body.items.find((p: { id: number }) => p.id === product.id)).toMatchObject({ title: 'E-book do dialogo', price_cents: 990 });
-    expect((await adm('GET', `/api/infoproducts/${product.id}`)).body).toMatchObject({ id: product.id, title: 'E-book do dialogo', price_cents: 990 });
+    expect((await adm('GET', '/api/infoproducts?limit=200')).body.items.find((p: { id: number }) => p.id === product.id)).toMatchObject({
+      title: 'E-book do dialogo',
+      price_cents: 990,
+    });
+    expect((await adm('GET', `/api/infoproducts/${product.id}`)).body).toMatchObject({
+      id: product.id,
+      title: 'E-book do dialogo',
+      price_cents: 990,
+    });
   });
 
   test('PATCH /api/admin/draws/{id} {status}; DELETE /api/admin/draws/{id}', async () => {
@@ -309,11 +434,35 @@ describe('admin', () => {
   });
 
   test('POST /api/admin/draws and PUT /api/admin/draws/{id} with {title, name, status, price_cents, ticket_price_cents, numbers_total, total_numbers, max_per_user, limit_per_user, infoproduct_id}', async () => {
-    const body = { title: 'Pelo diálogo', name: 'Pelo diálogo', status: 'closed', price_cents: 150, ticket_price_cents: 150, numbers_total: 30, total_numbers: 30, max_per_user: 2, limit_per_user: 2, infoproduct_id: null };
+    const body = {
+      title: 'Pelo diálogo',
+      name: 'Pelo diálogo',
+      status: 'closed',
+      price_cents: 150,
+      ticket_price_cents: 150,
+      numbers_total: 30,
+      total_numbers: 30,
+      max_per_user: 2,
+      limit_per_user: 2,
+      infoproduct_id: null,
+    };
     const c = await adm('POST', '/api/admin/draws', body);
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ title: 'Pelo diálogo', status: 'closed', price_cents: 150, numbers_total: 30, max_per_user: 2, infoproduct_id: null });
-    const u = await adm('PUT', `/api/admin/draws/${c.body.id}`, { ...body, title: 'Editado', name: 'Editado', price_cents: 175, ticket_price_cents: 175 });
+    expect(c.body).toMatchObject({
+      title: 'Pelo diálogo',
+      status: 'closed',
+      price_cents: 150,
+      numbers_total: 30,
+      max_per_user: 2,
+      infoproduct_id: null,
+    });
+    const u = await adm('PUT', `/api/admin/draws/${c.body.id}`, {
+      ...body,
+      title: 'Editado',
+      name: 'Editado',
+      price_cents: 175,
+      ticket_price_cents: 175,
+    });
     expect(u.status).toBe(200);
     expect(u.body).toMatchObject({ id: c.body.id, title: 'Editado', price_cents: 175 });
   });
@@ -333,7 +482,14 @@ describe('admin', () => {
       const r = await adm('GET', p);
       expect([p, r.status]).toEqual([p, 200]);
       const items: Array<{ id: number }> = r.body.items;
-      expect(items.find((d) => d.id === decided.id)).toMatchObject({ ...columns, status: 'sorteado', realized_at: expect.any(String), winner_name: who, winner_number: 5, winner_user_id: winner.user.id });
+      expect(items.find((d) => d.id === decided.id)).toMatchObject({
+        ...columns,
+        status: 'sorteado',
+        realized_at: expect.any(String),
+        winner_name: who,
+        winner_number: 5,
+        winner_user_id: winner.user.id,
+      });
       expect(items.find((d) => d.id === waiting.id)).toMatchObject({ ...columns, status: 'closed', realized_at: null, winner_name: null });
       expect(items.some((d) => (d as { status?: string }).status === 'open')).toBe(false);
     }
@@ -357,7 +513,12 @@ describe('admin', () => {
   });
 
   test('GET /api/admin/clients/active → items (user_id, name, email, created_at, purchases_count, total_brl, last_buy, wins, days_to_expire, coupon)', async () => {
-    const created = await adm('POST', '/api/admin/users', { name: 'Saldo Ativo', email: `saldo-${Date.now()}@example.com`, coupon_value_cents: 1234, coupon_reason: 'Crédito' });
+    const created = await adm('POST', '/api/admin/users', {
+      name: 'Saldo Ativo',
+      email: `saldo-${Date.now()}@example.com`,
+      coupon_value_cents: 1234,
+      coupon_reason: 'Crédito',
+    });
     const r = await adm('GET', '/api/admin/clients/active');
     expect(r.status).toBe(200);
     expect(r.body.items.find((c: { user_id: number }) => c.user_id === created.body.id)).toMatchObject({
@@ -393,7 +554,10 @@ describe('admin', () => {
       product_name: null,
       product_link: null,
     });
-    const p = await adm('PATCH', `/api/admin/winners/${d.id}`, { product_name: 'Vale-presente', product_link: 'https://loja.example/vale' });
+    const p = await adm('PATCH', `/api/admin/winners/${d.id}`, {
+      product_name: 'Vale-presente',
+      product_link: 'https://loja.example/vale',
+    });
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ product_name: 'Vale-presente', product_link: 'https://loja.example/vale' });
   });
@@ -402,13 +566,37 @@ describe('admin', () => {
     const list = await adm('GET', '/api/admin/users?limit=500&offset=0');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ items: expect.any(Array), hasMore: false });
-    const payload = { name: 'Novo Cliente', email: `novo-${Date.now()}@example.com`, phone: '41988887777', is_admin: false, coupon_code: '', coupon_value_cents: 0, set_default_password: true };
+    const payload = {
+      name: 'Novo Cliente',
+      email: `novo-${Date.now()}@example.com`,
+      phone: '41988887777',
+      is_admin: false,
+      coupon_code: '',
+      coupon_value_cents: 0,
+      set_default_password: true,
+    };
     const c = await adm('POST', '/api/admin/users', payload);
     expect(c.status).toBe(201);
-    const userFields = { id: expect.any(Number), name: 'Novo Cliente', email: payload.email, phone: '41988887777', is_admin: false, coupon_code: expect.stringMatching(/^CV-/), coupon_value_cents: 0, created_at: expect.any(String) };
+    const userFields = {
+      id: expect.any(Number),
+      name: 'Novo Cliente',
+      email: payload.email,
+      phone: '41988887777',
+      is_admin: false,
+      coupon_code: expect.stringMatching(/^CV-/),
+      coupon_value_cents: 0,
+      created_at: expect.any(String),
+    };
     expect(c.body).toMatchObject({ ...userFields, temporary_password: expect.any(String) });
     expect(c.body.message).toBe(`Salvo com sucesso. Senha padrão: ${c.body.temporary_password}`);
-    const u = await adm('PUT', `/api/admin/users/${c.body.id}`, { name: 'Cliente Editado', email: payload.email, phone: '41988887777', is_admin: false, coupon_code: c.body.coupon_code, coupon_value_cents: 0 });
+    const u = await adm('PUT', `/api/admin/users/${c.body.id}`, {
+      name: 'Cliente Editado',
+      email: payload.email,
+      phone: '41988887777',
+      is_admin: false,
+      coupon_code: c.body.coupon_code,
+      coupon_value_cents: 0,
+    });
     expect(u.status).toBe(200);
     expect(u.body).toMatchObject({ ...userFields, id: c.body.id, name: 'Cliente Editado' });
     expect(u.body.user).toBeUndefined();
@@ -440,11 +628,21 @@ describe('admin', () => {
     await t.services.db('draws').where({ id: d.id }).update({ product_name: 'Prêmio', product_link: 'https://loja.example/premio' });
     const r = await me('GET', `/api/me/draws/${d.id}/board`);
     expect(r.status).toBe(200);
-    expect(r.body.draw).toMatchObject({ status: 'sorteado', result: 'nao contemplado', winner_number: 42, winner_name: 'DDT', product_name: 'Prêmio', product_link: 'https://loja.example/premio' });
+    expect(r.body.draw).toMatchObject({
+      status: 'sorteado',
+      result: 'nao contemplado',
+      winner_number: 42,
+      winner_name: 'DDT',
+      product_name: 'Prêmio',
+      product_link: 'https://loja.example/premio',
+    });
     expect(r.body.board[42]).toEqual({ n: 42, label: '42', state: 'taken', isWinner: true, isMine: false });
     expect(r.body.board[43]).toEqual({ n: 43, label: '43', state: 'taken', isWinner: false, isMine: true });
     expect(r.body.my_numbers).toEqual([43]);
-    expect((await as(w)('GET', `/api/me/draws/${d.id}/board`)).body.draw).toMatchObject({ result: 'contemplado', winner_name: 'Dona Do Tabuleiro' });
+    expect((await as(w)('GET', `/api/me/draws/${d.id}/board`)).body.draw).toMatchObject({
+      result: 'contemplado',
+      winner_name: 'Dona Do Tabuleiro',
+    });
   });
 
   test('GET /api/admin/infoproducts?search=; POST, PUT, DELETE with {sku, title, …, price, prize (reais as typed), total_numbers, active, category_id, category_slug}', async () => {
@@ -466,7 +664,14 @@ describe('admin', () => {
     };
     const c = await adm('POST', '/api/admin/infoproducts', payload);
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ id: expect.any(Number), sku, title: 'Livro do Contrato', price_cents: 1990, default_prize_cents: 123_456, active: true });
+    expect(c.body).toMatchObject({
+      id: expect.any(Number),
+      sku,
+      title: 'Livro do Contrato',
+      price_cents: 1990,
+      default_prize_cents: 123_456,
+      active: true,
+    });
     const list = await adm('GET', `/api/admin/infoproducts?search=${sku}`);
     expect(list.body.items.map((p: { id: number }) => p.id)).toEqual([c.body.id]);
     const u = await adm('PUT', `/api/admin/infoproducts/${c.body.id}`, { ...payload, price: '21,00' });
@@ -479,7 +684,10 @@ describe('admin', () => {
 async function ebookWithDraw() {
   const bytes = fs.readFileSync(path.join(EBOOKS, 'financas-em-dia.pdf'));
   const product = await makeProduct(t, { file_url: 'financas-em-dia.pdf', title: 'Finanças do Contrato' });
-  await t.services.db('infoproducts').where({ id: product.id }).update({ file_sha256: createHash('sha256').update(bytes).digest('hex') });
+  await t.services
+    .db('infoproducts')
+    .where({ id: product.id })
+    .update({ file_sha256: createHash('sha256').update(bytes).digest('hex') });
   const draw = await makeDraw(t, { infoproduct_id: product.id, max_per_user: 0 });
   return { product, draw };
 }

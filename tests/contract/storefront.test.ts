@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The client's request helper: the bearer it stored, JSON in and out. */
-const call = (method: string, path: string, body?: unknown, token: string | null = customer.token) => t.api(method, path, { token: token ?? undefined, body });
+const call = (method: string, path: string, body?: unknown, token: string | null = customer.token) =>
+  t.api(method, path, { token: token ?? undefined, body });
 
 /** storefront §3 "Number": n (or number, idx) and status (or state). */
 const cellShape = { n: expect.any(Number), status: expect.stringMatching(/^(available|reserved|sold|taken)$/) };
@@ -45,7 +46,11 @@ test('GET /api/me → user (id, email)', async () => {
 
 test('GET /api/infoproducts?category&status=open&limit=12 → items[] with what a home card shows', async () => {
   const cat = await makeCategory(t, { slug: 'lotomania-contrato', name: 'Lotomania' });
-  const { product, draw } = await makeProductWithDraw(t, { category_id: cat.id, price_cents: 350, title: 'E-book da vitrine' }, { total_numbers: 100, prize_cents: 80_000 });
+  const { product, draw } = await makeProductWithDraw(
+    t,
+    { category_id: cat.id, price_cents: 350, title: 'E-book da vitrine' },
+    { total_numbers: 100, prize_cents: 80_000 },
+  );
   await sellDirectly(t, draw.id, customer.user.id, [4]);
   const r = await call('GET', `/api/infoproducts?category=${cat.slug}&status=open&limit=12`, undefined, null);
   expect(r.status).toBe(200);
@@ -66,7 +71,11 @@ test('GET /api/infoproducts?category&status=open&limit=12 → items[] with what 
 
 test('GET /api/infoproducts/sections?onlyOpen=1 → a list of sections {slug, name, logo_url, items[{product, draw}]}, not cached', async () => {
   const cat = await makeCategory(t, { slug: 'secao-contrato', name: 'Seção', logo_url: '/logos/secao.svg' });
-  const { product, draw } = await makeProductWithDraw(t, { category_id: cat.id, price_cents: 500 }, { ticket_price_cents_override: 250, prize_cents: 9_000, total_numbers: 50 });
+  const { product, draw } = await makeProductWithDraw(
+    t,
+    { category_id: cat.id, price_cents: 500 },
+    { ticket_price_cents_override: 250, prize_cents: 9_000, total_numbers: 50 },
+  );
   const r = await call('GET', '/api/infoproducts/sections?onlyOpen=1', undefined, null);
   expect(r.status).toBe(200);
   expect(r.headers.get('cache-control')).toBe('no-store');
@@ -75,14 +84,24 @@ test('GET /api/infoproducts/sections?onlyOpen=1 → a list of sections {slug, na
   expect(section).toMatchObject({ slug: 'secao-contrato', name: 'Seção', logo_url: '/logos/secao.svg' });
   expect(section.items).toEqual([
     {
-      product: expect.objectContaining({ sku: product.sku, title: product.title, subtitle: expect.any(String), cover_url: expect.any(String), price_cents: 500 }),
+      product: expect.objectContaining({
+        sku: product.sku,
+        title: product.title,
+        subtitle: expect.any(String),
+        cover_url: expect.any(String),
+        price_cents: 500,
+      }),
       draw: expect.objectContaining({ id: draw.id, ticket_price_cents: 250, prize_cents: 9_000, total_numbers: 50 }),
     },
   ]);
 });
 
 test('GET /api/infoproducts/{idOrSku}/open-draw[?include=numbers] → draw (id, status, totals, prices, counts), product, numbers[{n, status}]', async () => {
-  const { product, draw } = await makeProductWithDraw(t, { price_cents: 600 }, { ticket_price_cents_override: 450, prize_cents: 7_000, total_numbers: 20 });
+  const { product, draw } = await makeProductWithDraw(
+    t,
+    { price_cents: 600 },
+    { ticket_price_cents_override: 450, prize_cents: 7_000, total_numbers: 20 },
+  );
   for (const key of [String(product.id), product.sku!]) {
     const r = await call('GET', `/api/infoproducts/${key}/open-draw?include=numbers`, undefined, null);
     expect(r.status).toBe(200);
@@ -130,7 +149,13 @@ test('POST /api/payments/infoproduct {infoproduct_id, quantity, amount_cents_tot
   const product = await makeProduct(t, { price_cents: 300 });
   const r = await call('POST', '/api/payments/infoproduct', { infoproduct_id: product.id, quantity: 2, amount_cents_total: 600 });
   expect(r.status).toBe(201);
-  expect(r.body).toMatchObject({ paymentId: expect.any(Number), qr_code_base64: expect.any(String), copy_paste_code: expect.stringMatching(/^000201/), qr_code: expect.stringMatching(/^000201/), amount: 6 });
+  expect(r.body).toMatchObject({
+    paymentId: expect.any(Number),
+    qr_code_base64: expect.any(String),
+    copy_paste_code: expect.stringMatching(/^000201/),
+    qr_code: expect.stringMatching(/^000201/),
+    amount: 6,
+  });
   // A failure carries the error field the client shows.
   const bad = await call('POST', '/api/payments/infoproduct', { infoproduct_id: product.id, quantity: 21, amount_cents_total: 6300 });
   expect(bad.status).toBe(400);
@@ -204,7 +229,10 @@ test('closed draws: /api/draws?status=closed, /api/draws/closed, /api/draws → 
   const waiting = await makeDraw(t, { infoproduct_id: product.id, status: 'closed', title: 'Aguardando' });
   const decided = await makeDraw(t, { infoproduct_id: product.id, status: 'closed', title: 'Decidido' });
   await sellDirectly(t, decided.id, customer.user.id, [1]);
-  await t.services.db('draws').where({ id: decided.id }).update({ status: 'drawn', realized_at: new Date(), winner_user_id: customer.user.id, winner_number: 1 });
+  await t.services
+    .db('draws')
+    .where({ id: decided.id })
+    .update({ status: 'drawn', realized_at: new Date(), winner_user_id: customer.user.id, winner_number: 1 });
   t.services.readCache.invalidateAll();
   // The client's own filter (storefront §7): status containing closed or fechado, and no winner.
   const kept = (items: Array<{ id: number; status: string; winner_user_id: number | null }>) =>
@@ -223,7 +251,11 @@ test('closed draws: /api/draws?status=closed, /api/draws/closed, /api/draws → 
     expect(kept(r.body.items)).toContain(waiting.id);
     expect(kept(r.body.items)).not.toContain(decided.id);
     // The cards show cover and title.
-    expect(r.body.items.find((d: { id: number }) => d.id === waiting.id)).toMatchObject({ title: 'Aguardando', cover_url: expect.any(String), product_title: 'Livro dos fechados' });
+    expect(r.body.items.find((d: { id: number }) => d.id === waiting.id)).toMatchObject({
+      title: 'Aguardando',
+      cover_url: expect.any(String),
+      product_title: 'Livro dos fechados',
+    });
   }
 });
 

@@ -55,7 +55,9 @@ const fake = startFakePartner();
 let t: TestContext;
 beforeAll(async () => {
   const url = await fake.listen();
-  t = await createTestContext({ env: { RATE_LIMIT_DISABLED: '1', COUPON_ADAPTER: 'webhook', COUPON_WEBHOOK_URL: url, COUPON_WEBHOOK_SECRET: SECRET } });
+  t = await createTestContext({
+    env: { RATE_LIMIT_DISABLED: '1', COUPON_ADAPTER: 'webhook', COUPON_WEBHOOK_URL: url, COUPON_WEBHOOK_SECRET: SECRET },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -78,7 +80,8 @@ function verify(r: Received) {
   expect(r.headers['content-type']).toBe('application/json');
 }
 
-const maxLedgerId = async (userId: number) => (await t.services.db('coupon_ledger').where({ user_id: userId }).max<{ m: number }[]>({ m: 'id' }))[0].m;
+const maxLedgerId = async (userId: number) =>
+  (await t.services.db('coupon_ledger').where({ user_id: userId }).max<{ m: number }[]>({ m: 'id' }))[0].m;
 
 test('the job pushes a changed balance, retrying through failures under one idempotency key, and only once per ledger version', async () => {
   const u = await createUser(t);
@@ -152,10 +155,16 @@ test('end to end: the worker runs the queued coupon.sync job and the partner rec
     fake.received.length = 0;
     const r = await t.api('POST', '/api/me/coupons/sync', { token: u.token });
     expect(r.status).toBe(200);
-    const got = await eventually(async () => fake.received.find((x) => JSON.parse(x.body).user_id === u.user.id), 'the partner to receive the push');
+    const got = await eventually(
+      async () => fake.received.find((x) => JSON.parse(x.body).user_id === u.user.id),
+      'the partner to receive the push',
+    );
     verify(got);
     expect(JSON.parse(got.body)).toMatchObject({ cents: 1500, user_id: u.user.id });
-    await eventually(async () => (await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).pushed_ledger_id != null, 'the push to be recorded');
+    await eventually(
+      async () => (await t.services.db('coupon_accounts').where({ user_id: u.user.id }).first()).pushed_ledger_id != null,
+      'the push to be recorded',
+    );
   } finally {
     await running.close();
   }
@@ -166,7 +175,9 @@ test('coupon.sync runs hourly, and the webhook adapter refuses to start without 
   const base = { NODE_ENV: 'test', DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x' };
   expect(loadConfig(base).coupons.adapter).toBe('none');
   expect(() => loadConfig({ ...base, COUPON_ADAPTER: 'webhook' })).toThrow(ConfigError);
-  expect(() => loadConfig({ ...base, COUPON_ADAPTER: 'webhook', COUPON_WEBHOOK_URL: 'http://partner.test/x', COUPON_WEBHOOK_SECRET: 'short' })).toThrow(/COUPON_WEBHOOK_SECRET/);
+  expect(() =>
+    loadConfig({ ...base, COUPON_ADAPTER: 'webhook', COUPON_WEBHOOK_URL: 'http://partner.test/x', COUPON_WEBHOOK_SECRET: 'short' }),
+  ).toThrow(/COUPON_WEBHOOK_SECRET/);
   expect(() => loadConfig({ ...base, COUPON_ADAPTER: 'ftp' })).toThrow(ConfigError);
   const ok = loadConfig({ ...base, COUPON_ADAPTER: 'webhook', COUPON_WEBHOOK_URL: 'http://partner.test/x', COUPON_WEBHOOK_SECRET: SECRET });
   expect(ok.coupons).toEqual({ adapter: 'webhook', webhookUrl: 'http://partner.test/x', webhookSecret: SECRET });

@@ -32,16 +32,23 @@ describe('GET /api/draws', () => {
     expect(closed.body.items.map((d: any) => d.id)).toEqual([d1.id]);
     expect(closed.body.items[0]).toMatchObject({ status: 'closed', closed_at: expect.any(String), infoproduct_id: product.id });
     // The Portuguese word filters the same; a decided draw (answered as sorteado) counts as closed too.
-    expect((await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=fechado`)).body.items.map((d: any) => d.id)).toEqual([d1.id]);
+    expect((await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=fechado`)).body.items.map((d: any) => d.id)).toEqual([
+      d1.id,
+    ]);
     const d0 = await makeDraw(t, { infoproduct_id: product.id, status: 'closed' });
-    await t.services.db('draws').where({ id: d0.id }).update({ status: 'drawn', closed_at: new Date(), realized_at: new Date(), no_winner: true });
+    await t.services
+      .db('draws')
+      .where({ id: d0.id })
+      .update({ status: 'drawn', closed_at: new Date(), realized_at: new Date(), no_winner: true });
     t.services.readCache.invalidateAll();
     const held = await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=closed`);
     expect(held.body.items.map((d: any) => [d.id, d.status])).toEqual([
       [d0.id, 'sorteado'],
       [d1.id, 'closed'],
     ]);
-    expect((await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=sorteado`)).body.items.map((d: any) => d.id)).toEqual([d0.id]);
+    expect((await t.api('GET', `/api/draws?infoproduct_id=${product.id}&status=sorteado`)).body.items.map((d: any) => d.id)).toEqual([
+      d0.id,
+    ]);
 
     const everyOpen = await t.api('GET', '/api/draws?status=open');
     const ids = everyOpen.body.items.map((d: any) => d.id);
@@ -96,7 +103,15 @@ describe('GET /api/draws/{id}', () => {
     const u = await createUser(t);
     await sellDirectly(t, draw.id, u.user.id, [1, 2]);
     const r = await t.api('GET', `/api/draws/${draw.id}`);
-    expect(r.body).toMatchObject({ id: draw.id, status: 'open', total_numbers: 10, prize_cents: 777, max_per_user: 2, counts: { reserved: 0, sold: 2, taken: 0 }, available: 8 });
+    expect(r.body).toMatchObject({
+      id: draw.id,
+      status: 'open',
+      total_numbers: 10,
+      prize_cents: 777,
+      max_per_user: 2,
+      counts: { reserved: 0, sold: 2, taken: 0 },
+      available: 8,
+    });
   });
 
   test('unknown → 404; malformed id → 400', async () => {
@@ -114,7 +129,10 @@ describe('boards: GET /api/draws/{id}/numbers and GET /api/numbers?draw_id=', ()
     const holder = await createUser(t, { name: 'Otávio Reservas' });
     await grant(t, owner.user.id, product.id, 2);
     let r = await t.api('POST', '/api/reservations', { token: owner.token, body: { draw_id: draw.id, numbers: [3, 4] } });
-    r = await t.api('POST', '/api/vouchers/consume', { token: owner.token, body: { reservationId: r.body.reservationId, numbers: [3, 4] } });
+    r = await t.api('POST', '/api/vouchers/consume', {
+      token: owner.token,
+      body: { reservationId: r.body.reservationId, numbers: [3, 4] },
+    });
     expect(r.status).toBe(200);
     expect((await t.api('POST', '/api/reservations', { token: holder.token, body: { draw_id: draw.id, numbers: [7] } })).status).toBe(201);
 
@@ -140,7 +158,8 @@ describe('boards: GET /api/draws/{id}/numbers and GET /api/numbers?draw_id=', ()
 
   test('missing or invalid draw_id → 400; unknown draw → 404', async () => {
     expectValidationError(await t.api('GET', '/api/numbers'));
-    for (const bad of ['', 'abc', '0', '-2', '1.5', '9007199254740992']) expectValidationError(await t.api('GET', `/api/numbers?draw_id=${bad}`));
+    for (const bad of ['', 'abc', '0', '-2', '1.5', '9007199254740992'])
+      expectValidationError(await t.api('GET', `/api/numbers?draw_id=${bad}`));
     for (const bad of ['abc', '0', '1.5']) expectValidationError(await t.api('GET', `/api/draws/${bad}/numbers`));
     for (const path of ['/api/numbers?draw_id=987654', '/api/draws/987654/numbers']) {
       const r = await t.api('GET', path);
@@ -163,7 +182,10 @@ describe('GET /api/vouchers/remaining', () => {
   test('unlimited draw: remaining = balance, max null', async () => {
     const { product, draw } = await makeProductWithDraw(t, {}, { max_per_user: 0 });
     const u = await createUser(t);
-    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${draw.id}`, { token: u.token })).body).toEqual({ remaining: 0, max: null });
+    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${draw.id}`, { token: u.token })).body).toEqual({
+      remaining: 0,
+      max: null,
+    });
     await grant(t, u.user.id, product.id, 7);
     const r = await t.api('GET', `/api/vouchers/remaining?draw_id=${draw.id}`, { token: u.token });
     expect(r.status).toBe(200);
@@ -171,7 +193,10 @@ describe('GET /api/vouchers/remaining', () => {
     expect(r.body).toEqual({ remaining: 7, max: null });
     // Numbers owned do not matter when unlimited.
     await sellDirectly(t, draw.id, u.user.id, [1, 2, 3]);
-    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${draw.id}`, { token: u.token })).body).toEqual({ remaining: 7, max: null });
+    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${draw.id}`, { token: u.token })).body).toEqual({
+      remaining: 7,
+      max: null,
+    });
   });
 
   test('limited draw: remaining = min(balance, max_per_user − owned)', async () => {
@@ -197,8 +222,14 @@ describe('GET /api/vouchers/remaining', () => {
     const b = await makeProductWithDraw(t);
     const u = await createUser(t);
     await grant(t, u.user.id, a.product.id, 4);
-    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${b.draw.id}`, { token: u.token })).body).toEqual({ remaining: 0, max: null });
-    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${a.draw.id}`, { token: u.token })).body).toEqual({ remaining: 4, max: null });
+    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${b.draw.id}`, { token: u.token })).body).toEqual({
+      remaining: 0,
+      max: null,
+    });
+    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${a.draw.id}`, { token: u.token })).body).toEqual({
+      remaining: 4,
+      max: null,
+    });
   });
 
   test('anonymous → 401; missing/invalid draw_id → 400; unknown draw → 404', async () => {
@@ -222,7 +253,13 @@ describe('GET /api/vouchers/remaining', () => {
     const generic = await makeDraw(t, { infoproduct_id: null });
     const u = await createUser(t);
     await grant(t, u.user.id, product.id, 2);
-    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${draw.id}`, { token: u.token })).body).toEqual({ remaining: 2, max: null });
-    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${generic.id}`, { token: u.token })).body).toEqual({ remaining: 0, max: null });
+    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${draw.id}`, { token: u.token })).body).toEqual({
+      remaining: 2,
+      max: null,
+    });
+    expect((await t.api('GET', `/api/vouchers/remaining?draw_id=${generic.id}`, { token: u.token })).body).toEqual({
+      remaining: 0,
+      max: null,
+    });
   });
 });

@@ -52,7 +52,15 @@ export async function makeProduct(t: TestContext, o: ProductOpts = {}) {
     })
     .returning('*');
   t.services.readCache.invalidateAll();
-  return p as { id: number; sku: string | null; title: string; price_cents: number | null; file_url: string | null; default_total_numbers: number; default_prize_cents: number };
+  return p as {
+    id: number;
+    sku: string | null;
+    title: string;
+    price_cents: number | null;
+    file_url: string | null;
+    default_total_numbers: number;
+    default_prize_cents: number;
+  };
 }
 
 export interface DrawOpts {
@@ -89,13 +97,19 @@ export async function makeProductWithDraw(t: TestContext, p: ProductOpts = {}, d
 }
 
 export async function grant(t: TestContext, userId: number, productId: number, quantity: number) {
-  return t.services.payments.grantVouchers({ user: String(userId), product: String(productId), quantity: String(quantity) }, { via: 'cli' });
+  return t.services.payments.grantVouchers(
+    { user: String(userId), product: String(productId), quantity: String(quantity) },
+    { via: 'cli' },
+  );
 }
 
 /** Marks numbers sold directly in the database (with their sale rows), for set-up only. */
 export async function sellDirectly(t: TestContext, drawId: number, userId: number, numbers: number[]) {
   await t.services.db.transaction(async (trx) => {
-    await trx('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).update({ status: 'sold', owner_user_id: userId, sold_at: trx.fn.now() });
+    await trx('draw_numbers')
+      .where({ draw_id: drawId })
+      .whereIn('n', numbers)
+      .update({ status: 'sold', owner_user_id: userId, sold_at: trx.fn.now() });
     await trx('number_sales').insert(numbers.map((n) => ({ draw_id: drawId, n, user_id: userId, source: 'admin' })));
   });
   t.services.draws.invalidateBoard(drawId);
@@ -112,13 +126,14 @@ export const range = (from: number, to: number) => Array.from({ length: to - fro
 export async function invariantViolations(t: TestContext, drawIds: number[]): Promise<string[]> {
   const db = t.services.db;
   const out: string[] = [];
-  const cells: Array<{ draw_id: number; n: number; status: string; reservation_id: number | null; owner_user_id: number | null }> = await db('draw_numbers')
-    .whereIn('draw_id', drawIds)
-    .select('draw_id', 'n', 'status', 'reservation_id', 'owner_user_id');
+  const cells: Array<{ draw_id: number; n: number; status: string; reservation_id: number | null; owner_user_id: number | null }> =
+    await db('draw_numbers').whereIn('draw_id', drawIds).select('draw_id', 'n', 'status', 'reservation_id', 'owner_user_id');
   const reservations: Array<{ id: number; draw_id: number; user_id: number; numbers: number[]; status: string }> = await db('reservations')
     .whereIn('draw_id', drawIds)
     .select('id', 'draw_id', 'user_id', 'numbers', 'status');
-  const sales: Array<{ draw_id: number; n: number; user_id: number }> = await db('number_sales').whereIn('draw_id', drawIds).select('draw_id', 'n', 'user_id');
+  const sales: Array<{ draw_id: number; n: number; user_id: number }> = await db('number_sales')
+    .whereIn('draw_id', drawIds)
+    .select('draw_id', 'n', 'user_id');
 
   const key = (d: number, n: number) => `${d}/${n}`;
   // No number sold twice.
@@ -131,7 +146,8 @@ export async function invariantViolations(t: TestContext, drawIds: number[]): Pr
   const heldBy = new Map<string, number>();
   for (const r of reservations.filter((x) => x.status === 'active')) {
     for (const n of r.numbers) {
-      if (heldBy.has(key(r.draw_id, n))) out.push(`number ${key(r.draw_id, n)} held by reservations ${heldBy.get(key(r.draw_id, n))} and ${r.id}`);
+      if (heldBy.has(key(r.draw_id, n)))
+        out.push(`number ${key(r.draw_id, n)} held by reservations ${heldBy.get(key(r.draw_id, n))} and ${r.id}`);
       heldBy.set(key(r.draw_id, n), r.id);
     }
   }
@@ -145,13 +161,16 @@ export async function invariantViolations(t: TestContext, drawIds: number[]): Pr
     } else if (sale !== undefined) out.push(`cell ${k} is ${c.status} but has a sale row`);
     if (c.status === 'reserved') {
       const r = c.reservation_id ? resById.get(c.reservation_id) : undefined;
-      if (!r || r.status !== 'active' || !r.numbers.includes(c.n)) out.push(`cell ${k} reserved by ${c.reservation_id}, which is not an active reservation of it`);
+      if (!r || r.status !== 'active' || !r.numbers.includes(c.n))
+        out.push(`cell ${k} reserved by ${c.reservation_id}, which is not an active reservation of it`);
     }
     if (c.status !== 'reserved' && heldBy.has(k)) out.push(`cell ${k} is ${c.status} but active reservation ${heldBy.get(k)} holds it`);
   }
   // A consumed reservation's numbers are sold to its user.
   for (const r of reservations.filter((x) => x.status === 'consumed')) {
-    for (const n of r.numbers) if (saleByKey.get(key(r.draw_id, n)) !== r.user_id) out.push(`consumed reservation ${r.id}: ${key(r.draw_id, n)} not sold to ${r.user_id}`);
+    for (const n of r.numbers)
+      if (saleByKey.get(key(r.draw_id, n)) !== r.user_id)
+        out.push(`consumed reservation ${r.id}: ${key(r.draw_id, n)} not sold to ${r.user_id}`);
   }
   return out;
 }
@@ -160,7 +179,10 @@ export async function invariantViolations(t: TestContext, drawIds: number[]): Pr
 export async function voucherViolations(t: TestContext, userIds: number[]): Promise<string[]> {
   const db = t.services.db;
   const out: string[] = [];
-  const balances: Array<{ user_id: number; infoproduct_id: number; balance: number }> = await db('voucher_balances').whereIn('user_id', userIds);
+  const balances: Array<{ user_id: number; infoproduct_id: number; balance: number }> = await db('voucher_balances').whereIn(
+    'user_id',
+    userIds,
+  );
   const ledger: Array<{ user_id: number; infoproduct_id: number; total: number }> = await db('voucher_ledger')
     .whereIn('user_id', userIds)
     .groupBy('user_id', 'infoproduct_id')
@@ -171,7 +193,8 @@ export async function voucherViolations(t: TestContext, userIds: number[]): Prom
     if ((l?.total ?? 0) !== b.balance) out.push(`user ${b.user_id} product ${b.infoproduct_id}: ledger ${l?.total} ≠ balance ${b.balance}`);
   }
   for (const l of ledger) {
-    if (!balances.some((b) => b.user_id === l.user_id && b.infoproduct_id === l.infoproduct_id)) out.push(`user ${l.user_id}: ledger without balance row`);
+    if (!balances.some((b) => b.user_id === l.user_id && b.infoproduct_id === l.infoproduct_id))
+      out.push(`user ${l.user_id}: ledger without balance row`);
   }
   return out;
 }

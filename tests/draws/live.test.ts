@@ -38,7 +38,8 @@ afterAll(async () => {
   await perClient.close();
 });
 
-const cell = (e: { data: { numbers: Array<{ n: number; status: string; initials: string | null }> } }, n: number) => e.data.numbers.find((x) => x.n === n);
+const cell = (e: { data: { numbers: Array<{ n: number; status: string; initials: string | null }> } }, n: number) =>
+  e.data.numbers.find((x) => x.n === n);
 
 test('a new stream starts with the whole board; a reservation, a sale and a release follow as events with their counts', async () => {
   const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
@@ -50,7 +51,13 @@ test('a new stream starts with the whole board; a reservation, a sale and a rele
   expect(s.headers.get('cache-control')).toContain('no-cache');
   const board = await s.waitFor((e) => e.event === 'board', 'the board event');
   expect(board.id).toMatch(/^\d+-\d+$/);
-  expect(board.data).toMatchObject({ draw_id: draw.id, status: 'open', successor_id: null, total_numbers: 100, counts: { available: 100, reserved: 0, sold: 0, taken: 0 } });
+  expect(board.data).toMatchObject({
+    draw_id: draw.id,
+    status: 'open',
+    successor_id: null,
+    total_numbers: 100,
+    counts: { available: 100, reserved: 0, sold: 0, taken: 0 },
+  });
   expect(board.data.numbers).toHaveLength(100);
 
   const hold = await reserve(t, u.token, draw.id, [7]);
@@ -66,13 +73,22 @@ test('a new stream starts with the whole board; a reservation, a sale and a rele
   expect(cell(sold, 7)).toEqual({ n: 7, status: 'sold', initials: 'ABC' });
 
   // The other hold is released (its time is up): number 8 is available again.
-  await t.services.db('reservations').where({ id: other.id }).update({ expires_at: new Date(Date.now() - 1000) });
+  await t.services
+    .db('reservations')
+    .where({ id: other.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   await t.services.reservations.expire(other.id);
   const released = await s.waitFor((e) => e.event === 'numbers' && cell(e, 8)?.status === 'available', 'the release event');
   expect(released.data.counts).toEqual({ available: 99, reserved: 0, sold: 1, taken: 0 });
   // Ids only grow.
   const ids = s.events.filter((e) => e.id).map((e) => e.id!);
-  expect([...ids].sort((a, b) => (a.split('-')[0] === b.split('-')[0] ? Number(a.split('-')[1]) - Number(b.split('-')[1]) : Number(a.split('-')[0]) - Number(b.split('-')[0])))).toEqual(ids);
+  expect(
+    [...ids].sort((a, b) =>
+      a.split('-')[0] === b.split('-')[0]
+        ? Number(a.split('-')[1]) - Number(b.split('-')[1])
+        : Number(a.split('-')[0]) - Number(b.split('-')[0]),
+    ),
+  ).toEqual(ids);
 });
 
 test('a sell-out pushes the close and the successor opening', async () => {
@@ -83,7 +99,9 @@ test('a sell-out pushes the close and the successor opening', async () => {
   await s.waitFor((e) => e.event === 'board', 'the board event');
   const first = await firstNumber(draw.id);
   const hold = await reserve(t, u.token, draw.id, [first, first + 1]);
-  expect((await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: hold.id, numbers: hold.numbers } })).status).toBe(200);
+  expect(
+    (await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: hold.id, numbers: hold.numbers } })).status,
+  ).toBe(200);
   const closed = await s.waitFor((e) => e.event === 'draw' && e.data.status === 'closed', 'the close event');
   const successor = await t.services.db('draws').where({ predecessor_id: draw.id }).first('id');
   expect(successor).toBeTruthy();
@@ -198,7 +216,7 @@ test('several draws on one stream (the home cards): a board per draw, then their
   expect(missing.status).toBe(404);
 });
 
-test('streams are capped per client address too: beyond it a 429 {error, message} with Retry-After, other clients still get in, a closed stream frees the client\'s place', async () => {
+test("streams are capped per client address too: beyond it a 429 {error, message} with Retry-After, other clients still get in, a closed stream frees the client's place", async () => {
   expect(t.services.config.live.maxStreamsPerClient).toBe(20); // the default
   const draw = await makeDraw(perClient);
   // The test app trusts one proxy hop: the address is the last X-Forwarded-For entry, whatever the
@@ -216,7 +234,10 @@ test('streams are capped per client address too: beyond it a 429 {error, message
   const over = await stream(perClient, draw.id, from('203.0.113.7', '192.0.2.99'));
   expect(over.status).toBe(429);
   expect(over.headers.get('retry-after')).toBe('30');
-  expect(over.body).toEqual({ error: 'too_many_streams', message: 'Você já tem muitas conexões ao vivo abertas. Feche algumas abas; o quadro continua se atualizando a cada 15 segundos.' });
+  expect(over.body).toEqual({
+    error: 'too_many_streams',
+    message: 'Você já tem muitas conexões ao vivo abertas. Feche algumas abas; o quadro continua se atualizando a cada 15 segundos.',
+  });
   // The several-draw stream counts against the same cap.
   const many = await openSse(`${perClient.url}/api/draws/events?ids=${draw.id}`, from('203.0.113.7'));
   open.push(many);
@@ -225,7 +246,7 @@ test('streams are capped per client address too: beyond it a 429 {error, message
   // Someone else is not locked out.
   const other = await stream(perClient, draw.id, from('203.0.113.8'));
   expect(other.status).toBe(200);
-  await other.waitFor((e) => e.event === 'board', 'the other client\'s board');
+  await other.waitFor((e) => e.event === 'board', "the other client's board");
 
   // Closing one of the client's streams frees its place.
   mine[0].close();
@@ -258,9 +279,13 @@ describe('a slow Redis (every answer 1.5 s late) behind the app', () => {
   test('a burst of 150 streams opened at once: every one answers 200 and starts with the board; Redis really down still answers 503 at once', async () => {
     const draws = [await makeDraw(slow), await makeDraw(slow), await makeDraw(slow)];
     // Each viewer from its own address, so the per-client cap is not what is measured here.
-    const burst = await Promise.all(Array.from({ length: 150 }, (_, i) => stream(slow, draws[i % 3].id, { 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` })));
+    const burst = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => stream(slow, draws[i % 3].id, { 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` })),
+    );
     expect(burst.map((s) => s.status).filter((st) => st !== 200)).toEqual([]);
-    const boards = await Promise.all(burst.map((s) => s.waitFor((e) => e.event === 'board', 'the board of every stream of the burst', 60_000)));
+    const boards = await Promise.all(
+      burst.map((s) => s.waitFor((e) => e.event === 'board', 'the board of every stream of the burst', 60_000)),
+    );
     expect(boards.map((b, i) => [b.data.draw_id, b.data.numbers.length])).toEqual(burst.map((_, i) => [draws[i % 3].id, 100]));
     expect(slow.services.live.openStreams).toBe(150);
     for (const s of open.splice(0)) s.close();
@@ -278,10 +303,14 @@ describe('a slow Redis (every answer 1.5 s late) behind the app', () => {
 
     // Back: streams open again by themselves.
     await proxy.start();
-    const back = await eventually(async () => {
-      const s = await stream(slow, draws[0].id);
-      return s.status === 200 ? s : null;
-    }, 'a stream once Redis is back', 60_000);
+    const back = await eventually(
+      async () => {
+        const s = await stream(slow, draws[0].id);
+        return s.status === 200 ? s : null;
+      },
+      'a stream once Redis is back',
+      60_000,
+    );
     await back.waitFor((e) => e.event === 'board', 'the board once Redis is back', 60_000);
   });
 });

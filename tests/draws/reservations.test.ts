@@ -13,7 +13,12 @@ const reserve = (token: string | undefined, body: unknown) => t.api('POST', '/ap
 const consume = (token: string | undefined, body: unknown) => t.api('POST', '/api/vouchers/consume', { token, body });
 
 async function cells(drawId: number, numbers: number[]) {
-  const rows = await t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'reservation_id', 'owner_user_id');
+  const rows = await t.services
+    .db('draw_numbers')
+    .where({ draw_id: drawId })
+    .whereIn('n', numbers)
+    .orderBy('n')
+    .select('n', 'status', 'reservation_id', 'owner_user_id');
   return rows;
 }
 
@@ -38,7 +43,14 @@ describe('POST /api/reservations', () => {
     const before = Date.now();
     const r = await reserve(u.token, { draw_id: draw.id, numbers: [42, 7, 99] });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ reservationId: expect.any(Number), reservation_id: r.body.reservationId, id: r.body.reservationId, draw_id: draw.id, numbers: [7, 42, 99], status: 'active' });
+    expect(r.body).toMatchObject({
+      reservationId: expect.any(Number),
+      reservation_id: r.body.reservationId,
+      id: r.body.reservationId,
+      draw_id: draw.id,
+      numbers: [7, 42, 99],
+      status: 'active',
+    });
     const ttl = new Date(r.body.expires_at).getTime() - before;
     expect(ttl).toBeGreaterThan(14 * 60_000);
     expect(ttl).toBeLessThan(16 * 60_000);
@@ -167,7 +179,15 @@ describe('POST /api/vouchers/consume', () => {
     const { product, draw, u, reservationId } = await setup({ vouchers: 3 });
     const r = await consume(u.token, { numbers: [6, 5], reservationId, reservation_id: reservationId, draw_id: draw.id, user_id: 12345 });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ok: true, message: 'Números confirmados com sucesso! Boa sorte', draw_id: draw.id, numbers: [5, 6], remaining: 1, sold_out: false, next_draw_id: null });
+    expect(r.body).toEqual({
+      ok: true,
+      message: 'Números confirmados com sucesso! Boa sorte',
+      draw_id: draw.id,
+      numbers: [5, 6],
+      remaining: 1,
+      sold_out: false,
+      next_draw_id: null,
+    });
     expect((await cells(draw.id, [5, 6])).map((c) => [c.status, c.owner_user_id, c.reservation_id])).toEqual([
       ['sold', u.user.id, null],
       ['sold', u.user.id, null],
@@ -177,9 +197,9 @@ describe('POST /api/vouchers/consume', () => {
       { n: 6, user_id: u.user.id, source: 'voucher' },
     ]);
     expect((await t.services.db('voucher_balances').where({ user_id: u.user.id, infoproduct_id: product.id }).first()).balance).toBe(1);
-    expect(await t.services.db('voucher_ledger').where({ user_id: u.user.id, reason: 'consume' }).select('delta', 'draw_id', 'reservation_id')).toEqual([
-      { delta: -2, draw_id: draw.id, reservation_id: reservationId },
-    ]);
+    expect(
+      await t.services.db('voucher_ledger').where({ user_id: u.user.id, reason: 'consume' }).select('delta', 'draw_id', 'reservation_id'),
+    ).toEqual([{ delta: -2, draw_id: draw.id, reservation_id: reservationId }]);
     expect((await t.services.db('reservations').where({ id: reservationId }).first()).status).toBe('consumed');
     // The user_id in the body is ignored: the caller is the buyer.
     expect(await t.services.db('number_sales').where({ user_id: 12345 })).toHaveLength(0);
@@ -255,7 +275,10 @@ describe('POST /api/vouchers/consume', () => {
 
   test('expired reservation → 409 (before and after the release)', async () => {
     const { draw, u, reservationId } = await setup({ vouchers: 2 });
-    await t.services.db('reservations').where({ id: reservationId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('reservations')
+      .where({ id: reservationId })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     const r = await consume(u.token, { numbers: [5, 6], reservationId });
     expect(r.status).toBe(409);
     expect(r.body.error).toBe('numbers_conflict');
@@ -296,7 +319,10 @@ describe('GET /api/me/reservations', () => {
     const used = (await reserve(me.token, { draw_id: draw.id, numbers: [32] })).body;
     expect((await consume(me.token, { numbers: [32], reservationId: used.reservationId })).status).toBe(200);
     const stale = (await reserve(me.token, { draw_id: draw.id, numbers: [33] })).body;
-    await t.services.db('reservations').where({ id: stale.reservationId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('reservations')
+      .where({ id: stale.reservationId })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     const theirs = (await reserve(other.token, { draw_id: draw.id, numbers: [40] })).body;
 
     const active = await t.api('GET', '/api/me/reservations?active=1', { token: me.token });
@@ -326,7 +352,10 @@ describe('per-user limit and holds past their time', () => {
     const blocked = await reserve(u.token, { draw_id: draw.id, numbers: [4] });
     expect(blocked.status).toBe(409);
     expect(blocked.body.error).toBe('limit_exceeded');
-    await t.services.db('reservations').where({ id: first.body.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+    await t.services
+      .db('reservations')
+      .where({ id: first.body.id })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
     const second = await reserve(u.token, { draw_id: draw.id, numbers: [4] });
     expect(second.status).toBe(201);
     // The lapsed hold still blocks its own cell until the sweep releases it.

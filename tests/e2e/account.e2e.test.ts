@@ -84,7 +84,9 @@ describeBrowser('customer area in the browser', () => {
     // --- the coupon card shows the credit of the paid purchase (100% cashback of R$ 20,00) ---
     const coupon = page.locator('.coupon-card');
     await expect(eventually(async () => /R\$\s20,00/.test(await coupon.innerText()), 'coupon credit shown')).resolves.toBe(true);
-    await expect(coupon.locator('.coupon-valid').innerText()).resolves.toMatch(/^Até \d{2}\/\d{2}\/\d{4} \(180 dias após a sua última compra paga\)\.$/);
+    await expect(coupon.locator('.coupon-valid').innerText()).resolves.toMatch(
+      /^Até \d{2}\/\d{2}\/\d{4} \(180 dias após a sua última compra paga\)\.$/,
+    );
     await expect(coupon.getByText('Na loja parceira', { exact: false }).isVisible()).resolves.toBe(true);
     const couponCode = await coupon.locator('.coupon-code').innerText();
     expect(couponCode).toMatch(/\S{6,}/);
@@ -163,9 +165,23 @@ describeBrowser('customer area in the browser', () => {
     await pix.waitFor({ state: 'hidden' });
     await row.getByRole('button', { name: 'Gerar PIX' }).click();
     await expect(
-      eventually(async () => (await pix.getByRole('textbox', { name: 'Código PIX copia e cola' }).inputValue().catch(() => '')) === code, 'same code'),
+      eventually(
+        async () =>
+          (await pix
+            .getByRole('textbox', { name: 'Código PIX copia e cola' })
+            .inputValue()
+            .catch(() => '')) === code,
+        'same code',
+      ),
     ).resolves.toBe(true);
-    await expect(t.services.db('payments').where({ user_id: user.id, reservation_id: held.body.id }).count({ c: '*' }).first().then((r) => Number(r?.c))).resolves.toBe(1);
+    await expect(
+      t.services
+        .db('payments')
+        .where({ user_id: user.id, reservation_id: held.body.id })
+        .count({ c: '*' })
+        .first()
+        .then((r) => Number(r?.c)),
+    ).resolves.toBe(1);
 
     await t.services.payments.approveSandbox(payment.id, { via: 'cli' });
     await page.getByText('Pagamento aprovado! Seus números estão garantidos.').waitFor({ timeout: 15_000 });
@@ -190,7 +206,10 @@ describeBrowser('customer area in the browser', () => {
     const row = card(drawId);
     await row.getByRole('button', { name: 'Gerar PIX' }).waitFor();
     // The hold runs out while the page is open (the expiry job releases it).
-    await t.services.db('reservations').where({ id: held.body.id }).update({ expires_at: t.services.db.raw(`now() - interval '1 minute'`) });
+    await t.services
+      .db('reservations')
+      .where({ id: held.body.id })
+      .update({ expires_at: t.services.db.raw(`now() - interval '1 minute'`) });
     await expect(t.services.reservations.expire(held.body.id)).resolves.toBe(true);
     await row.getByRole('button', { name: 'Gerar PIX' }).click();
     await dialog('Falha ao gerar PIX: sua reserva não está ativa. Volte ao sorteio para reservar novamente.').waitFor();
@@ -242,6 +261,9 @@ describeBrowser('customer area in the browser', () => {
     expect(config.body).toMatchObject({ banner_title: 'Concorra com cada e-book comprado!', max_numbers_per_selection: 7 });
     // The message clears after 4 s (account spec §9).
     await settings.getByText('Configurações salvas com sucesso.').waitFor({ state: 'detached', timeout: 10_000 });
-    await t.api('POST', '/api/config', { token: admin.token, body: { banner_title: config.body.banner_title, max_numbers_per_selection: 5 } });
+    await t.api('POST', '/api/config', {
+      token: admin.token,
+      body: { banner_title: config.body.banner_title, max_numbers_per_selection: 5 },
+    });
   }, 90_000);
 });

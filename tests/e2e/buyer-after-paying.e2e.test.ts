@@ -205,7 +205,11 @@ describeBrowser('what the buyer sees after paying; the board by keyboard and on 
     const drawId = await openDrawOf(PRODUCT.sku);
     // Numbers 0 and 1 are taken: the keys still reach them (aria-disabled), a toggle does nothing.
     const other = await createUser(t);
-    await t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', [0, 1]).update({ status: 'sold', owner_user_id: other.user.id });
+    await t.services
+      .db('draw_numbers')
+      .where({ draw_id: drawId })
+      .whereIn('n', [0, 1])
+      .update({ status: 'sold', owner_user_id: other.user.id });
     t.services.draws.invalidateBoard(drawId);
 
     await page.goto(`${t.url}/comprar/${PRODUCT.sku}`);
@@ -276,7 +280,11 @@ describeBrowser('what the buyer sees after paying; the board by keyboard and on 
     expect(sold).toEqual([10, 29]);
     await shot('numeros-confirmado-390');
 
-    await t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', [0, 1]).update({ status: 'available', owner_user_id: null });
+    await t.services
+      .db('draw_numbers')
+      .where({ draw_id: drawId })
+      .whereIn('n', [0, 1])
+      .update({ status: 'available', owner_user_id: null });
     t.services.draws.invalidateBoard(drawId);
   }, 150_000);
 

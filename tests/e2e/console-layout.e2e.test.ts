@@ -50,12 +50,14 @@ function measure(page: Page) {
     // Tables that need a sideways scroll to show all their columns (at 1280 none should).
     const scrolling: string[] = [];
     for (const box of doc.querySelectorAll('.admin-console-content .ant-table-content')) {
-      if (visible(box) && box.scrollWidth > box.clientWidth + 1) scrolling.push(`${(box.querySelector('thead')?.textContent || '').slice(0, 60)} (${box.scrollWidth} > ${box.clientWidth})`);
+      if (visible(box) && box.scrollWidth > box.clientWidth + 1)
+        scrolling.push(`${(box.querySelector('thead')?.textContent || '').slice(0, 60)} (${box.scrollWidth} > ${box.clientWidth})`);
     }
     // Icon-only buttons: their accessible name and their title (a tooltip of the browser's) if any.
     const iconOnly: Array<{ index: number; name: string; title: string | null }> = [];
     [...doc.querySelectorAll('.admin-console-content button.ant-btn-icon-only')].forEach((b: any, index: number) => {
-      if (visible(b)) iconOnly.push({ index, name: b.getAttribute('aria-label') || (b.textContent || '').trim(), title: b.getAttribute('title') });
+      if (visible(b))
+        iconOnly.push({ index, name: b.getAttribute('aria-label') || (b.textContent || '').trim(), title: b.getAttribute('title') });
     });
     return {
       scrollWidth: doc.documentElement.scrollWidth as number,
@@ -134,10 +136,12 @@ describeBrowser('admin console layout and accessibility', () => {
     expect(await mail.evaluate((c: any) => c.scrollWidth <= c.clientWidth + 1)).toBe(true);
     await open(PAGES[0]);
     const title = page.locator('.draws-card .ant-table-cell').filter({ hasText: 'Planilha de Gastos Domésticos' }).first();
-    expect(await title.evaluate((c: any) => c.scrollWidth <= c.clientWidth + 1 && !c.classList.contains('ant-table-cell-ellipsis'))).toBe(true);
+    expect(await title.evaluate((c: any) => c.scrollWidth <= c.clientWidth + 1 && !c.classList.contains('ant-table-cell-ellipsis'))).toBe(
+      true,
+    );
   }, 300_000);
 
-  it("a status chip of a draw with sold numbers asks first; one with nothing sold changes at once", async () => {
+  it('a status chip of a draw with sold numbers asks first; one with nothing sold changes at once', async () => {
     const { admin, next } = await seedOnce();
     const empty = await makeDraw(t, { title: 'Sorteio sem vendas' });
     await signInWithToken(context, admin.token);
@@ -168,14 +172,18 @@ describeBrowser('admin console layout and accessibility', () => {
       dialog = await settled(page.getByRole('dialog').filter({ hasText: `${verb} o sorteio #${pad3(next)}?` }));
       await dialog.getByRole('button', { name: `${verb} sorteio` }).click();
       await eventually(async () => (await statusOf(next)) === (wasOpen ? 'closed' : 'open') || null, 'the status to change');
-      await chip(next).filter({ hasText: wasOpen ? 'FECHADO' : 'ABERTO' }).waitFor();
+      await chip(next)
+        .filter({ hasText: wasOpen ? 'FECHADO' : 'ABERTO' })
+        .waitFor();
 
       // Nothing sold: no question.
       const emptyWasOpen = (await statusOf(empty.id)) === 'open';
       await chip(empty.id).click();
       await eventually(async () => (await statusOf(empty.id)) === (emptyWasOpen ? 'closed' : 'open') || null, 'the empty draw to change');
       expect(await page.getByRole('dialog').count()).toBe(0);
-      await chip(empty.id).filter({ hasText: emptyWasOpen ? 'FECHADO' : 'ABERTO' }).waitFor();
+      await chip(empty.id)
+        .filter({ hasText: emptyWasOpen ? 'FECHADO' : 'ABERTO' })
+        .waitFor();
     }
   }, 240_000);
 });

@@ -64,7 +64,8 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
   const shot = (name: string) => saveFullPageShot(page, SHOTS, name, 300);
   const focusedAttr = (name: string) => page.evaluate((n) => (globalThis as any).document.activeElement?.getAttribute(n) ?? null, name);
   /** Waits for the focus to land on the element whose `name` attribute is `value`. */
-  const focusOn = (name: string, value: string) => eventually(async () => (await focusedAttr(name)) === value || null, `focus on [${name}=${value}]`);
+  const focusOn = (name: string, value: string) =>
+    eventually(async () => (await focusedAttr(name)) === value || null, `focus on [${name}=${value}]`);
 
   /** Sign-in through /login (the code step, if any, is the caller's). */
   async function passwordStep(email: string, password: string) {
@@ -109,7 +110,11 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
   for (const [label, viewport] of VIEWPORTS) {
     it(`an administrator enrols, saves the recovery codes and signs in with a code and with a recovery code (${label})`, async () => {
       await page.setViewportSize(viewport);
-      const admin = await createUser(t, { admin: true, name: 'Ana Beatriz Admin', email: `ana.${label}.${randomBytes(2).toString('hex')}@cotaverde.com.br` });
+      const admin = await createUser(t, {
+        admin: true,
+        name: 'Ana Beatriz Admin',
+        email: `ana.${label}.${randomBytes(2).toString('hex')}@cotaverde.com.br`,
+      });
 
       // Signed in with the password alone, the console shows only the enrolment.
       await passwordStep(admin.email, admin.password);
@@ -118,7 +123,12 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await title.waitFor();
       await expect(page.getByRole('navigation', { name: 'Páginas do painel' }).count()).resolves.toBe(0);
       // The screen took the place of the dashboard: the focus is on its title.
-      await expect(eventually(async () => (await title.evaluate((el: unknown) => el === (globalThis as any).document.activeElement)) || null, 'focus on the title')).resolves.toBe(true);
+      await expect(
+        eventually(
+          async () => (await title.evaluate((el: unknown) => el === (globalThis as any).document.activeElement)) || null,
+          'focus on the title',
+        ),
+      ).resolves.toBe(true);
       const secret = await readSecret();
       await shot(`mfa-console-enrol-${label}`);
 
@@ -141,7 +151,10 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await shot(`mfa-console-recovery-codes-${label}`);
       // 'Copiar' puts every code on the clipboard; 'Baixar .txt' saves them in a file.
       await page.getByRole('button', { name: 'Copiar', exact: true }).click();
-      const copied: string = await eventually(() => page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>), 'the codes on the clipboard');
+      const copied: string = await eventually(
+        () => page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>),
+        'the codes on the clipboard',
+      );
       for (const c of codes) expect(copied).toContain(c);
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Baixar .txt' }).click()]);
       expect(download.suggestedFilename()).toBe('cota-verde-codigos-de-recuperacao.txt');
@@ -291,7 +304,10 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       const other = await createUser(t, { name: 'Outra Pessoa' });
       // Signing in with a listed, unproved address mails the proof link (through the fake SMTP server).
       expect((await t.api('POST', '/api/auth/login', { body: { email: owner.email, password: owner.password } })).status).toBe(200);
-      const row = await eventually(() => t.services.db('mail_outbox').where({ to_address: owner.email, template: 'admin_email_confirm' }).first(), 'the proof mail');
+      const row = await eventually(
+        () => t.services.db('mail_outbox').where({ to_address: owner.email, template: 'admin_email_confirm' }).first(),
+        'the proof mail',
+      );
       if (row.status === 'pending') expect(await t.services.mailer.deliver(row.id)).toBe('sent');
       const mail = await eventually(async () => smtp.mails.find((m) => m.to.includes(owner.email)), 'the proof mail to arrive');
       const link = /http:\/\/cotaverde\.test(\/confirmar-email-admin\?token=[A-Za-z0-9_%-]+)/.exec(mail.text);
@@ -318,7 +334,10 @@ describeBrowser('two-factor sign-in and the admin e-mail confirmation in the bro
       await expect(page.getByRole('button', { name: 'Confirmar e-mail de administração' }).count()).resolves.toBe(0);
       await shot(`admin-email-wrong-account-${label}`);
       // The server refuses it too (403 wrong_account), whatever the page shows.
-      const otherSession = await t.api('POST', '/api/auth/confirm-admin-email', { token: other.token, body: { token: new URLSearchParams(link![1].split('?')[1]).get('token') } });
+      const otherSession = await t.api('POST', '/api/auth/confirm-admin-email', {
+        token: other.token,
+        body: { token: new URLSearchParams(link![1].split('?')[1]).get('token') },
+      });
       expect([otherSession.status, otherSession.body.error]).toEqual([403, 'wrong_account']);
 
       await page.getByRole('button', { name: 'Sair e trocar de conta' }).click();

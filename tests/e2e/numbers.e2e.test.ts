@@ -45,7 +45,12 @@ describeBrowser('number board in the browser', () => {
   const panelButton = (name: string) => page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name });
 
   async function cellsOf(numbers: number[]) {
-    return t.services.db('draw_numbers').where({ draw_id: drawId }).whereIn('n', numbers).orderBy('n').select('n', 'status', 'owner_user_id', 'reservation_id');
+    return t.services
+      .db('draw_numbers')
+      .where({ draw_id: drawId })
+      .whereIn('n', numbers)
+      .orderBy('n')
+      .select('n', 'status', 'owner_user_id', 'reservation_id');
   }
 
   it('confirms two numbers with two vouchers: success message, cells marked as the customer’s, sold to them', async () => {
@@ -105,12 +110,15 @@ describeBrowser('number board in the browser', () => {
 
     // Every cell is a touch target of at least 32 × 32 px on this phone (WCAG 2.2 target size; the
     // board keeps the page's margins and a gap between cells, so 34 px at 390 px).
-    const boxes = await page.getByRole('grid').getByRole('gridcell').evaluateAll((els: any[]) =>
-      els.map((e) => {
-        const r = e.getBoundingClientRect();
-        return [r.width, r.height];
-      }),
-    );
+    const boxes = await page
+      .getByRole('grid')
+      .getByRole('gridcell')
+      .evaluateAll((els: any[]) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return [r.width, r.height];
+        }),
+      );
     expect(boxes).toHaveLength(100);
     expect(Math.min(...boxes.flat())).toBeGreaterThanOrEqual(32);
 
@@ -200,7 +208,11 @@ describeBrowser('number board in the browser', () => {
   it('buys the last free number: the board closes and the next round opens on screen', async () => {
     const { user } = await signedInCustomer(1);
     const earlier = await createUser(t);
-    await t.services.db('draw_numbers').where({ draw_id: drawId }).whereNot({ n: 64 }).update({ status: 'sold', owner_user_id: earlier.user.id, reservation_id: null });
+    await t.services
+      .db('draw_numbers')
+      .where({ draw_id: drawId })
+      .whereNot({ n: 64 })
+      .update({ status: 'sold', owner_user_id: earlier.user.id, reservation_id: null });
     await page.goto(`${t.url}/numeros`);
     await page.getByText('Você pode escolher 1 número(s) agora').waitFor();
     await page.getByText('1 de 100 números disponíveis').waitFor();
@@ -231,7 +243,8 @@ describeBrowser('number board in the browser', () => {
   it('a number sold through the API appears on an open board without a reload (pushed live, no poll)', async () => {
     // The test before sold the draw out: the board shows the current draw now.
     drawId = (await t.api('GET', '/api/config')).body.current_draw_id;
-    const first = (await t.services.db('draw_numbers').where({ draw_id: drawId, status: 'available' }).orderBy('n', 'desc').first('n')).n as number;
+    const first = (await t.services.db('draw_numbers').where({ draw_id: drawId, status: 'available' }).orderBy('n', 'desc').first('n'))
+      .n as number;
     let navigations = 0;
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) navigations++;
@@ -252,7 +265,10 @@ describeBrowser('number board in the browser', () => {
     await t.services.payments.grantVouchers({ user: buyer.email, product: PRODUCT, quantity: '1' }, { via: 'cli' });
     const hold = await t.api('POST', '/api/reservations', { token: buyer.token, body: { draw_id: drawId, numbers: [first] } });
     expect(hold.status).toBe(201);
-    const sale = await t.api('POST', '/api/vouchers/consume', { token: buyer.token, body: { reservationId: hold.body.id, numbers: [first] } });
+    const sale = await t.api('POST', '/api/vouchers/consume', {
+      token: buyer.token,
+      body: { reservationId: hold.body.id, numbers: [first] },
+    });
     expect(sale.status).toBe(200);
 
     await cell(first, 'Indisponível').waitFor({ timeout: 10_000 });

@@ -154,7 +154,14 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(code);
 
     const payment = await t.services.db('payments').where({ user_id: user.id }).orderBy('id', 'desc').first();
-    expect(payment).toMatchObject({ kind: 'infoproduct', status: 'pending', quantity: 3, amount_cents: 3000, infoproduct_id: pid, qr_code: code });
+    expect(payment).toMatchObject({
+      kind: 'infoproduct',
+      status: 'pending',
+      quantity: 3,
+      amount_cents: 3000,
+      infoproduct_id: pid,
+      qr_code: code,
+    });
 
     // The primary button's white text on its green, as painted: WCAG AA.
     // Measured once enabled (paintedContrast itself waits for the button to be at rest).
@@ -178,7 +185,12 @@ describeBrowser('storefront and purchase flow in the browser', () => {
       .getByText('Assim que o pagamento for confirmado, você recebe os e-books e o direito de escolher seus números na tabela.')
       .waitFor();
     await expect(page.getByRole('dialog').count()).resolves.toBe(1);
-    await expect(page.locator('.ant-message-notice').filter({ hasText: /Status|Assim que o pagamento/ }).count()).resolves.toBe(0);
+    await expect(
+      page
+        .locator('.ant-message-notice')
+        .filter({ hasText: /Status|Assim que o pagamento/ })
+        .count(),
+    ).resolves.toBe(0);
     await expect(page.getByText('ficam bloqueados como indisponíveis', { exact: false }).count()).resolves.toBe(0);
     await saveScreenshot(page, 'purchase-pix-paid-answer');
 
@@ -208,7 +220,8 @@ describeBrowser('storefront and purchase flow in the browser', () => {
 
     if (!fs.existsSync(NUMBERS_PAGE)) return; // the number board is another screen's work
     await page.getByText('Você pode escolher 3 número(s) agora').waitFor();
-    for (const n of [5, 50, 95]) await page.getByRole('gridcell', { name: `${String(n).padStart(2, '0')}: Disponível`, exact: true }).click();
+    for (const n of [5, 50, 95])
+      await page.getByRole('gridcell', { name: `${String(n).padStart(2, '0')}: Disponível`, exact: true }).click();
     await page.getByText('Selecionados: 3').waitFor();
     await page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name: 'CONFIRMAR' }).click();
     const confirm = await settled(dialog('Confirmar números usando vouchers'));
@@ -220,7 +233,11 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     // The three numbers are marked as the buyer's.
     for (const n of ['05', '50', '95']) await page.getByRole('gridcell', { name: `${n}: Seu número`, exact: true }).waitFor();
     await page.getByText('Seus números neste sorteio:').waitFor();
-    const sold = await t.services.db('draw_numbers').where({ draw_id: openDraw.id, owner_user_id: user.id }).orderBy('n').select('n', 'status');
+    const sold = await t.services
+      .db('draw_numbers')
+      .where({ draw_id: openDraw.id, owner_user_id: user.id })
+      .orderBy('n')
+      .select('n', 'status');
     expect(sold).toEqual([
       { n: 5, status: 'sold' },
       { n: 50, status: 'sold' },

@@ -20,4 +20,11 @@ async function main() {
   }
 }
 
-if (require.main === module) void main().then(() => process.exit(0), (e) => { console.error(e); process.exit(3); });
+if (require.main === module)
+  void main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(3);
+    },
+  );

@@ -22,7 +22,11 @@ export interface TestContext {
   app: ReturnType<typeof createApp>;
   url: string;
   dbName: string;
-  api<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,9 @@
 /** Builds a valid CPF from any 9-digit base (check digits computed). */
 export function makeCpf(base: number): string {
-  const d = String(Math.abs(base) % 1_000_000_000).padStart(9, '0').split('').map(Number);
+  const d = String(Math.abs(base) % 1_000_000_000)
+    .padStart(9, '0')
+    .split('')
+    .map(Number);
   if (d.every((x) => x === d[0])) d[8] = (d[8] + 1) % 10;
   const check = (digits: number[]) => {
     const len = digits.length;

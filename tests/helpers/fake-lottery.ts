@@ -37,7 +37,9 @@ export interface FakeLottery {
   close(): Promise<void>;
 }
 
-export const REAL_CONTESTS: Record<string, string[]> = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/lotomania-2600-2699.json'), 'utf8'));
+export const REAL_CONTESTS: Record<string, string[]> = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '../fixtures/lotomania-2600-2699.json'), 'utf8'),
+);
 
 /** DD/MM/YYYY of a date's day in Brasília (UTC−3). */
 export function brDate(d: Date): string {
@@ -105,7 +107,11 @@ export async function startFakeLottery(): Promise<FakeLottery> {
     contests,
     requests,
     add(contest, numbers, date, o = {}) {
-      contests.set(contest, { numbers: numbers.map((n) => String(n).padStart(2, '0')), date: typeof date === 'string' ? date : brDate(date), withoutDrawOrder: o.withoutDrawOrder });
+      contests.set(contest, {
+        numbers: numbers.map((n) => String(n).padStart(2, '0')),
+        date: typeof date === 'string' ? date : brDate(date),
+        withoutDrawOrder: o.withoutDrawOrder,
+      });
     },
     failNext(times, status = 500) {
       for (let i = 0; i < times; i++) script.push({ kind: 'fail', status });

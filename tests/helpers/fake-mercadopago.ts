@@ -41,7 +41,8 @@ import { jsonOrText } from './http';
  * cards whose number ends 0002 are declined and 0003 answer 500 twice per idempotency key
  * (Mercado Pago's own test cards decide by holder name, APRO/OTHE; numbers are simpler here).
  */
-export type FakeMpStatus = 'pending' | 'approved' | 'authorized' | 'in_process' | 'in_mediation' | 'rejected' | 'cancelled' | 'refunded' | 'charged_back';
+export type FakeMpStatus =
+  'pending' | 'approved' | 'authorized' | 'in_process' | 'in_mediation' | 'rejected' | 'cancelled' | 'refunded' | 'charged_back';
 
 export interface FakeMpRefund {
   id: number;
@@ -71,7 +72,10 @@ export interface FakeMpPayment {
   binary_mode: boolean;
   payer: unknown;
   card?: { id: string | null; last_four_digits: string; first_six_digits: string };
-  point_of_interaction?: { type: string; transaction_data: { qr_code: string; qr_code_base64: string; transaction_id: string; ticket_url: string } };
+  point_of_interaction?: {
+    type: string;
+    transaction_data: { qr_code: string; qr_code_base64: string; transaction_id: string; ticket_url: string };
+  };
 }
 
 export interface FakeMpRequest {
@@ -209,12 +213,22 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-const bad = (message: string, code: number | string, status = 400) => ({ status, body: { message, error: status === 400 ? 'bad_request' : status === 401 ? 'unauthorized' : 'not_found', status, cause: [{ code, description: message }] } });
+const bad = (message: string, code: number | string, status = 400) => ({
+  status,
+  body: {
+    message,
+    error: status === 400 ? 'bad_request' : status === 401 ? 'unauthorized' : 'not_found',
+    status,
+    cause: [{ code, description: message }],
+  },
+});
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-export async function startFakeMercadoPago(opts: { token?: string; firstId?: number; realQr?: boolean; automaticPayments?: boolean } = {}): Promise<FakeMercadoPago> {
+export async function startFakeMercadoPago(
+  opts: { token?: string; firstId?: number; realQr?: boolean; automaticPayments?: boolean } = {},
+): Promise<FakeMercadoPago> {
   const token = opts.token ?? `TEST-${randomUUID()}`;
   const payments = new Map<number, FakeMpPayment>();
   // [REF-PAY] X-Idempotency-Key: the same key answers the same payment. Registered before any
@@ -234,7 +248,12 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
 
   const newToken = (t: Omit<FakeMpCardToken, 'id' | 'date_due' | 'used'>): FakeMpCardToken => {
     // src/clients/cardToken/get/types.ts: a token has date_due; Mercado Pago's card tokens live 7 days and serve one payment.
-    const tok: FakeMpCardToken = { ...t, id: randomUUID().replace(/-/g, ''), date_due: new Date(Date.now() + 7 * DAY).toISOString(), used: false };
+    const tok: FakeMpCardToken = {
+      ...t,
+      id: randomUUID().replace(/-/g, ''),
+      date_due: new Date(Date.now() + 7 * DAY).toISOString(),
+      used: false,
+    };
     cardTokens.set(tok.id, tok);
     return tok;
   };
@@ -251,7 +270,12 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
     p.date_last_updated = new Date().toISOString();
   }
 
-  async function handle(method: string, url: URL, headers: http.IncomingHttpHeaders, body: any): Promise<{ status: number; body: unknown }> {
+  async function handle(
+    method: string,
+    url: URL,
+    headers: http.IncomingHttpHeaders,
+    body: any,
+  ): Promise<{ status: number; body: unknown }> {
     // Every API call carries the application's access token (Authorization: Bearer); a wrong one is 401.
     if (headers.authorization !== `Bearer ${token}`) return bad('invalid access token', 2002, 401);
     const key = typeof headers['x-idempotency-key'] === 'string' ? headers['x-idempotency-key'] : undefined;
@@ -265,7 +289,12 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       // src/clients/customer/create/types.ts: email is the customer's key; an e-mail already known is 101.
       if (!body?.email) return bad('email is required', 100);
       if ([...customers.values()].some((c) => c.email === body.email)) return bad('the customer already exist', 101);
-      const c: FakeMpCustomer = { id: `${++seqCustomer}-fakecus${randomUUID().slice(0, 8)}`, email: body.email, first_name: body.first_name, identification: body.identification };
+      const c: FakeMpCustomer = {
+        id: `${++seqCustomer}-fakecus${randomUUID().slice(0, 8)}`,
+        email: body.email,
+        first_name: body.first_name,
+        identification: body.identification,
+      };
       customers.set(c.id, c);
       return { status: 201, body: c };
     }
@@ -278,7 +307,13 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       const tok = takeToken(body?.token);
       if (!tok) return bad('invalid card token', 'E301');
       if (!tok.has_security_code) return bad('security_code_id can not be null', 3031);
-      const card: FakeMpCard = { id: String(9_000_000_000 + cards.size + 1), customer_id: customer.id, last_four_digits: tok.last_four_digits, first_six_digits: tok.first_six_digits, payment_method: { id: tok.brand } };
+      const card: FakeMpCard = {
+        id: String(9_000_000_000 + cards.size + 1),
+        customer_id: customer.id,
+        last_four_digits: tok.last_four_digits,
+        first_six_digits: tok.first_six_digits,
+        payment_method: { id: tok.brand },
+      };
       cards.set(card.id, card);
       return { status: 201, body: card };
     }
@@ -287,7 +322,8 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       // token of a saved card; without security_code it is good only for [AUTO] payments.
       const card = cards.get(String(body?.card_id ?? ''));
       if (!card) return bad('card not found', 'E203', 404);
-      if (body?.customer_id != null && String(body.customer_id) !== card.customer_id) return bad('card does not belong to the customer', 'E205');
+      if (body?.customer_id != null && String(body.customer_id) !== card.customer_id)
+        return bad('card does not belong to the customer', 'E205');
       const tok = newToken({
         card_id: card.id,
         customer_id: card.customer_id,
@@ -296,7 +332,19 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
         brand: card.payment_method.id,
         has_security_code: typeof body?.security_code === 'string' && /^\d{3,4}$/.test(body.security_code),
       });
-      return { status: 201, body: { id: tok.id, card_id: card.id, first_six_digits: tok.first_six_digits, last_four_digits: tok.last_four_digits, status: 'active', date_due: tok.date_due, date_created: new Date().toISOString(), live_mode: false } };
+      return {
+        status: 201,
+        body: {
+          id: tok.id,
+          card_id: card.id,
+          first_six_digits: tok.first_six_digits,
+          last_four_digits: tok.last_four_digits,
+          status: 'active',
+          date_due: tok.date_due,
+          date_created: new Date().toISOString(),
+          live_mode: false,
+        },
+      };
     }
 
     if (method === 'POST' && url.pathname === '/v1/payments') {
@@ -317,7 +365,8 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
           const at = new Date(body.date_of_expiration).getTime();
           if (!Number.isFinite(at)) return bad('date_of_expiration invalid format', 4051);
           const ahead = at - Date.now();
-          if (ahead < 30 * MINUTE || ahead > 30 * DAY) return bad('date_of_expiration must be between 30 minutes and 30 days from now', 4052);
+          if (ahead < 30 * MINUTE || ahead > 30 * DAY)
+            return bad('date_of_expiration must be between 30 minutes and 30 days from now', 4052);
         }
         const created = createPix(body, amount).then((p) => ({ status: 201, body: p }));
         byIdempotencyKey.set(key, created);
@@ -325,12 +374,14 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       }
       // A card payment: [REF-PAY] token + payment_method_id + installments.
       if (typeof body?.token !== 'string') return bad('Invalid card_token_id', 3003);
-      if (card003(body.token, key)) return { status: 500, body: { message: 'internal error', error: 'internal_error', status: 500, cause: [] } };
+      if (card003(body.token, key))
+        return { status: 500, body: { message: 'internal error', error: 'internal_error', status: 500, cause: [] } };
       const tok = takeToken(body.token);
       if (!tok) return bad('Invalid card_token_id', 3003);
       if (tok.card_id) {
         // [SAVED] a saved card's token: the payer is the card's customer (payer.type 'customer').
-        if (body?.payer?.type !== 'customer' || String(body?.payer?.id ?? '') !== tok.customer_id) return bad('Invalid users involved', 2034);
+        if (body?.payer?.type !== 'customer' || String(body?.payer?.id ?? '') !== tok.customer_id)
+          return bad('Invalid users involved', 2034);
         // [AUTO] without its security code only an application enabled for automatic payments may
         // charge it (the answer a public thread quotes: 3031 security_code_id can't be null).
         if (!tok.has_security_code && !fake.automaticPayments) return bad("security_code_id can't be null", 3031);
@@ -386,7 +437,12 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
     if (method === 'GET' && mo) {
       // [IPN] a merchant order groups the payments of a checkout; here one order per payment, same id.
       const p = payments.get(Number(mo[1]));
-      return p ? { status: 200, body: { id: p.id, status: 'closed', payments: [{ id: p.id, status: p.status, transaction_amount: p.transaction_amount }] } } : bad('Merchant order not found', 'not_found', 404);
+      return p
+        ? {
+            status: 200,
+            body: { id: p.id, status: 'closed', payments: [{ id: p.id, status: p.status, transaction_amount: p.transaction_amount }] },
+          }
+        : bad('Merchant order not found', 'not_found', 404);
     }
     return bad('resource not found', 'not_found', 404);
   }
@@ -409,13 +465,24 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       body = raw;
     }
     const url = new URL(req.url ?? '/', 'http://fake');
-    const log: FakeMpRequest = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, status: 0, answer: null };
+    const log: FakeMpRequest = {
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+      status: 0,
+      answer: null,
+    };
     requests.push(log);
     let out: { status: number; body: unknown };
     const fi = failures.findIndex((f) => !f.method || f.method === req.method);
     if (fi >= 0) {
       const [f] = failures.splice(fi, 1);
-      out = { status: f.status, body: { message: 'fake failure', error: f.status === 403 ? 'forbidden' : 'internal_error', status: f.status, cause: [] } };
+      out = {
+        status: f.status,
+        body: { message: 'fake failure', error: f.status === 403 ? 'forbidden' : 'internal_error', status: f.status, cause: [] },
+      };
     } else {
       out = await handle(req.method ?? 'GET', url, req.headers, body);
     }
@@ -452,7 +519,14 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
   async function createPix(body: any, amount: number): Promise<FakeMpPayment> {
     const p = basePayment(body, amount);
     const txid = newTxid();
-    const qr = buildBrCode({ key: 'fake-mp@example.com', merchantName: 'MERCADO PAGO FAKE', merchantCity: 'OSASCO', amountCents: Math.round(amount * 100), txid, singleUse: true });
+    const qr = buildBrCode({
+      key: 'fake-mp@example.com',
+      merchantName: 'MERCADO PAGO FAKE',
+      merchantCity: 'OSASCO',
+      amountCents: Math.round(amount * 100),
+      txid,
+      singleUse: true,
+    });
     p.point_of_interaction = {
       type: 'PIX',
       transaction_data: {
@@ -479,7 +553,13 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
   }
 
   function applyRefund(p: FakeMpPayment, amount: number): FakeMpRefund {
-    const refund: FakeMpRefund = { id: nextRefundId++, payment_id: p.id, amount, status: 'approved', date_created: new Date().toISOString() };
+    const refund: FakeMpRefund = {
+      id: nextRefundId++,
+      payment_id: p.id,
+      amount,
+      status: 'approved',
+      date_created: new Date().toISOString(),
+    };
     p.refunds.push(refund);
     p.transaction_amount_refunded = Math.round((p.transaction_amount_refunded + amount) * 100) / 100;
     // [REF-REF] a partial refund keeps the payment approved (status_detail partially_refunded); the last one refunds it.
@@ -512,7 +592,14 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
     cardToken(cardNumber, o = {}) {
       const digits = cardNumber.replace(/\D/g, '');
       const brand = digits.startsWith('4') ? 'visa' : digits.startsWith('3') ? 'amex' : 'master';
-      return newToken({ card_id: null, customer_id: null, last_four_digits: digits.slice(-4), first_six_digits: digits.slice(0, 6), brand, has_security_code: o.securityCode ?? true }).id;
+      return newToken({
+        card_id: null,
+        customer_id: null,
+        last_four_digits: digits.slice(-4),
+        first_six_digits: digits.slice(0, 6),
+        brand,
+        has_security_code: o.securityCode ?? true,
+      }).id;
     },
     requests,
     setStatus(id, status, detail) {
@@ -523,7 +610,13 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       changed(p);
       if (status === 'approved' && !p.date_approved) p.date_approved = p.date_last_updated;
       if (status === 'refunded' && p.transaction_amount_refunded < p.transaction_amount) {
-        p.refunds.push({ id: nextRefundId++, payment_id: p.id, amount: p.transaction_amount - p.transaction_amount_refunded, status: 'approved', date_created: p.date_last_updated });
+        p.refunds.push({
+          id: nextRefundId++,
+          payment_id: p.id,
+          amount: p.transaction_amount - p.transaction_amount_refunded,
+          status: 'approved',
+          date_created: p.date_last_updated,
+        });
         p.transaction_amount_refunded = p.transaction_amount;
       }
       return p;
@@ -539,7 +632,13 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       const p = payments.get(Number(id));
       if (!p) throw new Error(`fake mercadopago: no payment ${id}`);
       // [CHARGEBACK] the chargeback is its own resource pointing at the payment(s); the payment shows charged_back.
-      const c: FakeMpChargeback = { id: `${p.id}00${chargebacks.size + 1}`, payments: [p.id], amount: p.transaction_amount, coverage_applied: false, date_created: new Date().toISOString() };
+      const c: FakeMpChargeback = {
+        id: `${p.id}00${chargebacks.size + 1}`,
+        payments: [p.id],
+        amount: p.transaction_amount,
+        coverage_applied: false,
+        date_created: new Date().toISOString(),
+      };
       chargebacks.set(c.id, c);
       fake.setStatus(p.id, 'charged_back');
       return c;
@@ -554,7 +653,10 @@ export async function startFakeMercadoPago(opts: { token?: string; firstId?: num
       const sep = path.includes('?') ? '&' : '?';
       if (o.format === 'ipn') {
         // [IPN] POST <url>?topic=<topic>&id=<id>, no signature, no body the app needs.
-        return { url: `${appUrl}${path}${sep}topic=${encodeURIComponent(type)}&id=${encodeURIComponent(dataId)}`, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' } };
+        return {
+          url: `${appUrl}${path}${sep}topic=${encodeURIComponent(type)}&id=${encodeURIComponent(dataId)}`,
+          init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+        };
       }
       // [WEBHOOKS] data.id and type in the query; x-signature "ts=…,v1=…" over
       // "id:<data.id>;request-id:<x-request-id>;ts:<ts>;" with the application's secret.

@@ -17,11 +17,15 @@ export function waitForJob(
   accept: (job: Job) => boolean = () => true,
   ms = 45_000,
 ): Promise<Job> {
-  return eventually(async () => {
-    if ((await queue.getJobState(jobId)) !== state) return null;
-    const job = await queue.getJob(jobId);
-    if (!job) return null;
-    if ((state === 'completed' || state === 'failed') && !job.finishedOn) return null;
-    return accept(job) ? job : null;
-  }, what, ms);
+  return eventually(
+    async () => {
+      if ((await queue.getJobState(jobId)) !== state) return null;
+      const job = await queue.getJob(jobId);
+      if (!job) return null;
+      if ((state === 'completed' || state === 'failed') && !job.finishedOn) return null;
+      return accept(job) ? job : null;
+    },
+    what,
+    ms,
+  );
 }

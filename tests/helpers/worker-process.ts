@@ -22,10 +22,15 @@ export function workerProcesses(t: () => TestContext) {
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`worker exited early (${child.exitCode}):\n${out}`);
-      return out.includes('worker ready');
-    }, 'the worker process to start', 30_000, 100);
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`worker exited early (${child.exitCode}):\n${out}`);
+        return out.includes('worker ready');
+      },
+      'the worker process to start',
+      30_000,
+      100,
+    );
     return { child, output: () => out };
   }
   function killAll() {
@@ -35,4 +40,5 @@ export function workerProcesses(t: () => TestContext) {
 }
 
 /** Resolves when the process has exited (at once if it already has). */
-export const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+export const exited = (c: ChildProcess) =>
+  new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));

@@ -83,22 +83,37 @@ describe('db restore refuses', () => {
     const { bodyOffset } = await readBackupHeader(good);
     bytes[bodyOffset + Math.floor((bytes.length - bodyOffset) / 2)] ^= 0xff;
     const target = newDb();
-    await refused(['db', 'restore', variant('corrupt.cvbak', bytes), '--into', adminUrl(target)], /^erro: O backup .* está corrompido: o checksum \(sha256\) dos dados não confere com o do manifesto\.\n$/);
+    await refused(
+      ['db', 'restore', variant('corrupt.cvbak', bytes), '--into', adminUrl(target)],
+      /^erro: O backup .* está corrompido: o checksum \(sha256\) dos dados não confere com o do manifesto\.\n$/,
+    );
     // Checked before anything touches the target: it was not even created.
     expect((await admin(`SELECT 1 FROM pg_database WHERE datname = '${target}'`)).rowCount).toBe(0);
   });
 
   test('a truncated file (cut in the data, or in the manifest)', async () => {
     const bytes = fs.readFileSync(good);
-    await refused(['db', 'restore', variant('cut.cvbak', bytes.subarray(0, bytes.length - 100)), '--into', adminUrl(newDb())], /O backup .* está truncado: tem \d+ bytes de dados, o manifesto diz \d+\. Use uma cópia completa\./);
-    await refused(['db', 'restore', variant('cut-head.cvbak', bytes.subarray(0, BACKUP_MAGIC.length + 40)), '--into', adminUrl(newDb())], /está truncado: o manifesto está incompleto/);
+    await refused(
+      ['db', 'restore', variant('cut.cvbak', bytes.subarray(0, bytes.length - 100)), '--into', adminUrl(newDb())],
+      /O backup .* está truncado: tem \d+ bytes de dados, o manifesto diz \d+\. Use uma cópia completa\./,
+    );
+    await refused(
+      ['db', 'restore', variant('cut-head.cvbak', bytes.subarray(0, BACKUP_MAGIC.length + 40)), '--into', adminUrl(newDb())],
+      /está truncado: o manifesto está incompleto/,
+    );
   });
 
   test('a file that is not a backup, and a missing file', async () => {
-    await refused(['db', 'restore', variant('other.txt', Buffer.from('olá\nmundo\n')), '--into', adminUrl(newDb())], /não é um backup do Cota Verde \(cabeçalho desconhecido\)/);
+    await refused(
+      ['db', 'restore', variant('other.txt', Buffer.from('olá\nmundo\n')), '--into', adminUrl(newDb())],
+      /não é um backup do Cota Verde \(cabeçalho desconhecido\)/,
+    );
     await refused(['db', 'restore', path.join(dir, 'nada.cvbak'), '--into', adminUrl(newDb())], /Arquivo de backup não encontrado: /);
     const head = Buffer.from(`${BACKUP_MAGIC}\n{"format":"outra-coisa"}\n`);
-    await refused(['db', 'restore', variant('bad-manifest.cvbak', head), '--into', adminUrl(newDb())], /está corrompido ou é de um formato desconhecido: o manifesto não confere/);
+    await refused(
+      ['db', 'restore', variant('bad-manifest.cvbak', head), '--into', adminUrl(newDb())],
+      /está corrompido ou é de um formato desconhecido: o manifesto não confere/,
+    );
   });
 
   test('a backup from a newer migration level than this code knows', async () => {
@@ -106,13 +121,19 @@ describe('db restore refuses', () => {
     const newer = { ...manifest, migrations: [...manifest.migrations, '20991231000000_do-futuro'] };
     const bytes = Buffer.concat([Buffer.from(`${BACKUP_MAGIC}\n${JSON.stringify(newer)}\n`), fs.readFileSync(good).subarray(bodyOffset)]);
     const target = newDb();
-    await refused(['db', 'restore', variant('newer.cvbak', bytes), '--into', adminUrl(target)], /O backup está num nível de migração mais novo do que este código conhece \(1 migração\(ões\) desconhecida\(s\): 20991231000000_do-futuro\)\. Atualize o Cota Verde/);
+    await refused(
+      ['db', 'restore', variant('newer.cvbak', bytes), '--into', adminUrl(target)],
+      /O backup está num nível de migração mais novo do que este código conhece \(1 migração\(ões\) desconhecida\(s\): 20991231000000_do-futuro\)\. Atualize o Cota Verde/,
+    );
     expect((await admin(`SELECT 1 FROM pg_database WHERE datname = '${target}'`)).rowCount).toBe(0);
   });
 
   test('a non-empty target without --force (its tables stay); with --force it is replaced and checked', async () => {
     const before = await t.services.db('users').count({ n: '*' });
-    await refused(['db', 'restore', good, '--into', t.services.config.databaseUrl], /O banco de destino .* não está vazio \(\d+ tabela\(s\)\)\. Restaure num banco novo, ou use --force/);
+    await refused(
+      ['db', 'restore', good, '--into', t.services.config.databaseUrl],
+      /O banco de destino .* não está vazio \(\d+ tabela\(s\)\)\. Restaure num banco novo, ou use --force/,
+    );
     expect(await t.services.db('users').count({ n: '*' })).toEqual(before);
 
     const target = newDb();
@@ -139,7 +160,10 @@ describe('db restore refuses', () => {
   });
 
   test('an unreachable or malformed target', async () => {
-    await refused(['db', 'restore', good, '--into', 'postgres://postgres:postgres@127.0.0.1:1/cotaverde'], /^erro: Não foi possível conectar ao banco de destino 127\.0\.0\.1:1\/cotaverde: conexão recusada/);
+    await refused(
+      ['db', 'restore', good, '--into', 'postgres://postgres:postgres@127.0.0.1:1/cotaverde'],
+      /^erro: Não foi possível conectar ao banco de destino 127\.0\.0\.1:1\/cotaverde: conexão recusada/,
+    );
     await refused(['db', 'restore', good, '--into', 'não-é-um-endereço'], /Destino inválido: .* não é um endereço de banco PostgreSQL/);
   });
 

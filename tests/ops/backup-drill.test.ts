@@ -37,7 +37,8 @@ let manifest: BackupManifest;
 let restoredName: string;
 let restoredUrl: string;
 let restored: Db;
-const f: { holdId: number; pendingPaymentId: number; refundedPaymentId: number; decidedDrawId: number; autopayDrawId: number } = {} as never;
+const f: { holdId: number; pendingPaymentId: number; refundedPaymentId: number; decidedDrawId: number; autopayDrawId: number } =
+  {} as never;
 let purchasesDuringBackup = 0;
 
 const adminUrl = (db = 'postgres') => serverUrl(db);
@@ -65,12 +66,17 @@ beforeAll(async () => {
   const a = await createUser(t);
   const b = await createUser(t);
   const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 }, { max_per_user: 0 });
-  const ebooks = await t.api('POST', '/api/payments/infoproduct', { token: a.token, body: { infoproduct_id: product.id, quantity: 3, amount_cents_total: 1500 } });
+  const ebooks = await t.api('POST', '/api/payments/infoproduct', {
+    token: a.token,
+    body: { infoproduct_id: product.id, quantity: 3, amount_cents_total: 1500 },
+  });
   expect(ebooks.status).toBe(201);
   await approve(ebooks.body.paymentId);
   // Two numbers picked with those vouchers.
   const picked = await reserve(t, a.token, draw.id, [1, 2]);
-  expect((await t.api('POST', '/api/vouchers/consume', { token: a.token, body: { reservationId: picked.id, numbers: [1, 2] } })).status).toBe(200);
+  expect(
+    (await t.api('POST', '/api/vouchers/consume', { token: a.token, body: { reservationId: picked.id, numbers: [1, 2] } })).status,
+  ).toBe(200);
 
   // A reservation paid by PIX, then refunded by the operator.
   const toRefund = await reserve(t, b.token, draw.id, [30, 31]);
@@ -95,7 +101,10 @@ beforeAll(async () => {
   await sellDirectly(t, decided.id, a.user.id, [9, 3]);
   await sellDirectly(t, decided.id, b.user.id, [11]);
   const held = new Date(Date.now() - 3 * 86_400_000);
-  await t.services.db('draws').where({ id: decided.id }).update({ status: 'closed', closed_at: new Date(held.getTime() - 3600_000) });
+  await t.services
+    .db('draws')
+    .where({ id: decided.id })
+    .update({ status: 'closed', closed_at: new Date(held.getTime() - 3600_000) });
   const numbers = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 11, 9, 7];
   await t.services.results.record({ contest_number: 2700, numbers, drawn_at: held }, { actorUserId: null, actor: 'cli', source: 'cli' });
   expect((await t.services.db('draws').where({ id: decided.id }).first()).status).toBe('drawn');
@@ -154,7 +163,9 @@ test('the backup is one consistent snapshot taken while purchases went on', asyn
   expect(manifest.migrations).toEqual(level);
   expect(manifest.checksum.value).toMatch(/^[0-9a-f]{64}$/);
   // Every table of the schema but knex's own is in it, with its rows counted.
-  const tables = await t.services.db.raw("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE 'knex_%' ORDER BY 1");
+  const tables = await t.services.db.raw(
+    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE 'knex_%' ORDER BY 1",
+  );
   expect(manifest.tables.map((x) => x.name).sort()).toEqual(tables.rows.map((r: { tablename: string }) => r.tablename));
   for (const name of ['payments', 'number_sales', 'voucher_ledger', 'coupon_ledger', 'autopay_runs', 'lottery_results']) {
     expect(manifest.tables.find((x) => x.name === name)!.rows).toBeGreaterThan(0);
@@ -213,19 +224,37 @@ describe('Redis is not backed up', () => {
     await probe.connect();
     expect(await probe.dbsize()).toBe(0);
     probe.disconnect();
-    const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: restoredUrl, REDIS_URL: redis.url, QUEUE_PREFIX: 'cvdrill', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://cotaverde.test' });
+    const config = loadConfig({
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: restoredUrl,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: 'cvdrill',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'http://cotaverde.test',
+    });
     services = createServices({ config });
-    worker = await startWorker({ connection: services.redis, prefix: 'cvdrill', handlers: registerJobHandlers(services), logger: services.logger, queue: services.queue });
+    worker = await startWorker({
+      connection: services.redis,
+      prefix: 'cvdrill',
+      handlers: registerJobHandlers(services),
+      logger: services.logger,
+      queue: services.queue,
+    });
     const schedulers = async () => (await services.redis.zrange(schedulerSetKey('cvdrill', QUEUE_NAME), '0', '-1')).sort();
     await eventually(async () => ((await schedulers()).length === SCHEDULES.length ? true : null), 'every schedule back');
     expect(await schedulers()).toEqual(SCHEDULES.map((s) => s.id).sort());
     // The active hold's expiry job and the pending PIX's polling, rebuilt from the tables by the recovery sweeps.
-    await eventually(async () => {
-      const jobs = await services.queue.raw.getJobs(['delayed', 'waiting', 'active', 'completed']);
-      const expiry = jobs.some((j) => j?.name === 'reservation.expire' && Number(j.data.reservationId) === f.holdId);
-      const poll = jobs.some((j) => j?.name === 'payment.poll' && Number(j.data.paymentId) === f.pendingPaymentId);
-      return expiry && poll ? true : null;
-    }, 'the hold expiry and the payment polling rebuilt', 60_000);
+    await eventually(
+      async () => {
+        const jobs = await services.queue.raw.getJobs(['delayed', 'waiting', 'active', 'completed']);
+        const expiry = jobs.some((j) => j?.name === 'reservation.expire' && Number(j.data.reservationId) === f.holdId);
+        const poll = jobs.some((j) => j?.name === 'payment.poll' && Number(j.data.paymentId) === f.pendingPaymentId);
+        return expiry && poll ? true : null;
+      },
+      'the hold expiry and the payment polling rebuilt',
+      60_000,
+    );
     // The hold is still active in the restored tables (the job waits for its time).
     expect((await restored('reservations').where({ id: f.holdId }).first()).status).toBe('active');
   });

@@ -41,7 +41,9 @@ test('the nightly job writes a checked backup into BACKUP_DIR, records the run a
   expect(manifest.books.ok).toBe(true);
   const run = await t.services.db('backup_runs').orderBy('id', 'desc').first();
   expect(run).toMatchObject({ kind: 'nightly', ok: true, file: out.file, bytes: out.bytes, books_ok: true, error: null });
-  expect(await metric('cotaverde_backup_last_success_timestamp_seconds')).toBeGreaterThanOrEqual(Math.floor(new Date(run.finished_at).getTime() / 1000) - 5);
+  expect(await metric('cotaverde_backup_last_success_timestamp_seconds')).toBeGreaterThanOrEqual(
+    Math.floor(new Date(run.finished_at).getTime() / 1000) - 5,
+  );
   expect(await metric('cotaverde_backup_last_size_bytes')).toBe(out.bytes);
   expect((await metric('cotaverde_backup_failures_total')) ?? 0).toBe(failuresBefore);
 });
@@ -57,12 +59,25 @@ test('retention: the newest of each of the last BACKUP_KEEP_DAILY days plus of t
     'cotaverde-20261115-070000.cvbak', // Sun, week 46
     'notas.txt',
   ];
-  expect([...backupsToKeep(names, 2, 2)].sort()).toEqual(['cotaverde-20261122-070000.cvbak', 'cotaverde-20261126-070000.cvbak', 'cotaverde-20261127-070000.cvbak']);
+  expect([...backupsToKeep(names, 2, 2)].sort()).toEqual([
+    'cotaverde-20261122-070000.cvbak',
+    'cotaverde-20261126-070000.cvbak',
+    'cotaverde-20261127-070000.cvbak',
+  ]);
   expect([...backupsToKeep(names, 7, 0)].sort()).toEqual(
-    ['cotaverde-20261115-070000.cvbak', 'cotaverde-20261121-070000.cvbak', 'cotaverde-20261122-070000.cvbak', 'cotaverde-20261125-070000.cvbak', 'cotaverde-20261126-070000.cvbak', 'cotaverde-20261127-070000.cvbak'].sort(),
+    [
+      'cotaverde-20261115-070000.cvbak',
+      'cotaverde-20261121-070000.cvbak',
+      'cotaverde-20261122-070000.cvbak',
+      'cotaverde-20261125-070000.cvbak',
+      'cotaverde-20261126-070000.cvbak',
+      'cotaverde-20261127-070000.cvbak',
+    ].sort(),
   );
   // A year boundary: 2026-12-31 (Thu) and 2027-01-01 (Fri) are the same ISO week (2026-W53).
-  expect([...backupsToKeep(['cotaverde-20261231-010000.cvbak', 'cotaverde-20270101-010000.cvbak'], 1, 2)]).toEqual(['cotaverde-20270101-010000.cvbak']);
+  expect([...backupsToKeep(['cotaverde-20261231-010000.cvbak', 'cotaverde-20270101-010000.cvbak'], 1, 2)]).toEqual([
+    'cotaverde-20270101-010000.cvbak',
+  ]);
 
   // The job applies it to BACKUP_DIR (2 daily, 2 weekly here), leaving files that are not backups.
   for (const n of fs.readdirSync(dir)) fs.rmSync(path.join(dir, n));
@@ -72,7 +87,11 @@ test('retention: the newest of each of the last BACKUP_KEEP_DAILY days plus of t
   const left = fs.readdirSync(dir).sort();
   expect(left).toContain('notas.txt');
   // Days kept: 28, 27 (newest of each); weeks kept: W48 (28), W47 (22).
-  expect(left.filter((n) => n.endsWith('.cvbak'))).toEqual(['cotaverde-20261122-070000.cvbak', 'cotaverde-20261127-070000.cvbak', 'cotaverde-20261128-070000.cvbak']);
+  expect(left.filter((n) => n.endsWith('.cvbak'))).toEqual([
+    'cotaverde-20261122-070000.cvbak',
+    'cotaverde-20261127-070000.cvbak',
+    'cotaverde-20261128-070000.cvbak',
+  ]);
   expect(out.removed).toContain('cotaverde-20261115-070000.cvbak');
 });
 
@@ -104,7 +123,13 @@ describe('GET /api/admin/ops/backups', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ enabled: true, keepDaily: 2, keepWeekly: 2 });
     expect(r.body.last).toMatchObject({ ok: false, kind: 'nightly', file: null, error: expect.any(String) });
-    expect(r.body.lastSuccess).toMatchObject({ ok: true, file: 'cotaverde-20261128-070000.cvbak', bytes: expect.any(Number), booksOk: true, tables: expect.any(Number) });
+    expect(r.body.lastSuccess).toMatchObject({
+      ok: true,
+      file: 'cotaverde-20261128-070000.cvbak',
+      bytes: expect.any(Number),
+      booksOk: true,
+      tables: expect.any(Number),
+    });
     expect(r.body.recent.length).toBe(3);
     expect(r.body.recent[0].id).toBe(r.body.last.id);
     expect(JSON.stringify(r.body)).not.toContain(dir);
@@ -135,7 +160,12 @@ test('the manifest of a nightly file names the product, the level and the books'
   const file = path.join(dir, 'cotaverde-20261128-070000.cvbak');
   const { manifest } = await readBackupHeader(file);
   // The newest migration the code knows (the template database is migrated to the latest).
-  const latest = fs.readdirSync(path.join(__dirname, '../../migrations')).filter((f) => /^\d+_.+\.ts$/.test(f)).sort().at(-1)!.replace(/\.ts$/, '');
+  const latest = fs
+    .readdirSync(path.join(__dirname, '../../migrations'))
+    .filter((f) => /^\d+_.+\.ts$/.test(f))
+    .sort()
+    .at(-1)!
+    .replace(/\.ts$/, '');
   expect(manifest.migrations.at(-1)).toBe(latest);
   expect(manifest.books.ok).toBe(true);
 });

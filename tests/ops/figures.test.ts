@@ -29,10 +29,14 @@ beforeAll(async () => {
 
   // A board of 5 opened 10 days ago, sold out 2 days and 6 hours later.
   soldOut = await makeDraw(t, { infoproduct_id: null, total_numbers: 5, status: 'closed' });
-  await db('draws').where({ id: soldOut.id }).update({ opened_at: at(-10), closed_at: at(-8, 18) });
-  const sale = (drawId: number, n: number, when: Date) => db('draw_numbers').where({ draw_id: drawId, n }).update({ status: 'sold', owner_user_id: u.user.id }).then(() =>
-    db('number_sales').insert({ draw_id: drawId, n, user_id: u.user.id, source: 'voucher', created_at: when }),
-  );
+  await db('draws')
+    .where({ id: soldOut.id })
+    .update({ opened_at: at(-10), closed_at: at(-8, 18) });
+  const sale = (drawId: number, n: number, when: Date) =>
+    db('draw_numbers')
+      .where({ draw_id: drawId, n })
+      .update({ status: 'sold', owner_user_id: u.user.id })
+      .then(() => db('number_sales').insert({ draw_id: drawId, n, user_id: u.user.id, source: 'voucher', created_at: when }));
   const nums = (await db('draw_numbers').where({ draw_id: soldOut.id }).orderBy('n').pluck('n')) as number[];
   for (const n of nums.slice(0, 3)) await sale(soldOut.id, n, at(-9));
   for (const n of nums.slice(3)) await sale(soldOut.id, n, at(-8, 18));

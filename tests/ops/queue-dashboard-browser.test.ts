@@ -39,7 +39,9 @@ describeBrowser('queue dashboard in a browser', () => {
         if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
       });
       await page.addInitScript(() => {
-        (globalThis as any).addEventListener('securitypolicyviolation', (e: any) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
+        (globalThis as any).addEventListener('securitypolicyviolation', (e: any) =>
+          console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`),
+        );
       });
       try {
         await page.goto(t.url + u.pathname + u.search);

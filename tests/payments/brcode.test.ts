@@ -55,7 +55,12 @@ describe('CRC16-CCITT-FALSE and the BCB examples', () => {
   });
 
   test('buildBrCode reproduces the static example byte for byte', () => {
-    const code = buildBrCode({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', txid: '***' });
+    const code = buildBrCode({
+      key: '123e4567-e12b-12d1-a456-426655440000',
+      merchantName: 'Fulano de Tal',
+      merchantCity: 'BRASILIA',
+      txid: '***',
+    });
     expect(code).toBe(BCB_STATIC);
   });
 
@@ -95,7 +100,14 @@ describe('QR image', () => {
     ['long e-mail key', 'financeiro.pagamentos@cotaverde.com.br', 'Cota Verde Comércio de E-books Ltda', 'CURITIBA'],
   ])('is a 240×240 PNG that encodes the BR Code (%s)', async (_label, key, name, city) => {
     for (const cents of [100, 600, 12_345, 1_999_999]) {
-      const code = buildBrCode({ key, merchantName: pixText(name, 25), merchantCity: pixText(city, 15), amountCents: cents, txid: newTxid(), singleUse: true });
+      const code = buildBrCode({
+        key,
+        merchantName: pixText(name, 25),
+        merchantCity: pixText(city, 15),
+        amountCents: cents,
+        txid: newTxid(),
+        singleUse: true,
+      });
       const b64 = await qrPngBase64(code);
       expect(b64).toMatch(/^[A-Za-z0-9+/]+=*$/);
       const png = PNG.sync.read(Buffer.from(b64, 'base64'));
@@ -115,7 +127,7 @@ describe('BACEN field rules', () => {
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{25}$/);
   });
 
-  test('buildBrCode refuses fields outside the manual\'s limits; every field of a code has its declared length', () => {
+  test("buildBrCode refuses fields outside the manual's limits; every field of a code has its declared length", () => {
     const ok = { key: 'pix@example.com', merchantName: 'LOJA', merchantCity: 'CURITIBA', amountCents: 100, txid: 'A'.repeat(25) };
     const code = buildBrCode(ok);
     expect(hasValidCrc(code)).toBe(true);
@@ -140,10 +152,20 @@ describe('sandbox provider', () => {
 
   test.each([
     { key: 'pix@cotaverde.com.br', merchantName: 'COTA VERDE', merchantCity: 'CURITIBA' },
-    { key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Cota Verde Comércio de E-books Ltda', merchantCity: 'São José dos Pinhais' },
+    {
+      key: '123e4567-e12b-12d1-a456-426655440000',
+      merchantName: 'Cota Verde Comércio de E-books Ltda',
+      merchantCity: 'São José dos Pinhais',
+    },
   ])('creates a valid single-use PIX BR Code with amount and txid ($merchantName)', async (pix) => {
     const sandbox = createSandboxProvider({ db: t.services.db, pix, autoApproveSeconds: 0, installation: installationOf(t.services.db) });
-    const created = await sandbox.createPix({ paymentId: 987, amountCents: 12_345, description: 'x', expiresInMinutes: 30, payer: { email: 'a@b.c', name: 'A B', cpf: null } });
+    const created = await sandbox.createPix({
+      paymentId: 987,
+      amountCents: 12_345,
+      description: 'x',
+      expiresInMinutes: 30,
+      payer: { email: 'a@b.c', name: 'A B', cpf: null },
+    });
     const code = created.copyPasteCode;
     expect(hasValidCrc(code)).toBe(true);
     const f = parseBrCode(code);
@@ -173,18 +195,34 @@ describe('sandbox provider', () => {
     expect(charge).toMatchObject({ external_reference: '987', amount_cents: 12_345, status: 'pending' });
   });
 
-  test('without PIX_KEY the key is this installation\'s random EVP (a uuid nobody can own), made once per database', async () => {
+  test("without PIX_KEY the key is this installation's random EVP (a uuid nobody can own), made once per database", async () => {
     expect(t.services.config.payments.pix.key).toBeNull();
     const inst = await t.services.db('installation').first('pix_evp');
     expect(inst.pix_evp).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const sandbox = createSandboxProvider({ db: t.services.db, pix: t.services.config.payments.pix, autoApproveSeconds: 0, installation: installationOf(t.services.db) });
-    const created = await sandbox.createPix({ paymentId: 5, amountCents: 100, description: 'x', expiresInMinutes: 30, payer: { email: 'a@b.c', name: 'A B', cpf: null } });
+    const sandbox = createSandboxProvider({
+      db: t.services.db,
+      pix: t.services.config.payments.pix,
+      autoApproveSeconds: 0,
+      installation: installationOf(t.services.db),
+    });
+    const created = await sandbox.createPix({
+      paymentId: 5,
+      amountCents: 100,
+      description: 'x',
+      expiresInMinutes: 30,
+      payer: { email: 'a@b.c', name: 'A B', cpf: null },
+    });
     expect(sub(parseBrCode(created.copyPasteCode)['26'])['01']).toBe(inst.pix_evp);
     expect(hasValidCrc(created.copyPasteCode)).toBe(true);
   });
 
   test('the charge is pending, then approved once, then expired when unpaid past its time', async () => {
-    const sandbox = createSandboxProvider({ db: t.services.db, pix: t.services.config.payments.pix, autoApproveSeconds: 0, installation: installationOf(t.services.db) });
+    const sandbox = createSandboxProvider({
+      db: t.services.db,
+      pix: t.services.config.payments.pix,
+      autoApproveSeconds: 0,
+      installation: installationOf(t.services.db),
+    });
     const payer = { email: 'a@b.c', name: 'A B', cpf: null };
     const a = await sandbox.createPix({ paymentId: 1, amountCents: 100, description: 'x', expiresInMinutes: 1, payer });
     expect((await sandbox.fetch(a.providerPaymentId))?.status).toBe('pending');

@@ -1,6 +1,16 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
-import { WEBHOOK_SECRET, balanceOf, ledgerOf, letThrottlePass, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve, sandboxBank } from './fixtures';
+import {
+  WEBHOOK_SECRET,
+  balanceOf,
+  ledgerOf,
+  letThrottlePass,
+  makeProductWithDraw,
+  mercadoPagoEnv,
+  paymentRow,
+  reserve,
+  sandboxBank,
+} from './fixtures';
 
 /**
  * A pending PIX of a reservation that has since been consumed (vouchers) or released is cancelled
@@ -25,11 +35,18 @@ async function pendingPix(ctx: TestContext, u: U, drawId: number, numbers: numbe
   const res = await reserve(ctx, u.token, drawId, numbers);
   const pix = await ctx.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } });
   expect(pix.status).toBe(201);
-  return { reservationId: res.id, paymentId: pix.body.paymentId as number, providerId: (await paymentRow(ctx, pix.body.paymentId)).provider_payment_id as string };
+  return {
+    reservationId: res.id,
+    paymentId: pix.body.paymentId as number,
+    providerId: (await paymentRow(ctx, pix.body.paymentId)).provider_payment_id as string,
+  };
 }
 
 async function consumeWithVouchers(ctx: TestContext, u: U, productId: number, reservationId: number, numbers: number[]) {
-  await ctx.services.payments.grantVouchers({ user: String(u.user.id), product: String(productId), quantity: numbers.length }, { via: 'cli' });
+  await ctx.services.payments.grantVouchers(
+    { user: String(u.user.id), product: String(productId), quantity: numbers.length },
+    { via: 'cli' },
+  );
   const r = await ctx.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId, numbers } });
   expect(r.status).toBe(200);
 }
@@ -97,7 +114,10 @@ test('a released reservation (expiry job): its PIX is cancelled; a provider outa
   const { draw } = await makeProductWithDraw(t, { price_cents: 500 });
   const { reservationId, paymentId, providerId } = await pendingPix(t, u, draw.id, [20]);
   const mpId = Number(providerId);
-  await t.services.db('reservations').where({ id: reservationId }).update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
+  await t.services
+    .db('reservations')
+    .where({ id: reservationId })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 second'`) });
   expect(await t.services.reservations.expire(reservationId)).toBe(true);
   expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'cancelled', provider_cancel_pending: true });
   fake.failNext(1, 503, 'PUT');

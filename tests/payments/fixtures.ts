@@ -37,7 +37,13 @@ export async function makeProduct(t: TestContext, o: { price_cents?: number | nu
 
 export async function makeDraw(
   t: TestContext,
-  o: { infoproduct_id: number | null; total_numbers?: number; max_per_user?: number; ticket_price_cents_override?: number | null; status?: 'open' | 'closed' },
+  o: {
+    infoproduct_id: number | null;
+    total_numbers?: number;
+    max_per_user?: number;
+    ticket_price_cents_override?: number | null;
+    status?: 'open' | 'closed';
+  },
 ): Promise<DrawRow> {
   return t.services.db.transaction((trx) =>
     insertDrawWithNumbers(trx, {
@@ -53,7 +59,11 @@ export async function makeDraw(
 }
 
 /** A product (default R$ 5,00) with an open draw of its own. */
-export async function makeProductWithDraw(t: TestContext, p: { price_cents?: number | null } = {}, d: { total_numbers?: number; max_per_user?: number; ticket_price_cents_override?: number | null } = {}) {
+export async function makeProductWithDraw(
+  t: TestContext,
+  p: { price_cents?: number | null } = {},
+  d: { total_numbers?: number; max_per_user?: number; ticket_price_cents_override?: number | null } = {},
+) {
   const product = await makeProduct(t, p);
   const draw = await makeDraw(t, { infoproduct_id: product.id, ...d });
   return { product, draw };
@@ -61,9 +71,20 @@ export async function makeProductWithDraw(t: TestContext, p: { price_cents?: num
 
 /** POST /api/payments/infoproduct at the server's price; returns the answer body. */
 export async function buyEbooks(t: TestContext, token: string, productId: number, quantity: number, unitCents: number) {
-  const r = await t.api('POST', '/api/payments/infoproduct', { token, body: { infoproduct_id: productId, quantity, amount_cents_total: unitCents * quantity } });
+  const r = await t.api('POST', '/api/payments/infoproduct', {
+    token,
+    body: { infoproduct_id: productId, quantity, amount_cents_total: unitCents * quantity },
+  });
   if (r.status !== 201) throw new Error(`buyEbooks: ${r.status} ${r.text}`);
-  return r.body as { paymentId: number; qr_code_base64: string; copy_paste_code: string; qr_code: string; amount: number; expires_at: string; status: string };
+  return r.body as {
+    paymentId: number;
+    qr_code_base64: string;
+    copy_paste_code: string;
+    qr_code: string;
+    amount: number;
+    expires_at: string;
+    status: string;
+  };
 }
 
 export async function reserve(t: TestContext, token: string, drawId: number, numbers: number[]) {
@@ -89,8 +110,12 @@ export async function ledgerOf(t: TestContext, paymentId: number) {
   ]);
   return {
     vouchers: voucherRows as Array<{ reason: string; delta: number; user_id: number; infoproduct_id: number }>,
-    granted: (voucherRows as Array<{ reason: string; delta: number }>).filter((r) => r.reason === 'grant' || r.reason === 'late_approval').reduce((s, r) => s + r.delta, 0),
-    revoked: (voucherRows as Array<{ reason: string; delta: number }>).filter((r) => r.reason === 'revoke').reduce((s, r) => s - r.delta, 0),
+    granted: (voucherRows as Array<{ reason: string; delta: number }>)
+      .filter((r) => r.reason === 'grant' || r.reason === 'late_approval')
+      .reduce((s, r) => s + r.delta, 0),
+    revoked: (voucherRows as Array<{ reason: string; delta: number }>)
+      .filter((r) => r.reason === 'revoke')
+      .reduce((s, r) => s - r.delta, 0),
     fulfilments: fulfilments as Array<{ payment_id: number; result: Record<string, unknown> }>,
     sales: sales as Array<{ draw_id: number; n: number; user_id: number }>,
   };
@@ -98,14 +123,21 @@ export async function ledgerOf(t: TestContext, paymentId: number) {
 
 /** Sum of a user's voucher ledger for a product (must equal the balance row). */
 export async function ledgerSum(t: TestContext, userId: number, productId: number): Promise<number> {
-  const r = await t.services.db('voucher_ledger').where({ user_id: userId, infoproduct_id: productId }).sum<{ s: number | null }[]>({ s: 'delta' });
+  const r = await t.services
+    .db('voucher_ledger')
+    .where({ user_id: userId, infoproduct_id: productId })
+    .sum<{ s: number | null }[]>({ s: 'delta' });
   return Number(r[0].s ?? 0);
 }
 
 export { eventually } from '../helpers/eventually';
 
 /** Sets the sandbox "bank" state of a payment's charge (as if the payer's bank had acted). */
-export async function sandboxBank(t: TestContext, paymentId: number, status: 'approved' | 'refunded' | 'charged_back' | 'rejected' | 'cancelled') {
+export async function sandboxBank(
+  t: TestContext,
+  paymentId: number,
+  status: 'approved' | 'refunded' | 'charged_back' | 'rejected' | 'cancelled',
+) {
   const p = await paymentRow(t, paymentId);
   await t.services
     .db('sandbox_charges')
@@ -119,5 +151,8 @@ export async function sandboxBank(t: TestContext, paymentId: number, status: 'ap
  * for a lapsed one): the next status call or confirm asks the provider again.
  */
 export async function letThrottlePass(t: TestContext, paymentId: number) {
-  await t.services.db('payments').where({ id: paymentId }).update({ last_checked_at: t.services.db.raw(`now() - interval '1 day'`) });
+  await t.services
+    .db('payments')
+    .where({ id: paymentId })
+    .update({ last_checked_at: t.services.db.raw(`now() - interval '1 day'`) });
 }

@@ -1,6 +1,16 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
-import { WEBHOOK_SECRET, balanceOf, buyEbooks, ledgerOf, ledgerSum, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
+import {
+  WEBHOOK_SECRET,
+  balanceOf,
+  buyEbooks,
+  ledgerOf,
+  ledgerSum,
+  makeProductWithDraw,
+  mercadoPagoEnv,
+  paymentRow,
+  reserve,
+} from './fixtures';
 
 /**
  * Idempotency under fire: one approval delivered many times at once through
@@ -54,11 +64,17 @@ test('an e-book approval delivered 150 times concurrently (webhook, poll, status
   expect(l.fulfilments[0].result).toEqual({ vouchers: 4, infoproduct_id: product.id });
   expect(await balanceOf(t, u.user.id, product.id)).toBe(4);
   expect(await ledgerSum(t, u.user.id, product.id)).toBe(4);
-  expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' })).toHaveLength(1);
+  expect(
+    await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' }),
+  ).toHaveLength(1);
   expect(await paymentRow(t, p.paymentId)).toMatchObject({ status: 'approved', flagged_for_review: false });
 
   // Then 30 concurrent confirms: all 200 with the same answer, nothing more granted.
-  const confirms = await Promise.all(Array.from({ length: 30 }, () => t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId, infoproduct_id: product.id } })));
+  const confirms = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId, infoproduct_id: product.id } }),
+    ),
+  );
   expect(new Set(confirms.map((c) => `${c.status} ${c.body.vouchers_granted} ${c.body.remaining}`))).toEqual(new Set(['200 4 4']));
   expect(await balanceOf(t, u.user.id, product.id)).toBe(4);
   expect((await ledgerOf(t, p.paymentId)).vouchers).toHaveLength(1);
@@ -72,7 +88,9 @@ test('confirms racing the first approval (no webhook yet) ask the provider once 
   fake.setStatus(mpId, 'approved');
   const gets = () => fake.count('GET', `/v1/payments/${mpId}`);
   const before = gets();
-  const confirms = await Promise.all(Array.from({ length: 40 }, () => t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } })));
+  const confirms = await Promise.all(
+    Array.from({ length: 40 }, () => t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } })),
+  );
   // One claim of the per-payment check: one call to the provider. Confirms that lost the claim
   // answer what the row said at that moment (approved, or still pending → 409, the client retries).
   expect(gets() - before).toBe(1);
@@ -80,7 +98,9 @@ test('confirms racing the first approval (no webhook yet) ask the provider once 
   for (const c of confirms) if (c.status !== 200) expect(c.body).toMatchObject({ error: 'payment_not_approved', status: 'pending' });
   expect(new Set(confirms.filter((c) => c.status === 200).map((c) => c.body.vouchers_granted))).toEqual(new Set([2]));
   // Afterwards every confirm answers 200, without asking the provider again.
-  const again = await Promise.all(Array.from({ length: 10 }, () => t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } })));
+  const again = await Promise.all(
+    Array.from({ length: 10 }, () => t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } })),
+  );
   expect(again.map((c) => c.status)).toEqual(Array(10).fill(200));
   expect(gets() - before).toBe(1);
   expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
@@ -117,7 +137,9 @@ test('concurrent PIX requests for one reservation create one payment and answer 
   const u = await createUser(t);
   const { draw } = await makeProductWithDraw(t, { price_cents: 500 });
   const res = await reserve(t, u.token, draw.id, [50, 51]);
-  const answers = await Promise.all(Array.from({ length: 10 }, () => t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } })));
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () => t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } })),
+  );
   expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
   expect(new Set(answers.map((a) => a.body.paymentId)).size).toBe(1);
   expect(new Set(answers.map((a) => a.body.copy_paste_code)).size).toBe(1);
@@ -131,7 +153,9 @@ test('when the PIX being created for a reservation fails, its waiters get 409 (n
   const { draw } = await makeProductWithDraw(t, { price_cents: 500 });
   const res = await reserve(t, u.token, draw.id, [60]);
   fake.failNext(1, 503, 'POST');
-  const answers = await Promise.all(Array.from({ length: 4 }, () => t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } })));
+  const answers = await Promise.all(
+    Array.from({ length: 4 }, () => t.api('POST', '/api/payments/pix', { token: u.token, body: { reservationId: res.id } })),
+  );
   // Requests that waited on the failed creation answer 409; later ones may create the next one.
   const failed = answers.filter((a) => a.status === 409);
   const ok = answers.filter((a) => a.status === 201);

@@ -28,7 +28,10 @@ test('a charge the provider does not know is expired once its time has passed (n
   const row = await paymentRow(t, p.paymentId);
   await t.services.db('sandbox_charges').where({ provider_payment_id: row.provider_payment_id }).del();
   expect(await t.services.payments.poll(p.paymentId)).toBe('pending');
-  await t.services.db('payments').where({ id: p.paymentId }).update({ expires_at: t.services.db.raw(`now() - interval '1 minute'`) });
+  await t.services
+    .db('payments')
+    .where({ id: p.paymentId })
+    .update({ expires_at: t.services.db.raw(`now() - interval '1 minute'`) });
   expect(await t.services.payments.poll(p.paymentId)).toBe('expired');
 });
 
@@ -55,11 +58,30 @@ test('reconcile() cancels a pending row whose creation died before reaching the 
   const { product } = await makeProductWithDraw(t, { price_cents: 300 });
   const [orphan] = await t.services
     .db('payments')
-    .insert({ user_id: u.user.id, kind: 'infoproduct', method: 'pix', provider: 'sandbox', status: 'pending', amount_cents: 300, quantity: 1, infoproduct_id: product.id, created_at: t.services.db.raw(`now() - interval '10 minutes'`) })
+    .insert({
+      user_id: u.user.id,
+      kind: 'infoproduct',
+      method: 'pix',
+      provider: 'sandbox',
+      status: 'pending',
+      amount_cents: 300,
+      quantity: 1,
+      infoproduct_id: product.id,
+      created_at: t.services.db.raw(`now() - interval '10 minutes'`),
+    })
     .returning('*');
   const [fresh] = await t.services
     .db('payments')
-    .insert({ user_id: u.user.id, kind: 'infoproduct', method: 'pix', provider: 'sandbox', status: 'pending', amount_cents: 300, quantity: 1, infoproduct_id: product.id })
+    .insert({
+      user_id: u.user.id,
+      kind: 'infoproduct',
+      method: 'pix',
+      provider: 'sandbox',
+      status: 'pending',
+      amount_cents: 300,
+      quantity: 1,
+      infoproduct_id: product.id,
+    })
     .returning('*');
   await t.services.payments.reconcile();
   expect((await paymentRow(t, orphan.id)).status).toBe('cancelled');
@@ -74,10 +96,15 @@ test('after a Redis wipe the running worker puts its schedules back by itself', 
     const keys = await t.services.redis.keys(`${t.services.config.queuePrefix}*`);
     if (keys.length) await t.services.redis.del(...keys);
     // The schedules are put back one by one: wait for all of them, not the first.
-    const restored = await eventually(async () => {
-      const now = await ids();
-      return ['payment-reconcile', 'reservation-sweep', 'mail-sweep'].every((id) => now.includes(id)) ? now : null;
-    }, 'schedules restored', 30_000, 100);
+    const restored = await eventually(
+      async () => {
+        const now = await ids();
+        return ['payment-reconcile', 'reservation-sweep', 'mail-sweep'].every((id) => now.includes(id)) ? now : null;
+      },
+      'schedules restored',
+      30_000,
+      100,
+    );
     expect(restored).toEqual(expect.arrayContaining(['payment-reconcile', 'reservation-sweep', 'mail-sweep']));
   } finally {
     await running.close();

@@ -1,9 +1,25 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { startFakeMercadoPago, type FakeMercadoPago } from '../helpers/fake-mercadopago';
-import { createMercadoPagoProvider, mapMercadoPagoStatus, signWebhook, verifyWebhookSignature } from '../../src/payments/providers/mercadopago';
+import {
+  createMercadoPagoProvider,
+  mapMercadoPagoStatus,
+  signWebhook,
+  verifyWebhookSignature,
+} from '../../src/payments/providers/mercadopago';
 import { hasValidCrc } from '../../src/payments/brcode';
 import { loadConfig } from '../../src/platform/config';
-import { WEBHOOK_SECRET, balanceOf, buyEbooks, ledgerOf, ledgerSum, letThrottlePass, makeProductWithDraw, mercadoPagoEnv, paymentRow, reserve } from './fixtures';
+import {
+  WEBHOOK_SECRET,
+  balanceOf,
+  buyEbooks,
+  ledgerOf,
+  ledgerSum,
+  letThrottlePass,
+  makeProductWithDraw,
+  mercadoPagoEnv,
+  paymentRow,
+  reserve,
+} from './fixtures';
 
 /**
  * The Mercado Pago provider against the strict fake of its HTTP API: PIX creation (expiry,
@@ -74,9 +90,20 @@ describe('PIX creation', () => {
   });
 
   test('a retried create with the same payment id is the same charge at Mercado Pago (X-Idempotency-Key)', async () => {
-    const provider = createMercadoPagoProvider({ apiUrl: fake.url, accessToken: fake.token, notificationUrl: 'http://x/api/webhooks/mercadopago', idempotencyPrefix: async () => 'inst-a' });
+    const provider = createMercadoPagoProvider({
+      apiUrl: fake.url,
+      accessToken: fake.token,
+      notificationUrl: 'http://x/api/webhooks/mercadopago',
+      idempotencyPrefix: async () => 'inst-a',
+    });
     // 10 minutes asked: the provider sends Mercado Pago's minimum plus its margin instead.
-    const input = { paymentId: 424242, amountCents: 1000, description: 'teste', expiresInMinutes: 10, payer: { email: 'a@b.c', name: 'A', cpf: null } };
+    const input = {
+      paymentId: 424242,
+      amountCents: 1000,
+      description: 'teste',
+      expiresInMinutes: 10,
+      payer: { email: 'a@b.c', name: 'A', cpf: null },
+    };
     const [a, b] = await Promise.all([provider.createPix(input), provider.createPix(input)]);
     const c = await provider.createPix(input);
     expect(new Set([a.providerPaymentId, b.providerPaymentId, c.providerPaymentId]).size).toBe(1);
@@ -86,19 +113,39 @@ describe('PIX creation', () => {
     expect(other.providerPaymentId).not.toBe(a.providerPaymentId);
     expect(a.expiresAt.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
     // Another installation (a reset database, a second store) on the same account: another charge.
-    const elsewhere = createMercadoPagoProvider({ apiUrl: fake.url, accessToken: fake.token, notificationUrl: 'http://x/api/webhooks/mercadopago', idempotencyPrefix: async () => 'inst-b' });
+    const elsewhere = createMercadoPagoProvider({
+      apiUrl: fake.url,
+      accessToken: fake.token,
+      notificationUrl: 'http://x/api/webhooks/mercadopago',
+      idempotencyPrefix: async () => 'inst-b',
+    });
     expect((await elsewhere.createPix(input)).providerPaymentId).not.toBe(a.providerPaymentId);
   });
 
   test('the fake refuses what Mercado Pago refuses: PIX under 30 minutes or over 30 days, no X-Idempotency-Key, card_id without token, a bad token', async () => {
     const post = (body: unknown, headers: Record<string, string> = { 'x-idempotency-key': `k-${Math.random()}` }, token = fake.token) =>
-      fetch(`${fake.url}/v1/payments`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-    const pix = (minutes: number) => ({ transaction_amount: 1, payment_method_id: 'pix', payer: { email: 'a@b.c' }, date_of_expiration: new Date(Date.now() + minutes * 60_000).toISOString() });
+      fetch(`${fake.url}/v1/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const pix = (minutes: number) => ({
+      transaction_amount: 1,
+      payment_method_id: 'pix',
+      payer: { email: 'a@b.c' },
+      date_of_expiration: new Date(Date.now() + minutes * 60_000).toISOString(),
+    });
     expect((await post(pix(29.9))).status).toBe(400);
     expect((await post(pix(30 * 24 * 60 + 1))).status).toBe(400);
     expect((await post(pix(31))).status).toBe(201);
     expect((await post(pix(31), {})).body.message).toMatch(/X-Idempotency-Key/);
-    const cardId = await post({ transaction_amount: 1, card_id: '123', installments: 1, payment_method_id: 'visa', payer: { type: 'customer', id: 'x' } });
+    const cardId = await post({
+      transaction_amount: 1,
+      card_id: '123',
+      installments: 1,
+      payment_method_id: 'visa',
+      payer: { type: 'customer', id: 'x' },
+    });
     expect(cardId).toMatchObject({ status: 400, body: { message: 'Invalid card_token_id', cause: [{ code: 3003 }] } });
     expect((await post(pix(31), undefined, 'TEST-wrong')).status).toBe(401);
     // A card token serves one payment.
@@ -109,14 +156,20 @@ describe('PIX creation', () => {
   });
 
   test('config: PIX_EXPIRY_MINUTES under 31 is refused at load with Mercado Pago; 35 by default', () => {
-    const env = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/x', REDIS_URL: 'redis://127.0.0.1:6379', PAYMENT_PROVIDER: 'mercadopago', MERCADOPAGO_ACCESS_TOKEN: 'a', MERCADOPAGO_WEBHOOK_SECRET: 'b' };
+    const env = {
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/x',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      PAYMENT_PROVIDER: 'mercadopago',
+      MERCADOPAGO_ACCESS_TOKEN: 'a',
+      MERCADOPAGO_WEBHOOK_SECRET: 'b',
+    };
     expect(() => loadConfig({ ...env, PIX_EXPIRY_MINUTES: '30' })).toThrow(/PIX_EXPIRY_MINUTES must be at least 31/);
     expect(loadConfig({ ...env, PIX_EXPIRY_MINUTES: '31' }).payments.pix.expiryMinutes).toBe(31);
     expect(loadConfig(env).payments.pix.expiryMinutes).toBe(35);
     expect(loadConfig({ ...env, PAYMENT_PROVIDER: 'sandbox', PIX_EXPIRY_MINUTES: '5' }).payments.pix.expiryMinutes).toBe(5);
   });
 
-  test('a reservation PIX: the hold lasts at least as long as Mercado Pago\'s code', async () => {
+  test("a reservation PIX: the hold lasts at least as long as Mercado Pago's code", async () => {
     const u = await createUser(t);
     const { draw } = await makeProductWithDraw(t, { price_cents: 200 });
     const res = await reserve(t, u.token, draw.id, [11, 12]);
@@ -134,7 +187,10 @@ describe('PIX creation', () => {
     try {
       const u = await createUser(wrong);
       const product = (await wrong.services.db('infoproducts').insert({ sku: 'MP-WRONG', title: 'x', price_cents: 500 }).returning('*'))[0];
-      const r = await wrong.api('POST', '/api/payments/infoproduct', { token: u.token, body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 } });
+      const r = await wrong.api('POST', '/api/payments/infoproduct', {
+        token: u.token,
+        body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 },
+      });
       expect(r.status).toBe(409);
       expect(r.body.error).toBe('payment_provider_unavailable');
       const rows = await wrong.services.db('payments').where({ user_id: u.user.id });
@@ -145,7 +201,10 @@ describe('PIX creation', () => {
     const u = await createUser(t);
     const { product } = await makeProductWithDraw(t, { price_cents: 500 });
     fake.failNext(1, 503, 'POST');
-    const r = await t.api('POST', '/api/payments/infoproduct', { token: u.token, body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 } });
+    const r = await t.api('POST', '/api/payments/infoproduct', {
+      token: u.token,
+      body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 },
+    });
     expect(r.status).toBe(409);
     expect(r.body.error).toBe('payment_provider_unavailable');
     expect((await t.services.db('payments').where({ user_id: u.user.id })).map((x) => x.status)).toEqual(['cancelled']);
@@ -173,13 +232,19 @@ describe('status by re-fetching', () => {
     expect((await t.api('GET', `/api/payments/${p.paymentId}/status`, { token: u.token })).body.status).toBe('pending');
     expect(gets()).toBe(1);
     // confirm keeps the same per-payment throttle: no extra call to the provider.
-    const early = await t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId, infoproduct_id: product.id } });
+    const early = await t.api('POST', '/api/purchases/confirm', {
+      token: u.token,
+      body: { payment_id: p.paymentId, infoproduct_id: product.id },
+    });
     expect(early.status).toBe(409);
     expect(early.body).toMatchObject({ error: 'payment_not_approved', status: 'pending' });
     expect(gets()).toBe(1);
     // Once the throttle window has passed, confirm asks.
     await letThrottlePass(t, p.paymentId);
-    const c = await t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId, infoproduct_id: product.id } });
+    const c = await t.api('POST', '/api/purchases/confirm', {
+      token: u.token,
+      body: { payment_id: p.paymentId, infoproduct_id: product.id },
+    });
     expect(c.status).toBe(200);
     expect(c.body.vouchers_granted).toBe(3);
     expect(gets()).toBe(2);
@@ -210,7 +275,9 @@ describe('POST /api/webhooks/mercadopago', () => {
     const l = await ledgerOf(t, p.paymentId);
     expect(l.vouchers).toEqual([{ reason: 'grant', delta: 3, user_id: u.user.id, infoproduct_id: product.id }]);
     expect(l.fulfilments).toHaveLength(1);
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' })).toHaveLength(1);
+    expect(
+      await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' }),
+    ).toHaveLength(1);
   });
 
   test.each([
@@ -269,7 +336,10 @@ describe('POST /api/webhooks/mercadopago', () => {
       expect(answers.every((a) => a.status === 200)).toBe(true);
       expect(answers.slice(0, 120).every((a) => a.body.ignored === 'unknown_payment')).toBe(true);
       expect(answers[120].body).toEqual({ received: true, ignored: 'rate_limited' });
-      expect((await fake.notify(limited.url, 777000999, { secret: WEBHOOK_SECRET })).body).toEqual({ received: true, ignored: 'unknown_payment' });
+      expect((await fake.notify(limited.url, 777000999, { secret: WEBHOOK_SECRET })).body).toEqual({
+        received: true,
+        ignored: 'unknown_payment',
+      });
     } finally {
       await limited.close();
     }
@@ -333,7 +403,7 @@ describe('POST /api/webhooks/mercadopago', () => {
     expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
   });
 
-  test('with the sandbox provider the webhook does not exist (404); the CSP names only the active provider\'s browser SDK', async () => {
+  test("with the sandbox provider the webhook does not exist (404); the CSP names only the active provider's browser SDK", async () => {
     const csp = async (url: string) => (await fetch(`${url}/api/health`)).headers.get('content-security-policy') ?? '';
     const mp = await csp(t.url);
     expect(mp).toContain("script-src 'self' https://sdk.mercadopago.com");
@@ -369,7 +439,9 @@ describe('refunds and chargebacks', () => {
     await fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET });
     // One voucher is used on a number.
     const res = await reserve(t, u.token, draw.id, [42]);
-    expect((await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: res.id, numbers: [42] } })).status).toBe(200);
+    expect((await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: res.id, numbers: [42] } })).status).toBe(
+      200,
+    );
     expect(await balanceOf(t, u.user.id, product.id)).toBe(2);
 
     fake.setStatus(mpId, 'refunded');
@@ -406,14 +478,28 @@ describe('refunds and chargebacks', () => {
 });
 
 describe('signature helpers', () => {
-  test('signWebhook and verifyWebhookSignature agree on Mercado Pago\'s manifest', () => {
+  test("signWebhook and verifyWebhookSignature agree on Mercado Pago's manifest", () => {
     const ts = 1_704_908_010;
     const sig = signWebhook('s3cr3t', '123456', 'req-abc', ts);
     expect(sig).toMatch(/^ts=1704908010,v1=[0-9a-f]{64}$/);
     const now = ts * 1000;
-    expect(verifyWebhookSignature({ xSignature: sig, xRequestId: 'req-abc', dataId: '123456', secret: 's3cr3t', maxAgeMs: 600_000, now })).toEqual({ ok: true, ts: now });
-    expect(verifyWebhookSignature({ xSignature: sig, xRequestId: 'req-abd', dataId: '123456', secret: 's3cr3t', now })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyWebhookSignature({ xSignature: sig, xRequestId: 'req-abc', dataId: '123456', secret: 's3cr3t', maxAgeMs: 600_000, now: now + 601_000 })).toEqual({ ok: false, reason: 'stale_signature' });
+    expect(
+      verifyWebhookSignature({ xSignature: sig, xRequestId: 'req-abc', dataId: '123456', secret: 's3cr3t', maxAgeMs: 600_000, now }),
+    ).toEqual({ ok: true, ts: now });
+    expect(verifyWebhookSignature({ xSignature: sig, xRequestId: 'req-abd', dataId: '123456', secret: 's3cr3t', now })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(
+      verifyWebhookSignature({
+        xSignature: sig,
+        xRequestId: 'req-abc',
+        dataId: '123456',
+        secret: 's3cr3t',
+        maxAgeMs: 600_000,
+        now: now + 601_000,
+      }),
+    ).toEqual({ ok: false, reason: 'stale_signature' });
     // Alphanumeric ids are signed lower-cased.
     expect(signWebhook('k', 'ABC123', 'r', 1)).toBe(signWebhook('k', 'abc123', 'r', 1));
   });

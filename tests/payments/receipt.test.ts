@@ -87,7 +87,10 @@ test('a reservation PIX receipt names the numbers; pending, admin grants and oth
   expect(mails).toHaveLength(1);
   expect(mails[0].body_text).toContain(`Compra: Números 03, 07 do Sorteio #${String(draw.id).padStart(3, '0')}`);
   me = await t.api('GET', '/api/payments/me', { token: u.token });
-  expect(me.body.items.find((i: { id: number; kind: string }) => i.id === paymentId && i.kind === 'reservation').receipt).toMatchObject({ payment_id: paymentId, amount_cents: 1400 });
+  expect(me.body.items.find((i: { id: number; kind: string }) => i.id === paymentId && i.kind === 'reservation').receipt).toMatchObject({
+    payment_id: paymentId,
+    amount_cents: 1400,
+  });
 
   // Another person's list never holds it; anonymous gets 401.
   const theirs = await t.api('GET', '/api/payments/me', { token: other.token });

@@ -39,7 +39,10 @@ async function approvedPurchase(quantity = 2, unit = 500) {
 }
 
 /** As if the re-check's delay had passed for this payment. */
-const makeDue = (paymentId: number) => db()('payments').where({ id: paymentId }).update({ recheck_at: db().raw(`now() - interval '1 second'`) });
+const makeDue = (paymentId: number) =>
+  db()('payments')
+    .where({ id: paymentId })
+    .update({ recheck_at: db().raw(`now() - interval '1 second'`) });
 
 test('the schedule decays over the 180-day chargeback window; held money is asked about daily', () => {
   const H = 3600_000;
@@ -71,7 +74,9 @@ test('an approved payment refunded at Mercado Pago with every notification lost 
   expect((await paymentRow(t, paymentId)).status).toBe('approved');
 
   await makeDue(paymentId);
-  const out = (await registerJobHandlers(t.services)['payment.recheck']({}, {} as never)) as { changed: Array<{ id: number; from: string; to: string }> };
+  const out = (await registerJobHandlers(t.services)['payment.recheck']({}, {} as never)) as {
+    changed: Array<{ id: number; from: string; to: string }>;
+  };
   expect(out.changed).toContainEqual({ id: paymentId, from: 'approved', to: 'refunded', refunded_cents: 1500 });
   const after = await paymentRow(t, paymentId);
   expect(after).toMatchObject({ status: 'refunded', flagged_for_review: true, refunded_cents: 1500, recheck_at: null });
@@ -105,10 +110,14 @@ test('a partial refund at Mercado Pago: still approved, flagged for review with 
   expect(row).toMatchObject({ status: 'approved', flagged_for_review: true, refunded_cents: 500 });
   expect(row.review_reason).toMatch(/reembolso parcial no provedor: 500 de 2000/);
   expect(await balanceOf(t, u.user.id, product.id)).toBe(4);
-  expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.partially_refunded' })).toHaveLength(1);
+  expect(
+    await db()('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.partially_refunded' }),
+  ).toHaveLength(1);
   // Asked again with nothing new: no second flag or audit entry.
   await t.services.payments.recheck({ id: paymentId });
-  expect(await db()('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.partially_refunded' })).toHaveLength(1);
+  expect(
+    await db()('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.partially_refunded' }),
+  ).toHaveLength(1);
   // The rest refunded later: the whole payment is undone.
   fake.refundInPanel(mpId);
   await t.services.payments.recheck({ id: paymentId });
@@ -137,7 +146,9 @@ test('in_mediation: flagged, its numbers do not count while disputed, never expi
   expect(await counted()).toEqual([]);
   // Still sold to the buyer (not released), and our clock does not touch it.
   expect((await db()('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [21, 22]).pluck('status')).sort()).toEqual(['sold', 'sold']);
-  await db()('payments').where({ id: paymentId }).update({ expires_at: db().raw(`now() - interval '1 hour'`) });
+  await db()('payments')
+    .where({ id: paymentId })
+    .update({ expires_at: db().raw(`now() - interval '1 hour'`) });
   await t.services.payments.poll(paymentId);
   expect((await paymentRow(t, paymentId)).status).toBe('in_mediation');
   expect((await paymentRow(t, paymentId)).recheck_at).not.toBeNull();
@@ -155,7 +166,9 @@ test('authorized: a state of its own, not expired by our clock; captured → app
   const mpId = Number((await paymentRow(t, p.paymentId)).provider_payment_id);
   fake.setStatus(mpId, 'authorized');
   expect((await fake.notify(t.url, mpId, { secret: WEBHOOK_SECRET })).body.status).toBe('authorized');
-  await db()('payments').where({ id: p.paymentId }).update({ expires_at: db().raw(`now() - interval '1 hour'`) });
+  await db()('payments')
+    .where({ id: p.paymentId })
+    .update({ expires_at: db().raw(`now() - interval '1 hour'`) });
   await t.services.payments.recheck({ id: p.paymentId });
   expect((await paymentRow(t, p.paymentId)).status).toBe('authorized');
   expect(await balanceOf(t, u.user.id, product.id)).toBeNull();

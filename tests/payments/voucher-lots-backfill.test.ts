@@ -21,7 +21,9 @@ test('lots, spends and number lots are rebuilt from the ledger; the books hold',
   const g1 = await t.services.payments.grantVouchers({ user: String(u.user.id), product: String(product.id), quantity: 2 }, { via: 'cli' });
   const g2 = await t.services.payments.grantVouchers({ user: String(u.user.id), product: String(product.id), quantity: 2 }, { via: 'cli' });
   const res = await reserve(t, u.token, draw.id, [3, 4, 5]);
-  expect((await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: res.id, numbers: [3, 4, 5] } })).status).toBe(200);
+  expect(
+    (await t.api('POST', '/api/vouchers/consume', { token: u.token, body: { reservationId: res.id, numbers: [3, 4, 5] } })).status,
+  ).toBe(200);
   const db = t.services.db;
   const before = await db('voucher_lots').where({ user_id: u.user.id }).orderBy('id').select('payment_id', 'granted', 'remaining');
   const ROLLBACK = new Error('rollback');

@@ -47,10 +47,14 @@ test('SIGKILL inside the fulfilment transaction, then a new worker: approved, vo
     const job = await t.services.queue.raw.getJob(`payment-poll-${p.paymentId}`);
     // Run the poll now; a job already waiting or active (the worker raced us) needs no promotion.
     if (await job!.isDelayed()) await job!.promote();
-    const [stuck] = await eventually(async () => {
-      const b = await blockedBackends('%voucher_balances%');
-      return b.length ? b : null;
-    }, 'the worker to block inside the fulfilment', 30_000);
+    const [stuck] = await eventually(
+      async () => {
+        const b = await blockedBackends('%voucher_balances%');
+        return b.length ? b : null;
+      },
+      'the worker to block inside the fulfilment',
+      30_000,
+    );
     expect(stuck.query).toMatch(/^insert into "voucher_balances"/i);
     expect(await job!.getState()).toBe('active');
     // The worker's writes so far are uncommitted: nobody sees them.
@@ -62,10 +66,15 @@ test('SIGKILL inside the fulfilment transaction, then a new worker: approved, vo
 
     await blocker.rollback();
     // The dead worker's backend finds its client gone and rolls back.
-    await eventually(async () => {
-      const r = await t.services.db.raw('SELECT count(*)::int AS c FROM pg_stat_activity WHERE pid = ?', [stuck.pid]);
-      return r.rows[0].c === 0;
-    }, 'the orphaned backend to end', 30_000, 100);
+    await eventually(
+      async () => {
+        const r = await t.services.db.raw('SELECT count(*)::int AS c FROM pg_stat_activity WHERE pid = ?', [stuck.pid]);
+        return r.rows[0].c === 0;
+      },
+      'the orphaned backend to end',
+      30_000,
+      100,
+    );
     expect((await paymentRow(t, p.paymentId)).status).toBe('pending');
     const half = await ledgerOf(t, p.paymentId);
     expect(half.fulfilments).toHaveLength(0);
@@ -78,14 +87,23 @@ test('SIGKILL inside the fulfilment transaction, then a new worker: approved, vo
   // A new worker takes the stalled job over and completes it, once.
   const w2 = await startWorkerProcess();
   try {
-    const done = await waitForJob(t.services.queue.raw, `payment-poll-${p.paymentId}`, 'completed', 'the second worker to complete the job', () => true, 90_000);
+    const done = await waitForJob(
+      t.services.queue.raw,
+      `payment-poll-${p.paymentId}`,
+      'completed',
+      'the second worker to complete the job',
+      () => true,
+      90_000,
+    );
     expect(done.returnvalue).toBe('approved');
     expect(await paymentRow(t, p.paymentId)).toMatchObject({ status: 'approved', flagged_for_review: false });
     const l = await ledgerOf(t, p.paymentId);
     expect(l.vouchers).toEqual([{ reason: 'grant', delta: 3, user_id: u.user.id, infoproduct_id: product.id }]);
     expect(l.fulfilments).toHaveLength(1);
     expect(await balanceOf(t, u.user.id, product.id)).toBe(3);
-    expect(await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' })).toHaveLength(1);
+    expect(
+      await t.services.db('audit_log').where({ entity: 'payment', entity_id: String(p.paymentId), action: 'payment.approved' }),
+    ).toHaveLength(1);
     // And the customer's confirm changes nothing.
     const c = await t.api('POST', '/api/purchases/confirm', { token: u.token, body: { payment_id: p.paymentId } });
     expect(c.body).toMatchObject({ status: 'approved', vouchers_granted: 3, remaining: 3 });

@@ -17,12 +17,15 @@ afterAll(() => t.close());
 const isJson = (r: { headers: Headers }) => expect(r.headers.get('content-type')).toMatch(/^application\/json/);
 
 describe('unknown paths and wrong methods under /api answer JSON', () => {
-  test.each(['/api/x', '/API/x', '/Api/draws/1/nope', '/api', '/API', '/api/nope.js'])('GET %s → 404 JSON (never the SPA shell)', async (path) => {
-    const r = await t.api('GET', path);
-    expect(r.status).toBe(404);
-    isJson(r);
-    expect(r.body).toEqual({ error: 'route_not_found', message: 'Rota não encontrada.' });
-  });
+  test.each(['/api/x', '/API/x', '/Api/draws/1/nope', '/api', '/API', '/api/nope.js'])(
+    'GET %s → 404 JSON (never the SPA shell)',
+    async (path) => {
+      const r = await t.api('GET', path);
+      expect(r.status).toBe(404);
+      isJson(r);
+      expect(r.body).toEqual({ error: 'route_not_found', message: 'Rota não encontrada.' });
+    },
+  );
 
   test.each([
     ['DELETE', '/api/health', 'GET'],
@@ -73,7 +76,8 @@ describe('the id rule', () => {
   );
   test('a JSON number is judged by its value', () => {
     expect(parseId(12)).toBe(12);
-    for (const v of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity, true, null, undefined, [1], { id: 1 }]) expect(parseId(v)).toBeNull();
+    for (const v of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity, true, null, undefined, [1], { id: 1 }])
+      expect(parseId(v)).toBeNull();
   });
   test('as a schema it answers the message it was given', () => {
     const r = Id('Sorteio inválido.').safeParse('0x0f');
@@ -102,16 +106,36 @@ describe('validation messages are Portuguese', () => {
       d: z.iso.date(),
       req: z.string(),
     });
-    const r = schema.safeParse({ s: 'abcd', n: 1.5, a: [], e: 'c', m: 'x', r: 'y', k: 4, b: 'no', u: null, o: { x: 'a', y: 1 }, d: '2020-13-40' });
+    const r = schema.safeParse({
+      s: 'abcd',
+      n: 1.5,
+      a: [],
+      e: 'c',
+      m: 'x',
+      r: 'y',
+      k: 4,
+      b: 'no',
+      u: null,
+      o: { x: 'a', y: 1 },
+      d: '2020-13-40',
+    });
     expect(r.success).toBe(false);
     const messages = r.error!.issues.map((i) => i.message);
     expect(messages.length).toBeGreaterThanOrEqual(12);
     for (const m of messages) expect([m, ENGLISH.test(m)]).toEqual([m, false]);
-    expect(messages).toEqual(expect.arrayContaining(['Use no máximo 3 caracteres.', 'Informe pelo menos 1 item.', 'E-mail inválido.', 'Campo obrigatório.']));
+    expect(messages).toEqual(
+      expect.arrayContaining(['Use no máximo 3 caracteres.', 'Informe pelo menos 1 item.', 'E-mail inválido.', 'Campo obrigatório.']),
+    );
     expect(z.number().max(1000).safeParse(5000).error?.issues[0].message).toBe('O valor máximo é 1000.');
   });
 
-  const BODIES = [{}, [], { numbers: 'x' }, { draw_id: 'x'.repeat(300), numbers: Array(2000).fill(1) }, { quantity: 1e9, infoproduct_id: '0x0f', amount_cents_total: -1 }];
+  const BODIES = [
+    {},
+    [],
+    { numbers: 'x' },
+    { draw_id: 'x'.repeat(300), numbers: Array(2000).fill(1) },
+    { quantity: 1e9, infoproduct_id: '0x0f', amount_cents_total: -1 },
+  ];
   const POSTS = [
     '/api/auth/register',
     '/api/auth/login',

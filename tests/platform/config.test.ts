@@ -62,7 +62,13 @@ describe('development', () => {
   });
 
   test('parses lists and booleans', () => {
-    const c = loadConfig({ ...URLS, ADMIN_EMAILS: ' Boss@X.com , ,chefe@example.com', CORS_ORIGINS: 'https://a.test,https://b.test', RATE_LIMIT_DISABLED: 'yes', TRUST_PROXY: '1' });
+    const c = loadConfig({
+      ...URLS,
+      ADMIN_EMAILS: ' Boss@X.com , ,chefe@example.com',
+      CORS_ORIGINS: 'https://a.test,https://b.test',
+      RATE_LIMIT_DISABLED: 'yes',
+      TRUST_PROXY: '1',
+    });
     expect(c.adminEmails).toEqual(['boss@x.com', 'chefe@example.com']);
     expect(c.corsOrigins).toEqual(['https://a.test', 'https://b.test']);
     expect(c.rateLimitDisabled).toBe(true);
@@ -98,7 +104,11 @@ describe('production', () => {
       isProduction: true,
       appSecret: STRONG_SECRET,
       publicUrl: 'https://cotaverde.com.br',
-      payments: { provider: 'mercadopago', sandboxAutoApproveSeconds: 0, mercadopago: { accessToken: 'APP_USR-token-secreto', webhookSecret: 'webhook-secreto' } },
+      payments: {
+        provider: 'mercadopago',
+        sandboxAutoApproveSeconds: 0,
+        mercadopago: { accessToken: 'APP_USR-token-secreto', webhookSecret: 'webhook-secreto' },
+      },
     });
     expect(c.trustProxy).toBe(true);
   });
@@ -147,7 +157,9 @@ describe('production', () => {
 
   test('refuses an empty DATABASE_URL or SMTP_URL', () => {
     expect(configError({ ...PRODUCTION_OK, DATABASE_URL: '' }).problems).toEqual(['DATABASE_URL is required']);
-    expect(configError({ ...PRODUCTION_OK, SMTP_URL: '' }).problems).toEqual(['SMTP_URL is required in production (reset links are only ever sent, never stored)']);
+    expect(configError({ ...PRODUCTION_OK, SMTP_URL: '' }).problems).toEqual([
+      'SMTP_URL is required in production (reset links are only ever sent, never stored)',
+    ]);
   });
 
   test('Mercado Pago needs its access token and webhook secret', () => {
@@ -175,15 +187,27 @@ describe('production', () => {
 describe('backups', () => {
   test('development keeps them under .data/app/backups, 7 daily and 4 weekly', () => {
     const c = loadConfig({ ...URLS });
-    expect(c.backup).toEqual({ dir: expect.stringMatching(/[/\\]\.data[/\\]app[/\\]backups$/), disabled: false, keepDaily: 7, keepWeekly: 4 });
+    expect(c.backup).toEqual({
+      dir: expect.stringMatching(/[/\\]\.data[/\\]app[/\\]backups$/),
+      disabled: false,
+      keepDaily: 7,
+      keepWeekly: 4,
+    });
   });
 
   test('production needs BACKUP_DIR unless BACKUP_DISABLED says the platform does it', () => {
     const env: Record<string, string> = { ...PRODUCTION_OK };
     delete env.BACKUP_DIR;
-    expect(configError(env).problems).toEqual(['BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)']);
+    expect(configError(env).problems).toEqual([
+      'BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)',
+    ]);
     expect(loadConfig({ ...env, BACKUP_DISABLED: 'true' }).backup).toEqual({ dir: null, disabled: true, keepDaily: 7, keepWeekly: 4 });
-    expect(loadConfig({ ...PRODUCTION_OK, BACKUP_KEEP_DAILY: '14', BACKUP_KEEP_WEEKLY: '0' }).backup).toEqual({ dir: '/var/backups/cotaverde', disabled: false, keepDaily: 14, keepWeekly: 0 });
+    expect(loadConfig({ ...PRODUCTION_OK, BACKUP_KEEP_DAILY: '14', BACKUP_KEEP_WEEKLY: '0' }).backup).toEqual({
+      dir: '/var/backups/cotaverde',
+      disabled: false,
+      keepDaily: 14,
+      keepWeekly: 0,
+    });
   });
 
   test('refuses a retention that is not a whole number in range', () => {
@@ -193,17 +217,20 @@ describe('backups', () => {
 });
 
 describe('NODE_ENV fails closed: anything but development/test is production', () => {
-  test.each(['staging', 'prod', 'Production', 'PRODUCTION', 'homolog', ' development', 'dev'])('%j gets every production check', (nodeEnv) => {
-    const e = configError({ ...URLS, NODE_ENV: nodeEnv });
-    expect(e.problems).toEqual([
-      'APP_SECRET must be set to a secret of at least 32 characters in production',
-      'PAYMENT_PROVIDER=sandbox is not allowed in production',
-      'PUBLIC_URL is required in production',
-      'SMTP_URL is required in production (reset links are only ever sent, never stored)',
-      'SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)',
-      'BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)',
-    ]);
-  });
+  test.each(['staging', 'prod', 'Production', 'PRODUCTION', 'homolog', ' development', 'dev'])(
+    '%j gets every production check',
+    (nodeEnv) => {
+      const e = configError({ ...URLS, NODE_ENV: nodeEnv });
+      expect(e.problems).toEqual([
+        'APP_SECRET must be set to a secret of at least 32 characters in production',
+        'PAYMENT_PROVIDER=sandbox is not allowed in production',
+        'PUBLIC_URL is required in production',
+        'SMTP_URL is required in production (reset links are only ever sent, never stored)',
+        'SUPPORT_EMAIL is required in production (the Reply-To of every mail: where customers answer)',
+        'BACKUP_DIR is required in production (or BACKUP_DISABLED=true when the platform backs the database up)',
+      ]);
+    },
+  );
 
   test('without secrets or without SMTP_URL a non-dev/test NODE_ENV is refused', () => {
     const noSecret: Record<string, string> = { ...PRODUCTION_OK, NODE_ENV: 'staging' };

@@ -39,7 +39,11 @@ afterAll(async () => {
 });
 
 function expectDatabaseUnavailable(r: { status: number; body: any; headers: Headers }, what: string) {
-  expect([what, r.status, r.body]).toEqual([what, 503, { error: 'database_unavailable', message: 'O serviço está temporariamente indisponível. Tente novamente em instantes.' }]);
+  expect([what, r.status, r.body]).toEqual([
+    what,
+    503,
+    { error: 'database_unavailable', message: 'O serviço está temporariamente indisponível. Tente novamente em instantes.' },
+  ]);
   expect(r.headers.get('retry-after')).toBe('5');
 }
 
@@ -57,7 +61,10 @@ test('database stopped under a running app: 503 database_unavailable with Retry-
   // A signed-in write, an admin read (its session is read from the database every time) and an
   // anonymous login: 503 with the body and header, never a 500 — and again, not only once.
   for (let round = 0; round < 2; round++) {
-    expectDatabaseUnavailable(await t.api('POST', '/api/reservations', { token: buyer.token, body: { draw_id: draw.id, numbers: [2] } }), 'reserve');
+    expectDatabaseUnavailable(
+      await t.api('POST', '/api/reservations', { token: buyer.token, body: { draw_id: draw.id, numbers: [2] } }),
+      'reserve',
+    );
     expectDatabaseUnavailable(await t.api('GET', '/api/admin/payments', { token: admin.token }), 'admin payments');
     expectDatabaseUnavailable(await t.api('POST', '/api/auth/login', { body: { email: buyer.email, password: buyer.password } }), 'login');
   }
@@ -90,7 +97,13 @@ describe('which errors mean the database is unavailable (real driver errors)', (
   const pools: Knex[] = [];
   const pool = (url: URL, o: Partial<Knex.Config> = {}) => {
     const quiet = () => {};
-    const k = knex({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 1 }, log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet }, ...o });
+    const k = knex({
+      client: 'pg',
+      connection: url.toString(),
+      pool: { min: 0, max: 1 },
+      log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet },
+      ...o,
+    });
     pools.push(k);
     return k;
   };
@@ -126,7 +139,10 @@ describe('which errors mean the database is unavailable (real driver errors)', (
       await own.start();
       const cut = pool(viaProxy(own));
       const sleeping = caught(cut.raw('select pg_sleep(30)'));
-      await eventually(async () => (await direct.raw(`select 1 from pg_stat_activity where query = 'select pg_sleep(30)'`)).rows.length > 0, 'the query to run');
+      await eventually(
+        async () => (await direct.raw(`select 1 from pg_stat_activity where query = 'select pg_sleep(30)'`)).rows.length > 0,
+        'the query to run',
+      );
       own.hang();
       const terminated = await sleeping;
       expect(isDatabaseUnavailable(terminated)).toBe(true);
@@ -143,7 +159,12 @@ describe('which errors mean the database is unavailable (real driver errors)', (
     const victim = pool(directUrl);
     const killed = caught(victim.raw(`select pg_sleep(30) /* victim */`));
     await eventually(
-      async () => (await direct.raw(`select pg_terminate_backend(pid) as ok from pg_stat_activity where query like 'select pg_sleep(30) /* victim */%'`)).rows.length > 0,
+      async () =>
+        (
+          await direct.raw(
+            `select pg_terminate_backend(pid) as ok from pg_stat_activity where query like 'select pg_sleep(30) /* victim */%'`,
+          )
+        ).rows.length > 0,
       'the victim to be terminated',
     );
     const shutdown = await killed;
@@ -169,8 +190,10 @@ describe('which errors mean the database is unavailable (real driver errors)', (
     // The SQLSTATEs the server sends while starting, stopping or losing a connection (as pg
     // raises them: an Error with the code), against ones a working server sends.
     const pgError = (code: string) => Object.assign(new Error(`select 1 - server said ${code}`), { code });
-    for (const code of ['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']) expect([code, isDatabaseUnavailable(pgError(code))]).toEqual([code, true]);
-    for (const code of ['40001', '40P01', '23505', '22P02', '42P01', '57014', '53300']) expect([code, isDatabaseUnavailable(pgError(code))]).toEqual([code, false]);
+    for (const code of ['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'])
+      expect([code, isDatabaseUnavailable(pgError(code))]).toEqual([code, true]);
+    for (const code of ['40001', '40P01', '23505', '22P02', '42P01', '57014', '53300'])
+      expect([code, isDatabaseUnavailable(pgError(code))]).toEqual([code, false]);
     expect(isDatabaseUnavailable(null)).toBe(false);
   });
 });

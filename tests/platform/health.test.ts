@@ -29,7 +29,13 @@ describe('platform endpoints', () => {
       status: 'degraded',
       database: true,
       redis: true,
-      worker: { status: 'missing', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: HEARTBEAT_STALE_MS, schedules: { status: 'ok', missing: [] } },
+      worker: {
+        status: 'missing',
+        heartbeat_age_ms: null,
+        live_workers: 0,
+        stale_after_ms: HEARTBEAT_STALE_MS,
+        schedules: { status: 'ok', missing: [] },
+      },
       down: ['worker'],
     });
   });

@@ -23,7 +23,10 @@ const silent = pino({ level: 'silent' });
 const mail = (to = 'cliente@example.com') => ({ to, subject: 'Assunto', text: 'Corpo do e-mail', template: 'test' });
 const row = (id: number) => t.services.db('mail_outbox').where({ id }).first();
 const age = (id: number, seconds: number) =>
-  t.services.db('mail_outbox').where({ id }).update({ created_at: t.services.db.raw(`now() - make_interval(secs => ?)`, [seconds]) });
+  t.services
+    .db('mail_outbox')
+    .where({ id })
+    .update({ created_at: t.services.db.raw(`now() - make_interval(secs => ?)`, [seconds]) });
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -42,7 +45,14 @@ describe('mailer without SMTP', () => {
 
   test('enqueue writes a pending row in the caller transaction', async () => {
     const id = await t.services.db.transaction((trx) => mailer.enqueue(trx, mail('trx@example.com')));
-    expect(await row(id)).toMatchObject({ to_address: 'trx@example.com', subject: 'Assunto', body_text: 'Corpo do e-mail', status: 'pending', attempts: 0, sent_at: null });
+    expect(await row(id)).toMatchObject({
+      to_address: 'trx@example.com',
+      subject: 'Assunto',
+      body_text: 'Corpo do e-mail',
+      status: 'pending',
+      attempts: 0,
+      sent_at: null,
+    });
 
     // rolled back with the caller
     await t.services.db
@@ -81,7 +91,11 @@ describe('mailer without SMTP', () => {
     await t.services.db('mail_outbox').where({ id: oldFailed }).update({ status: 'failed' });
     for (const id of [oldPending, oldLogged, oldFailed]) await age(id, 45);
     // rows of earlier tests are not swept: make them recent or delivered
-    await t.services.db('mail_outbox').whereNotIn('id', [oldPending, oldLogged, oldFailed, freshPending]).where({ status: 'pending' }).update({ status: 'logged' });
+    await t.services
+      .db('mail_outbox')
+      .whereNotIn('id', [oldPending, oldLogged, oldFailed, freshPending])
+      .where({ status: 'pending' })
+      .update({ status: 'logged' });
 
     expect(await mailer.sweep()).toBe(1);
     const job = await t.services.queue.raw.getJob(`mail-send-${oldPending}`);
@@ -110,8 +124,20 @@ describe('mailer with SMTP', () => {
   test("delivers through SMTP and marks the row 'sent'", async () => {
     const smtp = await fakeSmtp();
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from: 'Cota Verde <nao-responda@cotaverde.test>', replyTo: 'suporte@cotaverde.test' });
-      const id = await mailer.enqueue(t.services.db, { to: 'destino@example.com', subject: 'Teste SMTP', text: 'Ola pelo SMTP', template: 'test' });
+      const mailer = createMailer({
+        db: t.services.db,
+        queue: t.services.queue,
+        logger: silent,
+        smtpUrl: smtp.url,
+        from: 'Cota Verde <nao-responda@cotaverde.test>',
+        replyTo: 'suporte@cotaverde.test',
+      });
+      const id = await mailer.enqueue(t.services.db, {
+        to: 'destino@example.com',
+        subject: 'Teste SMTP',
+        text: 'Ola pelo SMTP',
+        template: 'test',
+      });
       expect(await mailer.deliver(id)).toBe('sent');
       expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1 });
       expect(smtp.received).toHaveLength(1);
@@ -129,7 +155,14 @@ describe('mailer with SMTP', () => {
   });
 
   test("a failed delivery records attempts and the error, and after the last attempt the row is 'failed'", async () => {
-    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'x@cotaverde.test', replyTo: 'suporte@cotaverde.test' });
+    const mailer = createMailer({
+      db: t.services.db,
+      queue: t.services.queue,
+      logger: silent,
+      smtpUrl: `smtp://127.0.0.1:${await closedPort()}`,
+      from: 'x@cotaverde.test',
+      replyTo: 'suporte@cotaverde.test',
+    });
     const id = await mailer.enqueue(t.services.db, mail('falha@example.com'));
     for (let attempt = 1; attempt < MAX_MAIL_ATTEMPTS; attempt++) {
       const err = await mailer.deliver(id).catch((e) => e);
@@ -154,9 +187,24 @@ describe('development mailbox (MAIL_DROP_DIR, no SMTP)', () => {
   test("writes each mail as an .eml file and marks the row 'sent'; the rendered text (e.g. a link) is only in the file", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cv-maildrop-'));
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, dropDir: dir, from: 'Cota Verde <nao-responda@cotaverde.test>', replyTo: 'suporte@cotaverde.test' });
-      mailer.registerRenderer('drop-test', async () => ({ text: 'Link: https://x.test/r?token=segredo123', storedText: 'Link: (enviado por e-mail)' }));
-      const id = await mailer.enqueue(t.services.db, { to: 'caixa@example.com', subject: 'Caixa local', text: 'placeholder', template: 'drop-test' });
+      const mailer = createMailer({
+        db: t.services.db,
+        queue: t.services.queue,
+        logger: silent,
+        dropDir: dir,
+        from: 'Cota Verde <nao-responda@cotaverde.test>',
+        replyTo: 'suporte@cotaverde.test',
+      });
+      mailer.registerRenderer('drop-test', async () => ({
+        text: 'Link: https://x.test/r?token=segredo123',
+        storedText: 'Link: (enviado por e-mail)',
+      }));
+      const id = await mailer.enqueue(t.services.db, {
+        to: 'caixa@example.com',
+        subject: 'Caixa local',
+        text: 'placeholder',
+        template: 'drop-test',
+      });
       expect(await mailer.deliver(id)).toBe('sent');
       const files = await fs.readdir(dir);
       expect(files).toHaveLength(1);
@@ -177,7 +225,9 @@ describe('development mailbox (MAIL_DROP_DIR, no SMTP)', () => {
   test('the config refuses a mail drop folder in production and ignores it when SMTP is set', () => {
     const base = { DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x' };
     expect(loadConfig({ ...base, NODE_ENV: 'development', MAIL_DROP_DIR: '/tmp/m' }).mailDropDir).toBe('/tmp/m');
-    expect(loadConfig({ ...base, NODE_ENV: 'development', MAIL_DROP_DIR: '/tmp/m', SMTP_URL: 'smtp://127.0.0.1:25' }).mailDropDir).toBeUndefined();
+    expect(
+      loadConfig({ ...base, NODE_ENV: 'development', MAIL_DROP_DIR: '/tmp/m', SMTP_URL: 'smtp://127.0.0.1:25' }).mailDropDir,
+    ).toBeUndefined();
     expect(() =>
       loadConfig({
         ...base,
@@ -195,15 +245,20 @@ describe('development mailbox (MAIL_DROP_DIR, no SMTP)', () => {
   });
 });
 
-describe('Reply-To: the store\'s support address (SUPPORT_EMAIL) on every mail the app sends', () => {
+describe("Reply-To: the store's support address (SUPPORT_EMAIL) on every mail the app sends", () => {
   test('a mail the app sends (a password reset) carries SUPPORT_EMAIL as Reply-To', async () => {
     const smtp = await fakeSmtp();
-    const app = await createTestContext({ env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'atendimento@cotaverde.test', RATE_LIMIT_DISABLED: '1' } });
+    const app = await createTestContext({
+      env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'atendimento@cotaverde.test', RATE_LIMIT_DISABLED: '1' },
+    });
     try {
       expect(app.services.config.supportEmail).toBe('atendimento@cotaverde.test');
       const { email } = await createUser(app);
       expect((await app.api('POST', '/api/auth/reset-password', { body: { email } })).status).toBe(202);
-      const pending: Array<{ id: number }> = await app.services.db('mail_outbox').where({ to_address: email, status: 'pending' }).select('id');
+      const pending: Array<{ id: number }> = await app.services
+        .db('mail_outbox')
+        .where({ to_address: email, status: 'pending' })
+        .select('id');
       expect(pending.length).toBeGreaterThan(0);
       for (const r of pending) await app.services.mailer.deliver(r.id);
       const sent = smtp.mails.filter((m) => m.to.includes(email));
@@ -243,12 +298,24 @@ describe('templates rendered at send time', () => {
   test('the rendered text is sent, the outbox keeps only the stored text, and what the renderer wrote commits with the send', async () => {
     const smtp = await fakeSmtp();
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from, replyTo: 'suporte@cotaverde.test' });
+      const mailer = createMailer({
+        db: t.services.db,
+        queue: t.services.queue,
+        logger: silent,
+        smtpUrl: smtp.url,
+        from,
+        replyTo: 'suporte@cotaverde.test',
+      });
       mailer.registerRenderer('segredo', async (trx, r) => {
         await audit(trx, { actor: 'cli', action: 'test.rendered', entity: 'mail', entityId: r.id });
         return { text: `Seu link: https://x.test/a?token=SEGREDO-${r.id}`, storedText: 'Seu link: [omitido]' };
       });
-      const id = await mailer.enqueue(t.services.db, { to: 'render@example.com', subject: 'Link', text: 'a gerar no envio', template: 'segredo' });
+      const id = await mailer.enqueue(t.services.db, {
+        to: 'render@example.com',
+        subject: 'Link',
+        text: 'a gerar no envio',
+        template: 'segredo',
+      });
       expect(await mailer.deliver(id)).toBe('sent');
       expect(smtp.mails).toHaveLength(1);
       expect(smtp.mails[0].text).toContain(`token=SEGREDO-${id}`);
@@ -262,7 +329,14 @@ describe('templates rendered at send time', () => {
   test("a renderer answering null drops the row: nothing is sent, it is 'dropped' and never swept", async () => {
     const smtp = await fakeSmtp();
     try {
-      const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: smtp.url, from, replyTo: 'suporte@cotaverde.test' });
+      const mailer = createMailer({
+        db: t.services.db,
+        queue: t.services.queue,
+        logger: silent,
+        smtpUrl: smtp.url,
+        from,
+        replyTo: 'suporte@cotaverde.test',
+      });
       mailer.registerRenderer('nada', async () => null);
       const id = await mailer.enqueue(t.services.db, { to: 'ninguem@example.com', subject: 'Nada', text: 'a gerar', template: 'nada' });
       expect(await mailer.deliver(id)).toBe('dropped');
@@ -278,7 +352,14 @@ describe('templates rendered at send time', () => {
   });
 
   test('a failed send undoes what the renderer wrote and keeps the row pending with its attempt', async () => {
-    const mailer = createMailer({ db: t.services.db, queue: t.services.queue, logger: silent, smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from, replyTo: 'suporte@cotaverde.test' });
+    const mailer = createMailer({
+      db: t.services.db,
+      queue: t.services.queue,
+      logger: silent,
+      smtpUrl: `smtp://127.0.0.1:${await closedPort()}`,
+      from,
+      replyTo: 'suporte@cotaverde.test',
+    });
     mailer.registerRenderer('falha', async (trx, r) => {
       await audit(trx, { actor: 'cli', action: 'test.render-failed', entity: 'mail', entityId: r.id });
       return { text: 'token=abc', storedText: 'omitido' };
@@ -321,7 +402,12 @@ describe('listing (mail list)', () => {
       html: '<a href="http://cotaverde.test/redefinir-senha?token=Zx9_-BBBB">abrir</a>',
       template: 'password_reset',
     });
-    const other = await t.services.mailer.enqueue(t.services.db, { to: 'outro@example.com', subject: 's', text: 'https://x.test/?token=fica', template: 'test' });
+    const other = await t.services.mailer.enqueue(t.services.db, {
+      to: 'outro@example.com',
+      subject: 's',
+      text: 'https://x.test/?token=fica',
+      template: 'test',
+    });
     // the migration is re-runnable: apply it again over these rows
     await noResetTokens.up(t.services.db);
     expect(await row(old)).toMatchObject({
@@ -335,7 +421,9 @@ describe('listing (mail list)', () => {
 
   test('redactLinkSecrets', () => {
     expect(redactLinkSecrets('https://a.test/x?token=AbC-_9')).toBe('https://a.test/x?token=[omitido]');
-    expect(redactLinkSecrets('<a href="https://a.test/x?sig=1&TOKEN=2">')).toBe('<a href="https://a.test/x?sig=[omitido]&TOKEN=[omitido]">');
+    expect(redactLinkSecrets('<a href="https://a.test/x?sig=1&TOKEN=2">')).toBe(
+      '<a href="https://a.test/x?sig=[omitido]&TOKEN=[omitido]">',
+    );
     expect(redactLinkSecrets('sem link, token: 123')).toBe('sem link, token: 123');
   });
 });

@@ -63,9 +63,13 @@ test('development: the request latency histogram by route and status, reservatio
     const m = await scrape();
     expect(m.status).toBe(200);
     expect(m.type).toMatch(/^text\/plain/);
-    expect(value(m.text, 'cotaverde_http_request_duration_seconds_count', { method: 'GET', route: '/api/draws/:id/numbers', status: '200' })).toBeGreaterThanOrEqual(2);
+    expect(
+      value(m.text, 'cotaverde_http_request_duration_seconds_count', { method: 'GET', route: '/api/draws/:id/numbers', status: '200' }),
+    ).toBeGreaterThanOrEqual(2);
     expect(value(m.text, 'cotaverde_http_request_duration_seconds_count', { route: '/api/draws/:id/numbers', status: '400' })).toBe(1);
-    expect(value(m.text, 'cotaverde_http_request_duration_seconds_bucket', { route: '/api/draws/:id/numbers', status: '200', le: '+Inf' })).toBeGreaterThanOrEqual(2);
+    expect(
+      value(m.text, 'cotaverde_http_request_duration_seconds_bucket', { route: '/api/draws/:id/numbers', status: '200', le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(2);
     expect(value(m.text, 'cotaverde_reservations_total', { outcome: 'created' })).toBeGreaterThanOrEqual(1);
     expect(value(m.text, 'cotaverde_reservations_total', { outcome: 'conflict' })).toBeGreaterThanOrEqual(1);
     expect(value(m.text, 'cotaverde_payments', { status: 'pending', provider: 'sandbox' })).toBe(1);
@@ -104,7 +108,12 @@ test('production: 404 without the bearer METRICS_TOKEN (or with a wrong one, or 
   const withToken = await serve({ token });
   const noToken = await serve({});
   try {
-    const refused: Array<Record<string, string>> = [{}, { authorization: `Bearer ${'x'.repeat(24)}` }, { authorization: `Basic ${token}` }, { authorization: `Bearer ${token}x` }];
+    const refused: Array<Record<string, string>> = [
+      {},
+      { authorization: `Bearer ${'x'.repeat(24)}` },
+      { authorization: `Basic ${token}` },
+      { authorization: `Bearer ${token}x` },
+    ];
     for (const headers of refused) {
       const r = await scrape(withToken.url, headers);
       expect(r.status).toBe(404);
@@ -132,10 +141,14 @@ test('the worker: job latency and failures per queue on its own metrics server',
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // A reset mail: one mail.send job through the worker.
     const u = await createUser(t);
-    expect((await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: { 'x-forwarded-for': '10.98.0.1' } })).status).toBe(202);
+    expect(
+      (await t.api('POST', '/api/auth/reset-password', { body: { email: u.email }, headers: { 'x-forwarded-for': '10.98.0.1' } })).status,
+    ).toBe(202);
     const m = await eventually(async () => {
       const r = await scrape(`${url}/metrics`);
-      return (value(r.text, 'cotaverde_job_duration_seconds_count', { queue: 'main', job: 'mail.send', outcome: 'completed' }) ?? 0) >= 1 ? r : null;
+      return (value(r.text, 'cotaverde_job_duration_seconds_count', { queue: 'main', job: 'mail.send', outcome: 'completed' }) ?? 0) >= 1
+        ? r
+        : null;
     }, 'the mail job observed');
     expect(value(m.text, 'cotaverde_job_wait_seconds_count', { queue: 'main', job: 'mail.send' })).toBeGreaterThanOrEqual(1);
     await t.services.queue.enqueue('coupon.sync', { userId: u.user.id } as never, { attempts: 1 });
@@ -143,7 +156,9 @@ test('the worker: job latency and failures per queue on its own metrics server',
       const r = await scrape(`${url}/metrics`);
       return (value(r.text, 'cotaverde_job_failures_total', { queue: 'main', job: 'coupon.sync' }) ?? 0) >= 1 ? r : null;
     }, 'the failed job counted');
-    expect(value(failed.text, 'cotaverde_job_duration_seconds_count', { queue: 'main', job: 'coupon.sync', outcome: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(
+      value(failed.text, 'cotaverde_job_duration_seconds_count', { queue: 'main', job: 'coupon.sync', outcome: 'failed' }),
+    ).toBeGreaterThanOrEqual(1);
     expect((await scrape(`${url}/other`)).status).toBe(404);
   } finally {
     server.close();

@@ -54,19 +54,33 @@ test('the servers the test run provisioned name this checkout’s data directori
 });
 
 test('this checkout’s own server on the port is reused', async () => {
-  expect(await choosePort({ kind: 'PostgreSQL', profile: 'test', port: pgPort, dir: ourPg, dirOn: pgDataDirOn })).toEqual({ port: pgPort, running: true });
-  expect(await choosePort({ kind: 'Redis', profile: 'app', port: redisPort, dir: ourRedis, dirOn: redisDirOn })).toEqual({ port: redisPort, running: true });
+  expect(await choosePort({ kind: 'PostgreSQL', profile: 'test', port: pgPort, dir: ourPg, dirOn: pgDataDirOn })).toEqual({
+    port: pgPort,
+    running: true,
+  });
+  expect(await choosePort({ kind: 'Redis', profile: 'app', port: redisPort, dir: ourRedis, dirOn: redisDirOn })).toEqual({
+    port: redisPort,
+    running: true,
+  });
 });
 
 test('npm start: another clone’s PostgreSQL on the port stops it with the port and EMBEDDED_PG_PORT named', async () => {
-  const e = await choosePort({ kind: 'PostgreSQL', profile: 'app', port: pgPort, dir: path.join(elsewhere, 'postgres'), dirOn: pgDataDirOn }).catch((x: Error) => x);
+  const e = await choosePort({
+    kind: 'PostgreSQL',
+    profile: 'app',
+    port: pgPort,
+    dir: path.join(elsewhere, 'postgres'),
+    dirOn: pgDataDirOn,
+  }).catch((x: Error) => x);
   expect(e).toBeInstanceOf(Error);
   expect((e as Error).message).toContain(`A porta ${pgPort} já está em uso por um PostgreSQL com dados em`);
   expect((e as Error).message).toContain(`EMBEDDED_PG_PORT=${pgPort + 1} npm start`);
 });
 
 test('npm start: something that is not Redis on the Redis port stops it with EMBEDDED_REDIS_PORT named', async () => {
-  const e = await choosePort({ kind: 'Redis', profile: 'app', port: strangerPort, dir: ourRedis, dirOn: redisDirOn }).catch((x: Error) => x);
+  const e = await choosePort({ kind: 'Redis', profile: 'app', port: strangerPort, dir: ourRedis, dirOn: redisDirOn }).catch(
+    (x: Error) => x,
+  );
   expect((e as Error).message).toContain(`A porta ${strangerPort} já está em uso por algo que não é o Redis deste checkout`);
   expect((e as Error).message).toContain('EMBEDDED_REDIS_PORT');
 });
@@ -76,14 +90,24 @@ test('npm test: a foreign server on the port → the next free port, said in the
   expect(chosen.running).toBe(false);
   expect(chosen.port).toBeGreaterThan(strangerPort);
   expect(await listening(chosen.port)).toBe(false);
-  expect(logs.join('')).toContain(`Redis: a porta ${strangerPort} está em uso por algo que não é o Redis deste checkout; tentando a próxima.`);
-  const pg = await choosePort({ kind: 'PostgreSQL', profile: 'test', port: pgPort, dir: path.join(elsewhere, 'postgres'), dirOn: pgDataDirOn });
+  expect(logs.join('')).toContain(
+    `Redis: a porta ${strangerPort} está em uso por algo que não é o Redis deste checkout; tentando a próxima.`,
+  );
+  const pg = await choosePort({
+    kind: 'PostgreSQL',
+    profile: 'test',
+    port: pgPort,
+    dir: path.join(elsewhere, 'postgres'),
+    dirOn: pgDataDirOn,
+  });
   expect(pg.port).not.toBe(pgPort);
   expect(logs.join('')).toContain(`PostgreSQL: a porta ${pgPort} está em uso por um PostgreSQL com dados em`);
 });
 
 test('a port this checkout’s server was last seen on (its pid / port file) is tried first', async () => {
-  expect(await choosePort({ kind: 'Redis', profile: 'test', port: strangerPort, dir: ourRedis, dirOn: redisDirOn, known: redisPort })).toEqual({ port: redisPort, running: true });
+  expect(
+    await choosePort({ kind: 'Redis', profile: 'test', port: strangerPort, dir: ourRedis, dirOn: redisDirOn, known: redisPort }),
+  ).toEqual({ port: redisPort, running: true });
 });
 
 test('a port nothing listens on but that cannot be bound (e.g. the local end of another connection) is skipped too', async () => {
@@ -137,7 +161,9 @@ describe('npm start: every port at once (planAppPorts)', () => {
     expect(ports.metrics).toBe(metrics);
     expect(await listening(ports.web)).toBe(false);
     const said = logs.join('');
-    expect(said).toContain(`porta(s) ocupada(s) por outros programas; usando outras: Redis: ${strangerPort} → ${ports.redis} (a ${strangerPort} está em uso por outro programa); site (web): ${web} → ${ports.web} (a ${web} está em uso por outro programa).`);
+    expect(said).toContain(
+      `porta(s) ocupada(s) por outros programas; usando outras: Redis: ${strangerPort} → ${ports.redis} (a ${strangerPort} está em uso por outro programa); site (web): ${web} → ${ports.web} (a ${web} está em uso por outro programa).`,
+    );
     expect(said).toContain('o próximo npm start e a CLI deste checkout usam as mesmas');
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(ports);
     expect(rememberedAppPorts(file)).toEqual(ports);
@@ -154,7 +180,12 @@ describe('npm start: every port at once (planAppPorts)', () => {
   test('ports set in the environment are not replaced: every conflict is reported at once, in Portuguese', async () => {
     const web = await freeLocalPort();
     await occupy(web);
-    const e = await planAppPorts({ env: { PORT: String(web), EMBEDDED_REDIS_PORT: String(strangerPort) }, file, dirs, need: { pg: false } }).catch((x: Error) => x);
+    const e = await planAppPorts({
+      env: { PORT: String(web), EMBEDDED_REDIS_PORT: String(strangerPort) },
+      file,
+      dirs,
+      need: { pg: false },
+    }).catch((x: Error) => x);
     expect(e).toBeInstanceOf(Error);
     expect((e as Error).message).toBe(
       `Porta(s) já em uso: ${strangerPort} (Redis, definida em EMBEDDED_REDIS_PORT; em uso por outro programa); ${web} (site (web), definida em PORT; em uso por outro programa). Escolha porta(s) livre(s) ou remova a variável para o npm start escolher sozinho.`,
@@ -165,7 +196,12 @@ describe('npm start: every port at once (planAppPorts)', () => {
 
   test("this checkout's own PostgreSQL on the remembered port is kept", async () => {
     fs.writeFileSync(file, JSON.stringify({ pg: pgPort }));
-    const ports = await planAppPorts({ env: {}, file, dirs: { pg: ourPg, redis: ourRedis }, need: { redis: false, web: false, metrics: false } });
+    const ports = await planAppPorts({
+      env: {},
+      file,
+      dirs: { pg: ourPg, redis: ourRedis },
+      need: { redis: false, web: false, metrics: false },
+    });
     expect(ports.pg).toBe(pgPort);
     expect(logs.join('')).not.toContain('ocupada');
   });
@@ -186,13 +222,23 @@ test('the web process on a port another program holds: a Portuguese line, exit 1
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'bin', 'web.ts')], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL, PORT: String(strangerPort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://cotaverde.test' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL,
+      PORT: String(strangerPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'http://cotaverde.test',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   child.stderr!.on('data', (d) => (err += String(d)));
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   expect(code).toBe(1);
-  expect(err).toContain(`A porta ${strangerPort} já está em uso por outro programa: o site não pode escutar nela. Pare esse programa ou defina PORT com uma porta livre.`);
+  expect(err).toContain(
+    `A porta ${strangerPort} já está em uso por outro programa: o site não pode escutar nela. Pare esse programa ou defina PORT com uma porta livre.`,
+  );
   expect(err).not.toMatch(/EADDRINUSE|\n\s+at .+:\d+:\d+/);
 }, 60_000);

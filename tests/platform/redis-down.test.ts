@@ -66,13 +66,24 @@ test('Redis stopped mid-run: requests answer within 2 s; restarted: every pendin
   const buyer = await createUser(t);
   // Up: /api/ready is ready. One PIX and one purchase first, so that the timings below measure
   // the outage, not the first QR code this process draws.
-  expect((await t.api('GET', '/api/ready')).body).toMatchObject({ status: 'ready', database: true, redis: true, worker: { status: 'ok', live_workers: 1 }, down: [] });
+  expect((await t.api('GET', '/api/ready')).body).toMatchObject({
+    status: 'ready',
+    database: true,
+    redis: true,
+    worker: { status: 'ok', live_workers: 1 },
+    down: [],
+  });
   const warm = await createUser(t);
   const warmHold = await t.api('POST', '/api/reservations', { token: warm.token, body: { draw_id: draw.id, numbers: [40] } });
-  const [warmPix, pixBaseline] = await timed(() => t.api('POST', '/api/payments/pix', { token: warm.token, body: { reservationId: warmHold.body.id } }));
+  const [warmPix, pixBaseline] = await timed(() =>
+    t.api('POST', '/api/payments/pix', { token: warm.token, body: { reservationId: warmHold.body.id } }),
+  );
   expect(warmPix.status).toBe(201);
   const [warmBuy, buyBaseline] = await timed(() =>
-    t.api('POST', '/api/payments/infoproduct', { token: warm.token, body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 } }),
+    t.api('POST', '/api/payments/infoproduct', {
+      token: warm.token,
+      body: { infoproduct_id: product.id, quantity: 1, amount_cents_total: 500 },
+    }),
   );
   expect(warmBuy.status).toBe(201);
 
@@ -87,13 +98,24 @@ test('Redis stopped mid-run: requests answer within 2 s; restarted: every pendin
     status: 'unavailable',
     database: true,
     redis: false,
-    worker: { status: 'unknown', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: 30_000, schedules: { status: 'unknown', missing: [] } },
+    worker: {
+      status: 'unknown',
+      heartbeat_age_ms: null,
+      live_workers: 0,
+      stale_after_ms: 30_000,
+      schedules: { status: 'unknown', missing: [] },
+    },
     down: ['redis'],
   });
   const health = await within2s('health', () => t.api('GET', '/api/health'));
   expect(health.status).toBe(200);
 
-  const login = await within2s('login', () => t.api('POST', '/api/auth/login', { body: { email: buyer.email, password: buyer.password }, headers: { 'x-forwarded-for': '10.77.0.1' } }));
+  const login = await within2s('login', () =>
+    t.api('POST', '/api/auth/login', {
+      body: { email: buyer.email, password: buyer.password },
+      headers: { 'x-forwarded-for': '10.77.0.1' },
+    }),
+  );
   expect(login.status).toBe(200);
   const token = login.body.token as string;
   expect((await t.api('GET', '/api/me', { token })).body.user.email).toBe(buyer.email);
@@ -106,12 +128,18 @@ test('Redis stopped mid-run: requests answer within 2 s; restarted: every pendin
   const lapsing = await reserveNow([4]);
   for (const r of [paid, running, lapsing]) expect(r.status).toBe(201);
 
-  const pix = await within2s('pix', () => t.api('POST', '/api/payments/pix', { token, body: { reservationId: paid.body.id } }), pixBaseline);
+  const pix = await within2s(
+    'pix',
+    () => t.api('POST', '/api/payments/pix', { token, body: { reservationId: paid.body.id } }),
+    pixBaseline,
+  );
   expect(pix.status).toBe(201);
   expect(pix.body).toMatchObject({ status: 'pending', amount_cents: 1000 });
   expect(pix.body.copy_paste_code).toMatch(/^000201/);
-  const ebooks = await within2s('ebook purchase', () =>
-    t.api('POST', '/api/payments/infoproduct', { token, body: { infoproduct_id: product.id, quantity: 2, amount_cents_total: 1000 } }),
+  const ebooks = await within2s(
+    'ebook purchase',
+    () =>
+      t.api('POST', '/api/payments/infoproduct', { token, body: { infoproduct_id: product.id, quantity: 2, amount_cents_total: 1000 } }),
     buyBaseline,
   );
   expect(ebooks.status).toBe(201);
@@ -132,31 +160,56 @@ test('Redis stopped mid-run: requests answer within 2 s; restarted: every pendin
   // Both payers pay at the bank while Redis is away; the hold of `lapsing` ends meanwhile.
   await sandboxBank(t, pix.body.paymentId, 'approved');
   await sandboxBank(t, ebooks.body.paymentId, 'approved');
-  await db('reservations').where({ id: lapsing.body.id }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
+  await db('reservations')
+    .where({ id: lapsing.body.id })
+    .update({ expires_at: db.raw(`now() - interval '1 second'`) });
   // The worker releases a hold whose time is over even while Redis is away.
-  await eventually(async () => (await db('reservations').where({ id: lapsing.body.id }).first()).status === 'expired', 'the lapsed hold to be released offline', 15_000);
+  await eventually(
+    async () => (await db('reservations').where({ id: lapsing.body.id }).first()).status === 'expired',
+    'the lapsed hold to be released offline',
+    15_000,
+  );
   expect(t.services.fastRedis.status).not.toBe('ready');
 
   // ---- Redis back, empty ----
   await redis.start();
 
   // Mail: delivered by the recovery sweep (not 30 s later).
-  await eventually(async () => (await db('mail_outbox').where({ id: mail.id }).first()).status === 'logged', 'the reset mail to be delivered', 30_000);
+  await eventually(
+    async () => (await db('mail_outbox').where({ id: mail.id }).first()).status === 'logged',
+    'the reset mail to be delivered',
+    30_000,
+  );
   // Payment polls rebuilt: both approvals are applied and fulfilled by the worker.
-  await eventually(async () => (await paymentRow(t, pix.body.paymentId)).status === 'approved', 'the PIX to be approved by the rebuilt poll', 30_000);
-  await eventually(async () => (await paymentRow(t, ebooks.body.paymentId)).status === 'approved', 'the purchase to be approved by the rebuilt poll', 30_000);
+  await eventually(
+    async () => (await paymentRow(t, pix.body.paymentId)).status === 'approved',
+    'the PIX to be approved by the rebuilt poll',
+    30_000,
+  );
+  await eventually(
+    async () => (await paymentRow(t, ebooks.body.paymentId)).status === 'approved',
+    'the purchase to be approved by the rebuilt poll',
+    30_000,
+  );
   const sold = await db('draw_numbers').where({ draw_id: draw.id }).whereIn('n', [1, 2]).orderBy('n').select('status', 'owner_user_id');
   expect(sold).toEqual([
     { status: 'sold', owner_user_id: buyer.user.id },
     { status: 'sold', owner_user_id: buyer.user.id },
   ]);
-  await eventually(async () => (await db('voucher_balances').where({ user_id: buyer.user.id, infoproduct_id: product.id }).first())?.balance === 2, 'the vouchers to be granted');
+  await eventually(
+    async () => (await db('voucher_balances').where({ user_id: buyer.user.id, infoproduct_id: product.id }).first())?.balance === 2,
+    'the vouchers to be granted',
+  );
   // Reservation expiries: the lapsed hold stayed released, the running one has its delayed job back.
   expect((await db('draw_numbers').where({ draw_id: draw.id, n: 4 }).first()).status).toBe('available');
   const runningRow = await db('reservations').where({ id: running.body.id }).first();
   expect(runningRow.status).toBe('active');
   const expiryJobId = `reservation-expire-${running.body.id}-${new Date(runningRow.expires_at).getTime()}`;
-  await eventually(async () => (await t.services.queue.raw.getJobState(expiryJobId)) === 'delayed', 'the running hold to have its expiry job again', 30_000);
+  await eventually(
+    async () => (await t.services.queue.raw.getJobState(expiryJobId)) === 'delayed',
+    'the running hold to have its expiry job again',
+    30_000,
+  );
   // The schedules are back, and the app is ready again.
   const schedulers = (await t.services.queue.raw.getJobSchedulers()).map((s) => s.key ?? s.id).sort();
   // Every schedule the worker keeps (src/platform/queue.ts SCHEDULES) is back.

@@ -18,7 +18,6 @@ import { schedulerSetKey } from '../../src/platform/heartbeat';
  */
 jest.setTimeout(180_000);
 
-
 let redis: PrivateRedis;
 let t: TestContext;
 const lines: Array<{ level: number; msg: string; [k: string]: unknown }> = [];
@@ -48,11 +47,15 @@ afterAll(async () => {
 });
 
 const ready = () => t.api('GET', '/api/ready');
-const scheduled = async () => (await t.services.redis.zscore(schedulerSetKey(t.services.config.queuePrefix, QUEUE_NAME), 'outbox-relay')) !== null;
+const scheduled = async () =>
+  (await t.services.redis.zscore(schedulerSetKey(t.services.config.queuePrefix, QUEUE_NAME), 'outbox-relay')) !== null;
 /** A draw.opened event the relay (a scheduled job) must dispatch. */
 async function eventToRelay(): Promise<number> {
   const d = await makeDraw(t);
-  const [row] = await t.services.db('domain_events').insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: d.id }) }).returning('id');
+  const [row] = await t.services
+    .db('domain_events')
+    .insert({ name: 'draw.opened', payload: JSON.stringify({ drawId: d.id }) })
+    .returning('id');
   return Number(row.id);
 }
 const dispatched = async (id: number) => !!(await t.services.db('domain_events').where({ id }).whereNotNull('dispatched_at').first('id'));
@@ -74,7 +77,10 @@ test('FLUSHALL while connected: /api/ready reports the worker whose schedules ar
     return r.body.down.includes('worker_schedules') && r.body.worker.status === 'ok' ? r : null;
   }, 'ready to report the missing schedules');
   expect(seen.status).toBe(200);
-  expect(seen.body).toMatchObject({ status: 'degraded', worker: { status: 'ok', schedules: { status: 'missing', missing: ['outbox-relay'] } } });
+  expect(seen.body).toMatchObject({
+    status: 'degraded',
+    worker: { status: 'ok', schedules: { status: 'missing', missing: ['outbox-relay'] } },
+  });
   expect(await scheduled()).toBe(false);
   await worker!.close();
   worker = null;
@@ -89,7 +95,15 @@ test('FLUSHALL while connected: the worker notices the lost schedules, restores 
   const after = await eventToRelay();
   await eventually(scheduled, 'the schedule restored', 60_000);
   await eventually(() => dispatched(after), 'the relay running again after the wipe', 60_000);
-  expect(lines.some((l) => l.level === 40 && /job schedules missing from redis/.test(l.msg) && Array.isArray(l.missing) && (l.missing as string[]).includes('outbox-relay'))).toBe(true);
+  expect(
+    lines.some(
+      (l) =>
+        l.level === 40 &&
+        /job schedules missing from redis/.test(l.msg) &&
+        Array.isArray(l.missing) &&
+        (l.missing as string[]).includes('outbox-relay'),
+    ),
+  ).toBe(true);
   await eventually(async () => (await ready()).body.status === 'ready', 'ready again');
   expect((await ready()).body.worker.schedules).toEqual({ status: 'ok', missing: [] });
 });

@@ -50,7 +50,13 @@ test("creates the 'lotomania' category", async () => {
 
 test('creates 3 e-books with covers that are served and files whose sha256 matches storage/ebooks', async () => {
   const [cat] = await t.services.db('categories').where({ slug: 'lotomania' });
-  const products = await t.services.db('infoproducts').whereIn('sku', DEMO_PRODUCTS.map((p) => p.sku)).orderBy('id');
+  const products = await t.services
+    .db('infoproducts')
+    .whereIn(
+      'sku',
+      DEMO_PRODUCTS.map((p) => p.sku),
+    )
+    .orderBy('id');
   expect(products).toHaveLength(3);
   for (const p of products) {
     expect(p).toMatchObject({ category_id: cat.id, active: true, default_total_numbers: 100 });
@@ -75,11 +81,20 @@ test('creates 3 e-books with covers that are served and files whose sha256 match
 });
 
 test('opens one draw per e-book, unlimited per user, with 100 available numbers each', async () => {
-  const products = await t.services.db('infoproducts').whereIn('sku', DEMO_PRODUCTS.map((p) => p.sku));
+  const products = await t.services.db('infoproducts').whereIn(
+    'sku',
+    DEMO_PRODUCTS.map((p) => p.sku),
+  );
   for (const p of products) {
     const draws = await t.services.db('draws').where({ infoproduct_id: p.id });
     expect(draws).toHaveLength(1);
-    expect(draws[0]).toMatchObject({ status: 'open', max_per_user: 0, total_numbers: 100, title: p.title, prize_cents: p.default_prize_cents });
+    expect(draws[0]).toMatchObject({
+      status: 'open',
+      max_per_user: 0,
+      total_numbers: 100,
+      title: p.title,
+      prize_cents: p.default_prize_cents,
+    });
     const numbers = await t.services.db('draw_numbers').where({ draw_id: draws[0].id }).orderBy('n');
     expect(numbers).toHaveLength(100);
     expect(numbers.map((n) => n.n)).toEqual(Array.from({ length: 100 }, (_, i) => i));
@@ -95,7 +110,10 @@ test('sets main_infoproduct_id to the first demo e-book', async () => {
 
 test('creates the demo accounts, who log in with their printed passwords', async () => {
   for (const [i, a] of DEMO_ACCOUNTS.entries()) {
-    const r = await t.api('POST', '/api/auth/login', { body: { email: a.email, password: a.password }, headers: { 'x-forwarded-for': `10.55.0.${i + 1}` } });
+    const r = await t.api('POST', '/api/auth/login', {
+      body: { email: a.email, password: a.password },
+      headers: { 'x-forwarded-for': `10.55.0.${i + 1}` },
+    });
     expect(r.status).toBe(200);
     expect(r.body.user).toMatchObject({ email: a.email, name: a.name, is_admin: a.role === 'admin', role: a.role });
   }
@@ -135,16 +153,19 @@ test('a database with only an operator’s own rows (no demo rows) is not seeded
   }
 });
 
-test.each(['production', 'staging'])('refuses to run with NODE_ENV=%s (anything but development/test) and writes nothing', async (nodeEnv) => {
-  const saved = process.env.NODE_ENV;
-  const before = await counts();
-  await t.services.db('infoproducts').where({ sku: DEMO_PRODUCTS[2].sku }).update({ sku: 'RENOMEADO' });
-  process.env.NODE_ENV = nodeEnv;
-  try {
-    await expect(seedDemo(t.services.db)).rejects.toThrow('the demo seed never runs in production');
-  } finally {
-    process.env.NODE_ENV = saved;
-    await t.services.db('infoproducts').where({ sku: 'RENOMEADO' }).update({ sku: DEMO_PRODUCTS[2].sku });
-  }
-  expect(await counts()).toEqual(before);
-});
+test.each(['production', 'staging'])(
+  'refuses to run with NODE_ENV=%s (anything but development/test) and writes nothing',
+  async (nodeEnv) => {
+    const saved = process.env.NODE_ENV;
+    const before = await counts();
+    await t.services.db('infoproducts').where({ sku: DEMO_PRODUCTS[2].sku }).update({ sku: 'RENOMEADO' });
+    process.env.NODE_ENV = nodeEnv;
+    try {
+      await expect(seedDemo(t.services.db)).rejects.toThrow('the demo seed never runs in production');
+    } finally {
+      process.env.NODE_ENV = saved;
+      await t.services.db('infoproducts').where({ sku: 'RENOMEADO' }).update({ sku: DEMO_PRODUCTS[2].sku });
+    }
+    expect(await counts()).toEqual(before);
+  },
+);

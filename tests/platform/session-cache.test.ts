@@ -6,10 +6,12 @@ describe('SessionCache', () => {
   let now = 1_000_000;
   const clock = () => now;
   let loads = 0;
-  const loader = (userId: number, expiresAt = now + 60_000) => async () => {
-    loads++;
-    return { value: { userId, n: loads }, userId, expiresAt };
-  };
+  const loader =
+    (userId: number, expiresAt = now + 60_000) =>
+    async () => {
+      loads++;
+      return { value: { userId, n: loads }, userId, expiresAt };
+    };
   beforeEach(() => {
     now = 1_000_000;
     loads = 0;

@@ -62,7 +62,11 @@ beforeAll(async () => {
     COTAVERDE_PORTS_FILE: portsFile,
     BACKUP_DIR: path.join(os.tmpdir(), `cv-sup-backups-${process.pid}`),
   };
-  stack = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'stack.ts'), 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  stack = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'stack.ts'), 'start'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   stack.stdout!.on('data', (d) => (out += String(d)));
   stack.stderr!.on('data', (d) => (out += String(d)));
   exited = new Promise((resolve) => stack.once('exit', (code) => resolve(code)));
@@ -115,10 +119,18 @@ test('kill -9 of the worker: said in Portuguese, restarted with a new pid; the w
   expect(webFailures).toBe(0);
   expect(webAnswers).toBeGreaterThan(0);
   // The new worker works: its heartbeat makes the stack ready again.
-  await eventually(async () => {
-    const r = (await fetch(`http://127.0.0.1:${webPort}/api/ready`).then((x) => x.json(), () => null)) as { status?: string } | null;
-    return r?.status === 'ready' ? true : null;
-  }, 'ready with the new worker', 60_000, 200);
+  await eventually(
+    async () => {
+      const r = (await fetch(`http://127.0.0.1:${webPort}/api/ready`).then(
+        (x) => x.json(),
+        () => null,
+      )) as { status?: string } | null;
+      return r?.status === 'ready' ? true : null;
+    },
+    'ready with the new worker',
+    60_000,
+    200,
+  );
 });
 
 test('Ctrl-C: web and worker stop first, then the services; exit 0', async () => {

@@ -57,7 +57,10 @@ test('after a job failed for good, the sweep re-dispatches the still-pending row
   // BullMQ still holds the failed job under that id; the row is pending.
   expect((await outboxOf(u.email)).status).toBe('pending');
 
-  await t.services.db('mail_outbox').where({ id: outboxId }).update({ created_at: t.services.db.raw("now() - interval '1 minute'") });
+  await t.services
+    .db('mail_outbox')
+    .where({ id: outboxId })
+    .update({ created_at: t.services.db.raw("now() - interval '1 minute'") });
   expect(await t.services.mailer.sweep()).toBeGreaterThanOrEqual(1);
   const delivered = await eventually(async () => {
     const row = await outboxOf(u.email);
@@ -73,7 +76,11 @@ test('a retried delivery succeeds on the next attempt', async () => {
   try {
     // retry quickly: same job name and data, only a short backoff
     const id = await t.services.mailer.enqueue(t.services.db, { to: u.email, subject: 's', text: 'b', template: 'test' });
-    await t.services.queue.raw.add('mail.send', { outboxId: id }, { jobId: `retry-${id}`, attempts: 3, backoff: { type: 'fixed', delay: 50 } });
+    await t.services.queue.raw.add(
+      'mail.send',
+      { outboxId: id },
+      { jobId: `retry-${id}`, attempts: 3, backoff: { type: 'fixed', delay: 50 } },
+    );
     const row = await eventually(async () => {
       const r = await outboxOf(u.email);
       return r.status === 'logged' ? r : null;

@@ -30,7 +30,10 @@ const cli = (argv: string[]) => runCliCaptured(argv, () => t.services);
 const BY = { actorUserId: null, actor: 'cli' as const, source: 'cli' as const };
 const drawRow = (id: number) => db()('draws').where({ id }).first();
 const mailsTo = (email: string, template: string) => db()('mail_outbox').where({ to_address: email, template });
-const drawAudits = (drawId: number) => db()('audit_log').where({ entity: 'draw', entity_id: String(drawId) }).orderBy('id');
+const drawAudits = (drawId: number) =>
+  db()('audit_log')
+    .where({ entity: 'draw', entity_id: String(drawId) })
+    .orderBy('id');
 let contest = 8100;
 
 const webhook = async (mpId: number) => {
@@ -66,7 +69,9 @@ async function decidedDraw(buyers: Array<{ user: U; n: number }>, drawnLast: num
   // first contest after the close decides it (RULES W1).
   const c = ++contest;
   const D = new Date(Date.now() - (8200 - c) * 86_400_000);
-  await db()('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000), closed_by: 'admin' });
+  await db()('draws')
+    .where({ id: draw.id })
+    .update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000), closed_by: 'admin' });
   const out = await t.services.results.record({ contest_number: c, numbers: drawnEndingWith(drawnLast), drawn_at: D }, BY);
   expect(out.decided.map((d) => d.draw_id)).toContain(draw.id);
   return { draw, product, bought, contest: c };
@@ -82,7 +87,11 @@ test("the operator refunds the winner's payment: the next sold number walking ba
   const r = await createUser(t, { name: 'Renata Seguinte' });
   const o = await createUser(t, { name: 'Otávio Fora' });
   // Drawn order ends … 12, 33, 77: 77 (W) wins; 33 (R) is next walking back; O's 5 was not drawn.
-  const { draw, bought, contest: c } = await decidedDraw(
+  const {
+    draw,
+    bought,
+    contest: c,
+  } = await decidedDraw(
     [
       { user: w, n: 77 },
       { user: r, n: 33 },
@@ -96,12 +105,23 @@ test("the operator refunds the winner's payment: the next sold number walking ba
   expect(await mailsTo(w.email, 'draw_won')).toHaveLength(1);
   await booksClean();
 
-  const res = await t.api('POST', `/api/admin/payments/${bought[0].paymentId}/refund`, { token: admin.token, body: { reason: 'cliente pediu' } });
+  const res = await t.api('POST', `/api/admin/payments/${bought[0].paymentId}/refund`, {
+    token: admin.token,
+    body: { reason: 'cliente pediu' },
+  });
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ status: 'refunded', refund: { refunded: true } });
 
   // The draw: R wins with 33, the prize stays with the draw and starts NÃO RESGATADO.
-  expect(await drawRow(draw.id)).toMatchObject({ status: 'drawn', contest_number: c, winner_user_id: r.user.id, winner_number: 33, no_winner: false, redeemed: false, product_name: 'Curso W8' });
+  expect(await drawRow(draw.id)).toMatchObject({
+    status: 'drawn',
+    contest_number: c,
+    winner_user_id: r.user.id,
+    winner_number: 33,
+    no_winner: false,
+    redeemed: false,
+    product_name: 'Curso W8',
+  });
   // Public result: 77 passed over as voided.
   const pub = await t.api('GET', `/api/draws/${draw.id}/result`);
   expect(pub.status).toBe(200);
@@ -111,7 +131,9 @@ test("the operator refunds the winner's payment: the next sold number walking ba
   expect(shown.code).toBe(0);
   expect(JSON.parse(shown.out)).toMatchObject({ draw_id: draw.id, winner_user_id: r.user.id, winner_number: 33, status: 'NÃO RESGATADO' });
   const listed = JSON.parse((await cli(['winners', 'list', '--search', 'Renata Seguinte', '--json'])).out);
-  expect(listed.items).toEqual([expect.objectContaining({ draw_id: draw.id, winner_name: 'Renata Seguinte', winner_number: 33, redeemed: false })]);
+  expect(listed.items).toEqual([
+    expect.objectContaining({ draw_id: draw.id, winner_name: 'Renata Seguinte', winner_number: 33, redeemed: false }),
+  ]);
   expect(JSON.parse((await cli(['winners', 'list', '--search', 'Wagner Estornado', '--json'])).out).items).toEqual([]);
   // Mails: W's retraction (saying why), R's announcement.
   const retraction = await mailsTo(w.email, 'draw_win_retracted');
@@ -121,7 +143,9 @@ test("the operator refunds the winner's payment: the next sold number walking ba
   expect(await mailsTo(r.email, 'draw_won')).toHaveLength(1);
   expect(await mailsTo(o.email, 'draw_won')).toHaveLength(0);
   // Audit: the re-decision with its cause and inputs, then retraction and announcement; by the admin who refunded.
-  const audits = (await drawAudits(draw.id)).filter((a) => ['draw.redecided_after_refund', 'winner.retracted', 'winner.announced'].includes(a.action));
+  const audits = (await drawAudits(draw.id)).filter((a) =>
+    ['draw.redecided_after_refund', 'winner.retracted', 'winner.announced'].includes(a.action),
+  );
   expect(audits.map((a) => [a.action, a.actor, a.actor_user_id])).toEqual([
     ['draw.redecided_after_refund', 'admin', admin.user.id],
     ['winner.retracted', 'admin', admin.user.id],
@@ -136,11 +160,16 @@ test("the operator refunds the winner's payment: the next sold number walking ba
   expect(audits[1].data).toMatchObject({ user_id: w.user.id, winner_number: 77, redeemed_before: true, mailed: true });
   expect(audits[2].data).toMatchObject({ user_id: r.user.id, winner_number: 33, mailed: true });
   // The payment's review says what the refund did to the draw.
-  expect((await paymentRow(t, bought[0].paymentId)).review_reason).toMatch(new RegExp(`sorteio #${draw.id} apurado de novo: novo número vencedor 33`));
+  expect((await paymentRow(t, bought[0].paymentId)).review_reason).toMatch(
+    new RegExp(`sorteio #${draw.id} apurado de novo: novo número vencedor 33`),
+  );
   await booksClean();
 
   // Refunding again, and Mercado Pago's notification of the same refund: nothing changes twice.
-  const again = await t.api('POST', `/api/admin/payments/${bought[0].paymentId}/refund`, { token: admin.token, body: { reason: 'de novo' } });
+  const again = await t.api('POST', `/api/admin/payments/${bought[0].paymentId}/refund`, {
+    token: admin.token,
+    body: { reason: 'de novo' },
+  });
   expect(again.status).toBe(200);
   expect(again.body.refund).toMatchObject({ refunded: false, already: true });
   expect(await webhook(bought[0].mpId)).toMatchObject({ status: 'refunded' });
@@ -175,7 +204,9 @@ test("a chargeback notified by Mercado Pago's webhook of the only drawn sale: th
   expect(show.code).toBe(0);
   expect(show.out).toContain('SEM VENCEDOR');
   expect(await mailsTo(w.email, 'draw_win_retracted')).toHaveLength(1);
-  const audits = (await drawAudits(draw.id)).filter((a) => ['draw.redecided_after_refund', 'winner.retracted', 'winner.announced'].includes(a.action));
+  const audits = (await drawAudits(draw.id)).filter((a) =>
+    ['draw.redecided_after_refund', 'winner.retracted', 'winner.announced'].includes(a.action),
+  );
   expect(audits.map((a) => [a.action, a.actor])).toEqual([
     ['draw.redecided_after_refund', 'system'],
     ['winner.retracted', 'system'],
@@ -202,7 +233,10 @@ test('refunding a sale of a decided draw that did not win changes no winner, mai
   );
   const before = await drawRow(draw.id);
   expect(before).toMatchObject({ winner_user_id: w.user.id, winner_number: 50 });
-  const res = await t.api('POST', `/api/admin/payments/${bought[1].paymentId}/refund`, { token: admin.token, body: { reason: 'desistiu' } });
+  const res = await t.api('POST', `/api/admin/payments/${bought[1].paymentId}/refund`, {
+    token: admin.token,
+    body: { reason: 'desistiu' },
+  });
   expect(res.status).toBe(200);
   const after = await drawRow(draw.id);
   expect(after).toMatchObject({ winner_user_id: w.user.id, winner_number: 50, no_winner: false });
@@ -230,7 +264,9 @@ test("two refunds racing in one decided draw (the winner's and the runner-up's) 
   );
   expect(await drawRow(draw.id)).toMatchObject({ winner_user_id: w.user.id, winner_number: 70 });
   const answers = await Promise.all(
-    [bought[0], bought[1]].map((b) => t.api('POST', `/api/admin/payments/${b.paymentId}/refund`, { token: admin.token, body: { reason: 'corrida' } })),
+    [bought[0], bought[1]].map((b) =>
+      t.api('POST', `/api/admin/payments/${b.paymentId}/refund`, { token: admin.token, body: { reason: 'corrida' } }),
+    ),
   );
   expect(answers.map((a) => a.status)).toEqual([200, 200]);
   expect(await drawRow(draw.id)).toMatchObject({ winner_user_id: s.user.id, winner_number: 8 });
@@ -238,7 +274,13 @@ test("two refunds racing in one decided draw (the winner's and the runner-up's) 
   expect(await mailsTo(s.email, 'draw_won')).toHaveLength(1);
   // R may have won in between (then was retracted) or never: either way its mails pair up.
   expect((await mailsTo(r.email, 'draw_won')).length).toBe((await mailsTo(r.email, 'draw_win_retracted')).length);
-  expect((await t.api('GET', `/api/draws/${draw.id}/result`)).body).toMatchObject({ winning_number: 8, walk: [{ n: 70, reason: 'voided' }, { n: 21, reason: 'voided' }] });
+  expect((await t.api('GET', `/api/draws/${draw.id}/result`)).body).toMatchObject({
+    winning_number: 8,
+    walk: [
+      { n: 70, reason: 'voided' },
+      { n: 21, reason: 'voided' },
+    ],
+  });
   await booksClean();
 });
 
@@ -253,7 +295,10 @@ test('the same chargeback delivered twice at once re-decides once', async () => 
     [19, 44],
   );
   fake.setStatus(bought[0].mpId, 'charged_back');
-  const answers = await Promise.all([fake.notify(t.url, bought[0].mpId, { secret: WEBHOOK_SECRET }), fake.notify(t.url, bought[0].mpId, { secret: WEBHOOK_SECRET })]);
+  const answers = await Promise.all([
+    fake.notify(t.url, bought[0].mpId, { secret: WEBHOOK_SECRET }),
+    fake.notify(t.url, bought[0].mpId, { secret: WEBHOOK_SECRET }),
+  ]);
   expect(answers.map((a) => a.status)).toEqual([200, 200]);
   expect(await drawRow(draw.id)).toMatchObject({ winner_user_id: r.user.id, winner_number: 19 });
   expect(await mailsTo(w.email, 'draw_win_retracted')).toHaveLength(1);

@@ -20,7 +20,13 @@ let customer: Awaited<ReturnType<typeof createUser>>;
 beforeAll(async () => {
   fake = await startFakeLottery();
   t = await createTestContext({
-    env: { RATE_LIMIT_DISABLED: '1', LOTTERY_API_URL: fake.url, LOTTERY_API_TIMEOUT_MS: '1000', LOTTERY_API_RETRIES: '1', LOTTERY_API_RETRY_BASE_MS: '20' },
+    env: {
+      RATE_LIMIT_DISABLED: '1',
+      LOTTERY_API_URL: fake.url,
+      LOTTERY_API_TIMEOUT_MS: '1000',
+      LOTTERY_API_RETRIES: '1',
+      LOTTERY_API_RETRY_BASE_MS: '20',
+    },
   });
   admin = await createUser(t, { admin: true });
   customer = await createUser(t);
@@ -32,7 +38,8 @@ afterAll(async () => {
 
 const cli = (argv: string[]) => runCliCaptured(argv, () => t.services);
 const drawRow = (id: number) => t.services.db('draws').where({ id }).first();
-const missingAudits = (contest: number) => t.services.db('audit_log').where({ action: 'lottery_result.draw_order_missing', entity_id: String(contest) });
+const missingAudits = (contest: number) =>
+  t.services.db('audit_log').where({ action: 'lottery_result.draw_order_missing', entity_id: String(contest) });
 
 /** The value of one metric line (no labels but the default ones) in the Prometheus text of GET /metrics. */
 async function metric(name: string): Promise<number | null> {
@@ -44,7 +51,9 @@ async function metric(name: string): Promise<number | null> {
 
 /** 20:00 Brasília (the contest's hour), `days` days ago. */
 function contestDay(days: number): Date {
-  const [dd, mm, yyyy] = brDate(new Date(Date.now() - days * 86_400_000)).split('/').map(Number);
+  const [dd, mm, yyyy] = brDate(new Date(Date.now() - days * 86_400_000))
+    .split('/')
+    .map(Number);
   return new Date(Date.UTC(yyyy, mm - 1, dd, 23));
 }
 
@@ -57,7 +66,10 @@ test('a contest without its draw order: the metric counts each poll, one audit e
   const b = await createUser(t, { name: 'Bento Ordem' });
   await sellDirectly(t, waiting.id, a.user.id, [45, 38]);
   await sellDirectly(t, waiting.id, b.user.id, [19]);
-  await t.services.db('draws').where({ id: waiting.id }).update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000), closed_by: 'admin' });
+  await t.services
+    .db('draws')
+    .where({ id: waiting.id })
+    .update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000), closed_by: 'admin' });
   const stillOpen = await makeDraw(t, { title: 'Ainda aberto' });
   fake.add(3000, ORDER, brDate(D), { withoutDrawOrder: true });
 
@@ -79,7 +91,11 @@ test('a contest without its draw order: the metric counts each poll, one audit e
   expect(audits).toHaveLength(1);
   expect(audits[0]).toMatchObject({ actor: 'system', entity: 'lottery_result' });
   expect(audits[0].data).toMatchObject({ contest_number: 3000, sorted_numbers: [...ORDER].sort((x, y) => x - y) });
-  expect(await t.services.db('lottery_result_alerts').where({ contest_number: 3000 }).first()).toMatchObject({ kind: 'draw_order_missing', seen_count: 3, resolved_at: null });
+  expect(await t.services.db('lottery_result_alerts').where({ contest_number: 3000 }).first()).toMatchObject({
+    kind: 'draw_order_missing',
+    seen_count: 3,
+    resolved_at: null,
+  });
   expect(await drawRow(waiting.id)).toMatchObject({ status: 'closed', winner_user_id: null });
 
   // The console: the draw's detail, the draws list and the held raffles carry the alert.
@@ -90,7 +106,9 @@ test('a contest without its draw order: the metric counts each poll, one audit e
     contest_number: 3000,
     drawn_at: D.toISOString(),
     since: expect.any(String),
-    message: expect.stringMatching(/^O serviço de resultados publicou o concurso 3000 \(\d{2}\/\d{2}\/\d{4}\) sem a ordem do sorteio, .*Registre o resultado digitando os 20 números na ordem em que foram sorteados/),
+    message: expect.stringMatching(
+      /^O serviço de resultados publicou o concurso 3000 \(\d{2}\/\d{2}\/\d{4}\) sem a ordem do sorteio, .*Registre o resultado digitando os 20 números na ordem em que foram sorteados/,
+    ),
   });
   const list = await t.api('GET', '/api/admin/draws?limit=200', { token: admin.token });
   expect(list.status).toBe(200);
@@ -99,13 +117,19 @@ test('a contest without its draw order: the metric counts each poll, one audit e
   expect(row(stillOpen.id).result_alert).toBeNull();
   const held = await t.api('GET', '/api/admin/draws/history?status=closed', { token: admin.token });
   expect(held.status).toBe(200);
-  expect(held.body.items.find((d: { id: number }) => d.id === waiting.id).result_alert).toMatchObject({ kind: 'draw_order_missing', contest_number: 3000 });
+  expect(held.body.items.find((d: { id: number }) => d.id === waiting.id).result_alert).toMatchObject({
+    kind: 'draw_order_missing',
+    contest_number: 3000,
+  });
   // Only admins see it.
   expect((await t.api('GET', `/api/admin/draws/${waiting.id}`)).status).toBe(401);
   expect((await t.api('GET', `/api/admin/draws/${waiting.id}`, { token: customer.token })).status).toBe(403);
 
   // 'Buscar resultado' in the console says why it cannot fill the numbers in (and is the same contest: no new audit).
-  const fetched = await t.api('POST', `/api/admin/draws/${waiting.id}/result/fetch`, { token: admin.token, body: { contest_number: 3000 } });
+  const fetched = await t.api('POST', `/api/admin/draws/${waiting.id}/result/fetch`, {
+    token: admin.token,
+    body: { contest_number: 3000 },
+  });
   expect(fetched.status).toBe(409);
   expect(fetched.body).toMatchObject({ error: 'result_without_draw_order' });
   expect(fetched.body.message).toMatch(/sem a ordem do sorteio.*Digite os 20 números na ordem do sorteio/);
@@ -142,16 +166,26 @@ test('once the service publishes the order, the job records it, decides the draw
   const draw = await makeDraw(t, { title: 'Ordem atrasada' });
   const c = await createUser(t, { name: 'Cora Depois' });
   await sellDirectly(t, draw.id, c.user.id, [ORDER[10]]);
-  await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000), closed_by: 'admin' });
+  await t.services
+    .db('draws')
+    .where({ id: draw.id })
+    .update({ status: 'closed', closed_at: new Date(D.getTime() - 3600_000), closed_by: 'admin' });
   fake.add(3001, ORDER, brDate(D), { withoutDrawOrder: true });
   await t.services.results.fetch();
   expect(await missingAudits(3001)).toHaveLength(1);
-  expect((await t.api('GET', `/api/admin/draws/${draw.id}`, { token: admin.token })).body.result_alert).toMatchObject({ contest_number: 3001 });
+  expect((await t.api('GET', `/api/admin/draws/${draw.id}`, { token: admin.token })).body.result_alert).toMatchObject({
+    contest_number: 3001,
+  });
 
   fake.add(3001, ORDER, brDate(D));
   const report = await t.services.results.fetch();
   expect(report.decided.map((d) => d.draw_id)).toContain(draw.id);
-  expect(await drawRow(draw.id)).toMatchObject({ status: 'drawn', contest_number: 3001, winner_user_id: c.user.id, winner_number: ORDER[10] });
+  expect(await drawRow(draw.id)).toMatchObject({
+    status: 'drawn',
+    contest_number: 3001,
+    winner_user_id: c.user.id,
+    winner_number: ORDER[10],
+  });
   expect((await t.services.db('lottery_result_alerts').where({ contest_number: 3001 }).first()).resolved_at).not.toBeNull();
   expect(await missingAudits(3001)).toHaveLength(1);
 });
@@ -164,7 +198,8 @@ test('the client tells a contest published without its draw order from one not d
     contest_number: 3100,
     drawn_at: new Date('2026-10-02T23:00:00Z'),
     sorted_numbers: [...ORDER].sort((x, y) => x - y),
-    message: 'O serviço de resultados publicou o concurso 3100 sem a ordem do sorteio (dezenasSorteadasOrdemSorteio), que a regra do vencedor exige.',
+    message:
+      'O serviço de resultados publicou o concurso 3100 sem a ordem do sorteio (dezenasSorteadasOrdemSorteio), que a regra do vencedor exige.',
   });
   expect(await client.fetchContest(3101)).toMatchObject({ status: 'not_drawn', contest_number: 3101 });
   fake.add(3100, ORDER, '02/10/2026');

@@ -68,7 +68,8 @@ describe('audit before/after', () => {
       for (const m of text.matchAll(/action: (?:[^,}]*\? )?'([a-z_]+\.[a-z_]+)'/g)) actions.add(m[1]);
       for (const m of text.matchAll(/action: [^,}]*: '([a-z_]+\.[a-z_]+)'/g)) actions.add(m[1]);
     }
-    for (const s of ['authorized', 'approved', 'in_mediation', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back']) actions.add(`payment.${s}`);
+    for (const s of ['authorized', 'approved', 'in_mediation', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'])
+      actions.add(`payment.${s}`);
     expect(actions.size).toBeGreaterThan(20);
     const missing = [...actions].filter((a) => actionLabel(a) === a);
     expect(missing).toEqual([]);

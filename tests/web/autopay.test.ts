@@ -207,7 +207,10 @@ describe('validateForm (before tokenizing)', () => {
 
   test('Amex takes a 4-digit CVV', () => {
     const amex = { ...CARD, number: '3782 822463 10005', cvv: '1234' };
-    expect(validateForm({ active: true, numbers: [1], card: amex }, false, TODAY)).toMatchObject({ ok: true, card: { security_code: '1234' } });
+    expect(validateForm({ active: true, numbers: [1], card: amex }, false, TODAY)).toMatchObject({
+      ok: true,
+      card: { security_code: '1234' },
+    });
   });
 
   test('a valid card becomes the tokenizer input: digits, month, 4-digit year, trimmed holder', () => {

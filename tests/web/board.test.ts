@@ -238,7 +238,6 @@ describe('ownNumbers (the signed-in customer’s numbers on /numeros)', () => {
 });
 
 describe('board keys (roving tabindex of NumberGrid)', () => {
-
   it('arrows move by one cell and one row, and stop at the board edges', () => {
     expect(moveFocus(0, 'ArrowRight', 100)).toBe(1);
     expect(moveFocus(9, 'ArrowRight', 100)).toBe(10);

@@ -101,12 +101,15 @@ describe('board cells', () => {
 });
 
 describe('focused text fields', () => {
-  test.each(['Input', 'InputNumber'] as const)('%s: the focused border stands out (3:1) on the field and differs from the resting one', (name) => {
-    const focused = appTheme.components?.[name]?.activeBorderColor;
-    expect(focused).toBeDefined();
-    expect(contrastRatio(focused as string, tokens.colorBgContainer)).toBeGreaterThanOrEqual(3);
-    expect(contrastRatio(focused as string, tokens.colorBorder)).toBeGreaterThanOrEqual(1.5);
-  });
+  test.each(['Input', 'InputNumber'] as const)(
+    '%s: the focused border stands out (3:1) on the field and differs from the resting one',
+    (name) => {
+      const focused = appTheme.components?.[name]?.activeBorderColor;
+      expect(focused).toBeDefined();
+      expect(contrastRatio(focused as string, tokens.colorBgContainer)).toBeGreaterThanOrEqual(3);
+      expect(contrastRatio(focused as string, tokens.colorBorder)).toBeGreaterThanOrEqual(1.5);
+    },
+  );
 });
 
 describe('keyboard focus ring', () => {
@@ -140,11 +143,14 @@ describe('autopay grid (/conta, dialog "Compra automática - número cativo")', 
     expect(tokens.colorBgElevated.toLowerCase()).toBe(colour(ROOT['--surface-2']).toLowerCase());
   });
 
-  test.each(['.captive-cell--free', '.captive-cell--mine', '.captive-cell--taken'])('%s text reaches 4.5:1 on its cell in the dialog', (state) => {
-    const r = rule(AUTOPAY, state);
-    const cellBg = flatten(r['background-color'], dialog);
-    expect(contrastRatio(colour(r.color), cellBg)).toBeGreaterThanOrEqual(AA_TEXT);
-  });
+  test.each(['.captive-cell--free', '.captive-cell--mine', '.captive-cell--taken'])(
+    '%s text reaches 4.5:1 on its cell in the dialog',
+    (state) => {
+      const r = rule(AUTOPAY, state);
+      const cellBg = flatten(r['background-color'], dialog);
+      expect(contrastRatio(colour(r.color), cellBg)).toBeGreaterThanOrEqual(AA_TEXT);
+    },
+  );
 
   test("the customer's own cells stand apart from free ones: a filled green with a bright ring (3:1 against the dialog)", () => {
     const mine = rule(AUTOPAY, '.captive-cell--mine');
@@ -160,12 +166,19 @@ describe('autopay grid (/conta, dialog "Compra automática - número cativo")', 
 
 describe('antd texts on the dark surfaces (WCAG AA)', () => {
   const surfaces = ['colorBgLayout', 'colorBgContainer', 'colorBgElevated'] as const;
-  test.each(['colorText', 'colorTextSecondary', 'colorTextTertiary', 'colorTextDescription', 'colorTextPlaceholder', 'colorError', 'colorLink', 'colorLinkHover', 'colorLinkActive'] as const)(
-    '%s reaches 4.5:1 on every surface',
-    (fg) => {
-      for (const bg of surfaces) expect({ fg, bg, ratio: contrastRatio(tokens[fg], tokens[bg]) >= AA_TEXT }).toEqual({ fg, bg, ratio: true });
-    },
-  );
+  test.each([
+    'colorText',
+    'colorTextSecondary',
+    'colorTextTertiary',
+    'colorTextDescription',
+    'colorTextPlaceholder',
+    'colorError',
+    'colorLink',
+    'colorLinkHover',
+    'colorLinkActive',
+  ] as const)('%s reaches 4.5:1 on every surface', (fg) => {
+    for (const bg of surfaces) expect({ fg, bg, ratio: contrastRatio(tokens[fg], tokens[bg]) >= AA_TEXT }).toEqual({ fg, bg, ratio: true });
+  });
 
   test('filled danger buttons: their dark text reaches 4.5:1 on the red, resting and hovered', () => {
     const dangerColor = (appTheme.components?.Button as { dangerColor?: string } | undefined)?.dangerColor;

@@ -91,8 +91,14 @@ describe('availability (board size and free numbers)', () => {
   });
 
   test("the draw's counts: reserved, sold and taken are not free", () => {
-    expect(sameOrigin.availability(product, { total_numbers: 100, counts: { reserved: 1, sold: 1, taken: 0 } })).toEqual({ total: 100, available: 98 });
-    expect(sameOrigin.availability(product, { total_numbers: 10, counts: { reserved: 5, sold: 5, taken: 5 } })).toEqual({ total: 10, available: 0 });
+    expect(sameOrigin.availability(product, { total_numbers: 100, counts: { reserved: 1, sold: 1, taken: 0 } })).toEqual({
+      total: 100,
+      available: 98,
+    });
+    expect(sameOrigin.availability(product, { total_numbers: 10, counts: { reserved: 5, sold: 5, taken: 5 } })).toEqual({
+      total: 10,
+      available: 0,
+    });
   });
 
   test("the draw's own `available` wins, kept within the board", () => {

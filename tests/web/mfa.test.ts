@@ -13,11 +13,17 @@ const profile = { id: 7, email: 'ana@example.com', name: 'Ana' };
 
 describe('toUser: two-factor fields of GET /api/me', () => {
   test('read when the server sends them as true', () => {
-    expect(toUser({ user: { ...profile, mfa_enabled: true, mfa_enrollment_required: true } })).toMatchObject({ mfa_enabled: true, mfa_enrollment_required: true });
+    expect(toUser({ user: { ...profile, mfa_enabled: true, mfa_enrollment_required: true } })).toMatchObject({
+      mfa_enabled: true,
+      mfa_enrollment_required: true,
+    });
   });
   test('false when absent or not a boolean true (an older server, a string)', () => {
     expect(toUser({ user: profile })).toMatchObject({ mfa_enabled: false, mfa_enrollment_required: false });
-    expect(toUser({ user: { ...profile, mfa_enabled: 'true', mfa_enrollment_required: 1 } })).toMatchObject({ mfa_enabled: false, mfa_enrollment_required: false });
+    expect(toUser({ user: { ...profile, mfa_enabled: 'true', mfa_enrollment_required: 1 } })).toMatchObject({
+      mfa_enabled: false,
+      mfa_enrollment_required: false,
+    });
   });
 });
 

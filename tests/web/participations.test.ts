@@ -130,7 +130,15 @@ describe('buildParticipationRows', () => {
       now: NOW,
     });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ drawId: 7, numbers: [7, 42], status: 'approved', payment: 'PAGO', badge: 'ABERTO', empty: false, date: at(5) });
+    expect(rows[0]).toMatchObject({
+      drawId: 7,
+      numbers: [7, 42],
+      status: 'approved',
+      payment: 'PAGO',
+      badge: 'ABERTO',
+      empty: false,
+      date: at(5),
+    });
   });
 
   it('a draw with any pending number is PENDENTE and pays the newest hold', () => {
@@ -140,7 +148,13 @@ describe('buildParticipationRows', () => {
       now: NOW,
     });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ numbers: [3, 8, 9], pendingNumbers: [8, 9], status: 'pending', payment: 'PENDENTE', reservationId: 11 });
+    expect(rows[0]).toMatchObject({
+      numbers: [3, 8, 9],
+      pendingNumbers: [8, 9],
+      status: 'pending',
+      payment: 'PENDENTE',
+      reservationId: 11,
+    });
   });
 
   it('a hold already paid shows once, as paid (the payment outranks the hold)', () => {
@@ -154,8 +168,14 @@ describe('buildParticipationRows', () => {
 
   it('drops lapsed holds and expired payments; a draw with nothing left has no row', () => {
     const rows = buildParticipationRows({
-      payments: [payment({ id: 5, numbers: [1], status: 'expired', expires_at: at(10) }), payment({ id: 6, numbers: [2], status: 'pending', expires_at: at(1) })],
-      reservations: [hold({ id: 20, numbers: [3], expires_at: at(1) }), hold({ id: 21, numbers: [4], expires_at: null, created_at: at(20) })],
+      payments: [
+        payment({ id: 5, numbers: [1], status: 'expired', expires_at: at(10) }),
+        payment({ id: 6, numbers: [2], status: 'pending', expires_at: at(1) }),
+      ],
+      reservations: [
+        hold({ id: 20, numbers: [3], expires_at: at(1) }),
+        hold({ id: 21, numbers: [4], expires_at: null, created_at: at(20) }),
+      ],
       now: NOW,
     });
     expect(rows).toEqual([]);
@@ -190,7 +210,16 @@ describe('buildParticipationRows', () => {
     const bought = payment({ id: 21, kind: 'ebook', numbers: [], quantity: 2, vouchers_granted: 2, paid_at: at(10), receipt });
     const notPicked = buildParticipationRows({ payments: [bought], reservations: [], remaining: { 7: 2 }, now: NOW });
     expect(notPicked).toHaveLength(1);
-    expect(notPicked[0]).toMatchObject({ key: 'draw-7', numbers: [], status: 'approved', payment: 'PAGO', ebook: true, remaining: 2, empty: true, date: at(10) });
+    expect(notPicked[0]).toMatchObject({
+      key: 'draw-7',
+      numbers: [],
+      status: 'approved',
+      payment: 'PAGO',
+      ebook: true,
+      remaining: 2,
+      empty: true,
+      date: at(10),
+    });
     expect(notPicked[0].receipts).toEqual([receipt]);
 
     const onePicked = buildParticipationRows({
@@ -224,14 +253,32 @@ describe('buildParticipationRows', () => {
           kind: 'voucher',
           numbers: [3],
           draw_id: 4,
-          draw: { id: 4, title: 'Antigo', status: 'sorteado', result: 'contemplado', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: 3, won: true },
+          draw: {
+            id: 4,
+            title: 'Antigo',
+            status: 'sorteado',
+            result: 'contemplado',
+            infoproduct_id: 1,
+            sku: 'EBOOK-A',
+            winner_number: 3,
+            won: true,
+          },
         }),
         payment({
           id: 2,
           kind: 'voucher',
           numbers: [5],
           draw_id: 5,
-          draw: { id: 5, title: 'Antigo 2', status: 'closed', result: 'closed', infoproduct_id: 1, sku: 'EBOOK-A', winner_number: null, won: null },
+          draw: {
+            id: 5,
+            title: 'Antigo 2',
+            status: 'closed',
+            result: 'closed',
+            infoproduct_id: 1,
+            sku: 'EBOOK-A',
+            winner_number: null,
+            won: null,
+          },
           paid_at: at(100),
         }),
       ],

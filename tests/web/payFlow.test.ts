@@ -188,7 +188,9 @@ describe('PIX error texts (account spec §8)', () => {
     expect(pixErrorText(inactive())).toEqual({ title: PIX_INACTIVE, detail: null });
     expect(pixErrorText(new ApiError(400, 'reservation_expired', 'x', { fromServer: true })).title).toBe(PIX_INACTIVE);
     expect(pixErrorText(new ApiError(404, 'not_found', 'Rota não encontrada.', { fromServer: true })).title).toBe(PIX_ROUTE_MISSING);
-    expect(pixErrorText(new ApiError(404, 'reservation_not_found', 'Reserva não encontrada.', { fromServer: true })).title).toBe(PIX_INACTIVE);
+    expect(pixErrorText(new ApiError(404, 'reservation_not_found', 'Reserva não encontrada.', { fromServer: true })).title).toBe(
+      PIX_INACTIVE,
+    );
     expect(pixErrorText(new ApiError(429, 'rate_limited', 'Muitas tentativas.', { fromServer: true }))).toEqual({
       title: 'Falha ao gerar PIX (HTTP 429).',
       detail: 'Muitas tentativas.',
@@ -205,7 +207,7 @@ describe('PIX error texts (account spec §8)', () => {
 describe('dispositionFilename', () => {
   it('reads filename* first, then filename', () => {
     expect(dispositionFilename('attachment; filename="cotaverde-meus-dados.json"')).toBe('cotaverde-meus-dados.json');
-    expect(dispositionFilename("attachment; filename=\"a.json\"; filename*=UTF-8''dados%20%C3%A1.json")).toBe('dados á.json');
+    expect(dispositionFilename('attachment; filename="a.json"; filename*=UTF-8\'\'dados%20%C3%A1.json')).toBe('dados á.json');
     expect(dispositionFilename('attachment; filename=plain.pdf')).toBe('plain.pdf');
     expect(dispositionFilename('attachment')).toBeNull();
     expect(dispositionFilename(null)).toBeNull();

@@ -9,7 +9,10 @@ const run = (events: PurchaseEvent[], from: PurchaseState = initialPurchase) => 
 
 describe('the purchase state machine', () => {
   test('quantity → pay → PIX created → approved, with the quantity clamped to 1..20', () => {
-    let s = run([{ type: 'open-quantity', target }, { type: 'set-quantity', quantity: 25 }]);
+    let s = run([
+      { type: 'open-quantity', target },
+      { type: 'set-quantity', quantity: 25 },
+    ]);
     expect(s.step).toEqual({ kind: 'quantity', target, quantity: 20 });
     s = run([{ type: 'set-quantity', quantity: 3 }, { type: 'pay' }], s);
     expect(s.step).toMatchObject({ kind: 'pix', quantity: 3, payment: null });
@@ -21,7 +24,14 @@ describe('the purchase state machine', () => {
     expect(s.session).toBe(session + 1);
     // A second approval (poll and 'Já paguei' both saw it) changes nothing.
     expect(run([{ type: 'approved', session }], s)).toBe(s);
-    s = run([{ type: 'creep', step: 5, max: 90 }, { type: 'progress', step: 2, percent: 40 }, { type: 'progress', step: 3, percent: 100 }], s);
+    s = run(
+      [
+        { type: 'creep', step: 5, max: 90 },
+        { type: 'progress', step: 2, percent: 40 },
+        { type: 'progress', step: 3, percent: 100 },
+      ],
+      s,
+    );
     expect(s.step).toMatchObject({ kind: 'approved', step: 3, percent: 100 });
   });
 
@@ -35,7 +45,13 @@ describe('the purchase state machine', () => {
 
     s = run([{ type: 'open-quantity', target }, { type: 'pay' }], s);
     const second = s.session;
-    s = run([{ type: 'pix-created', session: second, payment: pix(2) }, { type: 'dead', session: second, status: 'expirado' }], s);
+    s = run(
+      [
+        { type: 'pix-created', session: second, payment: pix(2) },
+        { type: 'dead', session: second, status: 'expirado' },
+      ],
+      s,
+    );
     expect(s.step).toMatchObject({ kind: 'pix', deadStatus: 'expirado' });
     // 'Gerar novo código': a new session; the old code's late answers no longer count.
     s = run([{ type: 'pay' }], s);
@@ -46,7 +62,13 @@ describe('the purchase state machine', () => {
   test("'Já paguei' answers inside the PIX dialog; the poll's failure is flagged until one succeeds", () => {
     let s = run([{ type: 'open-quantity', target }, { type: 'pay' }]);
     const session = s.session;
-    s = run([{ type: 'pix-created', session, payment: pix(4) }, { type: 'check-started', session }], s);
+    s = run(
+      [
+        { type: 'pix-created', session, payment: pix(4) },
+        { type: 'check-started', session },
+      ],
+      s,
+    );
     expect(s.step).toMatchObject({ checking: true, answer: null });
     s = run([{ type: 'check-answered', session, answer: { tone: 'info', title: 'Status: pendente' } }], s);
     expect(s.step).toMatchObject({ checking: false, answer: { title: 'Status: pendente' } });

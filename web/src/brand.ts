@@ -43,8 +43,7 @@ export const BRAND = {
 export const RESPONSIBLE_GAMING = {
   instituteName: 'Instituto Brasileiro de Jogo Responsável (IBJR)',
   instituteUrl: 'https://ibjr.org.br/',
-  treatmentSearchUrl:
-    'https://www.google.com/search?q=' + encodeURIComponent('grupos de apoio Jogadores Anônimos perto de mim'),
+  treatmentSearchUrl: 'https://www.google.com/search?q=' + encodeURIComponent('grupos de apoio Jogadores Anônimos perto de mim'),
 } as const;
 
 /** Digits of a phone line, for tel: links. */

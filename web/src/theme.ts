@@ -38,8 +38,7 @@ export const appTheme: ThemeConfig = {
     colorBgContainer: COLORS.surface,
     colorBgElevated: COLORS.surfaceRaised,
     borderRadius: 10,
-    fontFamily:
-      "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
   },
   components: {
     // Filled danger buttons: dark text on the bright red (6.5:1); white on it would be 3:1.

@@ -13,10 +13,18 @@ export const NOTIFICATION_PATH = '/api/webhooks/mercadopago';
  * worker and the CLI all call it. A second PIX provider is one more branch here, its own file
  * beside mercadopago.ts, and its value in PAYMENT_PROVIDER (docs/DECISIONS.md).
  */
-export function createProvider(config: Config, deps: { db: Db; installation?: () => Promise<Installation> }): { provider: PaymentProvider; sandbox: SandboxProvider | null } {
+export function createProvider(
+  config: Config,
+  deps: { db: Db; installation?: () => Promise<Installation> },
+): { provider: PaymentProvider; sandbox: SandboxProvider | null } {
   const installation = deps.installation ?? installationOf(deps.db);
   if (config.payments.provider === 'sandbox') {
-    const sandbox = createSandboxProvider({ db: deps.db, pix: config.payments.pix, autoApproveSeconds: config.payments.sandboxAutoApproveSeconds, installation });
+    const sandbox = createSandboxProvider({
+      db: deps.db,
+      pix: config.payments.pix,
+      autoApproveSeconds: config.payments.sandboxAutoApproveSeconds,
+      installation,
+    });
     return { provider: sandbox, sandbox };
   }
   const mp = config.payments.mercadopago;

@@ -162,7 +162,10 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
   }
 
   const transient = (status: number) => status >= 500 || status === 429;
-  const describe = (json: MpAnswer | null) => [json?.message, ...(Array.isArray(json?.cause) ? json.cause.map((c) => `${c?.code ?? ''} ${c?.description ?? ''}`.trim()) : [])].filter(Boolean).join('; ');
+  const describe = (json: MpAnswer | null) =>
+    [json?.message, ...(Array.isArray(json?.cause) ? json.cause.map((c) => `${c?.code ?? ''} ${c?.description ?? ''}`.trim()) : [])]
+      .filter(Boolean)
+      .join('; ');
 
   const toPayment = (p: MpAnswer): ProviderPayment => ({
     providerPaymentId: String(p.id),
@@ -177,11 +180,20 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
     name: 'mercadopago',
     minPixExpiryMinutes: MERCADOPAGO_MIN_PIX_EXPIRY_MINUTES,
     // MercadoPago.js (https://sdk.mercadopago.com/js/v2) talks to api.mercadopago.com and frames *.mercadopago.com.
-    browserOrigins: { script: ['https://sdk.mercadopago.com'], connect: ['https://api.mercadopago.com'], frame: ['https://*.mercadopago.com'] },
+    browserOrigins: {
+      script: ['https://sdk.mercadopago.com'],
+      connect: ['https://api.mercadopago.com'],
+      frame: ['https://*.mercadopago.com'],
+    },
     cardConfig: () => ({ provider: 'mercadopago', public_key: cfg.publicKey ?? null }),
 
     async readNotification(req): Promise<NotificationHint> {
-      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as { data?: { id?: unknown }; type?: unknown; topic?: unknown; resource?: unknown };
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as {
+        data?: { id?: unknown };
+        type?: unknown;
+        topic?: unknown;
+        resource?: unknown;
+      };
       const q = (k: string) => (typeof req.query[k] === 'string' ? (req.query[k] as string) : undefined);
       // Webhooks: ?data.id=…&type=… (and the JSON body); IPN: ?topic=…&id=… (resource in the body).
       const topic = String(q('type') ?? q('topic') ?? body.type ?? body.topic ?? 'payment');
@@ -190,7 +202,13 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
       let signed = false;
       let signatureProblem: string | undefined;
       if (cfg.webhookSecret) {
-        const v = verifyWebhookSignature({ xSignature: req.headers['x-signature'], xRequestId: req.headers['x-request-id'], dataId, secret: cfg.webhookSecret, maxAgeMs: 10 * 60_000 });
+        const v = verifyWebhookSignature({
+          xSignature: req.headers['x-signature'],
+          xRequestId: req.headers['x-request-id'],
+          dataId,
+          secret: cfg.webhookSecret,
+          maxAgeMs: 10 * 60_000,
+        });
         signed = v.ok;
         if (!v.ok) signatureProblem = v.reason;
       } else signatureProblem = 'no_secret';
@@ -200,7 +218,10 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
         // A chargeback names its payments (GET /v1/chargebacks/{id}); each is re-fetched.
         const { status, json } = await call('GET', `/v1/chargebacks/${encodeURIComponent(dataId)}`);
         if (transient(status)) throw new ProviderError(`mercadopago chargeback fetch failed (${status})`, true);
-        const ids = status < 300 && Array.isArray(json?.payments) ? json.payments.map((p: unknown) => String(typeof p === 'object' && p ? (p as { id: unknown }).id : p)) : [];
+        const ids =
+          status < 300 && Array.isArray(json?.payments)
+            ? json.payments.map((p: unknown) => String(typeof p === 'object' && p ? (p as { id: unknown }).id : p))
+            : [];
         return { signed, signatureProblem, topic, providerPaymentIds: ids.filter((id: string) => ID_RE.test(id)) };
       }
       // merchant_order and any other topic: our payments arrive by their own payment topic.
@@ -232,7 +253,8 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
         `cotaverde-payment-${i.paymentId}`,
       );
       if (transient(status)) throw new ProviderError(`mercadopago create failed (${status})`, true);
-      if (status >= 400 || !json?.id) throw new ProviderError(`mercadopago refused the payment (${status}): ${describe(json)}`, false, 'provider_refused', status);
+      if (status >= 400 || !json?.id)
+        throw new ProviderError(`mercadopago refused the payment (${status}): ${describe(json)}`, false, 'provider_refused', status);
       const td = json.point_of_interaction?.transaction_data ?? {};
       if (!td.qr_code || !td.qr_code_base64) throw new ProviderError('mercadopago answered without PIX data', false);
       return {
@@ -276,12 +298,19 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
           identification: { type: i.docNumber.length > 11 ? 'CNPJ' : 'CPF', number: i.docNumber },
         });
         if (transient(created.status)) throw new ProviderError(`mercadopago customer create failed (${created.status})`, true);
-        if (created.status >= 400 || !created.json?.id) throw new ProviderError(`mercadopago refused the customer (${created.status})`, false, undefined, created.status);
+        if (created.status >= 400 || !created.json?.id)
+          throw new ProviderError(`mercadopago refused the customer (${created.status})`, false, undefined, created.status);
         customerId = String(created.json.id);
       }
       const card = await call('POST', `/v1/customers/${encodeURIComponent(customerId)}/cards`, { token: i.token });
       if (transient(card.status)) throw new ProviderError(`mercadopago card save failed (${card.status})`, true);
-      if (card.status >= 400 || !card.json?.id) throw new ProviderError(`mercadopago refused the card (${card.status}): ${describe(card.json)}`, false, 'card_token_invalid', card.status);
+      if (card.status >= 400 || !card.json?.id)
+        throw new ProviderError(
+          `mercadopago refused the card (${card.status}): ${describe(card.json)}`,
+          false,
+          'card_token_invalid',
+          card.status,
+        );
       return {
         customerId,
         cardId: String(card.json.id),
@@ -300,9 +329,15 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
      */
     async chargeCard(i: ChargeCardInput): Promise<CardCharge> {
       const refused = (step: string, status: number, json: MpAnswer | null) =>
-        new ProviderError(`mercadopago refused the ${step} (${status}): ${describe(json)}`.slice(0, 500), false, 'provider_refused', status);
+        new ProviderError(
+          `mercadopago refused the ${step} (${status}): ${describe(json)}`.slice(0, 500),
+          false,
+          'provider_refused',
+          status,
+        );
       const tok = await call('POST', '/v1/card_tokens', { card_id: i.cardId, customer_id: i.customerId });
-      if (transient(tok.status)) throw new ProviderError(`mercadopago card token failed (${tok.status})`, true, 'temporarily_unavailable', tok.status);
+      if (transient(tok.status))
+        throw new ProviderError(`mercadopago card token failed (${tok.status})`, true, 'temporarily_unavailable', tok.status);
       if (tok.status >= 400 || !tok.json?.id) throw refused('card token', tok.status, tok.json);
       const { status, json } = await call(
         'POST',
@@ -342,7 +377,8 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
       // A full refund: POST /v1/payments/{id}/refunds with no amount; the key makes a retry the same refund.
       const { status, json } = await call('POST', `/v1/payments/${encodeURIComponent(providerPaymentId)}/refunds`, {}, o.idempotencyKey);
       if (transient(status)) throw new ProviderError(`mercadopago refund failed (${status})`, true);
-      if (status >= 300) throw new ProviderError(`mercadopago refused the refund (${status}): ${describe(json)}`, false, 'refund_refused', status);
+      if (status >= 300)
+        throw new ProviderError(`mercadopago refused the refund (${status}): ${describe(json)}`, false, 'refund_refused', status);
       return provider.fetch(providerPaymentId);
     },
   };

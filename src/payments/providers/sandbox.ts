@@ -3,7 +3,17 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db';
 import type { Installation } from '../../platform/installation';
 import { buildBrCode, pixText } from '../brcode';
-import type { CardCharge, ChargeCardInput, CreatePixInput, CreatedPix, PaymentProvider, ProviderPayment, ProviderStatus, SaveCardInput, SavedCard } from './types';
+import type {
+  CardCharge,
+  ChargeCardInput,
+  CreatePixInput,
+  CreatedPix,
+  PaymentProvider,
+  ProviderPayment,
+  ProviderStatus,
+  SaveCardInput,
+  SavedCard,
+} from './types';
 import { ProviderError } from './types';
 
 /** What the sandbox tokenizer keeps of a card: never its number or security code. */
@@ -106,10 +116,19 @@ export function createSandboxProvider(deps: {
     async fetch(providerPaymentId: string): Promise<ProviderPayment | null> {
       if (providerPaymentId.startsWith('sbxchg_')) {
         // A saved-card charge (autopay): decided when it was made.
-        const k = await db('sandbox_card_calls').where({ charge_id: providerPaymentId }).whereIn('result', ['approved', 'rejected']).first();
+        const k = await db('sandbox_card_calls')
+          .where({ charge_id: providerPaymentId })
+          .whereIn('result', ['approved', 'rejected'])
+          .first();
         if (!k) return null;
         const status: ProviderStatus = k.refunded_at ? 'refunded' : k.result;
-        return { providerPaymentId, externalReference: null, status, amountCents: k.amount_cents, paidAt: k.result === 'approved' ? k.created_at : null };
+        return {
+          providerPaymentId,
+          externalReference: null,
+          status,
+          amountCents: k.amount_cents,
+          paidAt: k.result === 'approved' ? k.created_at : null,
+        };
       }
       const c = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId }).first();
       if (!c) return null;
@@ -135,19 +154,25 @@ export function createSandboxProvider(deps: {
     },
 
     async cancel(providerPaymentId: string): Promise<boolean> {
-      const n = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId, status: 'pending' }).update({ status: 'cancelled' });
+      const n = await db('sandbox_charges')
+        .where({ provider_payment_id: providerPaymentId, status: 'pending' })
+        .update({ status: 'cancelled' });
       return n > 0;
     },
 
     /** The sandbox refunds at once: an approved charge (PIX or saved card) becomes refunded. */
     async refund(providerPaymentId: string) {
       if (providerPaymentId.startsWith('sbxchg_')) {
-        const n = await db('sandbox_card_calls').where({ charge_id: providerPaymentId, result: 'approved' }).whereNull('refunded_at').update({ refunded_at: db.fn.now() });
+        const n = await db('sandbox_card_calls')
+          .where({ charge_id: providerPaymentId, result: 'approved' })
+          .whereNull('refunded_at')
+          .update({ refunded_at: db.fn.now() });
         if (!n && !(await db('sandbox_card_calls').where({ charge_id: providerPaymentId }).whereNotNull('refunded_at').first('charge_id')))
           throw new ProviderError('sandbox: only an approved charge can be refunded', false, 'refund_refused');
       } else {
         const c = await db('sandbox_charges').where({ provider_payment_id: providerPaymentId }).first('status');
-        if (!c || (c.status !== 'approved' && c.status !== 'refunded')) throw new ProviderError('sandbox: only an approved charge can be refunded', false, 'refund_refused');
+        if (!c || (c.status !== 'approved' && c.status !== 'refunded'))
+          throw new ProviderError('sandbox: only an approved charge can be refunded', false, 'refund_refused');
         await db('sandbox_charges').where({ provider_payment_id: providerPaymentId, status: 'approved' }).update({ status: 'refunded' });
       }
       return provider.fetch(providerPaymentId);
@@ -188,7 +213,14 @@ export function createSandboxProvider(deps: {
         if (!tok) throw new ProviderError('sandbox card token unknown, used or expired', false, 'card_token_invalid');
         const customerId = i.customerId ?? `sbxcus_${i.userId}`;
         const cardId = `sbxcard_${randomBytes(12).toString('hex')}`;
-        await trx('sandbox_cards').insert({ id: cardId, customer_id: customerId, user_id: i.userId, brand: tok.brand, last4: tok.last4, outcome: tok.outcome });
+        await trx('sandbox_cards').insert({
+          id: cardId,
+          customer_id: customerId,
+          user_id: i.userId,
+          brand: tok.brand,
+          last4: tok.last4,
+          outcome: tok.outcome,
+        });
         return { customerId, cardId, brand: tok.brand, last4: tok.last4 };
       });
     },
@@ -207,25 +239,51 @@ export function createSandboxProvider(deps: {
         amountCents: row.amount_cents,
         paidAt: row.result === 'approved' ? new Date(row.created_at) : null,
         statusDetail: row.result === 'approved' ? 'accredited' : 'cc_rejected_other_reason',
-        answer: { id: row.charge_id, status: row.result, status_detail: row.result === 'approved' ? 'accredited' : 'cc_rejected_other_reason', brand: card.brand, last4: card.last4 },
+        answer: {
+          id: row.charge_id,
+          status: row.result,
+          status_detail: row.result === 'approved' ? 'accredited' : 'cc_rejected_other_reason',
+          brand: card.brand,
+          last4: card.last4,
+        },
       });
-      const decidedRow = () => db('sandbox_card_calls').where({ idempotency_key: i.idempotencyKey }).whereIn('result', ['approved', 'rejected']).first();
+      const decidedRow = () =>
+        db('sandbox_card_calls').where({ idempotency_key: i.idempotencyKey }).whereIn('result', ['approved', 'rejected']).first();
       const decided = await decidedRow();
       if (decided) {
         // The same key again (a retry after a crash): the same charge, recorded as a replay.
-        await db('sandbox_card_calls').insert({ card_id: card.id, idempotency_key: i.idempotencyKey, amount_cents: i.amountCents, result: 'replay', charge_id: decided.charge_id });
+        await db('sandbox_card_calls').insert({
+          card_id: card.id,
+          idempotency_key: i.idempotencyKey,
+          amount_cents: i.amountCents,
+          result: 'replay',
+          charge_id: decided.charge_id,
+        });
         return answer(decided);
       }
       if (card.outcome === 'transient') {
-        const failures = await db('sandbox_card_calls').where({ idempotency_key: i.idempotencyKey, result: 'transient_error' }).count<{ c: string }[]>({ c: '*' });
+        const failures = await db('sandbox_card_calls')
+          .where({ idempotency_key: i.idempotencyKey, result: 'transient_error' })
+          .count<{ c: string }[]>({ c: '*' });
         if (Number(failures[0].c) < 2) {
-          await db('sandbox_card_calls').insert({ card_id: card.id, idempotency_key: i.idempotencyKey, amount_cents: i.amountCents, result: 'transient_error' });
+          await db('sandbox_card_calls').insert({
+            card_id: card.id,
+            idempotency_key: i.idempotencyKey,
+            amount_cents: i.amountCents,
+            result: 'transient_error',
+          });
           throw new ProviderError('sandbox: temporary failure of the card network', true, 'temporarily_unavailable');
         }
       }
       const result = card.outcome === 'decline' ? 'rejected' : 'approved';
       const [row] = await db('sandbox_card_calls')
-        .insert({ card_id: card.id, idempotency_key: i.idempotencyKey, amount_cents: i.amountCents, result, charge_id: `sbxchg_${randomBytes(12).toString('hex')}` })
+        .insert({
+          card_id: card.id,
+          idempotency_key: i.idempotencyKey,
+          amount_cents: i.amountCents,
+          result,
+          charge_id: `sbxchg_${randomBytes(12).toString('hex')}`,
+        })
         .onConflict(db.raw(`(idempotency_key) WHERE result IN ('approved', 'rejected')`))
         .ignore()
         .returning('*');

@@ -3,7 +3,8 @@
  * authorized, not captured) and `in_mediation` (a dispute holds the money) are states of their own
  * (RULES P9): the provider holds the money, our clock never expires them.
  */
-export type ProviderStatus = 'pending' | 'authorized' | 'approved' | 'in_mediation' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'charged_back';
+export type ProviderStatus =
+  'pending' | 'authorized' | 'approved' | 'in_mediation' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'charged_back';
 
 export interface CreatePixInput {
   paymentId: number;
@@ -70,7 +71,11 @@ export interface PaymentProvider {
    * when this provider receives no notifications. Throws a retryable ProviderError when it had to
    * ask the provider (a chargeback's payments) and could not.
    */
-  readNotification?(req: { headers: Record<string, string | undefined>; query: Record<string, unknown>; body: unknown }): Promise<NotificationHint>;
+  readNotification?(req: {
+    headers: Record<string, string | undefined>;
+    query: Record<string, unknown>;
+    body: unknown;
+  }): Promise<NotificationHint>;
   createPix(input: CreatePixInput): Promise<CreatedPix>;
   /** Fetches the payment's current state from the provider (null when the provider does not know it). */
   fetch(providerPaymentId: string): Promise<ProviderPayment | null>;

@@ -48,7 +48,12 @@ export async function errorMiddleware(ctx: Context, next: Next) {
       ctx.status = status;
     } else if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '' && isApiPath(ctx.path)) {
       // The routers' answer to a plain OPTIONS (not a CORS preflight): the Allow header, as JSON too.
-      ctx.body = { allow: ctx.response.get('Allow').split(/\s*,\s*/).filter(Boolean) };
+      ctx.body = {
+        allow: ctx.response
+          .get('Allow')
+          .split(/\s*,\s*/)
+          .filter(Boolean),
+      };
     }
   } catch (err) {
     if (isDomainError(err)) {
@@ -70,7 +75,11 @@ export async function errorMiddleware(ctx: Context, next: Next) {
       ctx.status = status;
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
       const message =
-        status === 413 ? 'Corpo da requisição grande demais.' : status === 415 ? 'Envie o corpo como JSON.' : 'Requisição inválida (JSON malformado?).';
+        status === 413
+          ? 'Corpo da requisição grande demais.'
+          : status === 415
+            ? 'Envie o corpo como JSON.'
+            : 'Requisição inválida (JSON malformado?).';
       ctx.body = { error: code, message };
       return;
     }

@@ -68,7 +68,10 @@ export class PublicReadLane {
     httpDuration.observe({ method: 'GET', route: lane.route, status: '200' }, Number(process.hrtime.bigint() - started) / 1e9);
     if (this.logger.isLevelEnabled('info')) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      this.logger.info({ reqId, method: 'GET', path: (req.url ?? '').split('?')[0], status: 200, ms: Math.round(ms * 10) / 10, lane: 'read-cache' }, 'request');
+      this.logger.info(
+        { reqId, method: 'GET', path: (req.url ?? '').split('?')[0], status: 200, ms: Math.round(ms * 10) / 10, lane: 'read-cache' },
+        'request',
+      );
     }
     return true;
   }

@@ -11,9 +11,10 @@ function withinMs<T>(p: PromiseLike<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const work = Promise.resolve(p);
   work.catch(() => {});
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() =>
-    clearTimeout(timer),
-  );
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -39,8 +40,14 @@ export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string; 
   router.get('/ready', 'public', async (ctx) => {
     const unknown: WorkerHeartbeat = { status: 'missing', heartbeat_age_ms: null, live_workers: 0, stale_after_ms: HEARTBEAT_STALE_MS };
     const [dbOk, redisOk, worker, schedules] = await Promise.all([
-      withinMs(deps.db.raw('select 1'), READY_CHECK_MS).then(() => true, () => false),
-      withinMs(deps.redis.ping(), READY_CHECK_MS).then((r) => r === 'PONG', () => false),
+      withinMs(deps.db.raw('select 1'), READY_CHECK_MS).then(
+        () => true,
+        () => false,
+      ),
+      withinMs(deps.redis.ping(), READY_CHECK_MS).then(
+        (r) => r === 'PONG',
+        () => false,
+      ),
       withinMs(readHeartbeat(deps.redis, deps.queuePrefix), READY_CHECK_MS).then(
         (h) => h,
         () => null,
@@ -51,7 +58,10 @@ export function healthRoutes(deps: { db: Db; redis: Redis; queuePrefix: string; 
       ),
     ]);
     // Redis did not answer: nothing is known about the workers.
-    const workerInfo = { ...(worker ?? { ...unknown, status: 'unknown' as const }), schedules: schedules ?? { status: 'unknown' as const, missing: [] } };
+    const workerInfo = {
+      ...(worker ?? { ...unknown, status: 'unknown' as const }),
+      schedules: schedules ?? { status: 'unknown' as const, missing: [] },
+    };
     // A live worker whose schedules are gone from Redis (keys lost while connected) runs no sweep.
     const down = [
       ...(dbOk ? [] : ['database']),

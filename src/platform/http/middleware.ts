@@ -30,7 +30,8 @@ export class CotaVerdeApp extends Koa<AppState> {
   override callback(): ReturnType<Koa<AppState>['callback']> {
     const koa = super.callback();
     // HTTP/2 requests (not used here) always go to Koa.
-    return (req, res) => (req instanceof IncomingMessage && res instanceof ServerResponse && this.lane.serve(req, res) ? Promise.resolve() : koa(req, res));
+    return (req, res) =>
+      req instanceof IncomingMessage && res instanceof ServerResponse && this.lane.serve(req, res) ? Promise.resolve() : koa(req, res);
   }
 }
 
@@ -57,7 +58,13 @@ export function requestContext(app: CotaVerdeApp, logger: Logger): Koa.Middlewar
       if (isApiPath(ctx.path)) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         ctx.state.log[ctx.status >= 500 ? 'error' : 'info'](
-          { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: (ctx.state as AppState).user?.id ?? undefined },
+          {
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round(ms * 10) / 10,
+            userId: (ctx.state as AppState).user?.id ?? undefined,
+          },
           'request',
         );
       }
@@ -129,7 +136,12 @@ export function mountedRoutes(app: Koa<AppState>): MountedRoute[] {
  * its own chain); a method a router does not take is left to the error middleware (405).
  * `onlyPublic`: routes mounted before the session lookup, which may only be public.
  */
-export function mountRoutes(app: Koa<AppState>, list: Routes[], control: AccessControl, o: { probe?: RouteProbe; onlyPublic?: boolean } = {}) {
+export function mountRoutes(
+  app: Koa<AppState>,
+  list: Routes[],
+  control: AccessControl,
+  o: { probe?: RouteProbe; onlyPublic?: boolean } = {},
+) {
   const table = MOUNTED.get(app as Koa) ?? [];
   MOUNTED.set(app as Koa, table);
   for (const declared of list) {

@@ -101,15 +101,22 @@ export function buildRouter(
   control: AccessControl,
   o: { probe?: RouteProbe; onlyPublic?: boolean } = {},
 ): { router: Router<AppState>; mounted: MountedRoute[] } {
-  if (!(r instanceof Routes)) throw new RouteDeclarationError('Só rotas declaradas com routes()/adminRoutes() (src/platform/http/routes.ts) podem ser montadas.');
+  if (!(r instanceof Routes))
+    throw new RouteDeclarationError('Só rotas declaradas com routes()/adminRoutes() (src/platform/http/routes.ts) podem ser montadas.');
   const router = new Router<AppState>({ prefix: r.prefix, sensitive: true, strict: true });
   const mounted: MountedRoute[] = [];
   for (const d of r.declared) {
     const where = `${d.method} ${r.prefix}${d.path}`;
-    if (!ACCESS_LEVELS.includes(d.access)) throw new RouteDeclarationError(`A rota ${where} não declara quem pode chamá-la (${ACCESS_LEVELS.join(', ')}).`);
-    if (o.onlyPublic && d.access !== 'public') throw new RouteDeclarationError(`A rota ${where} é montada antes da sessão: só pode ser 'public'.`);
+    if (!ACCESS_LEVELS.includes(d.access))
+      throw new RouteDeclarationError(`A rota ${where} não declara quem pode chamá-la (${ACCESS_LEVELS.join(', ')}).`);
+    if (o.onlyPublic && d.access !== 'public')
+      throw new RouteDeclarationError(`A rota ${where} é montada antes da sessão: só pode ser 'public'.`);
     if (d.handlers.length === 0) throw new RouteDeclarationError(`A rota ${where} não tem handler.`);
-    const route: MountedRoute = { methods: d.method === 'GET' ? ['GET', 'HEAD'] : [d.method], path: `${r.prefix}${d.path}`, access: d.access };
+    const route: MountedRoute = {
+      methods: d.method === 'GET' ? ['GET', 'HEAD'] : [d.method],
+      path: `${r.prefix}${d.path}`,
+      access: d.access,
+    };
     const check = accessCheck(d.access, control);
     const guard: RouteHandler = async (ctx, next) => {
       await check(ctx);

@@ -23,24 +23,31 @@ export interface DrawSummary {
   won: boolean | null;
 }
 
-export interface PixData { qr_code: string; qr_code_base64: string; copy_paste: string; txid: string }
+export interface PixData {
+  qr_code: string;
+  qr_code_base64: string;
+  copy_paste: string;
+  txid: string;
+}
 
 /** GET /api/payments/me → {items: ParticipationItem[]} newest first (keeps every field the
  *  existing /api/payments/me already answered, so the purchase flow keeps working). */
 export interface ParticipationItem {
-  id: number;                     // payment id, or the voucher-consumption id for kind 'voucher'
+  id: number; // payment id, or the voucher-consumption id for kind 'voucher'
   kind: ParticipationKind;
   draw_id: number | null;
   draw: DrawSummary | null;
-  numbers: number[];              // sorted ascending
-  status: PaymentStatus;          // consumptions and admin assignments: 'approved'
-  amount_cents: number;           // 0 for voucher consumptions and admin assignments
-  quantity: number | null;        // e-book payments: e-books bought
+  numbers: number[]; // sorted ascending
+  status: PaymentStatus; // consumptions and admin assignments: 'approved'
+  amount_cents: number; // 0 for voucher consumptions and admin assignments
+  quantity: number | null; // e-book payments: e-books bought
   vouchers_granted: number | null;
   infoproduct_id: number | null;
   reservation_id: number | null;
-  created_at: string; paid_at: string | null; expires_at: string | null;
-  pix: PixData | null;            // only while pending
+  created_at: string;
+  paid_at: string | null;
+  expires_at: string | null;
+  pix: PixData | null; // only while pending
   /** The draw's result for the caller (= draw.result; 'open' without a draw): the row's badge and click. */
   result: DrawResultWord;
   /** The purchase receipt of an approved payment with money in it (the same as the e-mail 'Comprovante de compra'); null otherwise. */
@@ -50,26 +57,64 @@ export interface ParticipationItem {
 /** GET /api/me/reservations?active=1 → {items: ReservationItem[]} (the existing ReservationView shape). */
 
 /** GET /api/me/draws/{id}/board */
-export interface MyBoardCell { n: number; label: string; state: 'open' | 'reserved' | 'taken'; isMine: boolean; isWinner: boolean }
+export interface MyBoardCell {
+  n: number;
+  label: string;
+  state: 'open' | 'reserved' | 'taken';
+  isMine: boolean;
+  isWinner: boolean;
+}
 export interface MyDrawBoard {
-  draw: { id: number; status: DrawStatus; result: DrawResultWord; title: string; winner_number: number | null;
-          winner_name: string | null; product_name: string | null; product_link: string | null;
-          realized_at: string | null; closed_at: string | null; sku: string | null };
+  draw: {
+    id: number;
+    status: DrawStatus;
+    result: DrawResultWord;
+    title: string;
+    winner_number: number | null;
+    winner_name: string | null;
+    product_name: string | null;
+    product_link: string | null;
+    realized_at: string | null;
+    closed_at: string | null;
+    sku: string | null;
+  };
   board: MyBoardCell[];
   my_numbers: number[];
 }
 
 /** GET /api/ebooks/by-draw/{drawId} → EbookLink (403 not a buyer, 404 unknown draw / no e-book) */
-export interface EbookLink { title: string; sku: string; url: string; expires_at: string }
+export interface EbookLink {
+  title: string;
+  sku: string;
+  url: string;
+  expires_at: string;
+}
 // url is a signed, short-lived (≤10 min) absolute-path link: /api/ebooks/{sku}/download?u=..&exp=..&sig=..
 // that works in a new tab without a bearer header; GET /api/ebooks/{sku}/download with a bearer
 // header works too.
 
 /** GET /api/coupons/mine */
-export interface CouponEntry { id: number; kind: string; cents: number; payment_id: number | null; reason: string | null; created_at: string }
-export interface CouponBalance { code: string; cents: number; valid_until: string | null; last_payment_sync_at: string | null; updated_at: string | null; entries: CouponEntry[] }
+export interface CouponEntry {
+  id: number;
+  kind: string;
+  cents: number;
+  payment_id: number | null;
+  reason: string | null;
+  created_at: string;
+}
+export interface CouponBalance {
+  code: string;
+  cents: number;
+  valid_until: string | null;
+  last_payment_sync_at: string | null;
+  updated_at: string | null;
+  entries: CouponEntry[];
+}
 /** POST /api/coupons/sync (alias POST /api/me/coupons/sync) → CouponSync */
-export interface CouponSync { add_cents: number; last_payment_sync_at: string }
+export interface CouponSync {
+  add_cents: number;
+  last_payment_sync_at: string;
+}
 
 /** GET /api/config (public, existing) and POST /api/config (admin) {banner_title ≤ 240, max_numbers_per_selection 1..10} → the public config */
 

@@ -1,5 +1,15 @@
 /** The payment statuses an admin filters by (the console and `cotaverde payments list --status`). */
-export const PAYMENT_STATUSES = ['pending', 'authorized', 'approved', 'in_mediation', 'rejected', 'cancelled', 'expired', 'refunded', 'charged_back'] as const;
+export const PAYMENT_STATUSES = [
+  'pending',
+  'authorized',
+  'approved',
+  'in_mediation',
+  'rejected',
+  'cancelled',
+  'expired',
+  'refunded',
+  'charged_back',
+] as const;
 
 /**
  * The admin console's payments to review (account spec, `/api/admin/payments`), declared once: the

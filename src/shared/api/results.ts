@@ -73,7 +73,14 @@ export interface ContestResult {
   numbers: number[];
   source: 'cli' | 'admin' | 'service';
   created_at: string;
-  draws: Array<{ draw_id: number; title: string; status: DrawStatus; winning_number: number | null; no_winner: boolean; winner_initials: string | null }>;
+  draws: Array<{
+    draw_id: number;
+    title: string;
+    status: DrawStatus;
+    winning_number: number | null;
+    no_winner: boolean;
+    winner_initials: string | null;
+  }>;
 }
 
 /** Recording a result: whether it was new, and the draws it decided now. */

@@ -15,13 +15,7 @@ export interface ErrorDetail {
 }
 
 export type ApiErrorCode =
-  | 'network_error'
-  | 'server_unavailable'
-  | 'http_error'
-  | 'html_response'
-  | 'missing_token'
-  | 'profile_unavailable'
-  | (string & {});
+  'network_error' | 'server_unavailable' | 'http_error' | 'html_response' | 'missing_token' | 'profile_unavailable' | (string & {});
 
 /** Every failed call rejects with an ApiError. */
 export class ApiError extends Error {
@@ -370,8 +364,10 @@ export async function uploadFile<T = unknown>(path: string, file: Blob, filename
     }
   }
   if (!res.ok) {
-    if (res.status >= 500 && (body === undefined || typeof body !== 'object')) throw new ApiError(res.status, 'server_unavailable', UNAVAILABLE_MESSAGE);
-    if (res.status === 413 && (body === undefined || typeof body !== 'object')) throw new ApiError(413, 'payload_too_large', 'Arquivo grande demais.');
+    if (res.status >= 500 && (body === undefined || typeof body !== 'object'))
+      throw new ApiError(res.status, 'server_unavailable', UNAVAILABLE_MESSAGE);
+    if (res.status === 413 && (body === undefined || typeof body !== 'object'))
+      throw new ApiError(413, 'payload_too_large', 'Arquivo grande demais.');
     throw refusal(toApiError(res.status, body));
   }
   return body as T;
@@ -379,13 +375,11 @@ export async function uploadFile<T = unknown>(path: string, file: Blob, filename
 
 export const api = {
   get: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, opts),
-  post: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
-    request<T>('POST', path, { ...opts, body }),
-  put: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
-    request<T>('PUT', path, { ...opts, body }),
-  patch: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
-    request<T>('PATCH', path, { ...opts, body }),
+  post: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) => request<T>('POST', path, { ...opts, body }),
+  put: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) => request<T>('PUT', path, { ...opts, body }),
+  patch: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) => request<T>('PATCH', path, { ...opts, body }),
   delete: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('DELETE', path, opts),
   file: (path: string, opts?: Omit<RequestOptions, 'body'>) => requestFile(path, opts),
-  upload: <T = unknown>(path: string, file: Blob, filename: string, opts?: { signal?: AbortSignal }) => uploadFile<T>(path, file, filename, opts),
+  upload: <T = unknown>(path: string, file: Blob, filename: string, opts?: { signal?: AbortSignal }) =>
+    uploadFile<T>(path, file, filename, opts),
 };

@@ -48,8 +48,7 @@ export function toUser(body: unknown): User | null {
 }
 
 /** Admin = is_admin or role admin (the server decides both; account spec §6). */
-export const isAdminUser = (u: User | null | undefined): boolean =>
-  !!u && (u.is_admin || (u.role ?? '').toLowerCase() === 'admin');
+export const isAdminUser = (u: User | null | undefined): boolean => !!u && (u.is_admin || (u.role ?? '').toLowerCase() === 'admin');
 
 /** The token field of a login answer: token, access_token or jwt (storefront spec §3). */
 export function tokenOf(body: unknown): string | null {

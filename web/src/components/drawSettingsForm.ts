@@ -24,9 +24,12 @@ export type Notice = { type: 'success' | 'error'; text: string; detail?: string 
 export function useTimedNotice(): [Notice | null, (n: Notice) => void] {
   const [notice, setNotice] = useState<Notice | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const show = (n: Notice) => {
     setNotice(n);
     if (timer.current) clearTimeout(timer.current);

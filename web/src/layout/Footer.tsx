@@ -15,10 +15,7 @@ export function Footer() {
               <LogoMark size={28} />
               <strong>{BRAND.name}</strong>
             </div>
-            <p>
-              E-books da categoria Lotomania. Cada e-book comprado dá direito a escolher 1 número na tabela de 100
-              números do sorteio.
-            </p>
+            <p>E-books da categoria Lotomania. Cada e-book comprado dá direito a escolher 1 número na tabela de 100 números do sorteio.</p>
             <span className="badge-18" aria-label="Proibido para menores de 18 anos">
               18+
             </span>
@@ -64,13 +61,12 @@ export function Footer() {
         </div>
 
         <p className="footer-legal">
-          Título de capitalização da modalidade Incentivo, emitido pela {BRAND.issuerName}, autorizada a operar e
-          fiscalizada pela Superintendência de Seguros Privados (SUSEP), com condições gerais e nota técnica aprovadas
-          pela SUSEP (processo SUSEP informado no regulamento). A aprovação do plano pela SUSEP não implica, por parte da
-          autarquia, incentivo ou recomendação à sua aquisição. Ao adquirir um e-book, o subscritor cede o direito de
-          resgate do título à promotora {BRAND.companyName}, que o utiliza para a distribuição dos prêmios. O
-          sorteio usa o primeiro concurso da Lotomania realizado após o fechamento da tabela; os prêmios são informados
-          já líquidos de 25% de Imposto de Renda. Venda proibida para menores de 18 anos.
+          Título de capitalização da modalidade Incentivo, emitido pela {BRAND.issuerName}, autorizada a operar e fiscalizada pela
+          Superintendência de Seguros Privados (SUSEP), com condições gerais e nota técnica aprovadas pela SUSEP (processo SUSEP informado
+          no regulamento). A aprovação do plano pela SUSEP não implica, por parte da autarquia, incentivo ou recomendação à sua aquisição.
+          Ao adquirir um e-book, o subscritor cede o direito de resgate do título à promotora {BRAND.companyName}, que o utiliza para a
+          distribuição dos prêmios. O sorteio usa o primeiro concurso da Lotomania realizado após o fechamento da tabela; os prêmios são
+          informados já líquidos de 25% de Imposto de Renda. Venda proibida para menores de 18 anos.
         </p>
 
         <p className="footer-copy">

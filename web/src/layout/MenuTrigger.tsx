@@ -8,7 +8,15 @@ export const MenuTrigger = forwardRef<HTMLButtonElement, { busy?: boolean } & Bu
   ref,
 ) {
   return (
-    <button ref={ref} type="button" aria-label="Abrir menu" {...rest} className={btnClass({ iconOnly: true })} disabled={busy} aria-busy={busy || undefined}>
+    <button
+      ref={ref}
+      type="button"
+      aria-label="Abrir menu"
+      {...rest}
+      className={btnClass({ iconOnly: true })}
+      disabled={busy}
+      aria-busy={busy || undefined}
+    >
       {busy ? <span className="btn-spinner" aria-hidden="true" /> : <MenuOutlined />}
     </button>
   );

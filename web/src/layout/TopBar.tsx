@@ -1,12 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import {
-  ArrowLeftOutlined,
-  DashboardOutlined,
-  LoginOutlined,
-  LogoutOutlined,
-  UserAddOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import { ArrowLeftOutlined, DashboardOutlined, LoginOutlined, LogoutOutlined, UserAddOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
 import { PlainButton } from '../components/plain/Button';
@@ -116,13 +109,7 @@ export function TopBar({ variant = 'store' }: { variant?: TopBarVariant }) {
               <div className="topbar-dropdown">
                 {menuWanted ? (
                   <Suspense fallback={<MenuTrigger busy />}>
-                    <TopBarMenu
-                      items={items}
-                      onSelect={select}
-                      busy={leaving}
-                      openAtStart={!menuLoaded}
-                      onLoaded={markMenuLoaded}
-                    />
+                    <TopBarMenu items={items} onSelect={select} busy={leaving} openAtStart={!menuLoaded} onLoaded={markMenuLoaded} />
                   </Suspense>
                 ) : (
                   <MenuTrigger busy={leaving} onClick={() => setMenuWanted(true)} />

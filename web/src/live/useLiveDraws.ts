@@ -18,7 +18,10 @@ const EVENTS: Array<LiveEvent['type']> = ['board', 'numbers', 'draw', 'reload'];
 export function useLiveDraws(drawIds: readonly number[], onEvent: (e: LiveEvent) => void): boolean {
   const handler = useRef(onEvent);
   handler.current = onEvent;
-  const key = [...new Set(drawIds)].filter((id) => Number.isSafeInteger(id) && id > 0).sort((a, b) => a - b).join(',');
+  const key = [...new Set(drawIds)]
+    .filter((id) => Number.isSafeInteger(id) && id > 0)
+    .sort((a, b) => a - b)
+    .join(',');
   const [live, setLive] = useState(false);
 
   useEffect(() => {

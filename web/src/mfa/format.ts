@@ -1,7 +1,11 @@
 /** Text of two-factor sign-in screens (pure: unit-tested in tests/web/mfa.test.ts). */
 
 /** The secret in groups of four, easier to type into an app by hand. */
-export const groupedSecret = (secret: string): string => secret.replace(/\s+/g, '').match(/.{1,4}/g)?.join(' ') ?? secret;
+export const groupedSecret = (secret: string): string =>
+  secret
+    .replace(/\s+/g, '')
+    .match(/.{1,4}/g)
+    ?.join(' ') ?? secret;
 
 export const RECOVERY_FILENAME = 'cota-verde-codigos-de-recuperacao.txt';
 

@@ -40,4 +40,3 @@ export function moveFocus(from: number, key: string, total: number, ctrl = false
   }
   return to < 0 || to >= total ? from : to;
 }
-

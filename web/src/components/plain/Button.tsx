@@ -16,14 +16,7 @@ export interface PlainButtonStyle {
 }
 
 export function btnClass({ type = 'default', size = 'middle', block, iconOnly }: PlainButtonStyle, extra?: string): string {
-  return [
-    'btn',
-    type !== 'default' && `btn-${type}`,
-    size === 'large' && 'btn-lg',
-    block && 'btn-block',
-    iconOnly && 'btn-icon',
-    extra,
-  ]
+  return ['btn', type !== 'default' && `btn-${type}`, size === 'large' && 'btn-lg', block && 'btn-block', iconOnly && 'btn-icon', extra]
     .filter(Boolean)
     .join(' ');
 }

@@ -52,15 +52,16 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
 
       <p className="product-card-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
 
-      <Availability available={available} total={total} sold={product.numbers?.length ? soldOf(product.numbers) : undefined} size="small" className="product-card-availability" />
+      <Availability
+        available={available}
+        total={total}
+        sold={product.numbers?.length ? soldOf(product.numbers) : undefined}
+        size="small"
+        className="product-card-availability"
+      />
 
       <div className="product-card-board">
-        <NumberGrid
-          numbers={product.numbers ?? []}
-          totalNumbers={total}
-          compact
-          ariaLabel={`Tabela de números: ${product.title}`}
-        />
+        <NumberGrid numbers={product.numbers ?? []} totalNumbers={total} compact ariaLabel={`Tabela de números: ${product.title}`} />
         <NumberLegend />
       </div>
 

@@ -7,7 +7,15 @@ import './product-offer.css';
  * has a price, "R$ 10,00 / 1 número". `classPrefix` adds the layout's own classes
  * (`${classPrefix}-prize`, `${classPrefix}-price`) for sizes.
  */
-export function PrizeAndPrice({ prizeCents, unitCents, classPrefix }: { prizeCents: number | null | undefined; unitCents: number | null; classPrefix: string }) {
+export function PrizeAndPrice({
+  prizeCents,
+  unitCents,
+  classPrefix,
+}: {
+  prizeCents: number | null | undefined;
+  unitCents: number | null;
+  classPrefix: string;
+}) {
   return (
     <>
       <p className={`product-prize ${classPrefix}-prize`}>

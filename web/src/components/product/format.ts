@@ -44,7 +44,7 @@ export function unitPriceCents(product: Pick<Product, 'price_cents'>, draw?: Pic
 /** Board size and free numbers of a draw (a product without an open draw: its default size, all free). */
 export function availability(
   product: Pick<Product, 'default_total_numbers'>,
-  draw?: Pick<Draw, 'total_numbers' | 'counts'> & { available?: number } | null,
+  draw?: (Pick<Draw, 'total_numbers' | 'counts'> & { available?: number }) | null,
 ): { total: number; available: number } {
   const total = draw?.total_numbers || product.default_total_numbers || 100;
   if (!draw) return { total, available: total };

@@ -25,7 +25,9 @@ export function AutopayCard({ onChanged }: { onChanged?: () => void }) {
           <ThunderboltOutlined aria-hidden /> Compra automática
         </span>
       }
-      extra={profile && configured ? <Tag color={profile.active ? 'success' : 'default'}>{profile.active ? 'Ativa' : 'Pausada'}</Tag> : null}
+      extra={
+        profile && configured ? <Tag color={profile.active ? 'success' : 'default'}>{profile.active ? 'Ativa' : 'Pausada'}</Tag> : null
+      }
     >
       {loading && !profile ? (
         <div role="status" aria-label="Carregando compra automática">
@@ -50,14 +52,12 @@ export function AutopayCard({ onChanged }: { onChanged?: () => void }) {
               <p className="autopay-summary__numbers" aria-label="Números cativos salvos">
                 {profile.numbers.length ? profile.numbers.map(pad2).join(' ') : 'Nenhum número escolhido.'}
               </p>
-              <p className="muted">
-                {profile.last4 ? `${brandLabel(profile.brand)} •••• ${profile.last4}` : 'Nenhum cartão salvo.'}
-              </p>
+              <p className="muted">{profile.last4 ? `${brandLabel(profile.brand)} •••• ${profile.last4}` : 'Nenhum cartão salvo.'}</p>
             </>
           ) : (
             <p className="muted">
-              Garanta os mesmos números em todo sorteio: escolha até {MAX_CAPTIVE} números cativos e salve um cartão. Quando um novo
-              sorteio abrir, eles são comprados automaticamente.
+              Garanta os mesmos números em todo sorteio: escolha até {MAX_CAPTIVE} números cativos e salve um cartão. Quando um novo sorteio
+              abrir, eles são comprados automaticamente.
             </p>
           )}
           <Button type="primary" onClick={() => setOpen(true)}>

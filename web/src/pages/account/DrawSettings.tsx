@@ -41,8 +41,14 @@ export function DrawSettings() {
   const save = async (v: Values) => {
     setSaving(true);
     try {
-      const c = await accountApi.saveConfig({ banner_title: v.banner_title.trim(), max_numbers_per_selection: v.max_numbers_per_selection });
-      form.setFieldsValue({ banner_title: c.banner_title ?? v.banner_title.trim(), max_numbers_per_selection: c.max_numbers_per_selection });
+      const c = await accountApi.saveConfig({
+        banner_title: v.banner_title.trim(),
+        max_numbers_per_selection: v.max_numbers_per_selection,
+      });
+      form.setFieldsValue({
+        banner_title: c.banner_title ?? v.banner_title.trim(),
+        max_numbers_per_selection: c.max_numbers_per_selection,
+      });
       show({ type: 'success', text: SAVED });
     } catch (err) {
       const detail = errorMessage(err, '');
@@ -78,18 +84,10 @@ export function DrawSettings() {
         />
       ) : (
         <Form form={form} layout="vertical" onFinish={(v) => void save(v)} requiredMark={false} name="draw-settings">
-          <Form.Item
-            name="banner_title"
-            label="Frase do banner"
-            rules={BANNER_RULES}
-          >
+          <Form.Item name="banner_title" label="Frase do banner" rules={BANNER_RULES}>
             <Input.TextArea maxLength={BANNER_MAX} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
           </Form.Item>
-          <Form.Item
-            name="max_numbers_per_selection"
-            label="Máximo de números por seleção"
-            rules={MAX_PER_SELECTION_RULES}
-          >
+          <Form.Item name="max_numbers_per_selection" label="Máximo de números por seleção" rules={MAX_PER_SELECTION_RULES}>
             <InputNumber min={1} max={10} precision={0} inputMode="numeric" style={{ width: 140 }} />
           </Form.Item>
           <div className="settings-actions">

@@ -53,7 +53,12 @@ const stop = (e: MouseEvent) => e.stopPropagation();
 function EbookAction({ row }: { row: ParticipationRow }) {
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
-  if (!hasEbook(row)) return <span className="muted" aria-label="Sem e-book">—</span>;
+  if (!hasEbook(row))
+    return (
+      <span className="muted" aria-label="Sem e-book">
+        —
+      </span>
+    );
   return (
     <Button
       size="small"
@@ -124,17 +129,21 @@ function drawTitle(row: ParticipationRow) {
       ) : (
         <strong>{drawLabel(row.drawId)}</strong>
       )}
-      {row.draw?.title && (
-        <span className="muted participation-draw-title">
-          {row.draw.title}
-        </span>
-      )}
+      {row.draw?.title && <span className="muted participation-draw-title">{row.draw.title}</span>}
     </span>
   );
 }
 
 /** Participations as a table (desktops) or as cards (phones and tablets). */
-export function Participations({ data, generating, onPay }: { data: ParticipationsState; generating: string | null; onPay(row: ParticipationRow): void }) {
+export function Participations({
+  data,
+  generating,
+  onPay,
+}: {
+  data: ParticipationsState;
+  generating: string | null;
+  onPay(row: ParticipationRow): void;
+}) {
   const navigate = useNavigate();
   const screens = Grid.useBreakpoint();
   // The eight columns need a desktop's width; phones and tablets get cards.
@@ -164,7 +173,9 @@ export function Participations({ data, generating, onPay }: { data: Participatio
       </div>
     );
   } else if (!data.rows.length) {
-    body = <EmptyList failed={!!data.error} onRetry={data.reload} emptyText={EMPTY_TEXT} failedText={errorMessage(data.error, LOAD_FAILED)} />;
+    body = (
+      <EmptyList failed={!!data.error} onRetry={data.reload} emptyText={EMPTY_TEXT} failedText={errorMessage(data.error, LOAD_FAILED)} />
+    );
   } else if (wide) {
     body = (
       <Table<ParticipationRow>

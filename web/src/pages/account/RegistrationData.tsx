@@ -40,9 +40,7 @@ export function RegistrationData({ user }: { user: User }) {
           { key: 'cpf', label: 'CPF', children: maskCpfPrivate(user.cpf) || missing },
         ]}
       />
-      <p className="muted account-note">
-        Para corrigir algum dado, fale com o nosso atendimento pelos canais informados no rodapé.
-      </p>
+      <p className="muted account-note">Para corrigir algum dado, fale com o nosso atendimento pelos canais informados no rodapé.</p>
       <Button className="account-export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportData()}>
         Baixar meus dados
       </Button>

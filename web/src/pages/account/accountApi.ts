@@ -1,12 +1,6 @@
 import { api } from '../../api/client';
 import type { Draw, PublicConfig } from '../../api/types';
-import type {
-  CouponBalance,
-  CouponSync,
-  EbookLink,
-  MyDrawBoard,
-  ParticipationItem,
-} from '../../../../src/shared/api/account';
+import type { CouponBalance, CouponSync, EbookLink, MyDrawBoard, ParticipationItem } from '../../../../src/shared/api/account';
 import type { PixPayment } from '../purchase/purchaseApi';
 import type { ReservationLike } from './participations';
 
@@ -28,8 +22,7 @@ export const accountApi = {
     api.get<{ remaining: number; max: number | null }>('/api/vouchers/remaining', { query: { draw_id: drawId }, signal }),
 
   /** PIX for a reservation (account spec §4 pay flow). */
-  pixForReservation: (reservationId: number) =>
-    api.post<PixPayment>('/api/payments/pix', { reservationId, reservation_id: reservationId }),
+  pixForReservation: (reservationId: number) => api.post<PixPayment>('/api/payments/pix', { reservationId, reservation_id: reservationId }),
 
   paymentStatus: (paymentId: number, signal?: AbortSignal) =>
     api.get<{ status: string; paymentId: number }>(`/api/payments/${paymentId}/status`, { signal }),

@@ -264,7 +264,8 @@ export function buildParticipationRows(input: BuildInput): ParticipationRow[] {
 
   const remaining = input.remaining ?? {};
   const leftIn = (drawId: number, draw: DrawInfo | null) => (draw && draw.status !== 'open' ? 0 : Math.max(0, remaining[drawId] ?? 0));
-  const hasEbook = (draw: DrawInfo | null, paidNumbers: boolean) => paidNumbers || (draw?.infoproductId != null && owned.has(draw.infoproductId));
+  const hasEbook = (draw: DrawInfo | null, paidNumbers: boolean) =>
+    paidNumbers || (draw?.infoproductId != null && owned.has(draw.infoproductId));
   const receiptsFor = (drawId: number) => [...(receiptsOf.get(drawId) ?? [])].sort((a, b) => ms(b.paid_at) - ms(a.paid_at));
 
   const rows: ParticipationRow[] = [];
@@ -286,7 +287,10 @@ export function buildParticipationRows(input: BuildInput): ParticipationRow[] {
       date,
       status,
       payment: status === 'approved' ? 'PAGO' : 'PENDENTE',
-      ebook: hasEbook(draw, list.some((e) => e.status === 'approved')),
+      ebook: hasEbook(
+        draw,
+        list.some((e) => e.status === 'approved'),
+      ),
       receipts: receiptsFor(drawId),
       badge: resultBadge(drawResult(draw)),
       remaining: leftIn(drawId, draw),

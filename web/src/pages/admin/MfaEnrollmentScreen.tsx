@@ -47,8 +47,8 @@ export function MfaEnrollmentScreen({ onDone }: { onDone: () => Promise<void> })
           <SafetyCertificateOutlined aria-hidden /> Ative a verificação em duas etapas
         </h1>
         <p className="mfa-enroll-why">
-          Para proteger o painel, as contas de administração desta loja precisam da verificação em duas etapas: além da
-          senha, cada acesso pede um código do aplicativo autenticador do seu celular. Ative agora para continuar.
+          Para proteger o painel, as contas de administração desta loja precisam da verificação em duas etapas: além da senha, cada acesso
+          pede um código do aplicativo autenticador do seu celular. Ative agora para continuar.
         </p>
         <MfaEnrollment account={user?.email} onFinished={() => void onDone()} doneLabel="Continuar para o painel" />
       </Card>

@@ -4,7 +4,10 @@ import type { DrawParticipants, HeldDraw, OpenBuyers, Page, Winner, WinnerList }
 /** The admin calls of the held raffles, active raffle buyers and winners pages (account spec §7). */
 export const historyApi = {
   history: (q: { search?: string; offset?: number; limit?: number }, signal?: AbortSignal) =>
-    api.get<Page<HeldDraw>>('/api/admin/draws/history', { query: { limit: q.limit ?? 20, offset: q.offset ?? 0, search: q.search || undefined }, signal }),
+    api.get<Page<HeldDraw>>('/api/admin/draws/history', {
+      query: { limit: q.limit ?? 20, offset: q.offset ?? 0, search: q.search || undefined },
+      signal,
+    }),
 
   participants: (drawId: number, signal?: AbortSignal) =>
     api.get<DrawParticipants>(`/api/admin/draws/${drawId}/participants`, { query: { limit: 1000 }, signal }),
@@ -16,7 +19,10 @@ export const historyApi = {
   /** The list comes under the spec's key `winners`; the console's paged lists read `items`. */
   winners: (q: { search?: string; offset?: number; limit?: number }, signal?: AbortSignal): Promise<Page<Winner>> =>
     api
-      .get<WinnerList>('/api/admin/winners', { query: { limit: q.limit ?? 20, offset: q.offset ?? 0, search: q.search || undefined }, signal })
+      .get<WinnerList>('/api/admin/winners', {
+        query: { limit: q.limit ?? 20, offset: q.offset ?? 0, search: q.search || undefined },
+        signal,
+      })
       .then(({ winners, ...page }) => ({ ...page, items: winners })),
 
   updatePrize: (drawId: number, body: { product_name?: string | null; product_link?: string | null; redeemed?: boolean }) =>

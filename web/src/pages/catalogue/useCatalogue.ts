@@ -10,8 +10,7 @@ function sectionsOf(body: unknown): CatalogueSection[] {
     .map((s) => ({ ...s, items: Array.isArray(s.items) ? s.items.filter((i) => i && typeof i === 'object' && i.product) : [] }));
 }
 
-const loadSections = (signal: AbortSignal) =>
-  api.get('/api/infoproducts/sections', { query: { onlyOpen: 1 }, signal }).then(sectionsOf);
+const loadSections = (signal: AbortSignal) => api.get('/api/infoproducts/sections', { query: { onlyOpen: 1 }, signal }).then(sectionsOf);
 
 /** GET /api/infoproducts/sections?onlyOpen=1: loading, then loaded. */
 export function useCatalogue() {

@@ -151,8 +151,8 @@ function Confirm({ token, email }: { token: string; email: string }) {
     <Card>
       <h1 className="auth-title">Confirmar e-mail de administração</h1>
       <p className="auth-subtitle">
-        Este link confirma que o endereço <strong className="confirm-admin-email">{email}</strong> é seu e ativa o acesso de
-        administrador da conta com esse e-mail.
+        Este link confirma que o endereço <strong className="confirm-admin-email">{email}</strong> é seu e ativa o acesso de administrador
+        da conta com esse e-mail.
       </p>
 
       {error && (
@@ -174,9 +174,7 @@ function Confirm({ token, email }: { token: string; email: string }) {
 
       {!user ? (
         <>
-          <p className="confirm-admin-text">
-            Para continuar, entre com a conta de {email}. Depois do login você volta para esta página.
-          </p>
+          <p className="confirm-admin-text">Para continuar, entre com a conta de {email}. Depois do login você volta para esta página.</p>
           <Button type="primary" size="large" block icon={<LoginOutlined aria-hidden />} onClick={signInAs}>
             Entrar para confirmar
           </Button>
@@ -197,7 +195,14 @@ function Confirm({ token, email }: { token: string; email: string }) {
       ) : (
         <>
           <p className="confirm-admin-text">Você está conectado como {user.email}.</p>
-          <Button type="primary" size="large" block icon={<CheckCircleOutlined aria-hidden />} loading={sending} onClick={() => void onConfirm()}>
+          <Button
+            type="primary"
+            size="large"
+            block
+            icon={<CheckCircleOutlined aria-hidden />}
+            loading={sending}
+            onClick={() => void onConfirm()}
+          >
             Confirmar e-mail de administração
           </Button>
         </>

@@ -26,7 +26,11 @@ export const detailTitle = (id: number) => `Detalhes do Sorteio #${String(id).pa
 
 /** Board cell states of GET /api/me/draws/{id}/board in the shared grid's terms (account spec §4). */
 export function toBoardNumbers(board: MyDrawBoard['board']): BoardNumber[] {
-  return board.map((c) => ({ n: c.n, status: c.state === 'taken' ? 'sold' : c.state === 'reserved' ? 'reserved' : 'available', initials: null }));
+  return board.map((c) => ({
+    n: c.n,
+    status: c.state === 'taken' ? 'sold' : c.state === 'reserved' ? 'reserved' : 'available',
+    initials: null,
+  }));
 }
 
 /** Only http(s) links are rendered as links (the prize link is typed by an administrator). */
@@ -88,7 +92,12 @@ export default function DrawDetailPage() {
   }, [id, attempt, tick]);
 
   const notFound = (
-    <NotFoundResult title="Sorteio não encontrado" subTitle="Confira o endereço ou volte à sua área do cliente." to="/conta" action="Ir para a área do cliente" />
+    <NotFoundResult
+      title="Sorteio não encontrado"
+      subTitle="Confira o endereço ou volte à sua área do cliente."
+      to="/conta"
+      action="Ir para a área do cliente"
+    />
   );
   if (!id) return notFound;
   if (error && !data) {
@@ -127,7 +136,9 @@ export default function DrawDetailPage() {
               Número vencedor: {pad2(winner)}
             </Tag>
           ) : (
-            <Tag className="winner-chip winner-chip--pending">{draw.status === 'sorteado' ? 'Sem número vencedor' : 'Número vencedor: aguardando sorteio'}</Tag>
+            <Tag className="winner-chip winner-chip--pending">
+              {draw.status === 'sorteado' ? 'Sem número vencedor' : 'Número vencedor: aguardando sorteio'}
+            </Tag>
           )}
           {draw.status === 'sorteado' && (
             <Link className="draw-detail-result-link" to={`/resultado/${draw.id}`}>

@@ -5,8 +5,7 @@ import { HeroIllustration } from './HeroIllustration';
 
 export function Hero() {
   const { isAuthenticated, loading } = useAuth();
-  const scrollToHowItWorks = () =>
-    document.getElementById('como-funciona')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  const scrollToHowItWorks = () => document.getElementById('como-funciona')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
 
   return (
     <section className="hero" aria-labelledby="hero-title">
@@ -16,8 +15,8 @@ export function Hero() {
           Leve um e-book e escolha o seu <span className="text-amber">número da sorte</span>
         </h1>
         <p className="hero-lead">
-          Cada e-book comprado dá direito a escolher 1 número entre 100 (de 00 a 99). Quando todos os números são
-          vendidos, a tabela fecha e o resultado sai pela Lotomania. Pagamento rápido e seguro via PIX.
+          Cada e-book comprado dá direito a escolher 1 número entre 100 (de 00 a 99). Quando todos os números são vendidos, a tabela fecha e
+          o resultado sai pela Lotomania. Pagamento rápido e seguro via PIX.
         </p>
         <div className="hero-actions">
           {!loading && !isAuthenticated && (

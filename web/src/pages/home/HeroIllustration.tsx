@@ -57,7 +57,15 @@ export function HeroIllustration() {
           fill="url(#hero-ticket)"
         />
         <line x1="236" y1="242" x2="236" y2="290" stroke="#7a4a00" strokeDasharray="4 4" strokeWidth="1.5" />
-        <text x="217" y="271" fill="#3b2300" fontSize="11" fontWeight="700" fontFamily="system-ui, sans-serif" transform="rotate(-90 217 266)">
+        <text
+          x="217"
+          y="271"
+          fill="#3b2300"
+          fontSize="11"
+          fontWeight="700"
+          fontFamily="system-ui, sans-serif"
+          transform="rotate(-90 217 266)"
+        >
           Nº
         </text>
         <text x="280" y="279" fill="#2a1800" fontSize="34" fontWeight="800" textAnchor="middle" fontFamily="system-ui, sans-serif">

@@ -51,9 +51,9 @@ export function HowItWorks() {
       <div className="draw-note" role="note">
         <CalendarOutlined className="draw-note-icon" aria-hidden />
         <p>
-          <strong>Previsão do sorteio: dia {drawDay.format('D')}</strong> ({drawDay.format('dddd, D [de] MMMM')}). A data
-          é uma estimativa: o resultado vem sempre do primeiro concurso da Lotomania realizado após o fechamento da
-          tabela. Confira as regras completas nos <Link to="/termos">Termos de Uso</Link>.
+          <strong>Previsão do sorteio: dia {drawDay.format('D')}</strong> ({drawDay.format('dddd, D [de] MMMM')}). A data é uma estimativa:
+          o resultado vem sempre do primeiro concurso da Lotomania realizado após o fechamento da tabela. Confira as regras completas nos{' '}
+          <Link to="/termos">Termos de Uso</Link>.
         </p>
       </div>
     </section>

@@ -35,12 +35,7 @@ export function ProductGrid() {
       ) : products.length ? (
         <div className="product-grid">
           {products.map((p) => (
-            <ProductCard
-              key={p.id}
-              product={p}
-              buying={preparingId === p.id}
-              onBuy={() => buy(p, unitPriceCents(p, p.draw))}
-            />
+            <ProductCard key={p.id} product={p} buying={preparingId === p.id} onBuy={() => buy(p, unitPriceCents(p, p.draw))} />
           ))}
         </div>
       ) : (

@@ -67,9 +67,8 @@ export default function ResponsibleGamingPage() {
 
       <div className="legal-body">
         <p className="legal-intro">
-          Os sorteios da plataforma são uma forma de entretenimento e devem continuar sendo. Esta página reúne
-          orientações para você participar com equilíbrio e indica onde buscar ajuda, se precisar. A participação é
-          permitida somente a maiores de 18 anos.
+          Os sorteios da plataforma são uma forma de entretenimento e devem continuar sendo. Esta página reúne orientações para você
+          participar com equilíbrio e indica onde buscar ajuda, se precisar. A participação é permitida somente a maiores de 18 anos.
         </p>
 
         <LegalSection title="Jogue com responsabilidade">
@@ -115,12 +114,12 @@ export default function ResponsibleGamingPage() {
               , como os grupos de Jogadores Anônimos.
             </li>
             <li>
-              Os Centros de Atenção Psicossocial (CAPS) do SUS oferecem atendimento gratuito para quem sofre com o jogo
-              compulsivo. Procure a unidade de saúde mais próxima.
+              Os Centros de Atenção Psicossocial (CAPS) do SUS oferecem atendimento gratuito para quem sofre com o jogo compulsivo. Procure
+              a unidade de saúde mais próxima.
             </li>
             <li>
-              Para apoio emocional a qualquer hora, ligue gratuitamente para o CVV (Centro de Valorização da Vida) no
-              número <a href="tel:188">188</a>.
+              Para apoio emocional a qualquer hora, ligue gratuitamente para o CVV (Centro de Valorização da Vida) no número{' '}
+              <a href="tel:188">188</a>.
             </li>
           </ul>
         </LegalSection>

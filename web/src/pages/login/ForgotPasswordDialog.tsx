@@ -6,15 +6,7 @@ import { EMAIL_RULES, EmailInput } from './emailField';
 import { useForgotPassword } from './useForgotPassword';
 
 /** 'Esqueci minha senha' (account spec §2 Login, §5, §8). */
-export function ForgotPasswordDialog({
-  open,
-  initialEmail,
-  onClose,
-}: {
-  open: boolean;
-  initialEmail?: string;
-  onClose: () => void;
-}) {
+export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: boolean; initialEmail?: string; onClose: () => void }) {
   const [form] = Form.useForm<{ email: string }>();
   const { modal } = App.useApp();
   const { request, sending } = useForgotPassword();
@@ -67,8 +59,7 @@ export function ForgotPasswordDialog({
     >
       <p className="muted">Informe o e-mail da sua conta. Enviaremos um link para você criar uma nova senha.</p>
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
-      <Form form={form} layout="vertical" name="forgot" onFinish={submit} requiredMark={false}
-          noValidate>
+      <Form form={form} layout="vertical" name="forgot" onFinish={submit} requiredMark={false} noValidate>
         <Form.Item name="email" label="E-mail" rules={EMAIL_RULES}>
           <EmailInput autoFocus />
         </Form.Item>

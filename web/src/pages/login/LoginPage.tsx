@@ -105,11 +105,7 @@ export default function LoginPage() {
               <EmailInput placeholder="voce@exemplo.com" size="large" />
             </Form.Item>
 
-            <Form.Item
-              name="password"
-              label="Senha"
-              rules={[{ min: MIN_PASSWORD, required: true, message: MESSAGES.passwordTooShort }]}
-            >
+            <Form.Item name="password" label="Senha" rules={[{ min: MIN_PASSWORD, required: true, message: MESSAGES.passwordTooShort }]}>
               <Input.Password ref={passwordInput} prefix={<LockOutlined />} autoComplete="current-password" size="large" />
             </Form.Item>
 
@@ -141,11 +137,7 @@ export default function LoginPage() {
         </div>
       </div>
 
-      <ForgotPasswordDialog
-        open={forgotOpen}
-        initialEmail={forgotEmail}
-        onClose={() => setForgotOpen(false)}
-      />
+      <ForgotPasswordDialog open={forgotOpen} initialEmail={forgotEmail} onClose={() => setForgotOpen(false)} />
     </div>
   );
 }

@@ -105,7 +105,12 @@ export default function ProductPage() {
 
           <p className="product-page-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
 
-          <Availability available={available} total={total} sold={numbers.length ? soldOf(numbers) : undefined} className="product-page-availability" />
+          <Availability
+            available={available}
+            total={total}
+            sold={numbers.length ? soldOf(numbers) : undefined}
+            className="product-page-availability"
+          />
 
           <Button
             type="primary"
@@ -131,8 +136,7 @@ export default function ProductPage() {
         <section className="product-page-board" aria-labelledby="tabela-titulo">
           <h2 id="tabela-titulo">Tabela de números{draw ? ` · Sorteio #${draw.id}` : ''}</h2>
           <p className="muted">
-            Cada e-book comprado dá direito a escolher 1 número. Depois do pagamento, você escolhe os seus números na
-            tabela.
+            Cada e-book comprado dá direito a escolher 1 número. Depois do pagamento, você escolhe os seus números na tabela.
           </p>
           <NumberGrid numbers={numbers} totalNumbers={total} ariaLabel={`Tabela de números: ${product.title}`} />
           <NumberLegend />

@@ -31,12 +31,7 @@ export function ApprovedDialog({ open, step, percent }: ApprovedDialogProps) {
       width={420}
       className="purchase-modal"
     >
-      <Progress
-        percent={percent}
-        status={percent >= 100 ? 'success' : 'active'}
-        strokeColor="var(--green-bright)"
-        aria-label="Progresso"
-      />
+      <Progress percent={percent} status={percent >= 100 ? 'success' : 'active'} strokeColor="var(--green-bright)" aria-label="Progresso" />
       {/* The messages appear one after the other; the last one is the current step. */}
       <ol className="approved-steps" aria-live="polite">
         {APPROVED_MESSAGES.slice(0, Math.min(step, APPROVED_MESSAGES.length - 1) + 1).map((m, i) => {

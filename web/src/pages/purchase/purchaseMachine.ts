@@ -84,7 +84,16 @@ export function purchaseReducer(state: PurchaseState, e: PurchaseEvent): Purchas
       return {
         ...state,
         session: state.session + 1,
-        step: { kind: 'pix', target: s.target, quantity: s.quantity, payment: null, checking: false, pollFailing: false, deadStatus: null, answer: null },
+        step: {
+          kind: 'pix',
+          target: s.target,
+          quantity: s.quantity,
+          payment: null,
+          checking: false,
+          pollFailing: false,
+          deadStatus: null,
+          answer: null,
+        },
       };
     }
     case 'pix-created': {
@@ -117,12 +126,18 @@ export function purchaseReducer(state: PurchaseState, e: PurchaseEvent): Purchas
       // Once per payment, whichever check saw it first; the PIX dialog closes (a new session).
       const p = pixOf(e.session);
       if (!p || !p.payment) return state;
-      return { ...state, session: state.session + 1, step: { kind: 'approved', target: p.target, payment: p.payment, step: 0, percent: 10 } };
+      return {
+        ...state,
+        session: state.session + 1,
+        step: { kind: 'approved', target: p.target, payment: p.payment, step: 0, percent: 10 },
+      };
     }
     case 'progress':
       return s.kind === 'approved' ? { ...state, step: { ...s, step: e.step ?? s.step, percent: Math.max(s.percent, e.percent) } } : state;
     case 'creep':
-      return s.kind === 'approved' && s.percent < e.max ? { ...state, step: { ...s, percent: Math.min(e.max, s.percent + e.step) } } : state;
+      return s.kind === 'approved' && s.percent < e.max
+        ? { ...state, step: { ...s, percent: Math.min(e.max, s.percent + e.step) } }
+        : state;
     case 'close':
       return { ...state, session: state.session + 1, step: { kind: 'idle' } };
   }

@@ -14,7 +14,10 @@ export const LIMIT_TEXT = 'Limite: até 20 unidades por compra';
  * so: overLimit); empty or 0 is not a quantity (null: Pagar waits for one).
  */
 export function readQuantity(raw: string): { text: string; quantity: number | null; overLimit: boolean } {
-  const digits = raw.replace(/\D+/g, '').replace(/^0+(?=\d)/, '').slice(0, 6);
+  const digits = raw
+    .replace(/\D+/g, '')
+    .replace(/^0+(?=\d)/, '')
+    .slice(0, 6);
   if (!digits) return { text: '', quantity: null, overLimit: false };
   const n = Number(digits);
   if (n > MAX_QUANTITY) return { text: String(MAX_QUANTITY), quantity: MAX_QUANTITY, overLimit: true };

@@ -36,7 +36,13 @@ export function LegalDialog({
     >
       {/* The long text scrolls in its own region, which takes keyboard focus so it scrolls by
           arrow keys too (WCAG 2.1.1; axe scrollable-region-focusable). */}
-      <div className="legal-dialog-text" tabIndex={0} role="region" aria-label={title} style={{ maxHeight: '62vh', overflowY: 'auto', paddingRight: 8 }}>
+      <div
+        className="legal-dialog-text"
+        tabIndex={0}
+        role="region"
+        aria-label={title}
+        style={{ maxHeight: '62vh', overflowY: 'auto', paddingRight: 8 }}
+      >
         {children}
       </div>
     </Modal>

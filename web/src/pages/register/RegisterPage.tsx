@@ -54,10 +54,13 @@ function toInput(v: FormValues): RegisterInput {
 
 /** "body.email", "email", "/cpf" → the form field, if it is one. */
 function fieldOf(path: string): Field | null {
-  const last = path.split(/[./[\]]+/).filter(Boolean).pop() ?? '';
+  const last =
+    path
+      .split(/[./[\]]+/)
+      .filter(Boolean)
+      .pop() ?? '';
   return (FIELDS as string[]).includes(last) ? (last as Field) : null;
 }
-
 
 /** Sign-up (account spec §2 Register, §5, §8). */
 export default function RegisterPage() {
@@ -140,9 +143,7 @@ export default function RegisterPage() {
     <div className="page page-auth">
       <div className="auth-card auth-card-wide">
         <h1 className="auth-title">Criar conta</h1>
-        <p className="auth-subtitle">
-          Cadastre-se para comprar e-books e escolher seus números. É necessário ter {MIN_AGE} anos ou mais.
-        </p>
+        <p className="auth-subtitle">Cadastre-se para comprar e-books e escolher seus números. É necessário ter {MIN_AGE} anos ou mais.</p>
 
         {formError && <Alert type="error" showIcon title={formError} className="auth-alert" role="alert" />}
 
@@ -198,7 +199,12 @@ export default function RegisterPage() {
               />
             </Form.Item>
 
-            <Form.Item name="password" label="Senha" {...itemProps('password')} extra={shownError('password') ? undefined : 'Mínimo de 6 caracteres.'}>
+            <Form.Item
+              name="password"
+              label="Senha"
+              {...itemProps('password')}
+              extra={shownError('password') ? undefined : 'Mínimo de 6 caracteres.'}
+            >
               <Input.Password prefix={<LockOutlined />} autoComplete="new-password" onBlur={() => touch('password')} />
             </Form.Item>
           </div>
@@ -229,15 +235,7 @@ export default function RegisterPage() {
             </Checkbox>
           </Form.Item>
 
-          <Button
-            type="primary"
-            htmlType="submit"
-            size="large"
-            block
-            icon={<UserAddOutlined />}
-            loading={submitting}
-            disabled={!valid}
-          >
+          <Button type="primary" htmlType="submit" size="large" block icon={<UserAddOutlined />} loading={submitting} disabled={!valid}>
             Criar conta
           </Button>
           {!valid && <p className="form-hint">Preencha todos os campos corretamente para continuar.</p>}
@@ -251,12 +249,7 @@ export default function RegisterPage() {
       <LegalDialog title="Termos de Uso" open={dialog === 'terms'} onAccept={acceptFromDialog} onClose={() => setDialog(null)}>
         <TermsContent inDialog />
       </LegalDialog>
-      <LegalDialog
-        title="Política de Privacidade"
-        open={dialog === 'privacy'}
-        onAccept={acceptFromDialog}
-        onClose={() => setDialog(null)}
-      >
+      <LegalDialog title="Política de Privacidade" open={dialog === 'privacy'} onAccept={acceptFromDialog} onClose={() => setDialog(null)}>
         <PrivacyContent />
       </LegalDialog>
     </div>

@@ -26,4 +26,3 @@ export function birthdateToIso(value: string): string | null {
   const iso = `${m[3]}-${m[2]}-${m[1]}`;
   return parseIsoDate(iso) ? iso : null;
 }
-

@@ -90,8 +90,7 @@ export default function ResetPasswordPage() {
             }
           />
         )}
-        <Form<Values> name="reset" layout="vertical" requiredMark={false}
-          noValidate onFinish={onFinish} disabled={saving}>
+        <Form<Values> name="reset" layout="vertical" requiredMark={false} noValidate onFinish={onFinish} disabled={saving}>
           <Form.Item
             name="password"
             label="Nova senha"
@@ -108,9 +107,7 @@ export default function ResetPasswordPage() {
               { required: true, min: MIN_PASSWORD, message: MESSAGES.passwordTooShort },
               ({ getFieldValue }) => ({
                 validator: (_, v: string) =>
-                  !v || v === getFieldValue('password')
-                    ? Promise.resolve()
-                    : Promise.reject(new Error('As senhas não conferem.')),
+                  !v || v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error('As senhas não conferem.')),
               }),
             ]}
           >

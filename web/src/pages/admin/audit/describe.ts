@@ -94,7 +94,8 @@ export function show(v: unknown): string {
   if (v === undefined) return '';
   if (v === null) return '—';
   // Timestamps as the admin reads them (local time, pt-BR), not as stored.
-  if (typeof v === 'string') return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) ? formatDateTimeSeconds(v) : v;
+  if (typeof v === 'string')
+    return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) ? formatDateTimeSeconds(v) : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return JSON.stringify(v);
 }

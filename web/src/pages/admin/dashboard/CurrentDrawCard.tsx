@@ -9,7 +9,8 @@ import { dashboardApi } from './dashboardApi';
 import { RetryAlert } from '../shared/RetryAlert';
 
 /** The summary's draw is the main series' own (not the newest open draw shown in its place). */
-const ofMainSeries = (s: DashboardSummary) => s.draw_id != null && s.main_infoproduct_id != null && s.infoproduct_id === s.main_infoproduct_id;
+const ofMainSeries = (s: DashboardSummary) =>
+  s.draw_id != null && s.main_infoproduct_id != null && s.infoproduct_id === s.main_infoproduct_id;
 
 /**
  * The current draw (account spec §2 "Admin dashboard"): the main series' open draw, else the
@@ -95,7 +96,9 @@ export function CurrentDrawCard({
         try {
           const r = await dashboardApi.newSeries({ drawId, sold });
           void message.success(
-            r.closed_draw_id != null ? `Sorteio #${pad3(r.closed_draw_id)} fechado. Sorteio #${pad3(r.draw_id)} aberto.` : `Sorteio #${pad3(r.draw_id)} aberto.`,
+            r.closed_draw_id != null
+              ? `Sorteio #${pad3(r.closed_draw_id)} fechado. Sorteio #${pad3(r.draw_id)} aberto.`
+              : `Sorteio #${pad3(r.draw_id)} aberto.`,
           );
         } catch (err) {
           void message.error(failureText('Não foi possível abrir um novo sorteio.', err), 6);
@@ -108,13 +111,27 @@ export function CurrentDrawCard({
 
   const newButton =
     summary?.main_infoproduct_id != null ? (
-      <Button type="primary" danger icon={<PlusCircleOutlined />} loading={busy} onClick={() => void startNew()} className="current-draw-new">
+      <Button
+        type="primary"
+        danger
+        icon={<PlusCircleOutlined />}
+        loading={busy}
+        onClick={() => void startNew()}
+        className="current-draw-new"
+      >
         NOVO SORTEIO
       </Button>
     ) : null;
 
   return (
-    <Card className="admin-card current-draw-card" title={<span><TrophyOutlined aria-hidden /> Sorteio atual</span>}>
+    <Card
+      className="admin-card current-draw-card"
+      title={
+        <span>
+          <TrophyOutlined aria-hidden /> Sorteio atual
+        </span>
+      }
+    >
       {loading && !summary ? (
         <div role="status" aria-label="Carregando o sorteio atual">
           <Skeleton active paragraph={{ rows: 3 }} />
@@ -127,11 +144,17 @@ export function CurrentDrawCard({
           <div className="current-draw-stats" aria-live="polite">
             <Statistic title="Sorteio nº" value={`#${pad3(summary.draw_id)}`} />
             <Statistic title="Vendidos" value={summary.sold} />
-            <Statistic title="Restantes" value={summary.remaining} suffix={<span className="muted current-draw-total">/ {summary.total_numbers}</span>} />
+            <Statistic
+              title="Restantes"
+              value={summary.remaining}
+              suffix={<span className="muted current-draw-total">/ {summary.total_numbers}</span>}
+            />
             <Statistic title="Preço do número" value={formatBRL(summary.price_cents)} />
           </div>
           {summary.reserved > 0 && (
-            <p className="muted current-draw-note">{plural(summary.reserved, 'número reservado', 'números reservados')} aguardando pagamento (contam como restantes).</p>
+            <p className="muted current-draw-note">
+              {plural(summary.reserved, 'número reservado', 'números reservados')} aguardando pagamento (contam como restantes).
+            </p>
           )}
           {!ofMainSeries(summary) && (
             <p className="muted current-draw-note">
@@ -148,7 +171,11 @@ export function CurrentDrawCard({
             type="warning"
             showIcon
             title={summary?.main_infoproduct_id == null ? 'Nenhum sorteio aberto.' : 'A série principal não tem sorteio aberto.'}
-            description={summary?.main_infoproduct_id == null ? 'Abra um sorteio na tabela de sorteios abaixo.' : 'NOVO SORTEIO abre um sorteio do e-book principal.'}
+            description={
+              summary?.main_infoproduct_id == null
+                ? 'Abra um sorteio na tabela de sorteios abaixo.'
+                : 'NOVO SORTEIO abre um sorteio do e-book principal.'
+            }
           />
           {newButton}
         </>

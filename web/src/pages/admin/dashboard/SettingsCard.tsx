@@ -4,7 +4,14 @@ import { SettingOutlined } from '@ant-design/icons';
 import type { DashboardSummary } from '../../../api/types';
 import { errorMessage } from '../../../api/client';
 import { formatBRL } from '../shared/format';
-import { BANNER_MAX, BANNER_RULES, MAX_PER_SELECTION_RULES, SAVED, SAVE_FAILED, useTimedNotice } from '../../../components/drawSettingsForm';
+import {
+  BANNER_MAX,
+  BANNER_RULES,
+  MAX_PER_SELECTION_RULES,
+  SAVED,
+  SAVE_FAILED,
+  useTimedNotice,
+} from '../../../components/drawSettingsForm';
 import { dashboardApi } from './dashboardApi';
 
 export { BANNER_MAX, SAVED, SAVE_FAILED };
@@ -30,7 +37,11 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
 
   useEffect(() => {
     if (summary && !form.isFieldsTouched()) {
-      form.setFieldsValue({ price_cents: summary.price_cents, max_numbers_per_selection: summary.max_numbers_per_selection, banner_title: summary.banner_title ?? '' });
+      form.setFieldsValue({
+        price_cents: summary.price_cents,
+        max_numbers_per_selection: summary.max_numbers_per_selection,
+        banner_title: summary.banner_title ?? '',
+      });
     }
   }, [summary, form]);
 
@@ -43,7 +54,10 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
         await dashboardApi.ticketPrice(v.price_cents);
         priceSaved = true;
       }
-      await dashboardApi.saveConfig({ banner_title: (v.banner_title ?? '').trim(), max_numbers_per_selection: v.max_numbers_per_selection });
+      await dashboardApi.saveConfig({
+        banner_title: (v.banner_title ?? '').trim(),
+        max_numbers_per_selection: v.max_numbers_per_selection,
+      });
       show({ type: 'success', text: SAVED });
       // Untouched again (so the reloaded summary fills the form), showing what was saved meanwhile.
       form.resetFields();
@@ -52,7 +66,11 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
     } catch (err) {
       const reason = errorMessage(err, '');
       if (priceSaved) {
-        show({ type: 'error', text: PARTLY_SAVED, detail: `O preço do bilhete foi salvo; a frase do banner e o máximo por seleção não (POST /api/config).${reason ? ` ${reason}` : ''}` });
+        show({
+          type: 'error',
+          text: PARTLY_SAVED,
+          detail: `O preço do bilhete foi salvo; a frase do banner e o máximo por seleção não (POST /api/config).${reason ? ` ${reason}` : ''}`,
+        });
         onSaved();
       } else {
         show({ type: 'error', text: SAVE_FAILED, detail: reason && reason !== SAVE_FAILED ? reason : undefined });
@@ -63,7 +81,14 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
   };
 
   return (
-    <Card className="admin-card" title={<span><SettingOutlined aria-hidden /> Preço e configurações</span>}>
+    <Card
+      className="admin-card"
+      title={
+        <span>
+          <SettingOutlined aria-hidden /> Preço e configurações
+        </span>
+      }
+    >
       {loading && !summary ? (
         <div role="status" aria-label="Carregando as configurações">
           <Skeleton active paragraph={{ rows: 4 }} />
@@ -84,11 +109,7 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
             >
               <InputNumber min={0} max={100_000_000} precision={0} step={50} inputMode="numeric" className="settings-number" />
             </Form.Item>
-            <Form.Item
-              name="max_numbers_per_selection"
-              label="Máximo de números por seleção"
-              rules={MAX_PER_SELECTION_RULES}
-            >
+            <Form.Item name="max_numbers_per_selection" label="Máximo de números por seleção" rules={MAX_PER_SELECTION_RULES}>
               <InputNumber min={1} max={10} precision={0} inputMode="numeric" className="settings-number" />
             </Form.Item>
           </div>
@@ -98,7 +119,9 @@ export function SettingsCard({ summary, loading, onSaved }: { summary: Dashboard
           <Button type="primary" htmlType="submit" loading={saving}>
             ATUALIZAR
           </Button>
-          {notice && <Alert className="settings-notice" type={notice.type} showIcon title={notice.text} description={notice.detail} role="status" />}
+          {notice && (
+            <Alert className="settings-notice" type={notice.type} showIcon title={notice.text} description={notice.detail} role="status" />
+          )}
         </Form>
       )}
     </Card>

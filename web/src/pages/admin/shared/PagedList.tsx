@@ -61,9 +61,7 @@ export function PagedList<T>({
   const pager = <OffsetPager offset={offset} hasMore={hasMore} loading={loading} pageSize={pageSize} onOffset={onOffset} />;
   return (
     <>
-      {loadError && (
-        <RetryAlert title={loadError} onRetry={onRetry} className="admin-form-error" />
-      )}
+      {loadError && <RetryAlert title={loadError} onRetry={onRetry} className="admin-form-error" />}
       {items === null && loading ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : !wide ? (
