@@ -5,7 +5,7 @@
  *           server build (dist/, when stale) and web build, then the built web + worker (node
  *           dist/…, no TypeScript loader), each restarted with backoff when it dies; Ctrl-C stops
  *           web and worker first, then Redis and PostgreSQL.
- *   test  — services (a separate test cluster), a migrated template database, web build,
+ *   test  — (the whole suite: npm run lint and typecheck first), services (a separate test cluster), a migrated template database, web build,
  *           Chromium, then the whole jest suite. Extra args go to jest.
  *   test-services — what `test` prepares, held up for a jest started on its own (`npx jest <file>`,
  *           through tests/setup/global-setup.ts) until that jest ends.
@@ -305,7 +305,27 @@ async function prepareTestRun(): Promise<{ env: Record<string, string>; a11yFile
   }
 }
 
+/**
+ * The whole suite starts with the static checks: ESLint and Prettier (`npm run lint`) and both
+ * TypeScript projects (`npm run typecheck`, which also holds the job map's type-level test). A
+ * failure is printed and fails the run, but the tests still run so one run shows everything.
+ */
+async function staticChecks(): Promise<number> {
+  let failed = 0;
+  for (const script of ['lint', 'typecheck']) {
+    log(`npm run ${script}…`);
+    const status = await runChild('npm', ['run', '--silent', script], { cwd: ROOT, env: process.env });
+    if (status !== 0) {
+      log(`FALHOU: npm run ${script} (veja acima).`);
+      failed = 1;
+    }
+  }
+  return failed;
+}
+
 async function test(jestArgs: string[]) {
+  // Only the whole suite runs the static checks: a run of a few files is for quick iteration.
+  const staticFailed = jestArgs.length === 0 ? await staticChecks() : 0;
   const run = await prepareTestRun();
   let code = 1;
   try {
@@ -330,7 +350,7 @@ async function test(jestArgs: string[]) {
   } finally {
     await run.finish();
   }
-  process.exit(code);
+  process.exit(code || staticFailed);
 }
 
 /**

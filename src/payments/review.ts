@@ -60,9 +60,7 @@ type Actor = { userId?: number | null; via: 'admin' | 'cli' };
 
 export interface PaymentsReviewService {
   list(query: unknown): Promise<AdminPaymentList>;
-  show(
-    id: number,
-  ): Promise<
+  show(id: number): Promise<
     AdminPayment & {
       audit: Array<{ id: number; action: string; actor: string; actor_user_id: number | null; created_at: string; data: unknown }>;
     }

@@ -1,5 +1,5 @@
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
-import { buyEbooks, makeProductWithDraw, reserve, sandboxBank } from '../payments/fixtures';
+import { buyEbooks, makeProductWithDraw, reserve } from '../payments/fixtures';
 import { sellDirectly } from '../draws/fixtures';
 import type { ParticipationItem } from '../../src/shared/api/account';
 
@@ -139,16 +139,13 @@ describe('GET /api/payments/me', () => {
     const u = await createUser(t);
     const { product, draw } = await makeProductWithDraw(t, { price_cents: 500 });
     await sellDirectly(t, draw.id, u.user.id, [7]);
-    await t.services
-      .db('draws')
-      .where({ id: draw.id })
-      .update({
-        status: 'drawn',
-        closed_at: t.services.db.fn.now(),
-        realized_at: t.services.db.fn.now(),
-        winner_user_id: u.user.id,
-        winner_number: 7,
-      });
+    await t.services.db('draws').where({ id: draw.id }).update({
+      status: 'drawn',
+      closed_at: t.services.db.fn.now(),
+      realized_at: t.services.db.fn.now(),
+      winner_user_id: u.user.id,
+      winner_number: 7,
+    });
     const r = await t.api('GET', '/api/payments/me', { token: u.token });
     expect(r.body.items).toHaveLength(1);
     expect(r.body.items[0]).toMatchObject({

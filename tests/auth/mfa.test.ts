@@ -34,7 +34,6 @@ afterAll(async () => {
   await smtp.close();
 });
 
-type U = Awaited<ReturnType<typeof createUser>>;
 const setup = (u: { token: string }) => t.api('POST', '/api/auth/mfa/setup', { token: u.token });
 const enable = (u: { token: string }, body: unknown) => t.api('POST', '/api/auth/mfa/enable', { token: u.token, body });
 const disable = (u: { token: string }, body: unknown) => t.api('POST', '/api/auth/mfa/disable', { token: u.token, body });

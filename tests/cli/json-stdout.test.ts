@@ -47,6 +47,7 @@ function runAll(commands: string[][]): Promise<Array<{ argv: string[]; out: stri
       resolve(
         commands.map((argv, i) => {
           const m = new RegExp(`\\n${MARK}exit:(\\d+)\\n$`).exec(errs[i]);
+          // eslint-disable-next-line no-control-regex -- the runner's exit marker starts with \u0001 on purpose (no output can contain it)
           return { argv, out: outs[i], err: errs[i].replace(/\n\u0001cli-json-runner:exit:\d+\n$/, ''), code: m ? Number(m[1]) : -1 };
         }),
       );

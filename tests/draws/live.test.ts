@@ -286,7 +286,7 @@ describe('a slow Redis (every answer 1.5 s late) behind the app', () => {
     const boards = await Promise.all(
       burst.map((s) => s.waitFor((e) => e.event === 'board', 'the board of every stream of the burst', 60_000)),
     );
-    expect(boards.map((b, i) => [b.data.draw_id, b.data.numbers.length])).toEqual(burst.map((_, i) => [draws[i % 3].id, 100]));
+    expect(boards.map((b) => [b.data.draw_id, b.data.numbers.length])).toEqual(burst.map((_, i) => [draws[i % 3].id, 100]));
     expect(slow.services.live.openStreams).toBe(150);
     for (const s of open.splice(0)) s.close();
     await eventually(async () => slow.services.live.openStreams === 0, 'the burst to be closed');

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Redis } from 'ioredis';
 import { createTestContext, createUser, type TestContext, serverQuery, serverUrl } from '../helpers/context';
 import { runCliCaptured, STACK } from '../helpers/cli';

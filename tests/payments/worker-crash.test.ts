@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { createTestContext, createUser, type TestContext } from '../helpers/context';
 import { exited, workerProcesses } from '../helpers/worker-process';
 import { waitForJob } from '../helpers/jobs';

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- import.meta.env's types for the web files under test (a type-only reference, nothing to import)
 /// <reference path="../../web/src/vite-env.d.ts" />
 /**
  * components/product/format.ts: amounts, cover addresses, price of one number, availability.
@@ -10,6 +11,7 @@ function formatWith(apiBase: string): Format {
   let mod!: Format;
   jest.isolateModules(() => {
     jest.doMock('../../web/src/api/base', () => ({ API_BASE: apiBase }));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest.isolateModules needs a synchronous load after the mock
     mod = require('../../web/src/components/product/format');
   });
   return mod;

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- import.meta.env's types for the web files under test (a type-only reference, nothing to import)
 /// <reference path="../../web/src/vite-env.d.ts" />
 /**
  * The pure parts of the two-factor sign-in screens: the profile's mfa fields, the first step's

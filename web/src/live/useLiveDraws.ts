@@ -4,7 +4,7 @@
  * itself and resumes with Last-Event-ID. `live` is true while the stream is open; pages keep
  * their 15 s poll for when it is not (storefront spec §4: the poll is the fallback).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { API_BASE } from '../api/base';
 import type { LiveEvent } from '../../../src/shared/api/live';
 
@@ -17,7 +17,9 @@ const EVENTS: Array<LiveEvent['type']> = ['board', 'numbers', 'draw', 'reload'];
 /** Streams the changes of `drawIds` to `onEvent`; returns whether the stream is open. */
 export function useLiveDraws(drawIds: readonly number[], onEvent: (e: LiveEvent) => void): boolean {
   const handler = useRef(onEvent);
-  handler.current = onEvent;
+  useLayoutEffect(() => {
+    handler.current = onEvent;
+  });
   const key = [...new Set(drawIds)]
     .filter((id) => Number.isSafeInteger(id) && id > 0)
     .sort((a, b) => a - b)
@@ -76,7 +78,9 @@ export function useLiveDraws(drawIds: readonly number[], onEvent: (e: LiveEvent)
  */
 export function useLiveRefresh(drawIds: readonly number[], refresh: () => void, pollMs = 15_000) {
   const refreshRef = useRef(refresh);
-  refreshRef.current = refresh;
+  useLayoutEffect(() => {
+    refreshRef.current = refresh;
+  });
   const timer = useRef<number | undefined>(undefined);
   const boards = useRef(0);
   const live = useLiveDraws(drawIds, (e) => {

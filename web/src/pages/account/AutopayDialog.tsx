@@ -57,7 +57,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
   // Start from what is saved each time the data arrives (dialog opened, or read again after a conflict).
   useEffect(() => {
     if (!profile) return;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- the form restarts from each read of the saved profile (left as is: behaviour kept in this refactor)
+
     setActive(hasSomething(profile) ? profile.active : false);
     setPicks([...profile.numbers].sort((a, b) => a - b));
     setCard(EMPTY_CARD);
@@ -67,7 +67,7 @@ export function AutopayDialog({ open, onClose, onChanged }: { open: boolean; onC
 
   useEffect(() => {
     if (open) return;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- a closed dialog forgets its notice and busy button (left as is: behaviour kept in this refactor)
+
     setNotice(null);
     setBusy(null);
   }, [open]);

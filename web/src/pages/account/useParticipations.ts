@@ -68,7 +68,8 @@ export function useParticipations(): ParticipationsState {
   const q = useQuery({ queryKey: qk.participations, queryFn: ({ signal }) => loadParticipations(signal) });
   const reload = useCallback(() => void client.invalidateQueries({ queryKey: qk.participations }), [client]);
   const d = q.data;
-  // Rows are rebuilt when the data changes (lapsed holds drop out on the next read).
+  // Rows are rebuilt when the data changes (lapsed holds drop out on the next read), at that moment's time.
+  // eslint-disable-next-line react-hooks/purity -- the time is read when the answer arrives, on purpose
   const rows = useMemo(() => (d ? buildParticipationRows({ ...d, now: Date.now() }) : []), [d]);
   return {
     rows,

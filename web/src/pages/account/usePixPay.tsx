@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { App } from 'antd';
 import { PixDialog } from '../purchase/PixDialog';
 import { checkPixNow, usePixStatusPoll } from '../purchase/usePixStatusPoll';
@@ -37,7 +37,9 @@ export function usePixPay(onChange: () => void): {
   /** Bumped when the dialog closes: answers for an older payment are dropped. */
   const session = useRef(0);
   const onChangeRef = useRef(onChange);
-  onChangeRef.current = onChange;
+  useLayoutEffect(() => {
+    onChangeRef.current = onChange;
+  });
 
   const close = useCallback(() => {
     session.current++;

@@ -61,6 +61,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: bo
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
       <Form form={form} layout="vertical" name="forgot" onFinish={submit} requiredMark={false} noValidate>
         <Form.Item name="email" label="E-mail" rules={EMAIL_RULES}>
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the person just opened this dialog to type the e-mail */}
           <EmailInput autoFocus />
         </Form.Item>
       </Form>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PixAnswer } from './PixDialog';
 import { statusLabel } from './purchaseApi';
@@ -31,7 +31,9 @@ export function usePixStatusPoll(o: {
     gcTime: 0,
   });
   const onStatusRef = useRef(onStatus);
-  onStatusRef.current = onStatus;
+  useLayoutEffect(() => {
+    onStatusRef.current = onStatus;
+  });
   const { data, dataUpdatedAt, errorUpdatedAt, isError } = q;
   useEffect(() => {
     if (active && data) onStatusRef.current(data.status);

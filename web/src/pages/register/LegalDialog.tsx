@@ -38,6 +38,7 @@ export function LegalDialog({
           arrow keys too (WCAG 2.1.1; axe scrollable-region-focusable). */}
       <div
         className="legal-dialog-text"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must take focus (see above)
         tabIndex={0}
         role="region"
         aria-label={title}

@@ -35,7 +35,7 @@ export default function ResultPage() {
   useEffect(() => {
     if (!id) return;
     const ctrl = new AbortController();
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new load (other id, 'Tentar de novo') clears the last failure; a react-query rewrite is left for later
+
     setError(null);
     api
       .get<DrawResult>(`/api/draws/${id}/result`, { signal: ctrl.signal })
