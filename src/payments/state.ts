@@ -56,11 +56,6 @@ const nextRecheckAt = (paidAt: Date | null, status: string): Date | null => {
 const isLapsed = (s: string) => (LAPSED_STATUSES as readonly string[]).includes(s);
 
 /**
- * The one transition function: moves a payment to the provider's status under a row lock and,
- * in the same transaction, fulfils it (approval) or undoes what it gave (refund, chargeback).
- * Anything not in TRANSITIONS is a no-op, so every detection path may deliver any number of times.
- */
-/**
  * The review reason of a payment approved after it had lapsed or been undone. The sentence stays
  * the stored `review_reason` (the CLI prints it); the admin list also sends it as a code,
  * `reviewFlagOf`, which the console words.
@@ -74,6 +69,11 @@ export function reviewFlagOf(reason: string | null | undefined): ReviewFlag | nu
   return status ? { code: 'approved_after', status } : null;
 }
 
+/**
+ * The one transition function: moves a payment to the provider's status under a row lock and,
+ * in the same transaction, fulfils it (approval) or undoes what it gave (refund, chargeback).
+ * Anything not in TRANSITIONS is a no-op, so every detection path may deliver any number of times.
+ */
 export function createApplyProviderState(deps: PaymentsDeps) {
   const { db } = deps;
 
