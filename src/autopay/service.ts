@@ -1,21 +1,14 @@
 import type { Config } from '../platform/config';
-import type { Db, Trx } from '../platform/db';
+import type { Db } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import type { DrawsService } from '../draws/service';
 import type { PaymentsService } from '../payments/service';
 import type { PaymentProvider } from '../payments/providers/types';
 import type { SandboxProvider } from '../payments/providers/sandbox';
-import type {
-  AutopayCardConfig,
-  AutopayClaims,
-  AutopayProfile,
-  AutopayRunsPage,
-  AutopaySaveResult,
-  SandboxCardToken,
-} from '../shared/api/autopay';
+import type { AutopayRunsPage } from '../shared/api/autopay';
 import type { DomainEvents } from '../platform/events';
-import { createProfiles } from './profiles';
+import { createProfiles, type Profiles } from './profiles';
 import { createCharging, type ChargePass, type ChargeSummary } from './charging';
 import { createAutopayEvents } from './events';
 import { listRuns } from './runs';
@@ -39,15 +32,8 @@ export interface AutopayDeps {
   chargeConcurrency?: number;
 }
 
-export interface AutopayService {
-  /** An account was anonymized: its saved card's holder and document and its captive numbers go. */
-  forgetUser(trx: Trx, user: { id: number }): Promise<void>;
-  cardConfig(): AutopayCardConfig;
-  tokenize(userId: number, input: unknown): Promise<SandboxCardToken>;
-  get(userId: number): Promise<AutopayProfile>;
-  save(userId: number, input: unknown): Promise<AutopaySaveResult>;
-  cancel(userId: number): Promise<AutopaySaveResult>;
-  claims(userId: number): Promise<AutopayClaims>;
+/** The card profiles' calls (profiles.ts), then charging, the outbox handlers and the admin list. */
+export interface AutopayService extends Profiles {
   /**
    * Job autopay.charge: charges every due run of the draw. While retries wait (transient
    * failures), `retryAt` says when to come back; the job handler re-delays the job.

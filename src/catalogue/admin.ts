@@ -1,15 +1,13 @@
-import type { Db, Trx } from '../platform/db';
+import type { Trx } from '../platform/db';
 import { isUniqueViolation } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { readAppConfig } from '../platform/app-config';
-import type { ReadCache } from '../platform/read-cache';
-import type { Logger } from '../platform/logger';
 import type { DrawsService } from '../draws/service';
 import type { AdminCategory, AdminInfoproduct, AdminInfoproductList } from '../shared/api/admin-infoproducts';
 import type { InfoproductFields } from '../shared/api/catalogue';
 import { AdminInfoproductListQuery, CreateInfoproductCommand, UpdateInfoproductCommand, type ProductFields } from './admin-schemas';
-import { createUploads, type UploadedFile } from './admin-uploads';
+import { createUploads, type UploadedFile, type UploadsDeps } from './admin-uploads';
 
 // The commands and the uploads have files of their own; the routes and tests import them from here.
 export {
@@ -79,16 +77,7 @@ function snapshot(p: Record<string, unknown> | undefined | null) {
 
 const notFound = () => errors.notFound('infoproduct_not_found', 'E-book não encontrado.');
 
-export function createAdminInfoproductsService(deps: {
-  db: Db;
-  readCache: ReadCache;
-  logger: Logger;
-  ebookStorageDir: string;
-  coverStorageDir: string;
-  ebookMaxBytes: number;
-  coverMaxBytes: number;
-  draws: DrawsService;
-}): AdminInfoproductsService {
+export function createAdminInfoproductsService(deps: UploadsDeps & { draws: DrawsService }): AdminInfoproductsService {
   const { db, logger } = deps;
 
   const base = () =>
