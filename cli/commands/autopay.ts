@@ -5,7 +5,7 @@ import { parseId } from '../../src/shared/validation';
 
 const STATUSES = ['held', 'charging', 'approved', 'failed', 'released', 'skipped', 'provider_refused'];
 
-/** `autopay runs [--draw <id>]` and `autopay run <drawId>` (issue 11): only call the autopay service. */
+/** `autopay runs [--draw <id>]` and `autopay run <drawId>` (RULES A1-A6): only call the autopay service. */
 export function registerAutopayCommands(program: Command, getServices: () => Services) {
   const autopay = program.command('autopay').description('compra automática (números cativos)');
   autopay

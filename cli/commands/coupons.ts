@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Services } from '../../src/services';
 import { brasilia, brl, printRows } from '../output';
 
-/** Store credit (DESIGN §6): the same rules as /conta's coupon card and the admin registry. */
+/** Store credit (RULES C1-C5): the same rules as /conta's coupon card and the admin registry. */
 export function registerCouponsCommands(program: Command, getServices: () => Services) {
   const coupons = program.command('coupons').description('cupons (saldo de crédito)');
   coupons

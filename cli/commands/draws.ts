@@ -4,7 +4,7 @@ import { brasilia, brl, printRows } from '../output';
 import { positiveInt, usageError, usageExitCode2 } from './usage';
 
 /**
- * `cotaverde draws …` (issue 10): the admin console's draws service (same rules as the admin API:
+ * `cotaverde draws …`: the admin console's draws service (same rules as the admin API:
  * one open draw per e-book, a sold-out draw is never reopened, `drawn` is final), audited as 'cli'.
  */
 const COLUMNS = ['id', 'title', 'status', 'sku', 'total_numbers', 'sold', 'reserved', 'price_cents', 'closed_at', 'winner_number'];

@@ -13,7 +13,7 @@ function usageExit2(cmd: Command): Command {
   });
 }
 
-/** The one id rule of the API (DESIGN §10), or a usage error (exit 2). */
+/** The one id rule of the API (RULES H4), or a usage error (exit 2). */
 function paymentIdOrUsage(cmd: Command, id: string): number {
   const paymentId = parseId(id);
   if (paymentId === null)

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { printRows } from '../output';
 
-/** `queues status`, `queues retry <job type> [--failed]` (issue 10): the BullMQ queue, through the ops service. */
+/** `queues status`, `queues retry <job type> [--failed]`: the BullMQ queue, through the ops service. */
 export function registerQueuesCommands(program: Command, getServices: () => Services) {
   const queues = program.command('queues').description('filas de jobs (BullMQ)');
 

@@ -7,8 +7,8 @@ import { brasilia, printRows } from '../output';
 import { positiveInt, usageError, usageExitCode2 } from './usage';
 
 /**
- * `cotaverde results …` (issue 10): record, correct, fetch and show Lotomania results. The
- * server computes every winner (DESIGN §8); a winner is never typed in.
+ * `cotaverde results …`: record, correct, fetch and show Lotomania results. The
+ * server computes every winner (RULES W4); a winner is never typed in.
  */
 const CLI = { actorUserId: null, actor: 'cli' as const };
 const pad = (n: number) => String(n).padStart(2, '0');

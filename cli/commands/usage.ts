@@ -1,7 +1,7 @@
 import { CommanderError, type Command } from 'commander';
 
 /**
- * Usage errors exit 2 (issue 10: "errors go to stderr with exit code 1, 2 for usage"): commander's
+ * Usage errors exit 2 (errors go to stderr with exit code 1, 2 for usage; DECISIONS "The operator CLI: language, formats, start-up"): commander's
  * own (missing argument or option, unknown option) are re-thrown with code 2 for the groups that
  * call `usageExitCode2`, and `usageError` reports a malformed option value the same way.
  */

@@ -5,7 +5,7 @@ import { parseId } from '../../src/shared/validation';
 import { brasilia, printRows } from '../output';
 
 /**
- * `winners list | show | set-prize | redeem` (issue 10): the winners of drawn draws and their
+ * `winners list | show | set-prize | redeem`: the winners of drawn draws and their
  * prizes, through the same service as the admin console (src/results/winners.ts). Usage errors
  * (a missing option, a draw id that is not a whole number) exit 2; other errors exit 1.
  */
@@ -103,7 +103,7 @@ export function registerWinnersCommands(program: Command, getServices: () => Ser
     .option('--json', 'saída em JSON')
     .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
       const drawId = drawIdOf(cmd, id);
-      // A draw decided with no winner reads so (DESIGN §8), never as "not yet decided".
+      // A draw decided with no winner reads so (RULES W2), never as "not yet decided".
       const none = await getServices().winners.noWinner(drawId);
       if (none) {
         process.stdout.write(

@@ -17,7 +17,7 @@ export interface UserRow {
 /**
  * Admin = is_admin, role admin (both set by `users create-admin` and by admins), or an e-mail
  * listed in ADMIN_EMAILS that this account proved it owns (a confirmation link mailed to it):
- * registering a listed address makes no one admin (DESIGN §9).
+ * registering a listed address makes no one admin (RULES U3).
  */
 export function isAdminRow(row: Pick<UserRow, 'is_admin' | 'role' | 'email' | 'admin_email_proved'>, adminEmails: string[]): boolean {
   if (row.is_admin || row.role === 'admin') return true;
