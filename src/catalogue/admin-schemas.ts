@@ -139,7 +139,7 @@ const CategorySlug = z
   .nullable()
   .optional();
 
-/** The form's body with the spec's names (§7) and the cents aliases; every field optional here. */
+/** The form's body with the account spec's names (account spec §7) and the cents aliases; every field optional here. */
 const ProductFields = z
   .object(
     {
