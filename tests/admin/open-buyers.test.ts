@@ -151,7 +151,7 @@ describe('colours of the admin history pages (WCAG AA)', () => {
   const SURFACE = '#0d1a13';
 
   test('14 buyer colours, each with its dark text at AA or better', () => {
-    const rules = [...css.matchAll(/\.adm-c(\d+) \{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{3,6}); \}/g)];
+    const rules = [...css.matchAll(/\.adm-c(\d+)\s*\{\s*background:\s*(#[0-9a-f]{6});\s*color:\s*(#[0-9a-f]{3,6});\s*\}/g)];
     expect(rules.map((m) => Number(m[1]))).toEqual(Array.from({ length: 14 }, (_, i) => i));
     for (const [, n, bg, fg] of rules) expect([n, contrastRatio(fg, bg) >= AA_TEXT]).toEqual([n, true]);
   });
