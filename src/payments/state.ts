@@ -195,8 +195,9 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         ...(underpaid ? { amount_cents: remote.amountCents } : {}),
         ...(by?.reason ? { reason: by.reason } : {}),
       };
-      if (approving && !underpaid) {
-        await audit(trx, {
+      // The transition's one audit row (its data read when written: a refund adds what it undid).
+      const auditTransition = () =>
+        audit(trx, {
           actor: by?.actor ?? 'system',
           actorUserId: by?.actorUserId,
           action: `payment.${target}`,
@@ -204,6 +205,8 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           entityId: paymentId,
           data: auditData,
         });
+      if (approving && !underpaid) {
+        await auditTransition();
         const f = await fulfilPayment(trx, row, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
         if (f.touchedDrawId) touched.add(f.touchedDrawId);
         return { p: (await trx('payments').where({ id: paymentId }).first()) as PaymentRow, f, touched };
@@ -239,14 +242,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           redecided: undone.redecided.map((d) => d.draw_id),
           coupon_cents: coupon,
         };
-        await audit(trx, {
-          actor: by?.actor ?? 'system',
-          actorUserId: by?.actorUserId,
-          action: `payment.${target}`,
-          entity: 'payment',
-          entityId: paymentId,
-          data: auditData,
-        });
+        await auditTransition();
         if (notes.length) {
           const [again] = await trx('payments')
             .where({ id: paymentId })
@@ -256,14 +252,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         }
         return { p: row, f: null, touched };
       }
-      await audit(trx, {
-        actor: by?.actor ?? 'system',
-        actorUserId: by?.actorUserId,
-        action: `payment.${target}`,
-        entity: 'payment',
-        entityId: paymentId,
-        data: auditData,
-      });
+      await auditTransition();
       const lapsed =
         isLapsed(target) || ((p.status === 'pending' || p.status === 'authorized') && (target === 'refunded' || target === 'charged_back'));
       if ((lapsed || underpaid) && row.reservation_id) {
