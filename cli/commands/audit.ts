@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { ExitStatus, usageExitCode2 } from './usage';
+import { countOf } from '../../src/shared/plural';
 
 /**
  * `audit books [--json]`: checks the books (RULES B1) through the books service and lists the
@@ -28,7 +29,9 @@ export function registerAuditCommands(program: Command, getServices: () => Servi
         process.stdout.write(`${head}${ids}${c.note ? ` — ${c.note}` : ''}\n`);
       }
       const failed = report.checks.filter((c) => !c.ok).length;
-      process.stdout.write(report.ok ? 'os livros conferem\n' : `os livros NÃO conferem: ${failed} verificação(ões) falharam\n`);
+      process.stdout.write(
+        report.ok ? 'os livros conferem\n' : `os livros NÃO conferem: ${countOf(failed, 'verificação falhou', 'verificações falharam')}\n`,
+      );
     }
     if (!report.ok) throw new ExitStatus(1);
   });

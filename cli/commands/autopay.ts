@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { brasilia, printRows } from '../output';
 import { parseId } from '../../src/shared/validation';
+import { countOf } from '../../src/shared/plural';
 
 const STATUSES = ['held', 'charging', 'approved', 'failed', 'released', 'skipped', 'provider_refused'];
 
@@ -62,7 +63,7 @@ export function registerAutopayCommands(program: Command, getServices: () => Ser
           .map(([k, v]) => `${k}: ${v}`)
           .join(', ') || 'nenhuma execução';
       process.stdout.write(
-        `sorteio #${s.drawId}: ${s.processed} processada(s); ${counts}${s.pending ? `; ${s.pending} pendente(s), próxima tentativa ${s.nextAttemptAt ? brasilia(s.nextAttemptAt) : 'agora'}` : ''}\n`,
+        `sorteio #${s.drawId}: ${countOf(s.processed, 'processada', 'processadas')}; ${counts}${s.pending ? `; ${countOf(s.pending, 'pendente', 'pendentes')}, próxima tentativa ${s.nextAttemptAt ? brasilia(s.nextAttemptAt) : 'agora'}` : ''}\n`,
       );
     });
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { printRows } from '../output';
 import { ExitStatus, usageExitCode2 } from './usage';
+import { countOf } from '../../src/shared/plural';
 
 export function registerDbCommands(program: Command, getServices: () => Services) {
   const db = usageExitCode2(program.command('db').description('banco de dados'));
@@ -59,7 +60,7 @@ export function registerDbCommands(program: Command, getServices: () => Services
         `backup gravado: ${file} (${(bytes / 1024).toFixed(1)} KiB)`,
         `  Cota Verde ${manifest.product.version}, nível de migração ${manifest.migrations.at(-1)} (${manifest.migrations.length} migrações)`,
         `  ${manifest.tables.length} tabelas, ${rows} linhas, no instante ${manifest.createdAt}`,
-        `  livros nesse instante: ${manifest.books.ok ? 'conferem' : `NÃO conferem (${failed} verificação(ões) falharam)`}`,
+        `  livros nesse instante: ${manifest.books.ok ? 'conferem' : `NÃO conferem (${countOf(failed, 'verificação falhou', 'verificações falharam')})`}`,
         `  sha256 dos dados: ${manifest.checksum.value}`,
         '',
       ].join('\n'),
@@ -87,7 +88,7 @@ export function registerDbCommands(program: Command, getServices: () => Services
     if (r.balanceMismatches.length) say(`saldos que NÃO conferem com o manifesto: ${r.balanceMismatches.join(', ')}`);
     else say('saldos conferem com o manifesto.');
     const failed = r.books.checks.filter((c) => !c.ok).length;
-    say(r.books.ok ? 'os livros conferem' : `os livros NÃO conferem: ${failed} verificação(ões) falharam`);
+    say(r.books.ok ? 'os livros conferem' : `os livros NÃO conferem: ${countOf(failed, 'verificação falhou', 'verificações falharam')}`);
     say(r.books.ok && !r.balanceMismatches.length ? 'restauração concluída.' : 'restauração concluída, mas com divergências (veja acima).');
     if (!r.books.ok || r.balanceMismatches.length) throw new ExitStatus(1);
   });

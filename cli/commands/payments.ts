@@ -2,6 +2,7 @@ import { CommanderError, type Command } from 'commander';
 import type { Services } from '../../src/services';
 import { brasilia, brl as money, printRows } from '../output';
 import { parseId } from '../../src/shared/validation';
+import { countOf } from '../../src/shared/plural';
 import { PAYMENT_STATUSES, type AdminPayment } from '../../src/shared/api/admin-payments';
 
 /** Usage mistakes (a missing argument or option, a bad value) exit with code 2; help still exits 0. */
@@ -200,7 +201,7 @@ export function registerPaymentsCommands(program: Command, getServices: () => Se
       return;
     }
     process.stdout.write(
-      `${out.checked} pagamento(s) consultado(s), ${out.changed.length} com mudança${out.failed ? `, ${out.failed} sem resposta do provedor (nova tentativa na próxima execução)` : ''}\n`,
+      `${countOf(out.checked, 'pagamento consultado', 'pagamentos consultados')}, ${out.changed.length} com mudança${out.failed ? `, ${out.failed} sem resposta do provedor (nova tentativa na próxima execução)` : ''}\n`,
     );
     for (const c of out.changed)
       process.stdout.write(`  #${c.id}: ${c.from} → ${c.to}${c.refunded_cents ? ` (estornado: ${money(c.refunded_cents)})` : ''}\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { printRows } from '../output';
+import { countOf, plural } from '../../src/shared/plural';
 
 /** `queues status`, `queues retry <job type> [--failed]`: the BullMQ queue, through the ops service. */
 export function registerQueuesCommands(program: Command, getServices: () => Services) {
@@ -56,6 +57,9 @@ export function registerQueuesCommands(program: Command, getServices: () => Serv
     .action(async (name: string, o: { failed?: boolean; json?: boolean }) => {
       const r = await getServices().ops.retry(name, { failedOnly: !!o.failed });
       if (o.json) printRows([r], true);
-      else process.stdout.write(`${r.name}: ${r.retried} com falha reenfileirado(s)${o.failed ? '' : `, ${r.promoted} adiantado(s)`}\n`);
+      else
+        process.stdout.write(
+          `${r.name}: ${r.retried} com falha ${plural(r.retried, 'reenfileirado', 'reenfileirados')}${o.failed ? '' : `, ${countOf(r.promoted, 'adiantado', 'adiantados')}`}\n`,
+        );
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Services } from '../../src/services';
 import { printRows } from '../output';
+import { countOf } from '../../src/shared/plural';
 
 export function registerVouchersCommands(program: Command, getServices: () => Services) {
   const vouchers = program.command('vouchers').description('vouchers de e-books');
@@ -16,7 +17,7 @@ export function registerVouchersCommands(program: Command, getServices: () => Se
       if (o.json) printRows([r], true);
       else
         process.stdout.write(
-          `${r.quantity} voucher(s) concedido(s) ao usuário #${r.userId} no e-book #${r.infoproductId} (pagamento #${r.paymentId}); saldo agora: ${r.balance}\n`,
+          `${countOf(r.quantity, 'voucher concedido', 'vouchers concedidos')} ao usuário #${r.userId} no e-book #${r.infoproductId} (pagamento #${r.paymentId}); saldo agora: ${r.balance}\n`,
         );
     });
 }

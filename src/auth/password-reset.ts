@@ -1,5 +1,6 @@
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
+import { countOf } from '../shared/plural';
 import * as q from './queries';
 import { ResetConfirmCommand, ResetRequestCommand } from './schema';
 import { hashPassword, newToken, sha256 } from './secrets';
@@ -45,7 +46,7 @@ export function createPasswordReset(deps: AuthContext): PasswordReset {
         `Olá, ${user.name}.`,
         '',
         'Recebemos um pedido para redefinir a senha da sua conta na Cota Verde.',
-        `Para criar uma nova senha, abra o link abaixo (válido por ${config.passwordResetTtlMinutes} minutos e por um único uso):`,
+        `Para criar uma nova senha, abra o link abaixo (válido por ${countOf(config.passwordResetTtlMinutes, 'minuto', 'minutos')} e por um único uso):`,
         '',
         link,
         '',

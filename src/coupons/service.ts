@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { JobQueue } from '../platform/queue';
 import { readAppConfig } from '../platform/app-config';
+import { countOf } from '../shared/plural';
 import type { CouponBalance, CouponSync } from '../shared/api/account';
 import type { CouponPushAdapter } from './adapters';
 import * as q from './queries';
@@ -31,7 +32,7 @@ export async function expireIfDue(trx: Conn, account: q.CouponAccountRow, validi
     user_id: account.user_id,
     kind: 'expiry',
     amount_cents: -account.balance_cents,
-    note: `saldo expirado: validade de ${validityDays} dias após o último pagamento (até ${until.slice(0, 10)})`,
+    note: `saldo expirado: validade de ${countOf(validityDays, 'dia', 'dias')} após o último pagamento (até ${until.slice(0, 10)})`,
   });
   await trx('coupon_accounts').where({ user_id: account.user_id }).update({ balance_cents: 0, updated_at: trx.fn.now() });
   const expired = account.balance_cents;

@@ -3,6 +3,7 @@ import type { Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import { audit } from '../platform/audit';
 import { Id } from '../platform/validation';
+import { countOf } from '../shared/plural';
 import type { AssignNumbersResult } from '../shared/api/admin-users';
 import * as dq from './queries';
 import { sellNumbers } from './sales';
@@ -91,7 +92,7 @@ export function createNumberAssignmentsService(deps: {
       if (draw.max_per_user > 0 && owned + numbers.length > draw.max_per_user && !cmd.override_max_per_user) {
         throw errors.conflict(
           'limit_exceeded',
-          `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio (o cliente já tem ${owned}). Marque “Ignorar o limite por usuário” para atribuir mesmo assim.`,
+          `Limite de ${countOf(draw.max_per_user, 'número', 'números')} por pessoa neste sorteio (o cliente já tem ${owned}). Marque “Ignorar o limite por usuário” para atribuir mesmo assim.`,
           { max: draw.max_per_user, owned },
         );
       }

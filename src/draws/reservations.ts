@@ -9,6 +9,7 @@ import { readAppConfig } from '../platform/app-config';
 import * as q from './queries';
 import type { Reservation, ReservationStatus } from '../shared/api/draws';
 import { iso } from '../shared/iso';
+import { countOf } from '../shared/plural';
 import type { DrawsService } from './service';
 import { releaseReservation } from './sales';
 import { lockForSale } from './locks';
@@ -71,7 +72,7 @@ async function checkHoldLimits(trx: Trx, d: q.DrawRow, o: { userId: number; numb
     if (held + o.numbers.length > cap) {
       throw errors.conflict(
         'hold_limit',
-        `Você já tem ${held} número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é ${cap}. Conclua ou aguarde uma reserva antes de reservar mais.`,
+        `Você já tem ${countOf(held, 'número reservado', 'números reservados')} neste sorteio; o máximo ao mesmo tempo é ${cap}. Conclua ou aguarde uma reserva antes de reservar mais.`,
         {
           max_held: cap,
           held,
@@ -82,7 +83,7 @@ async function checkHoldLimits(trx: Trx, d: q.DrawRow, o: { userId: number; numb
   if (d.max_per_user > 0) {
     const [owned, held] = await Promise.all([q.ownedCount(trx, d.id, o.userId), q.heldCount(trx, d.id, o.userId)]);
     if (owned + held + o.numbers.length > d.max_per_user) {
-      throw errors.conflict('limit_exceeded', `Limite de ${d.max_per_user} número(s) por pessoa neste sorteio.`, {
+      throw errors.conflict('limit_exceeded', `Limite de ${countOf(d.max_per_user, 'número', 'números')} por pessoa neste sorteio.`, {
         max: d.max_per_user,
         owned,
         held,
@@ -149,7 +150,10 @@ export function createReservationsService(deps: {
           if (outOfRange.length)
             throw errors.validation('number_out_of_range', `Número fora da tabela: ${outOfRange.join(', ')}.`, { conflicts: outOfRange });
           if (o.maxSelection && o.numbers.length > o.maxSelection)
-            throw errors.validation('too_many_numbers', `Você pode reservar no máximo ${o.maxSelection} números por vez.`);
+            throw errors.validation(
+              'too_many_numbers',
+              `Você pode reservar no máximo ${countOf(o.maxSelection, 'número', 'números')} por vez.`,
+            );
           await checkHoldLimits(trx, d, o);
         },
       });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Conn, Db, Trx } from '../platform/db';
 import { errors } from '../platform/errors';
 import { Id } from '../platform/validation';
+import { countOf } from '../shared/plural';
 import type { Logger } from '../platform/logger';
 import * as q from './queries';
 import type { DrawsService } from './service';
@@ -160,7 +161,7 @@ export function createVouchersService(deps: {
         if ((balance ?? 0) < cmd.numbers.length) {
           throw errors.conflict(
             'insufficient_vouchers',
-            `Você tem ${balance} voucher(s) para este e-book; compre mais para escolher ${cmd.numbers.length} número(s).`,
+            `Você tem ${countOf(balance ?? 0, 'voucher', 'vouchers')} para este e-book; compre mais para escolher ${countOf(cmd.numbers.length, 'número', 'números')}.`,
             {
               remaining: balance,
             },
@@ -169,10 +170,14 @@ export function createVouchersService(deps: {
         if (draw.max_per_user > 0) {
           const owned = await q.ownedCount(trx, draw.id, userId);
           if (owned + cmd.numbers.length > draw.max_per_user) {
-            throw errors.conflict('limit_exceeded', `Limite de ${draw.max_per_user} número(s) por pessoa neste sorteio.`, {
-              max: draw.max_per_user,
-              owned,
-            });
+            throw errors.conflict(
+              'limit_exceeded',
+              `Limite de ${countOf(draw.max_per_user, 'número', 'números')} por pessoa neste sorteio.`,
+              {
+                max: draw.max_per_user,
+                owned,
+              },
+            );
           }
         }
         const [entry] = await trx('voucher_ledger')

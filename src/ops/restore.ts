@@ -4,6 +4,7 @@ import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { createDb, knownMigrations, migrateLatest } from '../platform/db';
 import type { Logger } from '../platform/logger';
+import { countOf } from '../shared/plural';
 import { createBooksService, type BooksReport } from '../audit/books';
 import {
   BackupError,
@@ -150,7 +151,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
   const unknown = manifest.migrations.filter((m) => !known.includes(m));
   if (unknown.length) {
     throw new BackupError(
-      `O backup está num nível de migração mais novo do que este código conhece (${unknown.length} migração(ões) desconhecida(s): ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}). Atualize o Cota Verde para a versão ${manifest.product.version} ou mais nova e restaure com ela.`,
+      `O backup está num nível de migração mais novo do que este código conhece (${countOf(unknown.length, 'migração desconhecida', 'migrações desconhecidas')}: ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}). Atualize o Cota Verde para a versão ${manifest.product.version} ou mais nova e restaure com ela.`,
     );
   }
 
@@ -163,7 +164,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreResult> {
     if (existing.rows[0].n > 0) {
       if (!o.force) {
         throw new BackupError(
-          `O banco de destino ${target} não está vazio (${existing.rows[0].n} tabela(s)). Restaure num banco novo, ou use --force para apagar tudo o que há nele e substituir pelo backup.`,
+          `O banco de destino ${target} não está vazio (${countOf(existing.rows[0].n, 'tabela', 'tabelas')}). Restaure num banco novo, ou use --force para apagar tudo o que há nele e substituir pelo backup.`,
         );
       }
       say(`--force: apagando o conteúdo atual de ${target}…`);

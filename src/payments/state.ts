@@ -8,6 +8,8 @@ import type { ProviderPayment, ProviderStatus } from './providers/types';
 import { LAPSED_STATUSES } from './queries';
 import type { PaymentsDeps } from './deps';
 import { PAYMENT_STATUSES, type ReviewFlag } from '../shared/api/admin-payments';
+import { countOf } from '../shared/plural';
+import { formatReceiptAmount } from '../shared/receipt';
 
 /** Statuses a payment may move to from each status (RULES P3, P9, plus late approval of lapsed ones: P5). */
 export const TRANSITIONS: Record<string, ProviderStatus[]> = {
@@ -114,7 +116,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         if ((p.status === 'approved' || p.status === 'in_mediation') && refunded > (p.refunded_cents ?? 0) && refunded < p.amount_cents) {
           // RULES P12: a partial refund made at the provider keeps the payment (and what it
           // bought); a person decides, with the refunded amount in front of them.
-          const reason = `reembolso parcial no provedor: ${refunded} de ${p.amount_cents} centavo(s); analisar o que desfazer`;
+          const reason = `reembolso parcial no provedor: ${formatReceiptAmount(refunded)} de ${formatReceiptAmount(p.amount_cents)}; analisar o que desfazer`;
           const [row]: PaymentRow[] = await trx('payments')
             .where({ id: paymentId })
             .update({
@@ -219,7 +221,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         const coupon = await reversePaymentCashback(trx, row); // coupon credit back, never below zero (RULES RF4)
         for (const d of undone.released) touched.add(d.drawId);
         const notes = [
-          ...undone.revoked.map((r) => `${r.count} voucher(s) não usado(s) revogado(s)`),
+          ...undone.revoked.map((r) => `${countOf(r.count, 'voucher não usado revogado', 'vouchers não usados revogados')}`),
           ...undone.released.map((d) => `números ${d.numbers.join(', ')} do sorteio #${d.drawId} liberados`),
           ...undone.kept.map(
             (d) =>
@@ -231,7 +233,9 @@ export function createApplyProviderState(deps: PaymentsDeps) {
               `sorteio #${d.draw_id} apurado de novo: ${d.winning_number === null ? 'sem vencedor' : `novo número vencedor ${String(d.winning_number).padStart(2, '0')}`}`,
           ),
           ...(coupon
-            ? [`cashback estornado: ${coupon.reversed} centavo(s)${coupon.debt ? `, débito de ${coupon.debt} centavo(s) já usados` : ''}`]
+            ? [
+                `cashback estornado: ${formatReceiptAmount(coupon.reversed)}${coupon.debt ? `, débito de ${formatReceiptAmount(coupon.debt)} já usados` : ''}`,
+              ]
             : []),
           ...(row.kind === 'infoproduct' ? ['acesso ao e-book encerrado'] : []),
         ];

@@ -404,7 +404,7 @@ describe('POST /api/admin/users/{id}/assign-numbers', () => {
     const draw = await makeDraw(t, { total_numbers: 10, max_per_user: 1 });
     const r = await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, { draw_id: draw.id, numbers: [1, 2] });
     expect([r.status, r.body.error]).toEqual([409, 'limit_exceeded']);
-    expect(r.body.message).toContain('Limite de 1 número(s) por pessoa');
+    expect(r.body.message).toContain('Limite de 1 número por pessoa');
     const ok = await api('POST', `/api/admin/users/${u.user.id}/assign-numbers`, {
       draw_id: draw.id,
       numbers: [1, 2],

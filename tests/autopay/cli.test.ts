@@ -27,7 +27,7 @@ test('runs lists, run charges what is pending, a second run charges nothing', as
 
   const run = await runCliCaptured(['autopay', 'run', String(next)], s);
   expect(run.code).toBe(0);
-  expect(run.out).toContain(`sorteio #${next}: 2 processada(s)`);
+  expect(run.out).toContain(`sorteio #${next}: 2 processadas`);
   expect(run.out).toContain('approved: 1');
   expect(run.out).toContain('failed: 1');
   const again = await runCliCaptured(['autopay', 'run', String(next), '--json'], s);

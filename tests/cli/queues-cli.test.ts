@@ -84,7 +84,7 @@ test('status counts per type and shows failed jobs with their last error; retry 
 
   // retry --failed: the failed ones go back to waiting (attempts reset); delayed ones are left alone.
   const retry = await cli(['queues', 'retry', 'coupon.sync', '--failed']);
-  expect(retry).toEqual({ code: 0, out: 'coupon.sync: 2 com falha reenfileirado(s)\n', err: '' });
+  expect(retry).toEqual({ code: 0, out: 'coupon.sync: 2 com falha reenfileirados\n', err: '' });
   const after = await statusJson();
   expect(row(after, 'coupon.sync')).toMatchObject({ failed: 0, waiting: 2 });
   expect(after.failed).toEqual([]);
@@ -99,7 +99,7 @@ test('status counts per type and shows failed jobs with their last error; retry 
   expect(JSON.parse(now.out)).toEqual([{ name: 'mail.send', retried: 0, promoted: 1 }]);
   expect(row(await statusJson(), 'mail.send')).toMatchObject({ delayed: 0, waiting: 1 });
   const plain = await cli(['queues', 'retry', 'mail.send']);
-  expect(plain).toEqual({ code: 0, out: 'mail.send: 0 com falha reenfileirado(s), 0 adiantado(s)\n', err: '' });
+  expect(plain).toEqual({ code: 0, out: 'mail.send: 0 com falha reenfileirados, 0 adiantados\n', err: '' });
 });
 
 test('unknown job type: exit 1, message on stderr naming the known types, nothing on stdout', async () => {

@@ -26,7 +26,7 @@ test('a user holds at most max_numbers_per_selection × 2 numbers of a draw at a
   expect(over.status).toBe(409);
   expect(over.body).toMatchObject({ error: 'hold_limit', max_held: 6, held: 5 });
   expect(over.body.message).toBe(
-    'Você já tem 5 número(s) reservado(s) neste sorteio; o máximo ao mesmo tempo é 6. Conclua ou aguarde uma reserva antes de reservar mais.',
+    'Você já tem 5 números reservados neste sorteio; o máximo ao mesmo tempo é 6. Conclua ou aguarde uma reserva antes de reservar mais.',
   );
   expect((await reserve(u.token, draw.id, [6])).status).toBe(201);
   expect((await reserve(u.token, draw.id, [7])).status).toBe(409);

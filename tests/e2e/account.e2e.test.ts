@@ -64,7 +64,7 @@ describeBrowser('customer area in the browser', () => {
     // --- approved at the provider: the purchase flow lands on /numeros ---
     await t.services.payments.approveSandbox(payment.id, { via: 'cli' });
     await page.waitForURL(`${t.url}/numeros`, { timeout: 20_000 });
-    await page.getByText('Você pode escolher 2 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 2 números agora').waitFor();
     for (const n of [7, 42]) await page.getByRole('gridcell', { name: `${pad2(n)}: Disponível`, exact: true }).click();
     await page.getByRole('region', { name: 'Sua seleção' }).getByRole('button', { name: 'CONFIRMAR' }).click();
     await (await settled(dialog('Confirmar números usando vouchers'))).getByRole('button', { name: 'CONFIRMAR' }).click();
@@ -230,7 +230,7 @@ describeBrowser('customer area in the browser', () => {
     await row.getByRole('button', { name: 'Escolher' }).click();
     await page.waitForURL(`${t.url}/numeros`);
     await expect(page.evaluate<{ drawId: number }>('window.history.state.usr')).resolves.toMatchObject({ drawId });
-    await page.getByText('Você pode escolher 2 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 2 números agora').waitFor();
   }, 90_000);
 
   it('a new customer: no participations, and "Baixar meus dados" downloads the JSON export', async () => {

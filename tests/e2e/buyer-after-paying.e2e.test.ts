@@ -228,7 +228,7 @@ describeBrowser('what the buyer sees after paying; the board by keyboard and on 
     expect(payment).toMatchObject({ quantity: 2, amount_cents: 2000 });
     await t.services.payments.approveSandbox(payment.id, { via: 'cli' });
     await page.waitForURL(`${t.url}/numeros`, { timeout: 20_000 });
-    await page.getByText('Você pode escolher 2 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 2 números agora').waitFor();
 
     // One Tab stop: exactly one cell is tabbable, and Tab enters the board at it.
     const grid = page.getByRole('grid');

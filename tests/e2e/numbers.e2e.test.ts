@@ -60,7 +60,7 @@ describeBrowser('number board in the browser', () => {
     await t.services.db('draw_numbers').where({ draw_id: drawId, n: 3 }).update({ status: 'sold', owner_user_id: other.user.id });
     t.services.draws.invalidateBoard(drawId);
     await page.goto(`${t.url}/numeros`);
-    await page.getByText('Você pode escolher 2 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 2 números agora').waitFor();
     await page.getByRole('heading', { level: 1, name: 'Escolha seus números' }).waitFor();
     await page.getByText('Guia Prático da Lotomania').first().waitFor();
 
@@ -100,7 +100,7 @@ describeBrowser('number board in the browser', () => {
     await page.getByText('Seus números neste sorteio:').waitFor();
     await expect(page.locator('.numbers-mine').innerText()).resolves.toBe('Seus números neste sorteio: 07, 42');
     await expect(page.getByRole('list', { name: 'Legenda' }).getByText('Seu número', { exact: true }).isVisible()).resolves.toBe(true);
-    await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 0 números agora').waitFor();
     await page.getByText('Selecionados: 0').waitFor();
 
     // A dimmed (sold) cell is readable: its text against its background on the board, as painted.
@@ -152,7 +152,7 @@ describeBrowser('number board in the browser', () => {
     const { user } = await signedInCustomer(1);
     const other = await createUser(t);
     await page.goto(`${t.url}/numeros`);
-    await page.getByText('Você pode escolher 1 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 1 número agora').waitFor();
 
     await cell(15, 'Disponível').click();
     await cell(15, 'selecionado').waitFor();
@@ -197,7 +197,7 @@ describeBrowser('number board in the browser', () => {
     // Signed in, the board comes back with the number picked before.
     await page.waitForURL(`${t.url}/numeros`);
     await cell(88, 'selecionado').waitFor();
-    await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 0 números agora').waitFor();
     // No vouchers: the pick is over the allowance, so CONFIRMAR stays off.
     await expect(panelButton('CONFIRMAR').isDisabled()).resolves.toBe(true);
     const [row] = await cellsOf([88]);
@@ -214,7 +214,7 @@ describeBrowser('number board in the browser', () => {
       .whereNot({ n: 64 })
       .update({ status: 'sold', owner_user_id: earlier.user.id, reservation_id: null });
     await page.goto(`${t.url}/numeros`);
-    await page.getByText('Você pode escolher 1 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 1 número agora').waitFor();
     await page.getByText('1 de 100 números disponíveis').waitFor();
 
     await cell(64, 'Disponível').click();

@@ -219,7 +219,7 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     expect((await t.services.db('payments').where({ id: payment.id }).first('status')).status).toBe('approved');
 
     if (!fs.existsSync(NUMBERS_PAGE)) return; // the number board is another screen's work
-    await page.getByText('Você pode escolher 3 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 3 números agora').waitFor();
     for (const n of [5, 50, 95])
       await page.getByRole('gridcell', { name: `${String(n).padStart(2, '0')}: Disponível`, exact: true }).click();
     await page.getByText('Selecionados: 3').waitFor();
@@ -227,7 +227,7 @@ describeBrowser('storefront and purchase flow in the browser', () => {
     const confirm = await settled(dialog('Confirmar números usando vouchers'));
     await confirm.getByRole('button', { name: 'CONFIRMAR' }).click();
     await page.getByText('Números confirmados com sucesso! Boa sorte').waitFor();
-    await page.getByText('Você pode escolher 0 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 0 números agora').waitFor();
     // No status alert of the purchase came along to /numeros.
     await expect(page.getByRole('dialog').filter({ hasText: 'Status:' }).count()).resolves.toBe(0);
     // The three numbers are marked as the buyer's.

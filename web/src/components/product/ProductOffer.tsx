@@ -1,4 +1,5 @@
 import { formatBRL } from './format';
+import { countOf } from '../../../../src/shared/plural';
 import '../plain/plain.css';
 import './product-offer.css';
 
@@ -76,7 +77,7 @@ export function Availability({
           {' · '}
           {percent}% vendidos
         </span>
-        {reserved != null && reserved > 0 && ` · ${reserved} reservado(s)`}
+        {reserved != null && reserved > 0 && ` · ${countOf(reserved, 'reservado', 'reservados')}`}
       </span>
     </div>
   );

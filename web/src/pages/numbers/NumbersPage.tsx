@@ -76,7 +76,7 @@ export default function NumbersPage() {
     const out = toggleNumber(selected, n, { status: statusOf(board.board, n), total, remaining, maxSelection });
     if (out.kind === 'changed') setSelected(out.selected);
     else if (out.kind === 'limit') notice(LIMIT_TEXT);
-    else if (out.kind === 'max') notice(`Você pode escolher no máximo ${out.max} números por vez.`);
+    else if (out.kind === 'max') notice(`Você pode escolher no máximo ${out.max} ${out.max === 1 ? 'número' : 'números'} por vez.`);
   };
 
   const confirmDisabled = !selected.length || (remaining !== null && selected.length > remaining) || !board.board;

@@ -145,7 +145,7 @@ export function DrawsTable({ onChanged }: { onChanged(): void }) {
   const numbersOf = (d: AdminDraw) => (
     <span>
       {d.total_numbers}
-      <span className="muted draw-sub">{d.sold} vendidos</span>
+      <span className="muted draw-sub">{d.sold === 1 ? '1 vendido' : `${d.sold} vendidos`}</span>
     </span>
   );
   const limitOf = (d: AdminDraw) => (d.max_per_user === 0 ? 'sem limite' : d.max_per_user);

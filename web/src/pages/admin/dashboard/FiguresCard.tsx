@@ -99,7 +99,7 @@ export function FiguresCard() {
         <ChartFigure
           id="figures-sales"
           title="Vendas e receita por dia"
-          summary={`De ${shortDay(figures.from)} a ${shortDay(figures.to)}: ${figures.totals.sales} vendas, ${brl(figures.totals.revenue_cents)}. Melhor dia: ${shortDay(bestDay.day)}, ${brl(bestDay.revenue_cents)}.`}
+          summary={`De ${shortDay(figures.from)} a ${shortDay(figures.to)}: ${figures.totals.sales === 1 ? '1 venda' : `${figures.totals.sales} vendas`}, ${brl(figures.totals.revenue_cents)}. Melhor dia: ${shortDay(bestDay.day)}, ${brl(bestDay.revenue_cents)}.`}
         >
           <ComposedChart accessibilityLayer={false} data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />

@@ -52,7 +52,8 @@ export function ConfirmDialog({
       }
     >
       <p>
-        Você vai usar {sorted.length} voucher(s) para ficar com {sorted.length === 1 ? 'o número' : 'os números'}
+        Você vai usar {sorted.length} {sorted.length === 1 ? 'voucher' : 'vouchers'} para ficar com{' '}
+        {sorted.length === 1 ? 'o número' : 'os números'}
         {drawId ? ` do sorteio #${drawId}` : ''}:
       </p>
       <ul className="numbers-confirm-list" aria-label="Números a confirmar">

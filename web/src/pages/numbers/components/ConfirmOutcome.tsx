@@ -19,7 +19,11 @@ export function ConfirmOutcome({
         type="success"
         showIcon
         title={outcome.text}
-        description={`${outcome.numbers.length === 1 ? 'Número' : 'Números'} ${formatNumbers(outcome.numbers)}: já estão na sua área do cliente.`}
+        description={
+          outcome.numbers.length === 1
+            ? `Número ${formatNumbers(outcome.numbers)}: já está na sua área do cliente.`
+            : `Números ${formatNumbers(outcome.numbers)}: já estão na sua área do cliente.`
+        }
         closable={{ closeIcon: true, 'aria-label': 'Fechar mensagem' }}
         onClose={onClose}
       />

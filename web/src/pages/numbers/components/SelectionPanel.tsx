@@ -26,7 +26,7 @@ export function SelectionPanel(p: SelectionPanelProps) {
             <Skeleton.Input active size="small" style={{ width: 220 }} />
           ) : p.remaining !== null ? (
             <p className="numbers-allowance" aria-live="polite">
-              Você pode escolher {p.remaining} número(s) agora
+              Você pode escolher {p.remaining} {p.remaining === 1 ? 'número' : 'números'} agora
             </p>
           ) : null
         ) : (
