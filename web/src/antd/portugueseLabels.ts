@@ -9,9 +9,10 @@
  *   ("user-add Criar conta"). An icon still carrying its default name (aria-label = the icon's
  *   name, class anticon-<name>) is decoration next to a text: it is hidden from screen readers.
  *   Two exceptions: Input.Password's eye, which shows or hides the password, is named in Portuguese;
- *   an icon that is the only content of an unnamed button or link keeps its name, so that the
- *   control is not left without one (tests/e2e/copy.e2e.test.ts then reports it in English, for
- *   the control to get a name of its own).
+ *   an icon that is the only content of an unnamed control (an input's clear "×", Input.Search's
+ *   button) names it in Portuguese (ONLY_NAME), or else keeps its name so that the control is not
+ *   left without one (tests/e2e/copy.e2e.test.ts then reports it, for the control to get a name);
+ * - recharts' legend swatches ("Vendas legend icon"), decoration beside the legend's text: hidden.
  * One observer over the document, started by the app layout (AppLayout) and kept while any user
  * needs it, covers the store (whose icons render outside antd's scope), the console and dialogs in
  * portals, and any page added later, without each page wrapping its icons and number fields. React
@@ -30,8 +31,36 @@ const ACTING_ICONS: ReadonlyArray<{ selector: string; label: string }> = [
   { selector: '.ant-input-password-icon.anticon-eye', label: 'Ocultar senha' },
 ];
 
+/**
+ * The name of a control antd draws with nothing but an icon (an input's clear "×", Input.Search's
+ * button, the tabs' "more" button), in Portuguese, by the icon's name.
+ */
+const ONLY_NAME: Readonly<Record<string, string>> = {
+  'close-circle': 'Limpar',
+  close: 'Fechar',
+  search: 'Buscar',
+  ellipsis: 'Mais opções',
+  left: 'Anterior',
+  right: 'Próximo',
+  'double-left': 'Páginas anteriores',
+  'double-right': 'Próximas páginas',
+  plus: 'Adicionar',
+  delete: 'Excluir',
+  edit: 'Editar',
+  reload: 'Recarregar',
+  copy: 'Copiar',
+  download: 'Baixar',
+};
+
+/** A chart legend's swatch (recharts writes "Vendas legend icon"): decoration beside the legend's text. */
+const LEGEND_ICON = / legend icon$/;
+
 const CONTROL = 'button, a[href], [role="button"], [role="link"], [role="menuitem"], [role="tab"]';
-const SELECTOR = [...Object.keys(PORTUGUESE_LABELS).map((en) => `[aria-label="${en}"]`), 'span.anticon[role="img"][aria-label]'].join(',');
+const SELECTOR = [
+  ...Object.keys(PORTUGUESE_LABELS).map((en) => `[aria-label="${en}"]`),
+  'span.anticon[role="img"][aria-label]',
+  'svg[aria-label$=" legend icon"]',
+].join(',');
 
 /** A control named by nothing but this icon (no label of its own, no text). */
 function onlyNameOf(icon: Element): boolean {
@@ -49,11 +78,18 @@ function relabelOne(el: Element): void {
     el.setAttribute('aria-label', pt);
     return;
   }
+  if (LEGEND_ICON.test(label)) {
+    el.removeAttribute('aria-label');
+    el.setAttribute('aria-hidden', 'true');
+    return;
+  }
   // An icon with antd's default (English) name.
   if (!el.classList.contains('anticon') || el.getAttribute('role') !== 'img' || !el.classList.contains(`anticon-${label}`)) return;
   const acting = ACTING_ICONS.find((a) => el.matches(a.selector));
   if (acting) el.setAttribute('aria-label', acting.label);
-  else if (!onlyNameOf(el)) {
+  else if (onlyNameOf(el)) {
+    if (ONLY_NAME[label]) el.setAttribute('aria-label', ONLY_NAME[label]);
+  } else {
     el.removeAttribute('aria-label');
     el.removeAttribute('role');
     el.setAttribute('aria-hidden', 'true');

@@ -18,8 +18,10 @@ export interface ProductCardProps {
 }
 
 /**
- * Home product card (storefront spec §2 Home): cover, subtitle, title, prize, ticket price,
- * description, availability bar, the read-only 10x10 board with its legend, buy button, group link.
+ * Home product card (storefront spec §2 Home): cover, subtitle, title, prize, ticket price, buy
+ * button, description, availability bar, the read-only 10x10 board with its legend, group link.
+ * The buy button follows the price (in the reading order too) so that a phone's first screen
+ * shows it.
  */
 export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
   const draw = product.draw;
@@ -50,6 +52,19 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
         </div>
       </div>
 
+      {/* Right under the price: on a phone the first screen reaches it (issue 26). */}
+      <PlainButton
+        type="primary"
+        size="large"
+        block
+        icon={<ShoppingCartOutlined />}
+        onClick={onBuy}
+        loading={buying}
+        className="product-card-buy"
+      >
+        Comprar e-book
+      </PlainButton>
+
       <p className="product-card-description">{product.description?.trim() || DEFAULT_DESCRIPTION}</p>
 
       <Availability
@@ -65,17 +80,6 @@ export function ProductCard({ product, onBuy, buying }: ProductCardProps) {
         <NumberLegend />
       </div>
 
-      <PlainButton
-        type="primary"
-        size="large"
-        block
-        icon={<ShoppingCartOutlined />}
-        onClick={onBuy}
-        loading={buying}
-        className="product-card-buy"
-      >
-        Comprar e-book
-      </PlainButton>
       <a className="product-card-group" href={BRAND.communityGroupUrl} target="_blank" rel="noopener noreferrer">
         <WhatsAppOutlined aria-hidden /> Entrar no grupo da comunidade
       </a>
@@ -93,9 +97,9 @@ export function ProductCardSkeleton() {
           <SkeletonText titleWidth="80%" rows={3} widths={['60%', '70%', '50%']} />
         </div>
       </div>
+      <SkeletonBlock className="skeleton-button skeleton-button-lg" style={{ width: '100%' }} />
       <SkeletonText title={false} rows={2} />
       <SkeletonBlock className="product-card-board-skeleton" />
-      <SkeletonBlock className="skeleton-button skeleton-button-lg" style={{ width: '100%' }} />
     </div>
   );
 }
