@@ -392,11 +392,11 @@ describe('dashboard', () => {
       max_per_user: 3,
     });
 
-    // Ticket price: becomes the current draw's price (and the config's fallback), publicly at once.
+    // Ticket price: becomes the current draw's price (the config's fallback stays), publicly at once.
     await t.api('GET', `/api/draws/${main.id}`);
     const price = await api('POST', '/api/admin/dashboard/ticket-price', { price_cents: 275 });
     expect(price.status).toBe(200);
-    expect(price.body).toMatchObject({ draw_id: main.id, price_cents: 275, config_ticket_price_cents: 275 });
+    expect(price.body).toMatchObject({ draw_id: main.id, price_cents: 275, config_ticket_price_cents: 100 });
     expect((await t.api('GET', `/api/draws/${main.id}`)).body.price_cents).toBe(275);
     const priceLog = await t.services
       .db('audit_log')
@@ -404,8 +404,8 @@ describe('dashboard', () => {
       .orderBy('id', 'desc')
       .first();
     expect(priceLog.data).toMatchObject({
-      before: { config_ticket_price_cents: 100, draw: { ticket_price_cents_override: null } },
-      after: { config_ticket_price_cents: 275, draw: { ticket_price_cents_override: 275 } },
+      before: { price_cents: 500, draw: { ticket_price_cents_override: null } },
+      after: { price_cents: 275, draw: { ticket_price_cents_override: 275 } },
     });
     for (const [body, message] of [
       [{ price_cents: -1 }, 'O preço do bilhete não pode ser negativo.'],
