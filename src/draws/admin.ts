@@ -373,7 +373,9 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     async remove(adminId, id) {
       await db.transaction(async (trx) => {
         const before = await lockedDraw(trx, id);
-        if (before.status === 'drawn' || (await hasHistory(trx, id)))
+        // RULES D9: a decided draw is history (its result, winner and sales), never erased.
+        if (before.status === 'drawn') throw errors.conflict('draw_drawn', 'Este sorteio já foi realizado: ele não pode ser excluído.');
+        if (await hasHistory(trx, id))
           throw errors.conflict(
             'draw_has_sales',
             'Este sorteio já tem vendas ou reservas e não pode ser excluído. Feche-o em vez de excluir.',

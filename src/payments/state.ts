@@ -1,4 +1,5 @@
 import { errors } from '../platform/errors';
+import { brl } from '../shared/money';
 import { audit } from '../platform/audit';
 import { releaseReservation } from '../draws/sales';
 import { RetryUndo } from '../draws/vouchers';
@@ -114,7 +115,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         if ((p.status === 'approved' || p.status === 'in_mediation') && refunded > (p.refunded_cents ?? 0) && refunded < p.amount_cents) {
           // RULES P12: a partial refund made at the provider keeps the payment (and what it
           // bought); a person decides, with the refunded amount in front of them.
-          const reason = `reembolso parcial no provedor: ${refunded} de ${p.amount_cents} centavo(s); analisar o que desfazer`;
+          const reason = `reembolso parcial no provedor: ${brl(refunded)} de ${brl(p.amount_cents)}; analisar o que desfazer`;
           const [row]: PaymentRow[] = await trx('payments')
             .where({ id: paymentId })
             .update({
@@ -160,9 +161,9 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           : target === 'in_mediation'
             ? 'pagamento em disputa (mediação no provedor): seus números não ganham enquanto durar'
             : underpaid
-              ? `valor aprovado (${remote.amountCents}) menor que o cobrado (${p.amount_cents}): não entregue, aguarda análise`
+              ? `valor aprovado (${brl(remote.amountCents)}) menor que o cobrado (${brl(p.amount_cents)}): não entregue, aguarda análise`
               : amountMismatch
-                ? `valor aprovado (${remote.amountCents}) difere do cobrado (${p.amount_cents})`
+                ? `valor aprovado (${brl(remote.amountCents)}) difere do cobrado (${brl(p.amount_cents)})`
                 : approving && p.status === 'in_mediation'
                   ? 'disputa encerrada no provedor: pagamento aprovado de novo'
                   : approving && p.status !== 'pending' && p.status !== 'authorized'
@@ -231,7 +232,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
               `sorteio #${d.draw_id} apurado de novo: ${d.winning_number === null ? 'sem vencedor' : `novo número vencedor ${String(d.winning_number).padStart(2, '0')}`}`,
           ),
           ...(coupon
-            ? [`cashback estornado: ${coupon.reversed} centavo(s)${coupon.debt ? `, débito de ${coupon.debt} centavo(s) já usados` : ''}`]
+            ? [`cashback estornado: ${brl(coupon.reversed)}${coupon.debt ? `, débito de ${brl(coupon.debt)} já usados` : ''}`]
             : []),
           ...(row.kind === 'infoproduct' ? ['acesso ao e-book encerrado'] : []),
         ];

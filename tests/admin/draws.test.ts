@@ -331,7 +331,10 @@ describe('DELETE /api/admin/draws/:id', () => {
 
     const drawn = await makeDraw(t, { total_numbers: 2, status: 'closed' });
     await t.services.db('draws').where({ id: drawn.id }).update({ status: 'drawn', realized_at: new Date() });
-    expect((await api('DELETE', `/api/admin/draws/${drawn.id}`)).status).toBe(409);
+    const decided = await api('DELETE', `/api/admin/draws/${drawn.id}`);
+    expect(decided.status).toBe(409);
+    expect(decided.body).toEqual({ error: 'draw_drawn', message: 'Este sorteio já foi realizado: ele não pode ser excluído.' });
+    expect((await api('GET', `/api/admin/draws/${drawn.id}`)).body.deletable).toBe(false);
     expect(await t.services.db('draws').whereIn('id', [sold.id, held.id, drawn.id])).toHaveLength(3);
     expect(
       await t.services.db('audit_log').where({ action: 'draw.deleted' }).whereIn('entity_id', [sold.id, held.id, drawn.id].map(String)),
