@@ -66,18 +66,21 @@ export const PaymentListQuery = z
  * provider's id and the txid. A UNION of ids, so that no OR across the join defeats the indexes.
  */
 function searchSql(term: string): { sql: string; bindings: unknown[] } {
-  // One character finds a payment id only (a name or e-mail part that short matches everyone).
-  const like = term.length < 2 ? null : `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // A whole e-mail address: the exact match on users_email_unique (a trigram search of a common
+  // domain would visit every address of it). One character finds a payment id only.
+  const email = /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(term) ? term.toLowerCase() : null;
+  const like = email || term.length < 2 ? null : `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const digits = term.replace(/[.\-\s]/g, '');
   const cpf = /^\d{11}$/.test(digits) ? digits : null;
   const id = /^\d{1,15}$/.test(term) ? Number(term) : null;
   return {
     sql: `p.id IN (
-      SELECT id FROM payments WHERE user_id IN (SELECT id FROM users WHERE name ILIKE ? OR email ILIKE ? OR cpf = ?)
+      SELECT id FROM payments WHERE user_id IN (
+        SELECT id FROM users WHERE name ILIKE ? OR email ILIKE ? OR lower(email) = ? OR cpf = ?)
       UNION ALL SELECT id FROM payments WHERE provider_payment_id = ?
       UNION ALL SELECT id FROM payments WHERE txid = ?
       UNION ALL SELECT id FROM payments WHERE id = ?::bigint)`,
-    bindings: [like, like, cpf, term, term, id],
+    bindings: [like, like, email, cpf, term, term, id],
   };
 }
 
