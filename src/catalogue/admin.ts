@@ -240,6 +240,8 @@ export function createAdminInfoproductsService(deps: UploadsDeps & { draws: Draw
       const cmd = UpdateInfoproductCommand.parse(input);
       await guarded(() =>
         db.transaction(async (trx) => {
+          // RULES D8: archiving by PUT {active: false} closes its open draw too (draw row first).
+          const closedDrawId = cmd.active === false ? await deps.draws.closeOpenDrawOfArchived(trx, id, adminId) : null;
           const before = await locked(trx, id);
           const patch: Record<string, unknown> = {};
           for (const k of ['sku', 'title', 'subtitle', 'description', 'cover_url', 'price_cents', 'active'] as const)
@@ -262,7 +264,7 @@ export function createAdminInfoproductsService(deps: UploadsDeps & { draws: Draw
             action: 'infoproduct.updated',
             entity: 'infoproduct',
             entityId: id,
-            data: { before: snapshot(before), after: snapshot(after), opened_draw_id: drawId },
+            data: { before: snapshot(before), after: snapshot(after), opened_draw_id: drawId, closed_draw_id: closedDrawId },
           });
           deps.readCache.invalidateAllAfterCommit(trx);
         }),
@@ -272,8 +274,10 @@ export function createAdminInfoproductsService(deps: UploadsDeps & { draws: Draw
 
     async archive(adminId, id) {
       await db.transaction(async (trx) => {
+        // RULES D8: its open draw closes with it (the draws module's write, draw row before product row).
+        const closedDrawId = await deps.draws.closeOpenDrawOfArchived(trx, id, adminId);
         const before = await locked(trx, id);
-        if (!before.active) return; // already archived: nothing changes, nothing to audit
+        if (!before.active && closedDrawId === null) return; // already archived: nothing changes, nothing to audit
         await refuseArchivingMain(trx, id);
         const [after] = await trx('infoproducts').where({ id }).update({ active: false, updated_at: trx.fn.now() }).returning('*');
         await audit(trx, {
@@ -282,7 +286,7 @@ export function createAdminInfoproductsService(deps: UploadsDeps & { draws: Draw
           action: 'infoproduct.archived',
           entity: 'infoproduct',
           entityId: id,
-          data: { before: snapshot(before), after: snapshot(after) },
+          data: { before: snapshot(before), after: snapshot(after), closed_draw_id: closedDrawId },
         });
         deps.readCache.invalidateAllAfterCommit(trx);
       });

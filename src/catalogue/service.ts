@@ -245,13 +245,16 @@ export function createCatalogueService(deps: { db: Db; draws: DrawsService; read
 
     async publicConfig() {
       const cfg = await readAppConfig(db);
-      const current = await draws.currentDrawId(cfg);
+      // RULES N9: the ticket price is the current draw's (what its buyers pay, as the dashboard shows);
+      // the config's own price is only the fallback of draws without one, and is named so.
+      const current = await draws.currentDraw(cfg);
       return {
-        current_draw_id: current,
-        draw_id: current,
+        current_draw_id: current?.id ?? null,
+        draw_id: current?.id ?? null,
         banner_title: cfg.banner_title,
         max_numbers_per_selection: cfg.max_numbers_per_selection,
-        ticket_price_cents: cfg.ticket_price_cents,
+        ticket_price_cents: current?.price_cents ?? cfg.ticket_price_cents,
+        default_ticket_price_cents: cfg.ticket_price_cents,
       };
     },
 

@@ -29,7 +29,7 @@ export async function adminDrawViews(db: Db, draws: DrawsService, rows: q.DrawRo
       ipTitle: p?.title ?? null,
       ip_price_cents: p?.price_cents ?? null,
       ipPriceCents: p?.price_cents ?? null,
-      deletable: !used.has(v.id),
+      deletable: v.status !== 'sorteado' && !used.has(v.id),
       result_alert: alerts.get(v.id) ?? null,
     };
   });

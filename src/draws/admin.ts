@@ -205,31 +205,41 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
 
     async setTicketPrice(adminId, input) {
       const { price_cents } = TicketPriceCommand.parse(input);
-      // The dashboard shows the current draw's price: it becomes that draw's own (its successors inherit it).
+      // RULES N9: the price shown is the current draw's; it becomes that draw's own (its successors
+      // inherit it). The config's price is only the fallback, written here when there is no current draw.
+      // An unchanged price (the dashboard saved as it was read) writes nothing.
       const currentId = await draws.currentDrawId();
       await db.transaction(async (trx) => {
         const cfg = await readAppConfig(trx);
-        const before: Record<string, unknown> = { config_ticket_price_cents: cfg.ticket_price_cents };
-        const after: Record<string, unknown> = { config_ticket_price_cents: price_cents };
-        await writeAppConfig(trx, { ticket_price_cents: price_cents });
         if (currentId) {
           const d = await lockedDraw(trx, currentId);
           if (d.status !== 'open') throw errors.conflict('draw_changed', 'O sorteio atual mudou. Confira e salve de novo.');
-          before.draw = snapshot(d);
+          const [view] = await draws.views([d], trx, { cfg });
+          if (view.price_cents === price_cents) return;
           const [a] = await trx('draws')
             .where({ id: d.id })
             .update({ ticket_price_cents_override: price_cents, updated_at: trx.fn.now() })
             .returning('*');
-          after.draw = snapshot(a);
+          await audit(trx, {
+            actorUserId: adminId,
+            actor: 'admin',
+            action: 'draw.ticket_price',
+            entity: 'draw',
+            entityId: d.id,
+            data: { before: { price_cents: view.price_cents, draw: snapshot(d) }, after: { price_cents, draw: snapshot(a) } },
+          });
+        } else {
+          if (cfg.ticket_price_cents === price_cents) return;
+          await writeAppConfig(trx, { ticket_price_cents: price_cents });
+          await audit(trx, {
+            actorUserId: adminId,
+            actor: 'admin',
+            action: 'draw.ticket_price',
+            entity: 'app_config',
+            entityId: 'ticket_price_cents',
+            data: { before: { config_ticket_price_cents: cfg.ticket_price_cents }, after: { config_ticket_price_cents: price_cents } },
+          });
         }
-        await audit(trx, {
-          actorUserId: adminId,
-          actor: 'admin',
-          action: 'draw.ticket_price',
-          entity: 'app_config',
-          entityId: 'ticket_price_cents',
-          data: { before, after },
-        });
         deps.readCache.invalidateAllAfterCommit(trx);
       });
       return service.summary();
@@ -363,7 +373,9 @@ export function createAdminDrawsService(deps: { db: Db; draws: DrawsService; rea
     async remove(adminId, id) {
       await db.transaction(async (trx) => {
         const before = await lockedDraw(trx, id);
-        if (before.status === 'drawn' || (await hasHistory(trx, id)))
+        // RULES D9: a decided draw is history (its result, winner and sales), never erased.
+        if (before.status === 'drawn') throw errors.conflict('draw_drawn', 'Este sorteio já foi realizado: ele não pode ser excluído.');
+        if (await hasHistory(trx, id))
           throw errors.conflict(
             'draw_has_sales',
             'Este sorteio já tem vendas ou reservas e não pode ser excluído. Feche-o em vez de excluir.',

@@ -19,6 +19,7 @@ import {
 import { initialsOf } from '../shared/initials';
 import { ReadCache, type CachedJson } from '../platform/read-cache';
 import type { DrawBoard } from '../shared/api/draws';
+import { closeOpenDrawOfArchived, currentDraw } from './current';
 
 export const DrawListQuery = z.object({
   infoproduct_id: Id('E-book inválido.').optional(),
@@ -83,8 +84,18 @@ export interface DrawsService {
    * recorded as the draw's closed_by and the successor's opened_by.
    */
   closeAndOpenSuccessor(trx: Trx, drawId: number, by: DrawChangeReason): Promise<{ closed: boolean; successorId: number | null }>;
-  /** The "current draw" (RULES D7): the main series' open draw, else the newest open draw, else null. */
+  /**
+   * The "current draw" (RULES D7): the main series' open draw, else the newest open draw, else null;
+   * never a draw of an archived e-book (D8).
+   */
   currentDrawId(cfg?: AppConfig): Promise<number | null>;
+  /** The current draw and its effective price (RULES N9: what GET /api/config answers), in one query. */
+  currentDraw(cfg: AppConfig): Promise<{ id: number; price_cents: number } | null>;
+  /**
+   * In the caller's transaction, before it locks the product row (RULES D8): closes the archived
+   * e-book's open draw, audited; its id, or null when none was open.
+   */
+  closeOpenDrawOfArchived(trx: Trx, productId: number, adminId: number | null): Promise<number | null>;
   /**
    * After a committed write that changed draw `drawId` (a sale, a hold, a release):
    * drops every cached public read showing it (board, draw, lists, open-draw, config).
@@ -292,12 +303,11 @@ export function createDrawsService(deps: { db: Db; logger: Logger; readCache?: R
 
     // The main series' open draw; when it has none (or no main series is set), the newest open draw.
     async currentDrawId(cfg) {
-      const c = cfg ?? (await readAppConfig(db));
-      const main = c.main_infoproduct_id ? await q.findOpenDrawOfProduct(db, c.main_infoproduct_id) : undefined;
-      if (main) return main.id;
-      const newest = await db('draws').where({ status: 'open' }).orderBy('id', 'desc').first('id');
-      return newest?.id ?? null;
+      return (await currentDraw(db, cfg ?? (await readAppConfig(db))))?.id ?? null;
     },
+
+    currentDraw: (cfg) => currentDraw(db, cfg),
+    closeOpenDrawOfArchived,
 
     invalidateBoard(drawId) {
       cache.invalidateDraw(drawId);

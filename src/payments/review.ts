@@ -34,14 +34,55 @@ const flag = z.union([z.boolean(), z.string()]).transform((v, ctx) => {
   return z.NEVER;
 });
 
-export const PaymentListQuery = z.object({
-  status: z.enum(PAYMENT_STATUSES, { error: `Status inválido. Use um de: ${PAYMENT_STATUSES.join(', ')}.` }).optional(),
-  flagged: flag.optional(),
-  /** 0: only those still to review; 1: only those reviewed (meaningful with flagged). */
-  reviewed: flag.optional(),
-  limit: PageLimit(500, 50),
-  offset: PageOffset(),
-});
+export const PaymentListQuery = z
+  .object({
+    status: z.enum(PAYMENT_STATUSES, { error: `Status inválido. Use um de: ${PAYMENT_STATUSES.join(', ')}.` }).optional(),
+    flagged: flag.optional(),
+    /** 0: only those still to review; 1: only those reviewed (meaningful with flagged). */
+    reviewed: flag.optional(),
+    /**
+     * RULES P13: a customer's name or e-mail (or part of one), a CPF (with or without its dots and
+     * dash), a payment id, the provider's id or the PIX txid.
+     */
+    q: z
+      .string({ error: 'A busca deve ser um texto.' })
+      .trim()
+      .min(1, 'Digite o que buscar.')
+      .max(120, 'A busca pode ter no máximo 120 caracteres.')
+      .optional(),
+    /** Keyset page: the payments older than this id (the previous page's next_cursor). */
+    cursor: Id('Cursor inválido.').optional(),
+    limit: PageLimit(500, 50),
+    offset: PageOffset(),
+  })
+  .refine((f) => f.cursor === undefined || f.offset === 0, {
+    message: 'Use o cursor ou o deslocamento (offset), não os dois.',
+    path: ['cursor'],
+  });
+
+/**
+ * The ids of the payments a search term finds, each branch on its own index (migration
+ * 20261128120000_payment-search): users' name and e-mail by trigram, the CPF, the payment id, the
+ * provider's id and the txid. A UNION of ids, so that no OR across the join defeats the indexes.
+ */
+function searchSql(term: string): { sql: string; bindings: unknown[] } {
+  // A whole e-mail address: the exact match on users_email_unique (a trigram search of a common
+  // domain would visit every address of it). One character finds a payment id only.
+  const email = /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(term) ? term.toLowerCase() : null;
+  const like = email || term.length < 2 ? null : `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const digits = term.replace(/[.\-\s]/g, '');
+  const cpf = /^\d{11}$/.test(digits) ? digits : null;
+  const id = /^\d{1,15}$/.test(term) ? Number(term) : null;
+  return {
+    sql: `p.id IN (
+      SELECT id FROM payments WHERE user_id IN (
+        SELECT id FROM users WHERE name ILIKE ? OR email ILIKE ? OR lower(email) = ? OR cpf = ?)
+      UNION ALL SELECT id FROM payments WHERE provider_payment_id = ?
+      UNION ALL SELECT id FROM payments WHERE txid = ?
+      UNION ALL SELECT id FROM payments WHERE id = ?::bigint)`,
+    bindings: [like, like, email, cpf, term, term, id],
+  };
+}
 
 export const ReviewCommand = z.object(
   {
@@ -155,12 +196,19 @@ export function createPaymentsReviewService(deps: { db: Db; payments: PaymentsSe
         .orderBy('p.id', 'desc')
         .limit(f.limit + 1)
         .offset(f.offset);
+      if (f.cursor !== undefined) qb.where('p.id', '<', f.cursor);
+      if (f.q) {
+        const search = searchSql(f.q);
+        qb.whereRaw(search.sql, search.bindings as never[]);
+      }
       if (f.status) qb.where('p.status', f.status);
       if (f.flagged !== undefined) qb.where('p.flagged_for_review', f.flagged);
       if (f.reviewed === true) qb.whereNotNull('p.reviewed_at');
       if (f.reviewed === false) qb.whereNull('p.reviewed_at');
       const rows = await qb;
-      return { items: rows.slice(0, f.limit).map(view), hasMore: rows.length > f.limit, limit: f.limit, offset: f.offset };
+      const items = rows.slice(0, f.limit).map(view);
+      const hasMore = rows.length > f.limit;
+      return { items, hasMore, limit: f.limit, offset: f.offset, next_cursor: hasMore ? items[items.length - 1].id : null };
     },
 
     async show(id) {

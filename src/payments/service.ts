@@ -282,6 +282,12 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
             status: p.status,
           });
         }
+        // RULES RF8: a R$ 0,00 payment (an admin's grant of numbers) has no money to give back.
+        if (p.amount_cents === 0)
+          throw errors.conflict(
+            'nothing_to_refund',
+            'Este pagamento é de R$ 0,00 (uma atribuição do administrador): não há valor a reembolsar.',
+          );
         // RULES RF6, refunding twice changes nothing: the decision "this call refunds" is one
         // conditional update, taken by exactly one of concurrent refunds. The provider call runs
         // outside any transaction (the claim, not a row lock, keeps the others out meanwhile).

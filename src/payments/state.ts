@@ -1,4 +1,5 @@
 import { errors } from '../platform/errors';
+import { brl } from '../shared/money';
 import { audit } from '../platform/audit';
 import { releaseReservation } from '../draws/sales';
 import { RetryUndo } from '../draws/vouchers';
@@ -9,7 +10,6 @@ import { LAPSED_STATUSES } from './queries';
 import type { PaymentsDeps } from './deps';
 import { PAYMENT_STATUSES, type ReviewFlag } from '../shared/api/admin-payments';
 import { countOf } from '../shared/plural';
-import { formatReceiptAmount } from '../shared/receipt';
 
 /** Statuses a payment may move to from each status (RULES P3, P9, plus late approval of lapsed ones: P5). */
 export const TRANSITIONS: Record<string, ProviderStatus[]> = {
@@ -116,7 +116,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         if ((p.status === 'approved' || p.status === 'in_mediation') && refunded > (p.refunded_cents ?? 0) && refunded < p.amount_cents) {
           // RULES P12: a partial refund made at the provider keeps the payment (and what it
           // bought); a person decides, with the refunded amount in front of them.
-          const reason = `reembolso parcial no provedor: ${formatReceiptAmount(refunded)} de ${formatReceiptAmount(p.amount_cents)}; analisar o que desfazer`;
+          const reason = `reembolso parcial no provedor: ${brl(refunded)} de ${brl(p.amount_cents)}; analisar o que desfazer`;
           const [row]: PaymentRow[] = await trx('payments')
             .where({ id: paymentId })
             .update({
@@ -162,9 +162,9 @@ export function createApplyProviderState(deps: PaymentsDeps) {
           : target === 'in_mediation'
             ? 'pagamento em disputa (mediação no provedor): seus números não ganham enquanto durar'
             : underpaid
-              ? `valor aprovado (${remote.amountCents}) menor que o cobrado (${p.amount_cents}): não entregue, aguarda análise`
+              ? `valor aprovado (${brl(remote.amountCents)}) menor que o cobrado (${brl(p.amount_cents)}): não entregue, aguarda análise`
               : amountMismatch
-                ? `valor aprovado (${remote.amountCents}) difere do cobrado (${p.amount_cents})`
+                ? `valor aprovado (${brl(remote.amountCents)}) difere do cobrado (${brl(p.amount_cents)})`
                 : approving && p.status === 'in_mediation'
                   ? 'disputa encerrada no provedor: pagamento aprovado de novo'
                   : approving && p.status !== 'pending' && p.status !== 'authorized'
@@ -233,9 +233,7 @@ export function createApplyProviderState(deps: PaymentsDeps) {
               `sorteio #${d.draw_id} apurado de novo: ${d.winning_number === null ? 'sem vencedor' : `novo número vencedor ${String(d.winning_number).padStart(2, '0')}`}`,
           ),
           ...(coupon
-            ? [
-                `cashback estornado: ${formatReceiptAmount(coupon.reversed)}${coupon.debt ? `, débito de ${formatReceiptAmount(coupon.debt)} já usados` : ''}`,
-              ]
+            ? [`cashback estornado: ${brl(coupon.reversed)}${coupon.debt ? `, débito de ${brl(coupon.debt)} já usados` : ''}`]
             : []),
           ...(row.kind === 'infoproduct' ? ['acesso ao e-book encerrado'] : []),
         ];

@@ -331,7 +331,10 @@ describe('DELETE /api/admin/draws/:id', () => {
 
     const drawn = await makeDraw(t, { total_numbers: 2, status: 'closed' });
     await t.services.db('draws').where({ id: drawn.id }).update({ status: 'drawn', realized_at: new Date() });
-    expect((await api('DELETE', `/api/admin/draws/${drawn.id}`)).status).toBe(409);
+    const decided = await api('DELETE', `/api/admin/draws/${drawn.id}`);
+    expect(decided.status).toBe(409);
+    expect(decided.body).toEqual({ error: 'draw_drawn', message: 'Este sorteio já foi realizado: ele não pode ser excluído.' });
+    expect((await api('GET', `/api/admin/draws/${drawn.id}`)).body.deletable).toBe(false);
     expect(await t.services.db('draws').whereIn('id', [sold.id, held.id, drawn.id])).toHaveLength(3);
     expect(
       await t.services.db('audit_log').where({ action: 'draw.deleted' }).whereIn('entity_id', [sold.id, held.id, drawn.id].map(String)),
@@ -392,11 +395,11 @@ describe('dashboard', () => {
       max_per_user: 3,
     });
 
-    // Ticket price: becomes the current draw's price (and the config's fallback), publicly at once.
+    // Ticket price: becomes the current draw's price (the config's fallback stays), publicly at once.
     await t.api('GET', `/api/draws/${main.id}`);
     const price = await api('POST', '/api/admin/dashboard/ticket-price', { price_cents: 275 });
     expect(price.status).toBe(200);
-    expect(price.body).toMatchObject({ draw_id: main.id, price_cents: 275, config_ticket_price_cents: 275 });
+    expect(price.body).toMatchObject({ draw_id: main.id, price_cents: 275, config_ticket_price_cents: 100 });
     expect((await t.api('GET', `/api/draws/${main.id}`)).body.price_cents).toBe(275);
     const priceLog = await t.services
       .db('audit_log')
@@ -404,8 +407,8 @@ describe('dashboard', () => {
       .orderBy('id', 'desc')
       .first();
     expect(priceLog.data).toMatchObject({
-      before: { config_ticket_price_cents: 100, draw: { ticket_price_cents_override: null } },
-      after: { config_ticket_price_cents: 275, draw: { ticket_price_cents_override: 275 } },
+      before: { price_cents: 500, draw: { ticket_price_cents_override: null } },
+      after: { price_cents: 275, draw: { ticket_price_cents_override: 275 } },
     });
     for (const [body, message] of [
       [{ price_cents: -1 }, 'O preço do bilhete não pode ser negativo.'],

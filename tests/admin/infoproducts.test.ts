@@ -53,10 +53,10 @@ afterAll(async () => {
 });
 
 const api = (method: string, p: string, body?: unknown) => t.api(method, p, { token: admin.token, body });
-const auditOf = (id: number, action: string) =>
+const auditOf = (id: number, action: string, entity = 'infoproduct') =>
   t.services
     .db('audit_log')
-    .where({ entity: 'infoproduct', entity_id: String(id), action })
+    .where({ entity, entity_id: String(id), action })
     .orderBy('id');
 let seq = 0;
 const sku = () => `EBOOK-T${++seq}-${Date.now().toString(36)}`;
@@ -320,13 +320,22 @@ describe('DELETE /api/admin/infoproducts/{id} archives', () => {
     expect(await sections()).not.toContain(product.id);
     expect(await t.services.db('draws').where({ id: draw.id }).first()).toMatchObject({ id: draw.id, infoproduct_id: product.id });
     expect(await t.services.db('payments').where({ id: pay.body.paymentId }).first()).toMatchObject({ status: 'approved' });
+    // RULES D8: its open draw closed with it (an admin's close, audited, with its event), so it is not the current draw.
+    expect(await t.services.db('draws').where({ id: draw.id }).first()).toMatchObject({ status: 'closed', closed_by: 'admin' });
+    const closedLog = await auditOf(draw.id, 'draw.closed_by_archive', 'draw');
+    expect(closedLog).toHaveLength(1);
+    expect(closedLog[0]).toMatchObject({ actor_user_id: admin.user.id });
+    expect(closedLog[0].data).toMatchObject({ infoproduct_id: product.id, before: { status: 'open' }, after: { status: 'closed' } });
+    expect(
+      await t.services.db('domain_events').where({ name: 'draw.closed' }).whereRaw(`(payload->>'drawId')::bigint = ?`, [draw.id]),
+    ).toHaveLength(1);
+    expect((await t.api('GET', '/api/config')).body.current_draw_id).not.toBe(draw.id);
+    expect((await api('GET', '/api/admin/dashboard/summary')).body.draw_id).not.toBe(draw.id);
     // A new draw cannot be opened for it by a customer.
-    await t.services.db('draws').where({ id: draw.id }).update({ status: 'closed', closed_at: t.services.db.fn.now() });
-    t.services.readCache.invalidateAll();
     expect((await t.api('POST', `/api/infoproducts/${product.id}/ensure-open-draw`, { token: buyer.token })).status).toBe(409);
     const log = await auditOf(product.id, 'infoproduct.archived');
     expect(log).toHaveLength(1);
-    expect(log[0].data).toMatchObject({ before: { active: true }, after: { active: false } });
+    expect(log[0].data).toMatchObject({ before: { active: true }, after: { active: false }, closed_draw_id: draw.id });
     // Archiving again changes nothing and writes nothing.
     expect((await api('DELETE', `/api/admin/infoproducts/${product.id}`)).status).toBe(200);
     expect(await auditOf(product.id, 'infoproduct.archived')).toHaveLength(1);
@@ -335,6 +344,35 @@ describe('DELETE /api/admin/infoproducts/{id} archives', () => {
     expect(back.body).toMatchObject({ active: true, draws_count: 2 });
     expect(back.body.open_draw_id).not.toBeNull();
     expect((await t.api('GET', '/api/infoproducts?limit=200')).body.items.map((p: { id: number }) => p.id)).toContain(product.id);
+  });
+
+  test('PUT {active: false} closes its open draw too; an archived e-book left with an open draw is never the current draw', async () => {
+    const { product, draw } = await makeProductWithDraw(t, { price_cents: 400 }, { total_numbers: 5 });
+    const r = await api('PUT', `/api/admin/infoproducts/${product.id}`, { active: false });
+    expect(r.status).toBe(200);
+    expect((await t.services.db('draws').where({ id: draw.id }).first()).status).toBe('closed');
+    expect(await auditOf(draw.id, 'draw.closed_by_archive', 'draw')).toHaveLength(1);
+    expect((await auditOf(product.id, 'infoproduct.updated'))[0].data).toMatchObject({ closed_draw_id: draw.id });
+
+    // Data from before this rule: an inactive e-book whose draw is open, the newest open draw.
+    const legacy = await makeProductWithDraw(t, { price_cents: 900 }, { total_numbers: 5 });
+    await t.services.db('infoproducts').where({ id: legacy.product.id }).update({ active: false });
+    t.services.readCache.invalidateAll();
+    const cfg = await t.api('GET', '/api/config');
+    expect(cfg.body.current_draw_id).not.toBe(legacy.draw.id);
+    expect(cfg.body.ticket_price_cents).not.toBe(900);
+    expect((await api('GET', '/api/admin/dashboard/summary')).body.draw_id).not.toBe(legacy.draw.id);
+    // Archiving it now closes that draw.
+    expect((await api('DELETE', `/api/admin/infoproducts/${legacy.product.id}`)).status).toBe(200);
+    expect((await t.services.db('draws').where({ id: legacy.draw.id }).first()).status).toBe('closed');
+  });
+
+  test('archiving: anonymous 401, customer 403, nothing closes', async () => {
+    const { product, draw } = await makeProductWithDraw(t, {}, { total_numbers: 5 });
+    expect((await t.api('DELETE', `/api/admin/infoproducts/${product.id}`)).status).toBe(401);
+    expect((await t.api('DELETE', `/api/admin/infoproducts/${product.id}`, { token: customer.token })).status).toBe(403);
+    expect((await t.api('DELETE', '/api/admin/infoproducts/abc', { token: admin.token })).status).toBe(400);
+    expect((await t.services.db('draws').where({ id: draw.id }).first()).status).toBe('open');
   });
 
   test('the main series cannot be archived (409), unknown 404', async () => {

@@ -88,7 +88,9 @@ describeBrowser('admin dashboard in the browser', () => {
     await page.getByText('Configurações salvas com sucesso.').waitFor();
     expect((await t.services.db('draws').where({ id: current.id }).first()).ticket_price_cents_override).toBe(1500);
     const cfg = await readAppConfig(t.services.db);
-    expect(cfg).toMatchObject({ ticket_price_cents: 1500, banner_title: 'Concorra com o Guia da Lotomania!' });
+    // RULES N9: the current draw's price changed; the config's fallback price did not.
+    expect(cfg).toMatchObject({ ticket_price_cents: 100, banner_title: 'Concorra com o Guia da Lotomania!' });
+    expect((await t.api('GET', '/api/config')).body.ticket_price_cents).toBe(1500);
     await stat('Preço do número')
       .getByText(/R\$\s?15,00/)
       .waitFor();
@@ -110,8 +112,12 @@ describeBrowser('admin dashboard in the browser', () => {
     await row.getByText('Rodada de teste do painel').waitFor();
     await row.getByText('sem limite').waitFor();
 
-    // --- the status chip: open → closed ---
+    // --- the status chip: open → closed, after a confirmation even with no sales ---
     await row.getByRole('button', { name: `Status ABERTO do sorteio #${pad3(created.id)}: clique para fechar` }).click();
+    const closing = await settled(dialog(`Fechar o sorteio #${pad3(created.id)}?`));
+    await closing.getByText('nenhum número vendido').waitFor();
+    expect((await t.services.db('draws').where({ id: created.id }).first()).status).toBe('open');
+    await closing.getByRole('button', { name: 'Fechar sorteio' }).click();
     await row.getByRole('button', { name: `Status FECHADO do sorteio #${pad3(created.id)}: clique para abrir` }).waitFor();
     expect((await t.services.db('draws').where({ id: created.id }).first()).status).toBe('closed');
 

@@ -167,8 +167,10 @@ describeBrowser('admin console: e-books and payments to review', () => {
     });
 
     // All payments: the pending sandbox PIX can be approved from here.
-    await page.getByRole('combobox', { name: 'Marcação' }).click();
-    await page.getByTitle('Todos os pagamentos').click();
+    await page
+      .locator('.payments-view label')
+      .filter({ hasText: /^Todos$/ })
+      .click();
     const pendingRow = page
       .getByRole('row')
       .filter({ hasText: 'Pendente' })
@@ -183,8 +185,10 @@ describeBrowser('admin console: e-books and payments to review', () => {
 
     await page.setViewportSize(PHONE_VIEWPORT);
     await page.reload();
-    await page.getByRole('combobox', { name: 'Revisão' }).click();
-    await page.getByTitle('Revisados', { exact: true }).click();
+    await page
+      .locator('.payments-view label')
+      .filter({ hasText: /^Revisados$/ })
+      .click();
     await page.getByText('Pago no banco depois do prazo; e-book entregue.').waitFor();
     await shot('payments-review-phone');
   });

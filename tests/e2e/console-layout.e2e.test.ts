@@ -141,7 +141,7 @@ describeBrowser('admin console layout and accessibility', () => {
     );
   }, 300_000);
 
-  it('a status chip of a draw with sold numbers asks first; one with nothing sold changes at once', async () => {
+  it('a status chip of a draw with sold numbers asks first; one with nothing sold asks before closing, reopens at once', async () => {
     const { admin, next } = await seedOnce();
     const empty = await makeDraw(t, { title: 'Sorteio sem vendas' });
     await signInWithToken(context, admin.token);
@@ -176,9 +176,15 @@ describeBrowser('admin console layout and accessibility', () => {
         .filter({ hasText: wasOpen ? 'FECHADO' : 'ABERTO' })
         .waitFor();
 
-      // Nothing sold: no question.
+      // Nothing sold: closing still asks (issue 26, RULES D9's console note); reopening does not.
       const emptyWasOpen = (await statusOf(empty.id)) === 'open';
       await chip(empty.id).click();
+      if (emptyWasOpen) {
+        const ask = await settled(page.getByRole('dialog').filter({ hasText: `Fechar o sorteio #${pad3(empty.id)}?` }));
+        await ask.getByText('nenhum número vendido').waitFor();
+        await ask.getByRole('button', { name: 'Fechar sorteio' }).click();
+        await ask.waitFor({ state: 'hidden' });
+      }
       await eventually(async () => (await statusOf(empty.id)) === (emptyWasOpen ? 'closed' : 'open') || null, 'the empty draw to change');
       expect(await page.getByRole('dialog').count()).toBe(0);
       await chip(empty.id)

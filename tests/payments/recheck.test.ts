@@ -108,7 +108,7 @@ test('a partial refund at Mercado Pago: still approved, flagged for review with 
   expect(out.changed).toContainEqual({ id: paymentId, from: 'approved', to: 'approved', refunded_cents: 500 });
   const row = await paymentRow(t, paymentId);
   expect(row).toMatchObject({ status: 'approved', flagged_for_review: true, refunded_cents: 500 });
-  expect(row.review_reason).toMatch(/reembolso parcial no provedor: R\$\s5,00 de R\$\s20,00/);
+  expect(row.review_reason).toMatch(/reembolso parcial no provedor: R\$ 5,00 de R\$ 20,00; analisar/);
   expect(await balanceOf(t, u.user.id, product.id)).toBe(4);
   expect(
     await db()('audit_log').where({ entity: 'payment', entity_id: String(paymentId), action: 'payment.partially_refunded' }),

@@ -149,7 +149,7 @@ describe('a refund or chargeback reaches everything the payment bought', () => {
     expect(row).toMatchObject({ status: 'refunded', flagged_for_review: true });
     expect(row.review_reason).toMatch(/1 voucher não usado revogado/);
     expect(row.review_reason).toMatch(new RegExp(`números 20, 21 do sorteio #${draw.id} liberados`));
-    expect(row.review_reason).toMatch(/cashback estornado: R\$\s15,00/);
+    expect(row.review_reason).toMatch(/cashback estornado: R\$ 15,00/);
     expect(row.review_reason).toMatch(/acesso ao e-book encerrado/);
     // A repeated notification changes nothing.
     expect(await webhook(a.mpId)).toMatchObject({ status: 'refunded' });

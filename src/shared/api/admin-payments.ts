@@ -59,4 +59,6 @@ export interface AdminPaymentList {
   hasMore: boolean;
   limit: number;
   offset: number;
+  /** Keyset paging: pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: number | null;
 }

@@ -62,5 +62,8 @@ export interface PublicConfig {
   draw_id: number | null;
   banner_title: string;
   max_numbers_per_selection: number;
+  /** The current draw's ticket price (what its buyers pay); the config's fallback when there is none. */
   ticket_price_cents: number;
+  /** The config's own price: the fallback of draws with neither an override nor an e-book price. */
+  default_ticket_price_cents: number;
 }

@@ -329,7 +329,10 @@ export default function InfoproductsPage() {
   function archive(p: AdminInfoproduct) {
     modal.confirm({
       title: `Arquivar "${p.title}"?`,
-      content: 'O e-book sai da loja. Os sorteios, as vendas e os downloads de quem já comprou continuam.',
+      content:
+        p.open_draw_id != null
+          ? `O e-book sai da loja e o sorteio aberto dele (#${String(p.open_draw_id).padStart(3, '0')}) é fechado: não vende mais números e espera o resultado. As vendas e os downloads de quem já comprou continuam.`
+          : 'O e-book sai da loja. Os sorteios, as vendas e os downloads de quem já comprou continuam.',
       okText: 'Arquivar',
       okButtonProps: { danger: true },
       cancelText: 'Cancelar',

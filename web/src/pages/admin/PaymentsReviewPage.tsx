@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Form, Grid, Input, Modal, Select, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Grid, Input, Modal, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { CheckOutlined, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
+import { CheckOutlined, RollbackOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/client';
 import type { AdminPayment } from '../../api/types';
 import { formatBRL } from '../../components/product/format';
@@ -11,6 +11,7 @@ import { paymentsReviewApi } from './adminApi';
 import { PagedList } from './shared/PagedList';
 import { adminKeys, useKeptQuery } from './shared/queries';
 import { PAYMENT_KIND, PAYMENT_STATUS, reviewReasonText } from '../../statusLabels';
+import { PaymentsToolbar, viewFilters, type PaymentsView } from './payments/PaymentsToolbar';
 import './admin-pages.css';
 
 const PAGE = 50;
@@ -18,21 +19,23 @@ const PAGE = 50;
 /** A payment the sandbox can still approve: not approved yet and not undone. */
 const approvable = (p: AdminPayment) => p.sandbox_approvable && ['pending', 'expired', 'cancelled', 'rejected'].includes(p.status);
 
-/** What the operator may refund: an approved payment (the server refuses anything else with 409). */
-const refundable = (p: AdminPayment) => p.status === 'approved';
+/**
+ * What the operator may refund: an approved payment with money in it (the server refuses anything
+ * else with 409; a R$ 0,00 admin grant has nothing to give back, RULES RF8).
+ */
+const refundable = (p: AdminPayment) => p.status === 'approved' && p.amount_cents > 0;
 
 const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '—');
-
-type Flagged = 'flagged' | 'all';
-type Reviewed = 'todo' | 'done' | 'any';
 
 export default function PaymentsReviewPage() {
   useDocumentTitle('Pagamentos para revisar');
   const { message, modal } = App.useApp();
   const [status, setStatus] = useState<string>('');
-  const [flagged, setFlagged] = useState<Flagged>('flagged');
-  const [reviewed, setReviewed] = useState<Reviewed>('todo');
-  const [offset, setOffset] = useState(0);
+  const [view, setView] = useState<PaymentsView>('todo');
+  const [query, setQuery] = useState('');
+  // Keyset pages (RULES P13): the cursor of each page after the first; offset only numbers the pages.
+  const [cursors, setCursors] = useState<number[]>([]);
+  const offset = cursors.length * PAGE;
   const [reviewing, setReviewing] = useState<AdminPayment | null>(null);
   const [form] = Form.useForm<{ note: string }>();
   const [refunding, setRefunding] = useState<AdminPayment | null>(null);
@@ -42,16 +45,14 @@ export default function PaymentsReviewPage() {
   const client = useQueryClient();
 
   // The filters and the page are the query's key: a change loads that list, the last one stays shown meanwhile.
-  const filters = {
-    status,
-    flagged: flagged === 'flagged' ? true : undefined,
-    reviewed: reviewed === 'any' ? undefined : reviewed === 'done',
-    limit: PAGE,
-    offset,
-  };
+  const filters = { status, ...viewFilters(view), q: query || undefined, limit: PAGE, cursor: cursors[cursors.length - 1] };
   const list = useKeptQuery([...adminKeys.payments, filters], (signal) => paymentsReviewApi.list(filters, signal));
   const items = list.data?.items ?? null;
   const hasMore = list.data?.hasMore ?? false;
+  const nextCursor = list.data?.next_cursor ?? null;
+  const toOffset = (next: number) =>
+    setCursors((c) => (next > offset ? (nextCursor !== null ? [...c, nextCursor] : c) : c.slice(0, Math.max(0, next / PAGE))));
+  const emptyText = view === 'todo' && !query ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.';
   const loading = list.loading;
   const loadError = list.error && !list.isFetching ? errorMessage(list.error, 'Não foi possível carregar os pagamentos.') : null;
   const refresh = () => void list.refetch();
@@ -221,13 +222,11 @@ export default function PaymentsReviewPage() {
   const actionsCell = columns.find((c) => c.key === 'actions')!.render as (v: unknown, p: AdminPayment, i: number) => ReactNode;
   const cards = (list: AdminPayment[]) =>
     list.length === 0 ? (
-      <Card className="admin-card">
-        {flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.'}
-      </Card>
+      <Card className="admin-card">{emptyText}</Card>
     ) : (
       <ul className="admin-cards" aria-label="Pagamentos">
         {list.map((p, i) => (
-          <li key={p.id}>
+          <li key={p.id} data-payment-id={p.id}>
             <Card
               size="small"
               className="admin-card"
@@ -268,54 +267,28 @@ export default function PaymentsReviewPage() {
         Pagamentos para revisar
       </Typography.Title>
       <Typography.Paragraph type="secondary" className="admin-page-lead">
-        Aprovações depois do prazo, estornos, chargebacks e valores diferentes do cobrado ficam marcados aqui até alguém revisar.
+        Aprovações depois do prazo, estornos, chargebacks e valores diferentes do cobrado ficam marcados aqui até alguém revisar. Em
+        “Todos”, todos os pagamentos; a busca procura em todos eles.
       </Typography.Paragraph>
-      <Flex gap={8} wrap className="admin-toolbar">
-        <Select<string>
-          aria-label="Status"
-          value={status}
-          onChange={(v) => {
-            setOffset(0);
-            setStatus(v);
-          }}
-          className="admin-filter"
-          options={[
-            { value: '', label: 'Todos os status' },
-            ...Object.entries(PAYMENT_STATUS).map(([value, s]) => ({ value, label: s.label })),
-          ]}
-        />
-        <Select<Flagged>
-          aria-label="Marcação"
-          value={flagged}
-          onChange={(v) => {
-            setOffset(0);
-            setFlagged(v);
-            if (v === 'all') setReviewed('any');
-          }}
-          className="admin-filter"
-          options={[
-            { value: 'flagged', label: 'Marcados para análise' },
-            { value: 'all', label: 'Todos os pagamentos' },
-          ]}
-        />
-        <Select<Reviewed>
-          aria-label="Revisão"
-          value={reviewed}
-          onChange={(v) => {
-            setOffset(0);
-            setReviewed(v);
-          }}
-          className="admin-filter"
-          options={[
-            { value: 'todo', label: 'A revisar' },
-            { value: 'done', label: 'Revisados' },
-            { value: 'any', label: 'Revisados ou não' },
-          ]}
-        />
-        <Button icon={<ReloadOutlined />} onClick={refresh}>
-          Atualizar
-        </Button>
-      </Flex>
+      <PaymentsToolbar
+        view={view}
+        status={status}
+        query={query}
+        onView={(v) => {
+          setCursors([]);
+          setView(v);
+        }}
+        onStatus={(v) => {
+          setCursors([]);
+          setStatus(v);
+        }}
+        onSearch={(q) => {
+          setCursors([]);
+          setQuery(q);
+          if (q) setView('all');
+        }}
+        onRefresh={refresh}
+      />
       <PagedList<AdminPayment>
         loadError={loadError}
         onRetry={refresh}
@@ -326,7 +299,7 @@ export default function PaymentsReviewPage() {
         offset={offset}
         hasMore={hasMore}
         pageSize={PAGE}
-        onOffset={setOffset}
+        onOffset={toOffset}
         table={
           <Table<AdminPayment>
             rowKey="id"
@@ -336,9 +309,7 @@ export default function PaymentsReviewPage() {
             pagination={false}
             scroll={{ x: 880 }}
             size="middle"
-            locale={{
-              emptyText: flagged === 'flagged' && reviewed === 'todo' ? 'Nenhum pagamento para revisar.' : 'Nenhum pagamento encontrado.',
-            }}
+            locale={{ emptyText }}
           />
         }
       />

@@ -17,14 +17,15 @@ export const infoproductsApi = {
 
 /** Payments to review (GET /api/admin/payments and its actions). */
 export const paymentsReviewApi = {
-  list: (q: { status?: string; flagged?: boolean; reviewed?: boolean; limit: number; offset: number }, signal?: AbortSignal) =>
+  list: (q: { status?: string; flagged?: boolean; reviewed?: boolean; q?: string; limit: number; cursor?: number }, signal?: AbortSignal) =>
     api.get<AdminPaymentList>('/api/admin/payments', {
       query: {
         status: q.status || undefined,
         flagged: q.flagged === undefined ? undefined : q.flagged ? 1 : 0,
         reviewed: q.reviewed === undefined ? undefined : q.reviewed ? 1 : 0,
+        q: q.q || undefined,
         limit: q.limit,
-        offset: q.offset,
+        cursor: q.cursor,
       },
       signal,
     }),

@@ -21,6 +21,7 @@ const ACTION_LABELS: Record<string, string> = {
   'draw.deleted': 'Sorteio excluído',
   'draw.new_series': 'NOVO SORTEIO (série principal)',
   'draw.ticket_price': 'Preço do bilhete alterado',
+  'draw.closed_by_archive': 'Sorteio fechado (e-book arquivado)',
   'config.updated': 'Configurações alteradas',
   'user.registered': 'Cadastro de cliente',
   'user.promoted_admin': 'Usuário promovido a administrador',

@@ -19,6 +19,7 @@ import { errorMessage } from '../../../api/client';
 import { failureText } from '../shared/failure';
 import { formatBRL, pad3 } from '../shared/format';
 import { dashboardApi } from './dashboardApi';
+import { countOf } from '../../../../../src/shared/plural';
 import { DrawDialog } from './DrawDialog';
 import AutopayRunsSection from '../AutopayRunsSection';
 import { RetryAlert } from '../shared/RetryAlert';
@@ -28,8 +29,9 @@ const PAGE = 20;
 
 /**
  * The draws table of the dashboard (account spec §2, §4, §8): ID, title, status chip (a click
- * toggles open ⇄ closed; a decided draw's chip is not a button), price, numbers, limit per user,
- * e-book, Editar / Excluir, and 'Novo'. Pages of 20 with Anterior / Próxima (hasMore).
+ * toggles open ⇄ closed after a confirmation when it closes or reopens a draw with sales; a decided
+ * draw's chip is not a button), price, numbers, limit per user, e-book, Editar / Excluir (not on a
+ * decided draw), and 'Novo'. Pages of 20 with Anterior / Próxima (hasMore).
  * Each draw opens its 'Compras automáticas' (AutopayRunsSection): an expandable row on
  * the table, a toggle on the phone's card; the runs are fetched only once the detail is opened.
  */
@@ -65,10 +67,10 @@ export function DrawsTable({ onChanged }: { onChanged(): void }) {
   const toggle = async (d: AdminDraw) => {
     if (d.status === 'sorteado') return;
     const next = d.status === 'open' ? 'closed' : 'open';
-    // A draw with sold numbers changes status only after a confirmation, like NOVO SORTEIO
-    // (account spec §2): closing stops its sales, reopening sells again in a draw buyers thought closed.
-    if (d.sold > 0) {
-      const sold = d.sold === 1 ? '1 número vendido' : `${d.sold} números vendidos`;
+    // Closing any open draw asks first (it stops its sales at once, and the main series' draw leaves
+    // the store without a current draw); reopening asks when it has sold numbers (account spec §2).
+    if (next === 'closed' || d.sold > 0) {
+      const sold = d.sold === 0 ? 'nenhum número vendido' : countOf(d.sold, 'número vendido', 'números vendidos');
       modal.confirm({
         title: next === 'closed' ? `Fechar o sorteio #${pad3(d.id)}?` : `Reabrir o sorteio #${pad3(d.id)}?`,
         content: (
@@ -178,9 +180,12 @@ export function DrawsTable({ onChanged }: { onChanged(): void }) {
       >
         Editar
       </Button>
-      <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(d)} aria-label={`Excluir sorteio #${pad3(d.id)}`}>
-        Excluir
-      </Button>
+      {/* RULES D9: a decided draw is never erased, so it is not offered. */}
+      {d.status !== 'sorteado' && (
+        <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove(d)} aria-label={`Excluir sorteio #${pad3(d.id)}`}>
+          Excluir
+        </Button>
+      )}
     </div>
   );
 
