@@ -50,6 +50,12 @@ test('an e-book approval delivered 90 times at once (webhooks, polls, confirms) 
   expect(body).toMatch(/Data e hora: \d\d\/\d\d\/\d{4} às \d\d:\d\d \(horário de Brasília\)/);
   expect(body).toContain(`Pagamento nº: ${p.paymentId}`);
   expect(body).toContain(`Transação no provedor: ${mpId}`);
+  // RULES P13: the PIX end-to-end id Mercado Pago reported on approval (transaction_data.e2e_id,
+  // "PIXE…"), stored and shown as the payer's bank prints it ("E…", 32 characters).
+  const mpE2e = fake.payments.get(mpId)!.point_of_interaction!.transaction_data.e2e_id!;
+  expect(mpE2e).toMatch(/^PIXE\d{20}[0-9A-Za-z]{11}$/);
+  expect(row.pix_e2e_id).toBe(mpE2e.slice(3));
+  expect(body).toContain(`ID da transação PIX (E2E): ${mpE2e.slice(3)}`);
   expect(body).toContain(`Compra: 2 e-books “${product.title}” (2 números para escolher no Sorteio #${String(draw.id).padStart(3, '0')})`);
   expect(body).toContain('http://cotaverde.test/conta');
 
@@ -60,6 +66,7 @@ test('an e-book approval delivered 90 times at once (webhooks, polls, confirms) 
     payment_id: p.paymentId,
     provider_transaction_id: String(mpId),
     txid: row.txid,
+    e2e_id: mpE2e.slice(3),
     amount_cents: 2500,
     paid_at: new Date(row.paid_at).toISOString(),
     method: 'pix',
