@@ -108,3 +108,35 @@ test('a reservation PIX receipt names the numbers; pending, admin grants and oth
   await t.services.payments.grantVouchers({ user: other.user.email, product: String(draw.infoproduct_id), quantity: 2 }, { via: 'cli' });
   expect(await receiptsTo(other.user.email)).toHaveLength(0);
 });
+
+test('RULES P13: an end-to-end id reported after the approval is stored then, and never replaced', async () => {
+  const u = await createUser(t);
+  const { product } = await makeProductWithDraw(t, { price_cents: 900 });
+  const p = await buyEbooks(t, u.token, product.id, 1, 900);
+  const mpId = Number((await paymentRow(t, p.paymentId)).provider_payment_id);
+  fake.setStatus(mpId, 'approved');
+  const td = fake.payments.get(mpId)!.point_of_interaction!.transaction_data;
+  const reported = td.e2e_id!;
+  // Mercado Pago answers the approval before the id: approved, fulfilled, no id yet.
+  delete td.e2e_id;
+  await t.services.payments.poll(p.paymentId);
+  let row = await paymentRow(t, p.paymentId);
+  expect(row).toMatchObject({ status: 'approved', pix_e2e_id: null });
+  let me = await t.api('GET', '/api/payments/me', { token: u.token });
+  expect(me.body.items.find((i: { id: number; kind: string }) => i.id === p.paymentId && i.kind === 'ebook').receipt.e2e_id).toBeNull();
+
+  // A later read (the re-check of approved payments, RULES P11) carries it: stored.
+  td.e2e_id = reported;
+  await t.services.payments.recheck({ id: p.paymentId });
+  row = await paymentRow(t, p.paymentId);
+  expect(row.pix_e2e_id).toBe(reported.slice(3));
+  me = await t.api('GET', '/api/payments/me', { token: u.token });
+  expect(me.body.items.find((i: { id: number; kind: string }) => i.id === p.paymentId && i.kind === 'ebook').receipt.e2e_id).toBe(
+    reported.slice(3),
+  );
+
+  // Another value later changes nothing.
+  td.e2e_id = 'PIXE99999999202601010000AAAAAAAAAAA';
+  await t.services.payments.recheck({ id: p.paymentId });
+  expect((await paymentRow(t, p.paymentId)).pix_e2e_id).toBe(reported.slice(3));
+});
