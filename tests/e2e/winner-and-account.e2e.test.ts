@@ -125,6 +125,14 @@ describeBrowser('the winner and /conta (issue 26)', () => {
         expect(await prize.getByRole('link', { name: 'premios@cotaverde.test' }).getAttribute('href')).toMatch(
           /^mailto:premios@cotaverde\.test/,
         );
+        // The contact buttons stay inside the card's padding at every width.
+        const cardBox = (await prize.boundingBox())!;
+        for (const link of [wa, prize.getByRole('link', { name: 'premios@cotaverde.test' })]) {
+          const b = (await link.boundingBox())!;
+          expect(b.x + b.width).toBeLessThanOrEqual(cardBox.x + cardBox.width - 12);
+        }
+        // The WhatsApp number never breaks inside itself either.
+        expect((await wa.locator('.prize-nowrap').boundingBox())!.height).toBeLessThan(30);
         // The amount never breaks inside itself.
         const amountBox = await prize.locator('.prize-amount-value').boundingBox();
         expect(amountBox!.height).toBeLessThan(40);

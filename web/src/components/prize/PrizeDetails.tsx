@@ -61,7 +61,9 @@ export function PrizeClaimDetails({ claim, drawId }: { claim: PrizeClaim; drawId
                 target="_blank"
                 rel="noopener noreferrer"
               >
-                WhatsApp <span className="prize-nowrap">{formatWhatsapp(contact.whatsapp)}</span>
+                <span>
+                  WhatsApp <span className="prize-nowrap">{formatWhatsapp(contact.whatsapp)}</span>
+                </span>
               </Button>
             )}
             {contact.email && (

@@ -115,6 +115,14 @@ export default function DrawDetailPage() {
   const badge = resultBadge(draw.result);
   const total = Math.max(100, ...data.board.map((c) => c.n + 1));
 
+  const prizeCard = (
+    <Card className={`account-card prize-card${draw.claim ? ' prize-card--winner' : ''}`} title={draw.claim ? 'Seu prêmio' : 'Prêmio'}>
+      {draw.product_name && <p className="prize-text">{PRIZE_KNOWN}</p>}
+      <PrizeSummary prize={draw.prize} />
+      {draw.claim && <PrizeClaimDetails claim={draw.claim} drawId={draw.id} />}
+    </Card>
+  );
+
   const downloadEbook = () => {
     setEbookBusy(true);
     void openEbook(draw.id)
@@ -148,6 +156,8 @@ export default function DrawDetailPage() {
         </div>
       </header>
 
+      {/* The winner's next step comes first: the prize, until when and how to claim it (issue 26). */}
+      {draw.claim && prizeCard}
       <div className="draw-detail-grid">
         <Card className="account-card" title="Tabela do sorteio">
           <div className="draw-detail-board">
@@ -183,11 +193,7 @@ export default function DrawDetailPage() {
             )}
           </Card>
 
-          <Card className="account-card prize-card" title={draw.claim ? 'Seu prêmio' : 'Prêmio'}>
-            {draw.product_name && <p className="prize-text">{PRIZE_KNOWN}</p>}
-            <PrizeSummary prize={draw.prize} />
-            {draw.claim && <PrizeClaimDetails claim={draw.claim} drawId={draw.id} />}
-          </Card>
+          {!draw.claim && prizeCard}
         </div>
       </div>
     </div>
