@@ -8,6 +8,7 @@ import { drawsLiveRoutes } from './live/routes';
 import { paymentsRoutes } from './payments/routes';
 import { couponsRoutes } from './coupons/routes';
 import { accountRoutes } from './account/routes';
+import { prizeRoutes } from './results/prize-routes';
 import { adminDrawsRoutes } from './draws/admin-routes';
 import { adminUsersRoutes } from './auth/admin-users-routes';
 import { adminHistoryRoutes } from './draws/admin-history-routes';
@@ -143,6 +144,8 @@ export function moduleRouters(services: Services) {
     // Before adminDrawsRoutes: its GET /api/admin/draws/:id would take /api/admin/draws/history.
     adminHistoryRoutes(services),
     adminWinnersRoutes(services),
+    // The winner's prizes and the store's prize contact (issue 26).
+    ...prizeRoutes(services),
     adminDrawsRoutes(services),
     adminUsersRoutes(services),
     adminAuditRoutes(services),

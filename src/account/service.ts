@@ -66,6 +66,7 @@ export function createAccountService(deps: {
             'qr_code',
             'expires_at',
             'paid_at',
+            'pix_e2e_id',
             'flagged_for_review',
             'review_reason',
             'created_at',

@@ -5,6 +5,8 @@ import type { MyBoardCell, MyDrawBoard } from '../shared/api/account';
 import * as q from './queries';
 import { drawResultFor, drawStatusWord } from './serializers';
 import { iso } from '../shared/iso';
+import { claimFor, prizeOf } from '../shared/prize';
+import { readAppConfig } from '../platform/app-config';
 
 const STATE: Record<q.BoardNumber['status'], MyBoardCell['state']> = { available: 'open', reserved: 'reserved', sold: 'taken' };
 
@@ -32,6 +34,16 @@ export function createMyBoardService(deps: { db: Db }): MyBoardService {
           : Promise.resolve(undefined),
       ]);
       const drawn = draw.status === 'drawn';
+      // RULES W10: the claim (deadline, how, the store's contact) is the winner's alone.
+      const won = drawn && draw.winner_user_id === userId && draw.winner_number != null && draw.realized_at != null;
+      const config = won ? await readAppConfig(db) : null;
+      const claim =
+        won && config && draw.realized_at
+          ? claimFor(
+              { realized_at: draw.realized_at, redeemed: Boolean(draw.redeemed) },
+              { whatsapp: config.prize_contact_whatsapp, email: config.prize_contact_email },
+            )
+          : null;
       const winnerNumber = drawn ? draw.winner_number : null;
       // Other people's names never leave the server: initials only, unless the caller won.
       const winnerName = winner ? (draw.winner_user_id === userId ? winner.name : initialsOf(winner.name)) : null;
@@ -60,6 +72,8 @@ export function createMyBoardService(deps: { db: Db }): MyBoardService {
           realized_at: iso(draw.realized_at),
           closed_at: iso(draw.closed_at),
           sku: product?.sku ?? null,
+          prize: prizeOf(draw),
+          claim,
         },
         board,
         my_numbers: mine,

@@ -26,6 +26,8 @@ export interface PaymentRow {
   qr_code_base64: string | null;
   expires_at: Date | null;
   paid_at: Date | null;
+  /** The PIX end-to-end id the provider reported on approval (RULES P13). */
+  pix_e2e_id?: string | null;
   flagged_for_review: boolean;
   review_reason: string | null;
   last_checked_at: Date | null;

@@ -20,6 +20,7 @@ export function receiptView(p: PaymentRow, productTitle: string | null): Receipt
     payment_id: p.id,
     provider_transaction_id: p.provider_payment_id,
     txid: p.txid,
+    e2e_id: p.pix_e2e_id ?? null,
     amount_cents: p.amount_cents,
     paid_at: iso(p.paid_at) as string,
     method: p.method,

@@ -41,7 +41,7 @@ export const PaymentListQuery = z
     /** 0: only those still to review; 1: only those reviewed (meaningful with flagged). */
     reviewed: flag.optional(),
     /**
-     * RULES P13: a customer's name or e-mail (or part of one), a CPF (with or without its dots and
+     * RULES P14: a customer's name or e-mail (or part of one), a CPF (with or without its dots and
      * dash), a payment id, the provider's id or the PIX txid.
      */
     q: z

@@ -6,6 +6,7 @@ import { RetryUndo } from '../draws/vouchers';
 import { fulfilPayment, type PaymentRow } from './fulfilment';
 import { reversePaymentCashback } from '../coupons/service';
 import type { ProviderPayment, ProviderStatus } from './providers/types';
+import { pixEndToEndId } from './providers/e2e';
 import { LAPSED_STATUSES } from './queries';
 import type { PaymentsDeps } from './deps';
 import { PAYMENT_STATUSES, type ReviewFlag } from '../shared/api/admin-payments';
@@ -141,6 +142,12 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         }
         // Nothing to change, but an approved payment is always fulfilled (repairs a crash between).
         if (p.status === 'approved') {
+          // RULES P13: an end-to-end id reported after the approval is kept all the same.
+          const e2e = p.pix_e2e_id ? null : pixEndToEndId(remote.endToEndId);
+          if (e2e) {
+            await trx('payments').where({ id: paymentId }).update({ pix_e2e_id: e2e });
+            p.pix_e2e_id = e2e;
+          }
           const f = await fulfilPayment(trx, p, { vouchers: deps.vouchers, draws: deps.draws, receipts: deps.receipts });
           if (f.touchedDrawId) touched.add(f.touchedDrawId);
           return { p, f, touched };
@@ -175,6 +182,8 @@ export function createApplyProviderState(deps: PaymentsDeps) {
         .update({
           status: target,
           paid_at: approving && !p.paid_at ? (remote.paidAt ?? trx.fn.now()) : p.paid_at,
+          // RULES P13: the PIX end-to-end id, kept once the provider reports it.
+          pix_e2e_id: p.pix_e2e_id ?? pixEndToEndId(remote.endToEndId),
           refunded_cents: Math.max(p.refunded_cents ?? 0, remote.refundedCents ?? 0),
           // RULES P11: money the provider has or holds is asked about again on a decaying schedule.
           recheck_at: (RECHECKED_STATUSES as readonly string[]).includes(target)

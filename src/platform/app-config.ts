@@ -17,6 +17,12 @@ export const AppConfigSchema = z.object({
   main_infoproduct_id: z.number().int().positive().nullable(),
   coupon_cashback_percent: z.number().int().min(0).max(100),
   coupon_validity_days: z.number().int().min(1).max(3650),
+  /** The store's contact for winners (results/prize.ts): WhatsApp digits with the country code, and an e-mail. */
+  prize_contact_whatsapp: z
+    .string()
+    .regex(/^\d{12,13}$/)
+    .nullable(),
+  prize_contact_email: z.string().email().max(254).nullable(),
 });
 export type AppConfig = z.infer<typeof AppConfigSchema>;
 
@@ -28,6 +34,8 @@ export const APP_CONFIG_DEFAULTS: AppConfig = {
   main_infoproduct_id: null,
   coupon_cashback_percent: 100,
   coupon_validity_days: 180,
+  prize_contact_whatsapp: null,
+  prize_contact_email: null,
 };
 
 export async function readAppConfig(conn: Conn): Promise<AppConfig> {

@@ -5,6 +5,8 @@ import type { DecidedDraw } from '../shared/api/results';
 import * as q from '../draws/queries';
 import { decideWinner } from './winner-rule';
 import { winnerMail } from './mails';
+import { readPrizeContact } from './prize';
+import { claimFor, prizeOf } from '../shared/prize';
 import { GAME, type Actor, type ContestNumbers, type ResultRow, type ResultsDeps } from './model';
 import { eligibleDrawIds } from './contests';
 
@@ -47,7 +49,11 @@ export async function mailWinner(
 ): Promise<number | null> {
   if (winner.userId === null || winner.n === null) return null;
   const user = await trx('users').where({ id: winner.userId }).first('name', 'email');
-  return user ? deps.mailer.enqueue(trx, winnerMail(deps.publicUrl, d, user, contest, winner.n)) : null;
+  if (!user) return null;
+  // The prize and its claim deadline as recorded by this decision (RULES W10).
+  const row: q.DrawRow = (await trx('draws').where({ id: d.id }).first()) ?? d;
+  const claim = claimFor({ realized_at: row.realized_at ?? new Date(), redeemed: row.redeemed }, await readPrizeContact(trx));
+  return deps.mailer.enqueue(trx, winnerMail(deps.publicUrl, row, user, contest, winner.n, { prize: prizeOf(row), claim }));
 }
 
 /**

@@ -9,8 +9,10 @@ export interface ReceiptView {
   payment_id: number;
   /** The payment provider's id of the transaction (Mercado Pago / sandbox payment id). */
   provider_transaction_id: string | null;
-  /** The PIX end-to-end / transaction id when the provider gave one. */
+  /** The PIX charge's txid (the id inside the QR code). */
   txid: string | null;
+  /** The PIX end-to-end id of the payer's transfer (what a bank prints on a PIX receipt), when the provider reported it. */
+  e2e_id: string | null;
   amount_cents: number;
   /** ISO instant of the approval. */
   paid_at: string;
@@ -70,6 +72,19 @@ export function describePurchase(p: {
   return `${what}${p.draw_id != null ? ` do ${drawLabel(p.draw_id)}` : ''}${p.kind === 'autopay' ? ' (compra automática)' : ''}`;
 }
 
+export const E2E_LABEL = 'ID da transação PIX (E2E)';
+export const PROVIDER_ID_LABEL = 'Transação no provedor';
+
+/**
+ * The id that proves the payment: the PIX end-to-end id (the one on the payer's bank receipt), or
+ * the provider's transaction id where there is none (cards, providers that do not report it).
+ */
+export function proofOfPayment(r: Pick<ReceiptView, 'e2e_id' | 'provider_transaction_id'>): { label: string; value: string } | null {
+  if (r.e2e_id) return { label: E2E_LABEL, value: r.e2e_id };
+  if (r.provider_transaction_id) return { label: PROVIDER_ID_LABEL, value: r.provider_transaction_id };
+  return null;
+}
+
 /** The receipt's lines as label/value pairs (the e-mail and /conta list them in this order). */
 export function receiptFields(r: ReceiptView): Array<[string, string]> {
   const out: Array<[string, string]> = [
@@ -78,8 +93,9 @@ export function receiptFields(r: ReceiptView): Array<[string, string]> {
     ['Compra', r.description],
     ['Forma de pagamento', METHOD_LABEL[r.method]],
     ['Pagamento nº', String(r.payment_id)],
-    ['Transação no provedor', r.provider_transaction_id ?? '—'],
   ];
+  if (r.e2e_id) out.push([E2E_LABEL, r.e2e_id]);
+  out.push([PROVIDER_ID_LABEL, r.provider_transaction_id ?? '—']);
   if (r.txid) out.push(['Identificador PIX (txid)', r.txid]);
   return out;
 }

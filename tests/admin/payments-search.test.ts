@@ -3,7 +3,7 @@ import { buyEbooks, makeDraw, makeProductWithDraw, paymentRow } from '../payment
 
 /**
  * The console's payments page (issue 26): every payment reachable (no filter = all), a server-side
- * search by customer name, e-mail, CPF, payment id and provider id (RULES P13) with keyset pages,
+ * search by customer name, e-mail, CPF, payment id and provider id (RULES P14) with keyset pages,
  * and no refund of a R$ 0,00 admin grant (RULES RF8).
  */
 let t: TestContext;

@@ -1,6 +1,6 @@
 /**
  * Browser test of the customer area (account spec §2-§4): a purchase of 2 e-books approved, 2
- * numbers picked, then /conta lists them as PAGO with 'Baixar e-book' (a real PDF), the row opens
+ * numbers picked, then /conta lists them as PAGO with 'Baixar e-book' (a real PDF, saved from the same tab), the row opens
  * /me/draw/{id} with both numbers marked, and the coupon card shows the credit; a held number
  * paid from /conta with 'Gerar PIX'; the data export; the admin's draw settings. Phone-sized
  * screen, real API serving the built SPA (web/dist), demo catalogue. Screenshots of /conta and
@@ -95,29 +95,15 @@ describeBrowser('customer area in the browser', () => {
     await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(couponCode);
     await shot('conta-phone');
 
-    // --- 'Baixar e-book' opens the signed link in a new tab: a real PDF ---
-    const popupPromise = context.waitForEvent('page');
+    // --- 'Baixar e-book' downloads the PDF from this tab: no other page opens (issue 26) ---
+    const pagesBefore = context.pages().length;
+    const downloadPromise = page.waitForEvent('download');
     await row.getByRole('button', { name: 'Baixar e-book' }).click();
-    const popup = await popupPromise;
-    // The signed link answers the PDF as an attachment: Chromium turns that tab's navigation into a
-    // download (an inline answer would be shown instead: then its body is read).
-    const pdf = await new Promise<Buffer>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no PDF reached the new tab')), 20_000);
-      popup.on('download', async (d) => {
-        clearTimeout(timer);
-        resolve(fs.readFileSync(await d.path()));
-      });
-      popup.on('response', async (res) => {
-        if (!res.url().includes('/download') || !(res.headers()['content-type'] ?? '').includes('pdf')) return;
-        const body = await res.body().catch(() => null);
-        if (body?.length) {
-          clearTimeout(timer);
-          resolve(body);
-        }
-      });
-    });
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    const pdf = fs.readFileSync((await download.path())!);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    await popup.close().catch(() => undefined);
+    expect(context.pages().length).toBe(pagesBefore);
 
     // --- the draw closes (sold out or closed by an administrator): the row leads to the detail ---
     await t.services.db('draws').where({ id: drawId }).update({ status: 'closed', closed_at: t.services.db.fn.now() });
@@ -138,7 +124,9 @@ describeBrowser('customer area in the browser', () => {
     }
     await expect(page.getByText('FECHADO', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByText('Número vencedor: aguardando sorteio').isVisible()).resolves.toBe(true);
-    await expect(page.getByText('O prêmio do sorteio será indicado em breve').isVisible()).resolves.toBe(true);
+    // The prize is known (issue 26): its amount, not "será indicado em breve"; no claim for a draw not won.
+    await expect(page.locator('.prize-card .prize-amount-value').innerText()).resolves.toMatch(/^R\$\s500,00$/);
+    await expect(page.getByText('O prêmio do sorteio será indicado em breve').count()).resolves.toBe(0);
     await shot('draw-detail-phone');
   }, 180_000);
 

@@ -6,7 +6,7 @@
  * - the status chip of an open draw without sales asks before closing it;
  * - a decided draw offers no 'Excluir' (RULES D9);
  * - the payments page reaches every payment with one click on 'Todos', finds them by e-mail, CPF
- *   and payment id (RULES P13), and offers no 'Reembolsar' on a R$ 0,00 grant (RULES RF8).
+ *   and payment id (RULES P14), and offers no 'Reembolsar' on a R$ 0,00 grant (RULES RF8).
  * Screenshots go to docs/screenshots/admin/console-26-*.png.
  */
 import path from 'node:path';

@@ -74,16 +74,14 @@ describeBrowser('the result of a draw in the browser', () => {
     await shot('resultado', 390);
     await shot('resultado', 1280);
 
-    // The winner's draw detail: CONTEMPLADO, the prize text, a link to the result.
+    // The winner's draw detail: CONTEMPLADO, the prize and its deadline, a link to the result.
     await signInWithToken(context, winner.token);
     await page.goto(`${t.url}/me/draw/${draw.id}`);
     await page.getByText('CONTEMPLADO', { exact: true }).waitFor();
     await page.getByText(`Número vencedor: ${pad(third)}`).waitFor();
-    await page
-      .getByText('O prêmio do sorteio será indicado em breve')
-      .or(page.getByText('Prêmio do sorteio foi o item abaixo'))
-      .first()
-      .waitFor();
+    // The prize and how to claim it (issue 26).
+    await page.locator('.prize-card').getByText('Prazo para resgatar:').waitFor();
+    await page.locator('.prize-card .prize-amount-value').waitFor();
     await shot('detalhe-contemplado', 390);
     await page.getByRole('link', { name: 'Ver o resultado (concurso da Lotomania)' }).click();
     await page.waitForURL(`**/resultado/${draw.id}`);

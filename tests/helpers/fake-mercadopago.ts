@@ -35,7 +35,16 @@ import { jsonOrText } from './http';
  *               no card_id), src/clients/cardToken/create/types.ts (card_id, customer_id,
  *               security_code), src/clients/customerCard/create/types.ts ({token}),
  *               src/clients/chargeback/get/types.ts (payments: number[]),
- *               src/clients/paymentRefund/create/types.ts ({amount?} + idempotency key).
+ *               src/clients/paymentRefund/create/types.ts ({amount?} + idempotency key),
+ *               src/clients/payment/commonTypes.ts (TransactionData: qr_code, qr_code_base64,
+ *               transaction_id, bank_transfer_id, financial_institution, bank_info, ticket_url;
+ *               the same fields in mercadopago/sdk-go pkg/payment/response.go).
+ *   [E2E]       the PIX end-to-end id of a paid PIX: `e2e_id`, the name and the "PIX"-prefixed
+ *               form ("PIXE00360305202607260140c5589350187") of Mercado Pago's Orders API answer
+ *               (transactions.payments[].payment_method.e2e_id); on a payment it is read from
+ *               point_of_interaction.transaction_data.e2e_id. The SDK types above do not list it:
+ *               the documentation is silent on whether it is there before approval; here it
+ *               appears with the approval, with bank_transfer_id and financial_institution.
  *
  * Test-only knobs (not Mercado Pago behaviour): failNext() answers the next calls with a status;
  * cards whose number ends 0002 are declined and 0003 answer 500 twice per idempotency key
@@ -74,7 +83,16 @@ export interface FakeMpPayment {
   card?: { id: string | null; last_four_digits: string; first_six_digits: string };
   point_of_interaction?: {
     type: string;
-    transaction_data: { qr_code: string; qr_code_base64: string; transaction_id: string; ticket_url: string };
+    transaction_data: {
+      qr_code: string;
+      qr_code_base64: string;
+      transaction_id: string;
+      ticket_url: string;
+      /** [E2E] once paid. */
+      e2e_id?: string;
+      bank_transfer_id?: number;
+      financial_institution?: number;
+    };
   };
 }
 
@@ -609,6 +627,14 @@ export async function startFakeMercadoPago(
       p.status_detail = detail ?? MP_STATUS_DETAIL[status];
       changed(p);
       if (status === 'approved' && !p.date_approved) p.date_approved = p.date_last_updated;
+      // [E2E] a paid PIX carries the payer's transfer: its end-to-end id (payer bank ISPB 00360305).
+      const td = p.point_of_interaction?.transaction_data;
+      if (status === 'approved' && td && !td.e2e_id) {
+        const at = (p.date_approved ?? p.date_last_updated).replace(/\D/g, '').slice(0, 12);
+        td.e2e_id = `PIXE00360305${at}${String(p.id).padStart(11, '0').slice(-11)}`;
+        td.bank_transfer_id = p.id;
+        td.financial_institution = 1;
+      }
       if (status === 'refunded' && p.transaction_amount_refunded < p.transaction_amount) {
         p.refunds.push({
           id: nextRefundId++,

@@ -50,6 +50,12 @@ test('an e-book approval delivered 90 times at once (webhooks, polls, confirms) 
   expect(body).toMatch(/Data e hora: \d\d\/\d\d\/\d{4} às \d\d:\d\d \(horário de Brasília\)/);
   expect(body).toContain(`Pagamento nº: ${p.paymentId}`);
   expect(body).toContain(`Transação no provedor: ${mpId}`);
+  // RULES P13: the PIX end-to-end id Mercado Pago reported on approval (transaction_data.e2e_id,
+  // "PIXE…"), stored and shown as the payer's bank prints it ("E…", 32 characters).
+  const mpE2e = fake.payments.get(mpId)!.point_of_interaction!.transaction_data.e2e_id!;
+  expect(mpE2e).toMatch(/^PIXE\d{20}[0-9A-Za-z]{11}$/);
+  expect(row.pix_e2e_id).toBe(mpE2e.slice(3));
+  expect(body).toContain(`ID da transação PIX (E2E): ${mpE2e.slice(3)}`);
   expect(body).toContain(`Compra: 2 e-books “${product.title}” (2 números para escolher no Sorteio #${String(draw.id).padStart(3, '0')})`);
   expect(body).toContain('http://cotaverde.test/conta');
 
@@ -60,6 +66,7 @@ test('an e-book approval delivered 90 times at once (webhooks, polls, confirms) 
     payment_id: p.paymentId,
     provider_transaction_id: String(mpId),
     txid: row.txid,
+    e2e_id: mpE2e.slice(3),
     amount_cents: 2500,
     paid_at: new Date(row.paid_at).toISOString(),
     method: 'pix',
@@ -100,4 +107,36 @@ test('a reservation PIX receipt names the numbers; pending, admin grants and oth
   // An admin grant moves no money: no receipt.
   await t.services.payments.grantVouchers({ user: other.user.email, product: String(draw.infoproduct_id), quantity: 2 }, { via: 'cli' });
   expect(await receiptsTo(other.user.email)).toHaveLength(0);
+});
+
+test('RULES P13: an end-to-end id reported after the approval is stored then, and never replaced', async () => {
+  const u = await createUser(t);
+  const { product } = await makeProductWithDraw(t, { price_cents: 900 });
+  const p = await buyEbooks(t, u.token, product.id, 1, 900);
+  const mpId = Number((await paymentRow(t, p.paymentId)).provider_payment_id);
+  fake.setStatus(mpId, 'approved');
+  const td = fake.payments.get(mpId)!.point_of_interaction!.transaction_data;
+  const reported = td.e2e_id!;
+  // Mercado Pago answers the approval before the id: approved, fulfilled, no id yet.
+  delete td.e2e_id;
+  await t.services.payments.poll(p.paymentId);
+  let row = await paymentRow(t, p.paymentId);
+  expect(row).toMatchObject({ status: 'approved', pix_e2e_id: null });
+  let me = await t.api('GET', '/api/payments/me', { token: u.token });
+  expect(me.body.items.find((i: { id: number; kind: string }) => i.id === p.paymentId && i.kind === 'ebook').receipt.e2e_id).toBeNull();
+
+  // A later read (the re-check of approved payments, RULES P11) carries it: stored.
+  td.e2e_id = reported;
+  await t.services.payments.recheck({ id: p.paymentId });
+  row = await paymentRow(t, p.paymentId);
+  expect(row.pix_e2e_id).toBe(reported.slice(3));
+  me = await t.api('GET', '/api/payments/me', { token: u.token });
+  expect(me.body.items.find((i: { id: number; kind: string }) => i.id === p.paymentId && i.kind === 'ebook').receipt.e2e_id).toBe(
+    reported.slice(3),
+  );
+
+  // Another value later changes nothing.
+  td.e2e_id = 'PIXE99999999202601010000AAAAAAAAAAA';
+  await t.services.payments.recheck({ id: p.paymentId });
+  expect((await paymentRow(t, p.paymentId)).pix_e2e_id).toBe(reported.slice(3));
 });

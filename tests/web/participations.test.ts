@@ -204,6 +204,7 @@ describe('buildParticipationRows', () => {
       txid: 'tx21',
       amount_cents: 2000,
       paid_at: at(10),
+      e2e_id: null,
       method: 'pix' as const,
       description: '2 e-books “Guia” (2 números para escolher no Sorteio #007)',
     };

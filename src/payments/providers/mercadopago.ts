@@ -12,6 +12,7 @@ import type {
   SavedCard,
 } from './types';
 import { ProviderError } from './types';
+import { pixEndToEndId } from './e2e';
 
 /**
  * Mercado Pago's payment status → ours ("Status de pagamento"). `authorized` and `in_mediation`
@@ -118,7 +119,10 @@ interface MpAnswer {
   date_approved?: string | null;
   transaction_amount?: number | string;
   transaction_amount_refunded?: number | string;
-  point_of_interaction?: { transaction_data?: { qr_code?: string; qr_code_base64?: string; transaction_id?: string | null } };
+  /** PIX data; `e2e_id` = the PIX end-to-end id once paid (sources in docs/DECISIONS.md, "Winner and /conta"). */
+  point_of_interaction?: {
+    transaction_data?: { qr_code?: string; qr_code_base64?: string; transaction_id?: string | null; e2e_id?: string | null };
+  };
   payment_method?: { id?: string };
   issuer?: { name?: string };
   last_four_digits?: string;
@@ -174,6 +178,7 @@ export function createMercadoPagoProvider(cfg: MercadoPagoConfig): PaymentProvid
     amountCents: Math.round(Number(p.transaction_amount ?? 0) * 100),
     paidAt: p.date_approved ? new Date(p.date_approved) : null,
     refundedCents: Math.round(Number(p.transaction_amount_refunded ?? 0) * 100),
+    endToEndId: pixEndToEndId(p.point_of_interaction?.transaction_data?.e2e_id),
   });
 
   const provider: PaymentProvider = {

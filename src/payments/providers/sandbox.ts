@@ -1,3 +1,4 @@
+import { sandboxEndToEndId } from './e2e';
 import QRCode from 'qrcode';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db';
@@ -142,7 +143,9 @@ export function createSandboxProvider(deps: {
       } else if (status === 'pending' && new Date(c.expires_at).getTime() <= now) {
         status = 'expired';
       }
-      return { providerPaymentId, externalReference: c.external_reference, status, amountCents: c.amount_cents, paidAt };
+      // A paid PIX has the end-to-end id the payer's bank would print (RULES P13).
+      const endToEndId = paidAt ? sandboxEndToEndId(new Date(paidAt), providerPaymentId) : null;
+      return { providerPaymentId, externalReference: c.external_reference, status, amountCents: c.amount_cents, paidAt, endToEndId };
     },
 
     /** Marks the charge paid at the "bank"; true if it changed. */

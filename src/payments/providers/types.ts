@@ -56,6 +56,11 @@ export interface ProviderPayment {
   paidAt: Date | null;
   /** What the provider refunded so far (a partial refund leaves the status approved). */
   refundedCents?: number;
+  /**
+   * The PIX end-to-end id of a paid PIX (the id a bank prints on the payer's receipt), when the
+   * provider reports it; stored on approval (RULES P13).
+   */
+  endToEndId?: string | null;
 }
 
 export interface PaymentProvider {

@@ -5,6 +5,7 @@
  */
 import type { DrawResultWord, DrawStatus } from './draws';
 import type { ReceiptView } from '../receipt';
+import type { PrizeClaim, PrizeView } from '../prize';
 
 export type PaymentStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'charged_back';
 /** How the user got numbers or vouchers. */
@@ -77,6 +78,10 @@ export interface MyDrawBoard {
     realized_at: string | null;
     closed_at: string | null;
     sku: string | null;
+    /** The draw's prize (amount, and the item once the admin recorded it). */
+    prize: PrizeView;
+    /** How and until when to claim it: only the winner's own board has it (RULES W10). */
+    claim: PrizeClaim | null;
   };
   board: MyBoardCell[];
   my_numbers: number[];

@@ -6,6 +6,7 @@ import { AutopayCard } from './AutopayCard';
 import { CouponCard, type CouponCardHandle } from './CouponCard';
 import { DrawSettings } from './DrawSettings';
 import { firstName, formatDate } from './format';
+import { MyPrizes } from './MyPrizes';
 import { Participations } from './Participations';
 import { Receipts } from './Receipts';
 import { RegistrationData } from './RegistrationData';
@@ -15,8 +16,8 @@ import { usePixPay } from './usePixPay';
 import './account.css';
 
 /**
- * Customer area (/conta, account spec §2): header, coupon balance, participations (with the PIX
- * pay flow), registration data with the data export, the automatic purchase of captive numbers
+ * Customer area (/conta, account spec §2): header, the winner's prizes, participations (with the
+ * PIX pay flow; first, issue 26), coupon balance, registration data with the data export, the automatic purchase of captive numbers
  * (autopay) and the draw settings for administrators.
  */
 export default function AccountPage() {
@@ -41,14 +42,16 @@ export default function AccountPage() {
         <h1>Olá{firstName(user.name) ? `, ${firstName(user.name)}` : ''}!</h1>
         {since && <p className="muted">Cliente desde {since}</p>}
       </header>
-      {/* Phones: balance, participations, data, security, autopay, settings; desktops: balance and data side by side above the table, security beside autopay below it. */}
+      {/* Phones: prizes, participations, balance, data, security, autopay, settings; desktops: the participations table first, balance and data side by side below it, security beside autopay below them. */}
       <div className="account-grid">
-        <div className="account-slot account-slot--coupon">
-          <CouponCard ref={coupon} />
-        </div>
+        {/* Issue 26: a winner's prize, then 'Minhas participações', before the coupon card. */}
         <div className="account-slot account-slot--main">
+          <MyPrizes />
           <Participations data={participations} generating={pix.generating} onPay={pix.pay} />
           <Receipts payments={participations.payments} />
+        </div>
+        <div className="account-slot account-slot--coupon">
+          <CouponCard ref={coupon} />
         </div>
         <div className="account-slot account-slot--side">
           <RegistrationData user={user} />

@@ -2,6 +2,7 @@ import { api } from '../../api/client';
 import type { Draw, PublicConfig } from '../../api/types';
 import type { CouponBalance, CouponSync, EbookLink, MyDrawBoard, ParticipationItem } from '../../../../src/shared/api/account';
 import type { PixPayment } from '../purchase/purchaseApi';
+import type { MyPrize } from '../../../../src/shared/prize';
 import type { ReservationLike } from './participations';
 
 /** Reservation and payment reads add a cache-busting timestamp (account spec §7). */
@@ -36,6 +37,8 @@ export const accountApi = {
   saveConfig: (body: { banner_title: string; max_numbers_per_selection: number }) => api.post<PublicConfig>('/api/config', body),
 
   exportMine: () => api.file('/api/me/export'),
+
+  prizes: (signal?: AbortSignal) => api.get<{ items: MyPrize[] }>('/api/me/prizes', { signal }).then((r) => r.items ?? []),
 
   board: (drawId: number, signal?: AbortSignal) => api.get<MyDrawBoard>(`/api/me/draws/${drawId}/board`, { query: fresh(), signal }),
 };

@@ -9,6 +9,7 @@ import { adminKeys, useKeptQuery } from './shared/queries';
 import { dashboardApi } from './dashboard/dashboardApi';
 import { CurrentDrawCard } from './dashboard/CurrentDrawCard';
 import { SettingsCard } from './dashboard/SettingsCard';
+import { PrizeContactCard } from './dashboard/PrizeContactCard';
 import { DrawsTable } from './dashboard/DrawsTable';
 import { FiguresCard } from './dashboard/FiguresCard';
 import './dashboard/dashboard.css';
@@ -35,6 +36,7 @@ export default function DashboardPage() {
         <CurrentDrawCard summary={summary} loading={loading} loadError={loadError} onRetry={changed} onChanged={changed} />
         <SettingsCard summary={summary} loading={loading} onSaved={changed} />
       </div>
+      <PrizeContactCard />
       <FiguresCard />
       <DrawsTable onChanged={changed} />
       <Card

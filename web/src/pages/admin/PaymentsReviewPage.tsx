@@ -33,7 +33,7 @@ export default function PaymentsReviewPage() {
   const [status, setStatus] = useState<string>('');
   const [view, setView] = useState<PaymentsView>('todo');
   const [query, setQuery] = useState('');
-  // Keyset pages (RULES P13): the cursor of each page after the first; offset only numbers the pages.
+  // Keyset pages (RULES P14): the cursor of each page after the first; offset only numbers the pages.
   const [cursors, setCursors] = useState<number[]>([]);
   const offset = cursors.length * PAGE;
   const [reviewing, setReviewing] = useState<AdminPayment | null>(null);

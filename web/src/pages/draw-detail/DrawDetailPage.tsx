@@ -9,6 +9,7 @@ import { LoadFailedResult } from '../../components/LoadFailedResult';
 import { NotFoundResult } from '../../components/NotFoundResult';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useLiveRefresh } from '../../live/useLiveDraws';
+import { PrizeClaimDetails, PrizeSummary } from '../../components/prize/PrizeDetails';
 import type { MyDrawBoard } from '../../../../src/shared/api/account';
 import { accountApi } from '../account/accountApi';
 import { openEbook } from '../account/downloads';
@@ -19,7 +20,6 @@ import '../../components/board/number-grid.css';
 import '../account/account.css';
 
 export const PRIZE_KNOWN = 'Prêmio do sorteio foi o item abaixo';
-export const PRIZE_SOON = 'O prêmio do sorteio será indicado em breve';
 
 /** 'Detalhes do Sorteio #007'. */
 export const detailTitle = (id: number) => `Detalhes do Sorteio #${String(id).padStart(3, '0')}`;
@@ -32,9 +32,6 @@ export function toBoardNumbers(board: MyDrawBoard['board']): BoardNumber[] {
     initials: null,
   }));
 }
-
-/** Only http(s) links are rendered as links (the prize link is typed by an administrator). */
-const safeLink = (url: string | null) => (url && /^https?:\/\//i.test(url.trim()) ? url.trim() : null);
 
 function Legend() {
   const items: Array<[string, string]> = [
@@ -64,7 +61,11 @@ function DetailSkeleton() {
   );
 }
 
-/** Draw detail (/me/draw/{id}, account spec §2): status, winning number, the board with the viewer's numbers, prize, 'Seus números'. */
+/**
+ * Draw detail (/me/draw/{id}, account spec §2): status, winning number, the board with the viewer's
+ * numbers, 'Seus números', and the prize (amount and item); the winner also sees until when and how
+ * to claim it, and the store's contact (issue 26; the server sends that to the winner only).
+ */
 export default function DrawDetailPage() {
   const { id: rawId } = useParams();
   const id = /^\d{1,10}$/.test(rawId ?? '') ? Number(rawId) : null;
@@ -112,8 +113,15 @@ export default function DrawDetailPage() {
   const won = winner != null && mine.includes(winner);
   // The server's result for the caller: decided → contemplado / nao contemplado (numbers here) / sorteado (none).
   const badge = resultBadge(draw.result);
-  const link = safeLink(draw.product_link);
   const total = Math.max(100, ...data.board.map((c) => c.n + 1));
+
+  const prizeCard = (
+    <Card className={`account-card prize-card${draw.claim ? ' prize-card--winner' : ''}`} title={draw.claim ? 'Seu prêmio' : 'Prêmio'}>
+      {draw.product_name && <p className="prize-text">{PRIZE_KNOWN}</p>}
+      <PrizeSummary prize={draw.prize} />
+      {draw.claim && <PrizeClaimDetails claim={draw.claim} drawId={draw.id} />}
+    </Card>
+  );
 
   const downloadEbook = () => {
     setEbookBusy(true);
@@ -148,6 +156,8 @@ export default function DrawDetailPage() {
         </div>
       </header>
 
+      {/* The winner's next step comes first: the prize, until when and how to claim it (issue 26). */}
+      {draw.claim && prizeCard}
       <div className="draw-detail-grid">
         <Card className="account-card" title="Tabela do sorteio">
           <div className="draw-detail-board">
@@ -183,24 +193,7 @@ export default function DrawDetailPage() {
             )}
           </Card>
 
-          <Card className="account-card" title="Prêmio">
-            {draw.product_name ? (
-              <>
-                <p className="prize-text">{PRIZE_KNOWN}</p>
-                <p className="prize-name">
-                  {link ? (
-                    <a href={link} target="_blank" rel="noopener noreferrer">
-                      {draw.product_name}
-                    </a>
-                  ) : (
-                    draw.product_name
-                  )}
-                </p>
-              </>
-            ) : (
-              <p className="prize-text muted">{PRIZE_SOON}</p>
-            )}
-          </Card>
+          {!draw.claim && prizeCard}
         </div>
       </div>
     </div>
