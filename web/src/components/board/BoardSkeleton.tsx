@@ -1,14 +1,13 @@
 import { SkeletonBlock, SkeletonText } from '../plain/Skeleton';
-import { BOARD_COLUMNS } from './keys';
 import './number-grid.css';
 
 /** 100 placeholder cells in the board's shape (10 × 10), while the board loads. */
 export function BoardSkeleton({ label = 'Carregando a tabela de números' }: { label?: string }) {
   return (
     <div className="number-grid number-grid--interactive number-grid-skeleton" role="status" aria-label={label}>
-      {Array.from({ length: 100 / BOARD_COLUMNS }, (_, r) => (
+      {Array.from({ length: 10 }, (_, r) => (
         <div className="number-row" key={r} aria-hidden="true">
-          {Array.from({ length: BOARD_COLUMNS }, (_, c) => (
+          {Array.from({ length: 10 }, (_, c) => (
             <span key={c} className="number-cell" />
           ))}
         </div>
