@@ -273,6 +273,37 @@ describeBrowser('the number board on a phone', () => {
     await freeAll();
   }, 120_000);
 
+  it('a Surpresinha number taken meanwhile: the reservation’s 409 names it, the board refreshes', async () => {
+    const u = await createUser(t);
+    await t.services.payments.grantVouchers({ user: u.email, product: PRODUCT, quantity: '2' }, { via: 'cli' });
+    await signInWithToken(context, u.token);
+    await open(390);
+    await page.getByLabel('Quantos?').selectOption('2');
+    await page.getByRole('button', { name: 'Surpresinha' }).click();
+    await page.getByText('Selecionados: 2').waitFor();
+    const chosen = (await panel().getByRole('list', { name: 'Números selecionados' }).getByRole('button').allInnerTexts())
+      .map((s) => Number(s.replace(/\D/g, '')))
+      .sort((a, b) => a - b);
+    await panel().getByRole('button', { name: 'CONFIRMAR' }).click();
+    const dialog = await settled(page.getByRole('dialog').filter({ hasText: 'Confirmar números usando vouchers' }));
+
+    // Someone else buys the first of them while the dialog is open.
+    const other = await createUser(t);
+    await t.services.db('draw_numbers').where({ draw_id: drawId, n: chosen[0] }).update({ status: 'sold', owner_user_id: other.user.id });
+    t.services.draws.invalidateBoard(drawId);
+    await dialog.getByRole('button', { name: 'CONFIRMAR' }).click();
+
+    const notice = page.getByRole('dialog').filter({ hasText: 'Aviso' });
+    await notice.getByText(`Alguns números ficaram indisponíveis/reservados: ${pad(chosen[0])}`).waitFor();
+    await shot('surpresinha-conflict-390');
+    await (await settled(notice)).getByRole('button', { name: 'OK' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await cell(chosen[0], 'Indisponível').waitFor();
+    await cell(chosen[1], 'selecionado').waitFor();
+    await page.getByText('Selecionados: 1').waitFor();
+    await freeAll();
+  }, 120_000);
+
   it('the winning cell is amber, as the legend’s "Vencedor", with readable text', async () => {
     const numbers = REAL_CONTESTS['2650'].map(Number);
     const drawnAt = new Date(Date.now() - 2 * 86_400_000);
