@@ -65,14 +65,14 @@ describeBrowser('the number board on a phone', () => {
     return b;
   };
 
-  /** The element is on screen and not under the panel (pinned at the bottom on phones, beside the board on wide screens). */
+  /** The element is on screen, not under the panel (pinned at the bottom on phones, beside the board on wide screens) nor the sticky top bar. */
   async function expectClearOfPanel(target: Locator) {
     await eventually(async () => {
-      const [c, p] = [await boxOf(target), await boxOf(panel())];
+      const [c, p, bar] = [await boxOf(target), await boxOf(panel()), await boxOf(page.locator('.topbar'))];
       const vh = page.viewportSize()!.height;
       const overlaps = c.x < p.x + p.width && p.x < c.x + c.width && c.y < p.y + p.height && p.y < c.y + c.height;
-      return !overlaps && c.y >= 0 && c.y + c.height <= vh;
-    }, 'the cell to be in view and clear of the selection panel');
+      return !overlaps && c.y >= bar.y + bar.height && c.y + c.height <= vh;
+    }, 'the cell to be in view, clear of the selection panel and of the top bar');
   }
 
   async function sellAllBut(free: number[]) {
@@ -125,6 +125,10 @@ describeBrowser('the number board on a phone', () => {
       await expect(page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('data-n'))).resolves.toBe('99');
       await expectClearOfPanel(cell(99, 'Disponível'));
       await shot(`focus-last-row-${width}`);
+      // And back to the first number: not hidden under the top bar either.
+      await page.keyboard.press('Control+Home');
+      await expect(page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('data-n'))).resolves.toBe('0');
+      await expectClearOfPanel(cell(0, 'Disponível'));
 
       // The last row scrolled into view (as a browser does for any element) clears the panel too.
       await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
@@ -334,6 +338,14 @@ describeBrowser('the number board on a phone', () => {
       await expect(paintedColours(swatch).then((s) => s.background)).resolves.toBe(c.background);
       await winning.scrollIntoViewIfNeeded();
       await shot(`winner-${width}`);
+
+      // The public result page's winning number is the same amber.
+      await page.goto(`${t.url}/resultado/${draw.id}`);
+      const ball = page.getByLabel(`Número vencedor ${pad(win)}`);
+      await ball.waitFor();
+      const b = await paintedColours(ball);
+      expect(b.background).toBe('rgb(245, 166, 35)');
+      expect(contrastRatio(b.color, b.background)).toBeGreaterThanOrEqual(AA_TEXT);
     }
   }, 120_000);
 });

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
  * SC 2.4.11, focus not obscured): while the panel is sticky, the page's scroll padding at the
  * bottom equals the panel's height (measured with a ResizeObserver, so chips and a collapse count),
  * so a focused cell and the last row scroll clear of it; and a cell that gets the focus behind
- * the panel is scrolled above it. Runs in effects only (the page renders on the server too).
+ * the panel (or the sticky top bar) is scrolled clear. Runs in effects only (the page renders on the server too).
  * Returns the ref to put on the panel.
  */
 export function usePanelClearance<T extends HTMLElement>() {
@@ -34,6 +34,10 @@ export function usePanelClearance<T extends HTMLElement>() {
         const box = target.getBoundingClientRect();
         const top = panel.getBoundingClientRect().top;
         if (box.bottom > top - 4 && box.top < window.innerHeight) window.scrollBy({ top: box.bottom - top + 8, behavior: 'instant' });
+        // Nor under the sticky top bar.
+        const bar = document.querySelector('.topbar');
+        const barBottom = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+        if (box.top < barBottom + 4 && box.bottom > 0) window.scrollBy({ top: box.top - barBottom - 8, behavior: 'instant' });
       });
     };
     document.addEventListener('focusin', onFocus);
