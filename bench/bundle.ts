@@ -13,7 +13,9 @@
  * 4. Opens / in a fresh headless Chromium (phone viewport, empty cache, the Accept-Encoding
  *    Chromium sends: gzip, deflate, br, zstd), waits for the product cards and for the network
  *    to go quiet, and sums the body bytes of every JS response as sent (brotli where accepted).
- * 5. Checks the budget (≤ 170 KB of JS) and that no chunk holding account or admin code was
+ * 5. Does the same for a first visit of /numeros (the page WhatsApp links send buyers to): at most
+ *    1.3× the home page's JS, no antd.
+ * 6. Checks the budget (≤ 170 KB of JS) and that no chunk holding account or admin code was
  *    downloaded (web/dist/.vite/chunks.json says what each chunk contains), prints the chunks and
  *    writes the section "Home page download (JS)" of docs/BENCHMARKS.md. Exits 1 when either
  *    check fails.
@@ -121,6 +123,15 @@ async function main() {
     }
     await context.close();
 
+    // /numeros (where WhatsApp links send buyers), a first visit too: at most 1.3× the home page's JS (issue 26).
+    const boardContext = await browser.newContext({ viewport: PHONE_VIEWPORT, locale: 'pt-BR' });
+    const boardPage = await boardContext.newPage();
+    const boardScripts = await recordScripts(boardPage, async () => {
+      await boardPage.goto(`${url}/numeros`);
+      await boardPage.getByRole('grid').first().waitFor();
+    });
+    await boardContext.close();
+
     // ------------------------------------------------------------ report
     const map = readChunkMap();
     const failed = scripts.filter((s) => s.status !== 200);
@@ -154,6 +165,15 @@ async function main() {
       : `No account or admin code downloaded: none of the ${scripts.length} scripts holds a source under \`web/src/pages/account/\` or \`web/src/pages/admin/\` (those are in ${lazyOnly.map((f) => `\`${f}\``).join(', ')}, not requested).`;
     console.log(`\n${table}\n\n${verdict}\n${privacy}\n`);
 
+    const boardTotal = boardScripts.reduce((a, s) => a + s.transferred, 0);
+    const boardGz = boardScripts.reduce((a, s) => a + (gzipSize(s.file) ?? s.raw), 0);
+    const ratio = boardTotal / total;
+    const boardAntd = [...new Set(boardScripts.flatMap((s) => Object.keys(chunkOf(map, s.file)?.sources ?? {})))].filter(
+      (src) => src === 'antd' || src.startsWith('@rc-component/'),
+    );
+    const boardVerdict = `JS transferred by a first visit of \`/numeros\`: **${kb(boardTotal)} KB** in ${boardScripts.length} files (${kb(boardGz)} KB if sent gzip), **${ratio.toFixed(2)}×** the home page's (goal: at most 1.3×: ${ratio <= 1.3 ? 'met' : 'NOT MET'}); antd: ${boardAntd.length ? boardAntd.join(', ') : 'none'}.`;
+    console.log(`${boardVerdict}\n`);
+
     const section = [
       '## Home page download (JS)',
       '',
@@ -174,13 +194,15 @@ async function main() {
       '',
       privacy,
       '',
+      boardVerdict,
+      '',
     ].join('\n');
     if (process.env.BENCH_NO_DOCS === '1') console.log('BENCH_NO_DOCS=1: docs not written.');
     else {
       writeSection(BENCHMARKS_FILE, section);
       console.log('docs/BENCHMARKS.md updated.');
     }
-    if (!withinBudget || leaked.length) process.exitCode = 1;
+    if (!withinBudget || leaked.length || ratio > 1.3) process.exitCode = 1;
   } finally {
     await browser?.close();
     if (server) {

@@ -119,4 +119,32 @@ describeBrowser('the home page download', () => {
     await page.waitForLoadState('networkidle');
     expect(profileCalls).toEqual(['GET', 'GET', 'GET']);
   }, 120_000);
+  // Issue 26: /numeros, where WhatsApp links send buyers, is plain elements outside the antd scope.
+  it('/numeros sends at most 1.3× the home page’s JS (as sent, brotli), no antd', async () => {
+    const home = await recordScripts(page, async () => {
+      await page.goto(`${t.url}/`);
+      await page.getByRole('article').first().waitFor();
+    });
+    // A fresh browser context: nothing cached from the home page's visit.
+    const other = await session.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
+    try {
+      const board = await other.newPage();
+      const numeros = await recordScripts(board, async () => {
+        await board.goto(`${t.url}/numeros`);
+        await board.getByRole('grid', { name: /Tabela de números do sorteio/ }).waitFor();
+      });
+      const sum = (xs: ScriptResponse[]) => xs.reduce((a, s) => a + s.transferred, 0);
+      const [h, n] = [sum(home), sum(numeros)];
+      expect(h).toBeGreaterThan(0);
+      expect(h).toBeLessThanOrEqual(HOME_JS_BUDGET_BYTES);
+      expect(n / h).toBeLessThanOrEqual(1.3);
+      const sources = sourcesOf(numeros);
+      expect([...sources].filter((s) => s === 'antd' || s.startsWith('@rc-component/'))).toEqual([]);
+      expect(sources.has('web/src/pages/numbers/NumbersPage.tsx')).toBe(true);
+      expect(privateSourcesIn(map, numeros)).toEqual([]);
+      console.log(`JS as sent: / ${(h / 1024).toFixed(1)} KB, /numeros ${(n / 1024).toFixed(1)} KB (${(n / h).toFixed(2)}×)`);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });

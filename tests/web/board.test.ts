@@ -10,6 +10,10 @@ import {
   pad2,
   statusOf,
   toggleNumber,
+  freeNumbers,
+  randomIndex,
+  surpriseMax,
+  surpriseNumbers,
   unavailableAmong,
   type Board,
 } from '../../web/src/pages/numbers/board';
@@ -260,5 +264,72 @@ describe('board keys (roving tabindex of NumberGrid)', () => {
     expect(moveFocus(47, ' ', 100)).toBeNull();
     expect(moveFocus(47, 'Enter', 100)).toBeNull();
     expect(moveFocus(47, 'a', 100)).toBeNull();
+  });
+});
+
+describe("'Surpresinha' and 'Só livres' (issue 26)", () => {
+  const boardOf = (cells: Array<[number, NumberStatus]>): Board => ({
+    draw_id: 1,
+    status: 'open',
+    total_numbers: 10,
+    numbers: cells.map(([n, status]) => ({ n, status, initials: null })),
+  });
+
+  test('free numbers: available ones, missing cells counting as available', () => {
+    expect(
+      freeNumbers(
+        boardOf([
+          [1, 'sold'],
+          [2, 'reserved'],
+          [3, 'taken'],
+          [4, 'available'],
+        ]),
+        10,
+      ),
+    ).toEqual([0, 4, 5, 6, 7, 8, 9]);
+    expect(freeNumbers(null, 10)).toEqual([]);
+  });
+
+  test('picks `count` distinct free numbers, sorted; never more than are free', () => {
+    const free = [3, 17, 42, 64, 88];
+    for (let i = 0; i < 50; i++) {
+      const picked = surpriseNumbers(free, 3);
+      expect(picked).toHaveLength(3);
+      expect(new Set(picked).size).toBe(3);
+      for (const n of picked) expect(free).toContain(n);
+      expect(picked).toEqual([...picked].sort((a, b) => a - b));
+    }
+    expect(surpriseNumbers(free, 9)).toEqual(free);
+    expect(surpriseNumbers(free, 0)).toEqual([]);
+    expect(surpriseNumbers([], 3)).toEqual([]);
+  });
+
+  test('the pick follows the random source (a partial Fisher-Yates shuffle)', () => {
+    // Always the last index left: swaps 0↔4 then 1↔4 → [88, 3] among [3, 17, 42, 64, 88] … sorted.
+    expect(surpriseNumbers([3, 17, 42, 64, 88], 2, (max) => max - 1)).toEqual([3, 88]);
+    expect(surpriseNumbers([3, 17, 42, 64, 88], 2, () => 0)).toEqual([3, 17]);
+  });
+
+  test('random indexes come from the CSPRNG, without modulo bias (values past the last whole cycle are drawn again)', () => {
+    const values = [0xffff_ffff, 7];
+    const fill = (a: Uint32Array) => {
+      a[0] = values.shift()!;
+      return a;
+    };
+    expect(randomIndex(10, fill)).toBe(7);
+    expect(values).toEqual([]);
+    for (let i = 0; i < 100; i++) {
+      const v = randomIndex(3);
+      expect(v).toBeGreaterThanOrEqual(0);
+      expect(v).toBeLessThan(3);
+    }
+    expect(() => randomIndex(0)).toThrow(RangeError);
+  });
+
+  test('how many may be picked: the per-selection maximum, the free count and the allowance', () => {
+    expect(surpriseMax({ maxSelection: 10, free: 4, remaining: null })).toBe(4);
+    expect(surpriseMax({ maxSelection: 5, free: 40, remaining: null })).toBe(5);
+    expect(surpriseMax({ maxSelection: 5, free: 40, remaining: 2 })).toBe(2);
+    expect(surpriseMax({ maxSelection: 5, free: 40, remaining: 0 })).toBe(0);
   });
 });

@@ -94,9 +94,23 @@ describe('board cells', () => {
     expect(contrastRatio(colour(rule(GRID, '.number-cell__owner').color), mine)).toBeGreaterThanOrEqual(AA_TEXT);
   });
 
-  test('a selected cell: white on the primary green', () => {
+  test('a selected cell: dark text on a bright fill, the fill at least 3:1 against an available cell (issue 26)', () => {
     const r = rule(GRID, '.number-cell--selected');
     expect(contrastRatio(colour(r.color), colour(r.background))).toBeGreaterThanOrEqual(AA_TEXT);
+    const check = rule(GRID, '.number-cell__check');
+    expect(contrastRatio(colour(check.color), colour(check.background))).toBeGreaterThanOrEqual(AA_TEXT);
+    for (const [, under] of boardBackgrounds) {
+      const available = flatten(rule(GRID, '.number-cell--available').background, under);
+      expect(contrastRatio(colour(r.background), available)).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  test('the winning cell: amber with dark text (AA), the owner initials on it too', () => {
+    const r = rule(GRID, '.number-grid .number-cell.number-cell--winner');
+    expect(colour(r.background)).toBe(colour('var(--amber)'));
+    expect(contrastRatio(colour(r.color), colour(r.background))).toBeGreaterThanOrEqual(AA_TEXT);
+    const owner = rule(GRID, '.number-cell--winner .number-cell__owner');
+    expect(contrastRatio(colour(owner.color), colour(r.background))).toBeGreaterThanOrEqual(AA_TEXT);
   });
 });
 

@@ -1,7 +1,8 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AdminRoute, ProtectedRoute } from './auth/guards';
 import { RouteError } from './components/RouteErrorBoundary';
+import { BoardPageSkeleton } from './components/board/BoardSkeleton';
 import { AppLayout } from './layout/AppLayout';
 import HomePage from './pages/home/HomePage';
 
@@ -40,6 +41,17 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { index: true, element: <HomePage /> },
+      // /numeros (where WhatsApp links send buyers) is built of plain elements, outside the antd
+      // scope: it downloads little more than the home page (issue 26, ≤ 1.3×), and shows the
+      // board's shape while its chunk arrives.
+      {
+        path: 'numeros',
+        element: (
+          <Suspense fallback={<BoardPageSkeleton />}>
+            <NumbersPage />
+          </Suspense>
+        ),
+      },
       {
         element: <AntdOutlet />,
         children: [
@@ -49,7 +61,6 @@ export const routes: RouteObject[] = [
           { path: 'termos', element: <TermsPage /> },
           { path: 'privacidade', element: <PrivacyPage /> },
           { path: 'jogo-responsavel', element: <ResponsibleGamingPage /> },
-          { path: 'numeros', element: <NumbersPage /> },
           { path: 'infoprodutos', element: <CataloguePage /> },
           { path: 'comprar/:sku', element: <ProductPage /> },
           { path: 'resultado/:id', element: <ResultPage /> },

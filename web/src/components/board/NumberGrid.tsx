@@ -28,6 +28,8 @@ export interface NumberGridProps {
   mine?: readonly number[];
   /** The winning number (draw detail, /me/draw/{id}). */
   winner?: number | null;
+  /** 'Só livres': show only the numbers that can be picked (and the picked ones), in board order. */
+  onlyAvailable?: boolean;
   /** Compact cells (home cards). */
   compact?: boolean;
   ariaLabel?: string;
@@ -47,13 +49,15 @@ export function NumberGrid({
   onToggle,
   mine = [],
   winner = null,
+  onlyAvailable = false,
   compact,
   ariaLabel = 'Tabela de números',
 }: NumberGridProps) {
   const byN = new Map(numbers.map((c) => [c.n, c]));
-  const cells = Array.from({ length: totalNumbers }, (_, n) => byN.get(n) ?? { n, status: 'available' as const, initials: null });
+  const all = Array.from({ length: totalNumbers }, (_, n) => byN.get(n) ?? { n, status: 'available' as const, initials: null });
+  const cells = onlyAvailable ? all.filter((c) => cellState(c.status) === 'available' || selected.includes(c.n)) : all;
   const grid = `number-grid${compact ? ' number-grid--compact' : ''}${onToggle ? ' number-grid--interactive' : ''}`;
-  const { root, cellProps } = useRovingGrid<HTMLDivElement>(totalNumbers);
+  const { root, cellProps } = useRovingGrid<HTMLDivElement>(cells.length);
 
   const rows: Array<typeof cells> = [];
   for (let i = 0; i < cells.length; i += BOARD_COLUMNS) rows.push(cells.slice(i, i + BOARD_COLUMNS));
@@ -69,7 +73,7 @@ export function NumberGrid({
     >
       {rows.map((row, r) => (
         <div role="row" className="number-row" key={r}>
-          {row.map((c) => {
+          {row.map((c, i) => {
             const state = cellState(c.status);
             const isSelected = selected.includes(c.n);
             const isMine = state === 'unavailable' && mine.includes(c.n);
@@ -79,7 +83,14 @@ export function NumberGrid({
             const cls = `number-cell number-cell--${state}${isSelected ? ' number-cell--selected' : ''}${isMine ? ' number-cell--mine' : ''}${
               isWinner ? ' number-cell--winner' : ''
             }`;
-            const content = isMine ? (
+            const content = isSelected ? (
+              <>
+                {pad2(c.n)}
+                <span className="number-cell__check" aria-hidden="true">
+                  ✓
+                </span>
+              </>
+            ) : isMine ? (
               <>
                 <span className="number-cell__n">{pad2(c.n)}</span>
                 {c.initials && (
@@ -108,7 +119,8 @@ export function NumberGrid({
                 aria-label={label}
                 aria-selected={isSelected}
                 aria-disabled={pickable ? undefined : true}
-                {...cellProps(c.n)}
+                data-n={c.n}
+                {...cellProps(r * BOARD_COLUMNS + i)}
                 onClick={() => {
                   if (pickable) onToggle(c.n);
                 }}
@@ -136,7 +148,9 @@ export function NumberLegend({ withSelected = false, withMine = false }: { withS
       ))}
       {withSelected && (
         <li>
-          <span className="number-cell number-cell--available number-cell--selected number-legend__swatch" aria-hidden="true" />
+          <span className="number-cell number-cell--available number-cell--selected number-legend__swatch" aria-hidden="true">
+            <span className="number-cell__check">✓</span>
+          </span>
           Selecionado
         </li>
       )}

@@ -4,7 +4,8 @@ import { moveFocus } from './keys';
 /**
  * Roving tabindex of a number grid (the ARIA grid pattern): the grid is one Tab stop, the cell
  * that last had the focus; arrows, Home/End (Ctrl: first/last) and PageUp/PageDown move it.
- * Cells carry data-n; the hook returns the container ref and each cell's props.
+ * Cells carry data-i, their position among the cells shown (the board may show only some
+ * numbers: 'Só livres'); the hook returns the container ref and each cell's props (by position).
  */
 export function useRovingGrid<T extends HTMLElement>(total: number) {
   const [active, setActive] = useState(0);
@@ -14,10 +15,10 @@ export function useRovingGrid<T extends HTMLElement>(total: number) {
   useEffect(() => {
     if (!focusNext.current) return;
     focusNext.current = false;
-    root.current?.querySelector<HTMLElement>(`[data-n="${current}"]`)?.focus();
+    root.current?.querySelector<HTMLElement>(`[data-i="${current}"]`)?.focus();
   }, [current]);
   const cellProps = (n: number) => ({
-    'data-n': n,
+    'data-i': n,
     tabIndex: n === current ? 0 : -1,
     onFocus: () => setActive(n),
     onKeyDown: (e: KeyboardEvent<HTMLElement>) => {

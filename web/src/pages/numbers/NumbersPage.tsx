@@ -1,14 +1,16 @@
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, errorMessage } from '../../api/client';
 import { useAuth } from '../../auth/AuthContext';
 import { NumberLegend } from '../../components/board/NumberGrid';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { countBoard, formatNumbers, maxSelectionOf, statusOf, toggleNumber } from './board';
+import { countBoard, formatNumbers, freeNumbers, maxSelectionOf, statusOf, surpriseMax, surpriseNumbers, toggleNumber } from './board';
 import { LIMIT_TEXT } from './confirm';
 import { BoardAlerts } from './components/BoardAlerts';
 import { BoardGrid } from './components/BoardGrid';
 import { ClosedDraws } from './components/ClosedDraws';
-import { ConfirmDialog } from './components/ConfirmDialog';
+import { BoardTools } from './components/BoardTools';
+import { ConfirmDialog, NoticeDialog } from './components/ConfirmDialog';
 import { ConfirmOutcome } from './components/ConfirmOutcome';
 import { DrawHeader, DrawHeaderSkeleton } from './components/DrawHeader';
 import { DrawRulesNote } from './components/DrawRulesNote';
@@ -18,21 +20,38 @@ import { useConfirmNumbers } from './hooks/useConfirmNumbers';
 import { useDrawSource } from './hooks/useDrawSource';
 import { useMyNumbers } from './hooks/useMyNumbers';
 import { useNotice } from './hooks/useNotice';
+import { usePanelClearance } from './hooks/usePanelClearance';
 import { useAllowance, useBoard, useClosedDraws, useDraw, useDrawId, useMyReservations, usePublicConfig } from './hooks/useNumbersData';
 import { useSelection } from './hooks/useSelection';
 import { useSoldOutRollover } from './hooks/useSoldOutRollover';
+import { QueryScope } from '../../query';
 import './numbers.css';
+
+/**
+ * /numeros is rendered outside the antd scope (router.tsx): plain elements only, and its own
+ * query client provider (the one AntdOutlet gives the other pages).
+ */
+export default function NumbersRoute() {
+  return (
+    <QueryScope>
+      <NumbersPage />
+    </QueryScope>
+  );
+}
 
 /**
  * Number board (storefront spec §2 "Number board (/numeros)", §4, §5, §7, §8): which draw, its
  * board and the visitor's picks; the data, confirming and the sold-out rollover are the hooks/,
  * the parts of the screen the components/.
  */
-export default function NumbersPage() {
+function NumbersPage() {
   useDocumentTitle('Escolha seus números');
   const location = useLocation();
   const navigate = useNavigate();
-  const notice = useNotice();
+  const { notice, content: noticeContent, close: closeNotice } = useNotice();
+  const [onlyFree, setOnlyFree] = useState(false);
+  const [surprise, setSurprise] = useState<number[] | null>(null);
+  const panelRef = usePanelClearance<HTMLElement>();
   const auth = useAuth();
   const signedIn = !auth.loading && auth.isAuthenticated;
 
@@ -56,7 +75,7 @@ export default function NumbersPage() {
     reloadMine: myReservations.reload,
     notice,
   });
-  const { closedVersion, soldOutError } = useSoldOutRollover({ board: board.board, draw: draw.data, signedIn, clear });
+  const { closedVersion, soldOutError, rolledOver } = useSoldOutRollover({ board: board.board, draw: draw.data, signedIn, clear });
   const closed = useClosedDraws(closedVersion);
 
   const maxSelection = maxSelectionOf(config.data?.max_numbers_per_selection);
@@ -77,6 +96,16 @@ export default function NumbersPage() {
     if (out.kind === 'changed') setSelected(out.selected);
     else if (out.kind === 'limit') notice(LIMIT_TEXT);
     else if (out.kind === 'max') notice(`Você pode escolher no máximo ${out.max} ${out.max === 1 ? 'número' : 'números'} por vez.`);
+  };
+
+  const free = freeNumbers(board.board, total);
+  const surpriseLimit = surpriseMax({ maxSelection, free: free.length, remaining });
+  const onSurprise = (count: number) => {
+    if (confirm.dialogOpen || confirm.checking) return;
+    const picked = surpriseNumbers(free, Math.min(count, surpriseLimit));
+    if (!picked.length) return;
+    setSelected(picked);
+    setSurprise(picked);
   };
 
   const confirmDisabled = !selected.length || (remaining !== null && selected.length > remaining) || !board.board;
@@ -127,6 +156,11 @@ export default function NumbersPage() {
             </h2>
             <NumberLegend withSelected withMine={mine.length > 0} />
           </div>
+          {rolledOver && (
+            <p className="numbers-rolled-over" role="status">
+              {rolledOver}
+            </p>
+          )}
           {outcome && <ConfirmOutcome key={outcome.id} outcome={outcome} focusRef={outcomeRef} onClose={confirm.dismissOutcome} />}
           {mine.length > 0 && (
             <p className="numbers-mine" aria-live="polite">
@@ -142,7 +176,35 @@ export default function NumbersPage() {
             board={board}
             soldOutError={soldOutError}
           />
-          <BoardGrid board={board} total={total} selected={selected} mine={mine} onToggle={onToggle} />
+          {board.board && (
+            <BoardTools
+              onlyFree={onlyFree}
+              onOnlyFree={setOnlyFree}
+              max={surpriseLimit}
+              onSurprise={onSurprise}
+              disabled={confirm.dialogOpen || confirm.checking}
+            />
+          )}
+          {surprise && surprise.length > 0 && formatNumbers(surprise) === formatNumbers(selected) && (
+            <p className="numbers-surprise-result" role="status">
+              Surpresinha: <strong>{formatNumbers(surprise)}</strong>. Confira e toque em CONFIRMAR.
+            </p>
+          )}
+          {onlyFree && board.board && free.length === 0 && selected.length === 0 ? (
+            <p className="muted numbers-none-free">Nenhum número livre nesta tabela agora.</p>
+          ) : (
+            <BoardGrid
+              board={board}
+              total={total}
+              selected={selected}
+              mine={mine}
+              onToggle={(n) => {
+                setSurprise(null);
+                onToggle(n);
+              }}
+              onlyFree={onlyFree}
+            />
+          )}
         </section>
         {/* Phones: header above the board, panel pinned below it. Wide screens: both beside the board. */}
         <div className="numbers-side">
@@ -153,11 +215,18 @@ export default function NumbersPage() {
             allowanceLoading={signedIn && allowance.loading}
             selected={selected}
             maxSelection={maxSelection}
-            onRemove={(n) => setSelected((prev) => prev.filter((x) => x !== n))}
-            onClear={clear}
+            onRemove={(n) => {
+              setSurprise(null);
+              setSelected((prev) => prev.filter((x) => x !== n));
+            }}
+            onClear={() => {
+              setSurprise(null);
+              clear();
+            }}
             onConfirm={() => void confirm.onConfirm()}
             confirmDisabled={confirmDisabled}
             checking={confirm.checking}
+            panelRef={panelRef}
           />
         </div>
       </div>
@@ -174,15 +243,14 @@ export default function NumbersPage() {
         submitting={confirm.submitting}
         onBack={() => confirm.setDialogOpen(false)}
         onClear={() => {
+          setSurprise(null);
           clear();
           confirm.setDialogOpen(false);
         }}
         onConfirm={() => void confirm.submit()}
         returnFocus={!outcome}
-        afterClose={() => {
-          if (outcome) outcomeRef.current?.focus();
-        }}
       />
+      {noticeContent != null && <NoticeDialog content={noticeContent} onClose={closeNotice} />}
     </div>
   );
 }

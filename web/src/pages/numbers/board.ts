@@ -167,3 +167,40 @@ export function drawSourceOf(state: unknown): DrawSource {
   const sku = typeof p?.sku === 'string' && p.sku.trim() ? p.sku.trim() : null;
   return { drawId, product: productId != null ? String(productId) : sku };
 }
+
+/** The numbers a visitor could pick now: available on the board (missing cells count as available). */
+export function freeNumbers(board: Board | null | undefined, total: number): number[] {
+  if (!board) return [];
+  const byN = new Map(board.numbers.map((c) => [c.n, c.status]));
+  return Array.from({ length: total }, (_, n) => n).filter((n) => (byN.get(n) ?? 'available') === 'available');
+}
+
+/** A uniform random integer in [0, max) from the browser's CSPRNG (rejection sampling: no modulo bias). */
+export function randomIndex(max: number, fill: (a: Uint32Array) => Uint32Array = (a) => crypto.getRandomValues(a)): number {
+  if (!Number.isInteger(max) || max <= 0) throw new RangeError('max must be a positive integer');
+  const limit = Math.floor(0x1_0000_0000 / max) * max;
+  const buf = new Uint32Array(1);
+  for (;;) {
+    const v = fill(buf)[0];
+    if (v < limit) return v % max;
+  }
+}
+
+/**
+ * 'Surpresinha': `count` distinct numbers drawn at random among `free` (a partial Fisher-Yates
+ * shuffle on crypto.getRandomValues), sorted. Fewer when fewer are free.
+ */
+export function surpriseNumbers(free: readonly number[], count: number, rnd: (max: number) => number = randomIndex): number[] {
+  const pool = [...free];
+  const n = Math.max(0, Math.min(Math.floor(count), pool.length));
+  for (let i = 0; i < n; i++) {
+    const j = i + rnd(pool.length - i);
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return sortUnique(pool.slice(0, n));
+}
+
+/** How many numbers 'Surpresinha' may pick: the per-selection maximum, the free numbers and (signed in) the allowance. */
+export function surpriseMax(o: { maxSelection: number; free: number; remaining: number | null }): number {
+  return Math.max(0, Math.min(o.maxSelection, o.free, o.remaining ?? Number.POSITIVE_INFINITY));
+}

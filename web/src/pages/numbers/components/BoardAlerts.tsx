@@ -1,10 +1,10 @@
-import { Alert, Button } from 'antd';
 import { ReloadOutlined, ShoppingOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../../api/client';
 import type { DrawStatus } from '../../../api/types';
-import { LinkButton } from '../../../components/LinkButton';
+import { PlainButton, PlainLinkButton } from '../../../components/plain/Button';
 import { isSoldOut } from '../board';
 import { noop, type AllowanceState, type BoardState } from '../hooks/useNumbersData';
+import { Callout } from './ui';
 
 /**
  * What the visitor should know above the board: their allowance could not be loaded, they have no
@@ -28,58 +28,34 @@ export function BoardAlerts({
   return (
     <>
       {signedIn && !allowance.loading && allowance.error != null && (
-        <Alert
-          type="error"
-          showIcon
+        <Callout
+          tone="error"
           className="numbers-alert"
           title={errorMessage(allowance.error, 'Não foi possível carregar quantos números você pode escolher.')}
-          description={
-            <Button size="small" onClick={() => allowance.refresh().catch(noop)}>
-              Tentar novamente
-            </Button>
-          }
-        />
+        >
+          <PlainButton onClick={() => allowance.refresh().catch(noop)}>Tentar novamente</PlainButton>
+        </Callout>
       )}
       {signedIn && remaining === 0 && drawStatus === 'open' && (
-        <Alert
-          type="info"
-          showIcon
-          className="numbers-alert"
-          title="Você não tem números para escolher neste sorteio."
-          description={
-            <>
-              <p className="numbers-alert-text">Cada e-book comprado dá direito a escolher 1 número nesta tabela.</p>
-              <LinkButton size="small" type="primary" icon={<ShoppingOutlined />} to="/infoprodutos">
-                Ver e-books
-              </LinkButton>
-            </>
-          }
-        />
+        <Callout tone="info" className="numbers-alert" title="Você não tem números para escolher neste sorteio.">
+          <p className="numbers-alert-text">Cada e-book comprado dá direito a escolher 1 número nesta tabela.</p>
+          <PlainLinkButton type="primary" icon={<ShoppingOutlined />} to="/infoprodutos">
+            Ver e-books
+          </PlainLinkButton>
+        </Callout>
       )}
       {board.board && isSoldOut(board.board) && (
-        <Alert
-          type="warning"
-          showIcon
-          className="numbers-alert"
-          title="Tabela esgotada: todos os números deste sorteio foram vendidos."
-          description={soldOutError ?? undefined}
-        />
+        <Callout tone="warning" className="numbers-alert" title="Tabela esgotada: todos os números deste sorteio foram vendidos.">
+          {soldOutError ?? undefined}
+        </Callout>
       )}
       {board.board && board.error != null && (
-        <Alert
-          type="warning"
-          showIcon
-          className="numbers-alert"
-          title={errorMessage(board.error, 'Não foi possível atualizar a tabela agora.')}
-          description={
-            <>
-              <p className="numbers-alert-text">Os números abaixo podem estar desatualizados.</p>
-              <Button size="small" icon={<ReloadOutlined />} onClick={() => board.refresh().catch(noop)}>
-                Atualizar
-              </Button>
-            </>
-          }
-        />
+        <Callout tone="warning" className="numbers-alert" title={errorMessage(board.error, 'Não foi possível atualizar a tabela agora.')}>
+          <p className="numbers-alert-text">Os números abaixo podem estar desatualizados.</p>
+          <PlainButton icon={<ReloadOutlined />} onClick={() => board.refresh().catch(noop)}>
+            Atualizar
+          </PlainButton>
+        </Callout>
       )}
     </>
   );

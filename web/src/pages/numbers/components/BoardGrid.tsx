@@ -1,7 +1,9 @@
-import { Alert, Button } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../../api/client';
+import { BoardSkeleton } from '../../../components/board/BoardSkeleton';
 import { NumberGrid } from '../../../components/board/NumberGrid';
+import { PlainButton } from '../../../components/plain/Button';
+import { Callout } from './ui';
 import { noop, type BoardState } from '../hooks/useNumbersData';
 
 /** The board's grid; before the first board, its failure with 'Tentar novamente' or a skeleton. */
@@ -11,12 +13,15 @@ export function BoardGrid({
   selected,
   mine,
   onToggle,
+  onlyFree = false,
 }: {
   board: BoardState;
   total: number;
   selected: number[];
   mine: number[];
   onToggle(n: number): void;
+  /** 'Só livres': only the numbers that can be picked (and the ones picked). */
+  onlyFree?: boolean;
 }) {
   if (board.board) {
     return (
@@ -26,34 +31,19 @@ export function BoardGrid({
         selected={selected}
         onToggle={onToggle}
         mine={mine}
+        onlyAvailable={onlyFree}
         ariaLabel={`Tabela de números do sorteio #${board.board.draw_id}`}
       />
     );
   }
   if (board.error != null && !board.loading) {
     return (
-      <Alert
-        type="error"
-        showIcon
-        title={errorMessage(board.error, 'Não foi possível carregar a tabela de números.')}
-        description={
-          <Button size="small" icon={<ReloadOutlined />} onClick={() => board.refresh().catch(noop)}>
-            Tentar novamente
-          </Button>
-        }
-      />
+      <Callout tone="error" title={errorMessage(board.error, 'Não foi possível carregar a tabela de números.')}>
+        <PlainButton icon={<ReloadOutlined />} onClick={() => board.refresh().catch(noop)}>
+          Tentar novamente
+        </PlainButton>
+      </Callout>
     );
   }
   return <BoardSkeleton />;
-}
-
-/** 100 placeholder cells in the board's shape. */
-function BoardSkeleton() {
-  return (
-    <div className="number-grid number-grid--interactive numbers-grid-skeleton" role="status" aria-label="Carregando a tabela de números">
-      {Array.from({ length: 100 }, (_, i) => (
-        <span key={i} className="number-cell" />
-      ))}
-    </div>
-  );
 }

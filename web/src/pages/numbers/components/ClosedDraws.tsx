@@ -1,6 +1,7 @@
-import { Skeleton, Tag } from 'antd';
 import type { Draw } from '../../../api/types';
+import { SkeletonBlock, SkeletonText } from '../../../components/plain/Skeleton';
 import { Cover } from './DrawHeader';
+import { Tag } from './ui';
 
 /** 'Sorteios fechados (aguardando sorteio)': sold-out boards waiting for the Lotomania result (storefront spec §2). */
 export function ClosedDraws({ items, loading }: { items: Draw[]; loading: boolean }) {
@@ -13,8 +14,10 @@ export function ClosedDraws({ items, loading }: { items: Draw[]; loading: boolea
         <ul className="closed-draws-list" aria-hidden="true">
           {[0, 1, 2].map((i) => (
             <li key={i} className="closed-draw-card">
-              <Skeleton.Node active style={{ width: '100%', height: 140 }} />
-              <Skeleton active title={false} paragraph={{ rows: 2, width: ['90%', '50%'] }} />
+              <SkeletonBlock style={{ width: '100%', height: 140, borderRadius: 0 }} />
+              <div className="closed-draw-body">
+                <SkeletonText title={false} rows={2} widths={['90%', '50%']} />
+              </div>
             </li>
           ))}
         </ul>
@@ -30,9 +33,7 @@ export function ClosedDraws({ items, loading }: { items: Draw[]; loading: boolea
                 <div className="closed-draw-body">
                   <h3 className="closed-draw-name">{title}</h3>
                   <div className="closed-draw-meta">
-                    <Tag color="gold" variant="outlined">
-                      Fechado
-                    </Tag>
+                    <Tag tone="gold">Fechado</Tag>
                     <span className="muted">#{d.id}</span>
                   </div>
                 </div>

@@ -1,5 +1,7 @@
-import { Button, Modal } from 'antd';
+import type { ReactNode } from 'react';
+import { PlainButton } from '../../../components/plain/Button';
 import { pad2 } from '../board';
+import { Dialog } from './ui';
 
 /** 'Confirmar números usando vouchers' with VOLTAR / LIMPAR SELEÇÃO / CONFIRMAR (storefront spec §2). */
 export function ConfirmDialog({
@@ -11,7 +13,6 @@ export function ConfirmDialog({
   onClear,
   onConfirm,
   returnFocus = true,
-  afterClose,
 }: {
   open: boolean;
   drawId: number | null;
@@ -22,32 +23,26 @@ export function ConfirmDialog({
   onConfirm(): void;
   /** False after a confirmation: the focus goes to the result message, not back to the panel's CONFIRMAR. */
   returnFocus?: boolean;
-  afterClose?(): void;
 }) {
+  if (!open) return null;
   const sorted = [...numbers].sort((a, b) => a - b);
   return (
-    <Modal
-      open={open}
+    <Dialog
       title="Confirmar números usando vouchers"
       onCancel={submitting ? undefined : onBack}
-      closable={!submitting}
-      mask={{ closable: !submitting }}
-      keyboard={!submitting}
-      destroyOnHidden
-      focusTriggerAfterClose={returnFocus}
-      afterClose={afterClose}
+      returnFocus={returnFocus}
       className="numbers-confirm"
       footer={
         <div className="numbers-confirm-actions">
-          <Button onClick={onBack} disabled={submitting}>
+          <PlainButton onClick={onBack} disabled={submitting}>
             VOLTAR
-          </Button>
-          <Button onClick={onClear} disabled={submitting}>
+          </PlainButton>
+          <PlainButton onClick={onClear} disabled={submitting}>
             LIMPAR SELEÇÃO
-          </Button>
-          <Button type="primary" onClick={onConfirm} loading={submitting}>
+          </PlainButton>
+          <PlainButton type="primary" onClick={onConfirm} loading={submitting}>
             CONFIRMAR
-          </Button>
+          </PlainButton>
         </div>
       }
     >
@@ -64,6 +59,24 @@ export function ConfirmDialog({
       <p className="muted numbers-confirm-note">
         Depois de confirmados, os números ficam registrados no seu nome e não podem ser trocados.
       </p>
-    </Modal>
+    </Dialog>
+  );
+}
+
+/** The page's 'Aviso' (limits, numbers taken meanwhile, failures of CONFIRMAR) with OK. */
+export function NoticeDialog({ content, onClose }: { content: ReactNode; onClose(): void }) {
+  return (
+    <Dialog
+      title="Aviso"
+      onCancel={onClose}
+      className="numbers-notice"
+      footer={
+        <PlainButton type="primary" onClick={onClose}>
+          OK
+        </PlainButton>
+      }
+    >
+      <p>{content}</p>
+    </Dialog>
   );
 }

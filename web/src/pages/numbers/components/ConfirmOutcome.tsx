@@ -1,7 +1,7 @@
 import type { RefObject } from 'react';
-import { Alert } from 'antd';
 import { formatNumbers } from '../board';
 import type { Outcome } from '../hooks/useConfirmNumbers';
+import { Callout } from './ui';
 
 /** The answer of the last CONFIRMAR above the board; `focusRef` takes the focus when it appears. */
 export function ConfirmOutcome({
@@ -15,18 +15,11 @@ export function ConfirmOutcome({
 }) {
   return (
     <div ref={focusRef} tabIndex={-1} className="numbers-result">
-      <Alert
-        type="success"
-        showIcon
-        title={outcome.text}
-        description={
-          outcome.numbers.length === 1
-            ? `Número ${formatNumbers(outcome.numbers)}: já está na sua área do cliente.`
-            : `Números ${formatNumbers(outcome.numbers)}: já estão na sua área do cliente.`
-        }
-        closable={{ closeIcon: true, 'aria-label': 'Fechar mensagem' }}
-        onClose={onClose}
-      />
+      <Callout tone="success" title={outcome.text} onClose={onClose}>
+        {outcome.numbers.length === 1
+          ? `Número ${formatNumbers(outcome.numbers)}: já está na sua área do cliente.`
+          : `Números ${formatNumbers(outcome.numbers)}: já estão na sua área do cliente.`}
+      </Callout>
     </div>
   );
 }

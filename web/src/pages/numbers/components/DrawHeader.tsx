@@ -1,14 +1,16 @@
-import { Skeleton, Tag } from 'antd';
 import { Availability } from '../../../components/product/ProductOffer';
 import { BookOutlined } from '@ant-design/icons';
 import type { Draw, DrawStatus } from '../../../api/types';
 import type { BoardCounts } from '../board';
-import { coverSrc, formatBRL } from '../../../components/product/format';
+import { coverSrc } from '../../../components/product/format';
+import { Money } from '../../../components/money/Money';
+import { SkeletonBlock, SkeletonText } from '../../../components/plain/Skeleton';
+import { Tag } from './ui';
 
-const STATUS_TAG: Record<DrawStatus, { color: string; label: string }> = {
-  open: { color: 'green', label: 'Aberto' },
-  closed: { color: 'gold', label: 'Fechado' },
-  sorteado: { color: 'default', label: 'Sorteado' },
+const STATUS_TAG: Record<DrawStatus, { tone: 'green' | 'gold' | 'default'; label: string }> = {
+  open: { tone: 'green', label: 'Aberto' },
+  closed: { tone: 'gold', label: 'Fechado' },
+  sorteado: { tone: 'default', label: 'Sorteado' },
 };
 
 export function Cover({ src, alt, className }: { src: string | null | undefined; alt: string; className: string }) {
@@ -38,9 +40,7 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
         <div className="numbers-title-text">
           <div className="numbers-kicker">
             <span>Sorteio #{draw.id}</span>
-            <Tag color={status.color} variant="outlined">
-              {status.label}
-            </Tag>
+            <Tag tone={status.tone}>{status.label}</Tag>
           </div>
           <h1 className="numbers-title">Escolha seus números</h1>
           <p className="numbers-product">{title}</p>
@@ -52,11 +52,15 @@ export function DrawHeader({ draw, counts }: { draw: Draw; counts: BoardCounts |
       <dl className="numbers-stats">
         <div>
           <dt>Prêmio</dt>
-          <dd className="text-amber">{formatBRL(draw.prize_cents)}</dd>
+          <dd className="text-amber">
+            <Money cents={draw.prize_cents} />
+          </dd>
         </div>
         <div>
           <dt>Por número</dt>
-          <dd>{formatBRL(draw.ticket_price_cents)}</dd>
+          <dd>
+            <Money cents={draw.ticket_price_cents} />
+          </dd>
         </div>
         <div>
           <dt>Disponíveis</dt>
@@ -74,10 +78,12 @@ export function DrawHeaderSkeleton() {
   return (
     <div className="numbers-header" aria-hidden="true">
       <div className="numbers-title-row">
-        <Skeleton.Node active style={{ width: 60, height: 80 }} />
-        <Skeleton active title={{ width: '70%' }} paragraph={{ rows: 2, width: ['50%', '35%'] }} style={{ flex: 1 }} />
+        <SkeletonBlock style={{ width: 60, height: 80, flex: 'none' }} />
+        <div style={{ flex: 1 }}>
+          <SkeletonText titleWidth="70%" rows={2} widths={['50%', '35%']} />
+        </div>
       </div>
-      <Skeleton.Button active block style={{ height: 64, marginTop: 16 }} />
+      <SkeletonBlock style={{ height: 64, marginTop: 16 }} />
     </div>
   );
 }

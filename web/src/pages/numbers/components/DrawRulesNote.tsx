@@ -1,7 +1,7 @@
-import { Button } from 'antd';
 import { CalendarOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { BRAND } from '../../../brand';
+import { btnClass } from '../../../components/plain/Button';
 import { expectedDrawDate } from '../../home/drawDate';
 
 /**
@@ -21,16 +21,14 @@ export function DrawRulesNote() {
         <strong className="text-amber">{day.format('D')}</strong> ({day.format('dddd, D [de] MMMM')}). Ganha quem tiver o último número
         sorteado. Regras completas nos <Link to="/termos">Termos de Uso</Link>.
       </p>
-      <Button
+      <a
         href={BRAND.communityGroupUrl}
         target="_blank"
         rel="noopener noreferrer"
-        icon={<WhatsAppOutlined />}
-        className="numbers-group-link"
-        block
+        className={btnClass({ block: true }, 'numbers-group-link')}
       >
-        Entrar no grupo da comunidade
-      </Button>
+        <WhatsAppOutlined aria-hidden /> <span>Entrar no grupo da comunidade</span>
+      </a>
     </section>
   );
 }

@@ -1,26 +1,19 @@
-import { Button, Result } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import type { Draw } from '../../../api/types';
-import { LinkButton } from '../../../components/LinkButton';
+import { PlainButton, PlainLinkButton } from '../../../components/plain/Button';
 import { ClosedDraws } from './ClosedDraws';
+import { ResultBlock } from './ui';
 
 /** The board could not be loaded: the reason and 'Tentar novamente'. */
 export function LoadError({ text, onRetry }: { text: string; onRetry(): void }) {
   return (
     <div className="page page-narrow">
-      <Result
-        status="warning"
-        title={<h1 className="result-title">Não foi possível carregar a tabela</h1>}
-        subTitle={text}
-        extra={
-          <div className="result-actions">
-            <Button type="primary" icon={<ReloadOutlined />} onClick={onRetry}>
-              Tentar novamente
-            </Button>
-            <LinkButton to="/">Voltar ao início</LinkButton>
-          </div>
-        }
-      />
+      <ResultBlock tone="warning" title="Não foi possível carregar a tabela" text={text}>
+        <PlainButton type="primary" icon={<ReloadOutlined />} onClick={onRetry}>
+          Tentar novamente
+        </PlainButton>
+        <PlainLinkButton to="/">Voltar ao início</PlainLinkButton>
+      </ResultBlock>
     </div>
   );
 }
@@ -29,16 +22,15 @@ export function LoadError({ text, onRetry }: { text: string; onRetry(): void }) 
 export function NoOpenDraw({ closed }: { closed: { items: Draw[]; loading: boolean } }) {
   return (
     <div className="page numbers-page">
-      <Result
-        status="info"
-        title={<h1 className="result-title">Nenhum sorteio aberto no momento</h1>}
-        subTitle="Todas as tabelas estão fechadas. Assim que uma nova rodada abrir, você poderá escolher seus números aqui."
-        extra={
-          <LinkButton type="primary" to="/">
-            Voltar ao início
-          </LinkButton>
-        }
-      />
+      <ResultBlock
+        tone="info"
+        title="Nenhum sorteio aberto no momento"
+        text="Todas as tabelas estão fechadas. Assim que uma nova rodada abrir, você poderá escolher seus números aqui."
+      >
+        <PlainLinkButton type="primary" to="/">
+          Voltar ao início
+        </PlainLinkButton>
+      </ResultBlock>
       <ClosedDraws items={closed.items} loading={closed.loading} />
     </div>
   );
@@ -48,19 +40,12 @@ export function NoOpenDraw({ closed }: { closed: { items: Draw[]; loading: boole
 export function DrawNotFound({ drawId, onShowOpen }: { drawId: number | null; onShowOpen(): void }) {
   return (
     <div className="page page-narrow">
-      <Result
-        status="404"
-        title={<h1 className="result-title">Sorteio não encontrado</h1>}
-        subTitle={`O sorteio #${drawId} não existe ou foi removido.`}
-        extra={
-          <div className="result-actions">
-            <Button type="primary" onClick={onShowOpen}>
-              Ver o sorteio aberto
-            </Button>
-            <LinkButton to="/">Voltar ao início</LinkButton>
-          </div>
-        }
-      />
+      <ResultBlock tone="warning" title="Sorteio não encontrado" text={`O sorteio #${drawId} não existe ou foi removido.`}>
+        <PlainButton type="primary" onClick={onShowOpen}>
+          Ver o sorteio aberto
+        </PlainButton>
+        <PlainLinkButton to="/">Voltar ao início</PlainLinkButton>
+      </ResultBlock>
     </div>
   );
 }

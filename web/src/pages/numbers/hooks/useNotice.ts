@@ -1,8 +1,12 @@
-import { useCallback, type ReactNode } from 'react';
-import { App } from 'antd';
+import { useCallback, useState, type ReactNode } from 'react';
 
-/** The page's 'Aviso' dialog (limits, numbers taken meanwhile, failures of CONFIRMAR). */
-export function useNotice(): (content: ReactNode) => void {
-  const { modal } = App.useApp();
-  return useCallback((content: ReactNode) => modal.warning({ title: 'Aviso', content, okText: 'OK', centered: true }), [modal]);
+/**
+ * The page's 'Aviso' (limits, numbers taken meanwhile, failures of CONFIRMAR): `notice(text)` opens
+ * it, the page renders <NoticeDialog> while `content` is set, `close` dismisses it.
+ */
+export function useNotice(): { notice(content: ReactNode): void; content: ReactNode | null; close(): void } {
+  const [content, setContent] = useState<ReactNode | null>(null);
+  const notice = useCallback((c: ReactNode) => setContent(c), []);
+  const close = useCallback(() => setContent(null), []);
+  return { notice, content, close };
 }

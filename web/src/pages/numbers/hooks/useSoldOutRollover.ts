@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { App } from 'antd';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../../api/client';
 import type { Draw } from '../../../api/types';
@@ -21,12 +20,13 @@ export function useSoldOutRollover({
   draw: Draw | null;
   signedIn: boolean;
   clear(): void;
-}): { closedVersion: number; soldOutError: string | null } {
+}): { closedVersion: number; soldOutError: string | null; rolledOver: string | null } {
   const location = useLocation();
   const navigate = useNavigate();
-  const { message } = App.useApp();
   const [closedVersion, setClosedVersion] = useState(0);
   const [soldOutError, setSoldOutError] = useState<string | null>(null);
+  /** 'Tabela esgotada! Nova rodada (#N) aberta automaticamente.', shown above the new board. */
+  const [rolledOver, setRolledOver] = useState<string | null>(null);
   const handled = useRef(new Set<number>());
 
   useEffect(() => {
@@ -42,11 +42,11 @@ export function useSoldOutRollover({
         setSoldOutError(null);
         clear();
         navigate(location.pathname, { replace: true, state: { drawId: nextId }, preventScrollReset: true });
-        message.success(`Tabela esgotada! Nova rodada (#${nextId}) aberta automaticamente.`, 6);
+        setRolledOver(`Tabela esgotada! Nova rodada (#${nextId}) aberta automaticamente.`);
       },
       (err) => setSoldOutError(errorMessage(err, 'Não foi possível abrir a nova rodada agora.')),
     );
-  }, [board, draw, signedIn, clear, navigate, location.pathname, message]);
+  }, [board, draw, signedIn, clear, navigate, location.pathname]);
 
-  return { closedVersion, soldOutError };
+  return { closedVersion, soldOutError, rolledOver };
 }
