@@ -1,0 +1,127 @@
+import type { Context, Next } from 'koa';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Logger } from '../platform/logger';
+import { scriptSafeJson, SSR_SEEDS_ID, type SsrReads, type SsrSeeds } from '../shared/ssr';
+import { ENTRY, WebBuild } from './assets';
+import { publicPageOf, readsOf, type PublicPage, type ReadSources } from './reads';
+
+/** web/src/entry-server.tsx as built (web/dist-ssr/entry-server.cjs). */
+interface Renderer {
+  render(url: string, reads: SsrReads, opts?: { timeoutMs?: number }): Promise<{ html: string; styles: string; seeds: SsrSeeds }>;
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Below AntdOutlet, the lazily loaded component each public page renders (manifest keys, web/src/router.tsx). */
+const ANTD_OUTLET = 'src/antd/AntdOutlet.tsx';
+const PAGE_SOURCES: Record<string, string> = {
+  catalogue: 'src/pages/catalogue/CataloguePage.tsx',
+  numbers: 'src/pages/numbers/NumbersPage.tsx',
+  result: 'src/pages/result/ResultPage.tsx',
+  '/termos': 'src/pages/legal/TermsPage.tsx',
+  '/privacidade': 'src/pages/legal/PrivacyPage.tsx',
+  '/jogo-responsavel': 'src/pages/legal/ResponsibleGamingPage.tsx',
+};
+
+function lazySourcesOf(page: PublicPage, pathname: string): string[] {
+  if (page.kind === 'home') return [];
+  const source = PAGE_SOURCES[page.kind === 'legal' ? pathname : page.kind];
+  return source ? [ANTD_OUTLET, source] : [ANTD_OUTLET];
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * The page: the built index.html with the rendered markup in #root, the CSS it needs inline (the
+ * app's stylesheet and the page chunk's, whose <link>s would block the first paint, and antd's
+ * extracted styles), modulepreload links for the page's chunks, and the seeds as JSON.
+ */
+export function assemble(
+  build: WebBuild,
+  page: PublicPage,
+  pathname: string,
+  r: { html: string; styles: string; seeds: SsrSeeds },
+): string {
+  const entry = build.assetsOf([ENTRY]);
+  const route = build.assetsOf([ENTRY, ...lazySourcesOf(page, pathname)]);
+  let html = build.template();
+  // The entry's stylesheets become inline CSS (render-blocking requests on a slow phone otherwise).
+  for (const css of entry.css)
+    html = html.replace(new RegExp(`\\s*<link rel="stylesheet"[^>]*href="/${css.replace(/[.]/g, '\\.')}"[^>]*>`), '');
+  const inlineCss = route.css.map((f) => build.cssText(f)).join('\n');
+  const preloads = route.js
+    .filter((f) => !html.includes(`/${f}"`))
+    .map((f) => `<link rel="modulepreload" crossorigin href="/${escapeAttr(f)}">`)
+    .join('');
+  const head = `<style data-cv-css>${inlineCss.replace(/<\/style/gi, '<\\/style')}</style>${r.styles}${preloads}`;
+  html = html.replace('</head>', `${head}</head>`);
+  html = html.replace('<div id="root"></div>', `<div id="root">${r.html}</div>`);
+  html = html.replace('</body>', `<script id="${SSR_SEEDS_ID}" type="application/json">${scriptSafeJson(r.seeds)}</script></body>`);
+  return html;
+}
+
+/**
+ * Server-rendered public pages (/, /infoprodutos, /numeros, /resultado/{id}, the legal pages):
+ * the public reads those pages show, from the same services and read cache the API answers from,
+ * rendered by web/dist-ssr/entry-server.cjs into the built index.html. Any other address, and any
+ * failure here (no server build, a component that fails on the server), falls through to the
+ * client-rendered app shell (platform/http/static.ts). WEB_SSR=off leaves this out (src/http.ts).
+ */
+export function ssrPages(opts: { webDir: string; sources: ReadSources; logger: Logger; renderFile?: string }) {
+  const webDir = path.resolve(opts.webDir);
+  const renderFile = opts.renderFile ?? path.join(path.dirname(webDir), 'dist-ssr', 'entry-server.cjs');
+  const build = new WebBuild(webDir);
+  let renderer: Renderer | null = null;
+  let missingLogged = false;
+
+  const load = (): Renderer | null => {
+    if (renderer) return renderer;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      renderer = require(renderFile) as Renderer;
+    } catch (err) {
+      if (!missingLogged)
+        opts.logger.warn({ err: (err as Error).message, renderFile }, 'ssr: sem o build do servidor; páginas renderizadas no navegador');
+      missingLogged = true;
+    }
+    return renderer;
+  };
+
+  return async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const page = publicPageOf(ctx.path);
+    const r = page && load();
+    if (!page || !r) return next();
+    const started = performance.now();
+    let body: string;
+    let status: number;
+    try {
+      const reads = await readsOf(page, opts.sources);
+      const rendered = await r.render(ctx.url, reads.reads);
+      body = assemble(build, page, ctx.path, rendered);
+      status = reads.status;
+    } catch (err) {
+      opts.logger.warn({ err: (err as Error).message, path: ctx.path }, 'ssr: página não renderizada no servidor; enviada a do navegador');
+      return next();
+    }
+    const raw = Buffer.from(body, 'utf8');
+    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.vary('Accept-Encoding');
+    if (encoding === 'br') {
+      ctx.set('Content-Encoding', 'br');
+      ctx.body = await brotli(raw, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      });
+    } else if (encoding === 'gzip') {
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = await gzip(raw, { level: 6 });
+    } else ctx.body = raw;
+    ctx.set('Server-Timing', `ssr;dur=${(performance.now() - started).toFixed(1)}`);
+  };
+}
