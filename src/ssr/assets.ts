@@ -56,6 +56,11 @@ export class WebBuild {
     return { js: [...js], css: [...css] };
   }
 
+  /** Changes with every new build (the time index.html was written). */
+  version(): string {
+    return String(this.current().mtimeMs);
+  }
+
   template(): string {
     return this.current().template;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +64,52 @@ export function assemble(
   return html;
 }
 
+/** A page as sent: its status and bytes, and their compressed forms once asked for. */
+interface Page {
+  status: number;
+  raw: Buffer;
+  br?: Promise<Buffer>;
+  gz?: Promise<Buffer>;
+}
+
+/**
+ * Rendered pages by address and by the exact reads they were rendered from, for a few seconds:
+ * a burst of visitors (a WhatsApp group sent to /numeros) costs one render and one compression
+ * while the data stays the same; any change of the data is a new key. Concurrent misses share one
+ * render; failures are not kept.
+ */
+export class RenderedPages {
+  private readonly entries = new Map<string, { at: number; page: Promise<Page> }>();
+
+  constructor(
+    private readonly ttlMs = 5000,
+    private readonly max = 100,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string, build: () => Promise<Page>): Promise<Page> {
+    const t = this.now();
+    const hit = this.entries.get(key);
+    if (hit && t - hit.at < this.ttlMs) return hit.page;
+    if (hit) this.entries.delete(key);
+    const page = build();
+    this.entries.set(key, { at: t, page });
+    page.catch(() => {
+      if (this.entries.get(key)?.page === page) this.entries.delete(key);
+    });
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    return page;
+  }
+}
+
+const compressed = (page: Page, encoding: 'br' | 'gzip'): Promise<Buffer> => {
+  if (encoding === 'br')
+    return (page.br ??= brotli(page.raw, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.raw.length },
+    }));
+  return (page.gz ??= gzip(page.raw, { level: 6 }));
+};
+
 /**
  * Server-rendered public pages (/, /infoprodutos, /numeros, /resultado/{id}, the legal pages):
  * the public reads those pages show, from the same services and read cache the API answers from,
@@ -74,6 +121,7 @@ export function ssrPages(opts: { webDir: string; sources: ReadSources; logger: L
   const webDir = path.resolve(opts.webDir);
   const renderFile = opts.renderFile ?? path.join(path.dirname(webDir), 'dist-ssr', 'entry-server.cjs');
   const build = new WebBuild(webDir);
+  const pages = new RenderedPages();
   let renderer: Renderer | null = null;
   let missingLogged = false;
 
@@ -96,32 +144,27 @@ export function ssrPages(opts: { webDir: string; sources: ReadSources; logger: L
     const r = page && load();
     if (!page || !r) return next();
     const started = performance.now();
-    let body: string;
-    let status: number;
+    let sent: Page;
     try {
       const reads = await readsOf(page, opts.sources);
-      const rendered = await r.render(ctx.url, reads.reads);
-      body = assemble(build, page, ctx.path, rendered);
-      status = reads.status;
+      const key = `${build.version()}\n${ctx.url}\n${createHash('sha1').update(JSON.stringify(reads)).digest('base64url')}`;
+      sent = await pages.get(key, async () => {
+        const rendered = await r.render(ctx.url, reads.reads);
+        return { status: reads.status, raw: Buffer.from(assemble(build, page, ctx.path, rendered), 'utf8') };
+      });
     } catch (err) {
       opts.logger.warn({ err: (err as Error).message, path: ctx.path }, 'ssr: página não renderizada no servidor; enviada a do navegador');
       return next();
     }
-    const raw = Buffer.from(body, 'utf8');
-    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-    ctx.status = status;
+    const encoding = sent.raw.length >= 1024 ? ctx.acceptsEncodings('br', 'gzip', 'identity') : 'identity';
+    ctx.status = sent.status;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-cache');
     ctx.vary('Accept-Encoding');
-    if (encoding === 'br') {
-      ctx.set('Content-Encoding', 'br');
-      ctx.body = await brotli(raw, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
-      });
-    } else if (encoding === 'gzip') {
-      ctx.set('Content-Encoding', 'gzip');
-      ctx.body = await gzip(raw, { level: 6 });
-    } else ctx.body = raw;
+    if (encoding === 'br' || encoding === 'gzip') {
+      ctx.set('Content-Encoding', encoding);
+      ctx.body = await compressed(sent, encoding);
+    } else ctx.body = sent.raw;
     ctx.set('Server-Timing', `ssr;dur=${(performance.now() - started).toFixed(1)}`);
   };
 }
