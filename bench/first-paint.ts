@@ -6,6 +6,7 @@
  *   RUNS=7 …                                    (loads per page and mode; default 5)
  *   BENCH_SKIP_BUILD=1 …                        (measure web/dist and web/dist-ssr as they are)
  *   BENCH_NO_DOCS=1 …                           (print only; docs/BENCHMARKS.md untouched)
+ *   BENCH_PAGES=/numeros,/ …                    (only these pages; prints each load's LCP element)
  *
  * 1. Builds the site (vite build: web/dist and web/dist-ssr) unless told not to.
  * 2. Provisions PostgreSQL + Redis like `npm test`, a throw-away database with the demo catalogue,
@@ -69,13 +70,16 @@ async function measure(browser: Browser, url: string, ready: string): Promise<Lo
   try {
     const page = await context.newPage();
     await page.addInitScript(() => {
-      const w = globalThis as unknown as { __lcp: number | null; __lcpAt: number };
+      const w = globalThis as unknown as { __lcp: number | null; __lcpAt: number; __lcpEl: string };
       w.__lcp = null;
       w.__lcpAt = 0;
+      w.__lcpEl = '';
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           w.__lcp = e.startTime;
           w.__lcpAt = performance.now();
+          const el = (e as unknown as { element?: { tagName: string; className: string } | null }).element;
+          w.__lcpEl = el ? `${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]}` : '';
         }
       }).observe({ type: 'largest-contentful-paint', buffered: true } as any);
     });
@@ -108,11 +112,12 @@ async function measure(browser: Browser, url: string, ready: string): Promise<Lo
       { timeout: 120_000, polling: 250 },
     );
     const out = await page.evaluate(() => {
-      const w = globalThis as unknown as { __lcp: number | null };
+      const w = globalThis as unknown as { __lcp: number | null; __lcpEl: string };
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
       const nav = (performance as any).getEntriesByType('navigation')[0] as { responseEnd?: number } | undefined;
-      return { html: nav?.responseEnd ?? null, fcp, lcp: w.__lcp };
+      return { html: nav?.responseEnd ?? null, fcp, lcp: w.__lcp, lcpElement: w.__lcpEl };
     });
+    if (process.env.BENCH_PAGES) console.log(`  ${url}: FCP ${out.fcp?.toFixed(0)} ms, LCP ${out.lcp?.toFixed(0)} ms on ${out.lcpElement}`);
     return { ...out, htmlBytes };
   } finally {
     await context.close();
@@ -196,9 +201,11 @@ async function main() {
       { path: `/resultado/${decided.id}`, ready: '.result-page h1' },
       { path: '/termos', ready: '#conteudo h1' },
     ];
+    const only = (process.env.BENCH_PAGES ?? '').split(',').filter(Boolean);
+    const chosen = only.length ? pages.filter((p) => only.some((o) => p.path.startsWith(o) && (o !== '/' || p.path === '/'))) : pages;
     browser = await launchChromium();
     const results: Array<{ path: string; ssr: Load[]; csr: Load[] }> = [];
-    for (const p of pages) {
+    for (const p of chosen) {
       const row = { path: p.path, ssr: [] as Load[], csr: [] as Load[] };
       // A warm-up load per mode (server caches, Chromium's own start-up), not counted.
       await measure(browser, on.url + p.path, p.ready);

@@ -33,12 +33,10 @@ function lazySourcesOf(page: PublicPage, pathname: string): string[] {
   return source ? [ANTD_OUTLET, source] : [ANTD_OUTLET];
 }
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 /**
  * The page: the built index.html with the rendered markup in #root, the CSS it needs inline (the
- * app's stylesheet and the page chunk's, whose <link>s would block the first paint, and antd's
- * extracted styles), modulepreload links for the page's chunks, and the seeds as JSON.
+ * app's stylesheet and the page chunk's, found through Vite's manifest, whose <link>s would block
+ * the first paint, and antd's extracted styles), and the seeds as JSON.
  */
 export function assemble(
   build: WebBuild,
@@ -53,11 +51,10 @@ export function assemble(
   for (const css of entry.css)
     html = html.replace(new RegExp(`\\s*<link rel="stylesheet"[^>]*href="/${css.replace(/[.]/g, '\\.')}"[^>]*>`), '');
   const inlineCss = route.css.map((f) => build.cssText(f)).join('\n');
-  const preloads = route.js
-    .filter((f) => !html.includes(`/${f}"`))
-    .map((f) => `<link rel="modulepreload" crossorigin href="/${escapeAttr(f)}">`)
-    .join('');
-  const head = `<style data-cv-css>${inlineCss.replace(/<\/style/gi, '<\\/style')}</style>${r.styles}${preloads}`;
+  // No modulepreload of the page's chunks: on a 1.6 Mbps link they took the bandwidth the page's
+  // images needed (bench/first-paint.ts: /infoprodutos LCP 3.2 s with them, 1.8 s without); the
+  // entry loads them when it runs, and the HTML is on screen meanwhile.
+  const head = `<style data-cv-css>${inlineCss.replace(/<\/style/gi, '<\\/style')}</style>${r.styles}`;
   html = html.replace('</head>', `${head}</head>`);
   html = html.replace('<div id="root"></div>', `<div id="root">${r.html}</div>`);
   html = html.replace('</body>', `<script id="${SSR_SEEDS_ID}" type="application/json">${scriptSafeJson(r.seeds)}</script></body>`);
