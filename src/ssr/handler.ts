@@ -70,16 +70,16 @@ interface Page {
 }
 
 /**
- * Rendered pages by address and by the exact reads they were rendered from, for a few seconds:
- * a burst of visitors (a WhatsApp group sent to /numeros) costs one render and one compression
- * while the data stays the same; any change of the data is a new key. Concurrent misses share one
- * render; failures are not kept.
+ * Rendered pages by address and by the exact reads they were rendered from, for 30 s: a burst of
+ * visitors (a WhatsApp group sent to /numeros) costs one render and one compression while the data
+ * stays the same; any change of the data is a new key, so the TTL bounds only what depends on the
+ * clock (the home page's expected draw day). Concurrent misses share one render; failures are not kept.
  */
 export class RenderedPages {
   private readonly entries = new Map<string, { at: number; page: Promise<Page> }>();
 
   constructor(
-    private readonly ttlMs = 5000,
+    private readonly ttlMs = 30_000,
     private readonly max = 100,
     private readonly now: () => number = Date.now,
   ) {}
