@@ -41,7 +41,9 @@ export async function buildWebIfStale() {
     return;
   }
   const index = path.join(ROOT, 'web', 'dist', 'index.html');
-  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
+  // The server render of the public pages (web/dist-ssr) comes from the same build.
+  const ssr = path.join(ROOT, 'web', 'dist-ssr', 'entry-server.cjs');
+  const built = fs.existsSync(index) && fs.existsSync(ssr) ? fs.statSync(index).mtimeMs : 0;
   const source = Math.max(
     newestMtime(path.join(ROOT, 'web')),
     newestMtime(path.join(ROOT, 'src', 'shared')),

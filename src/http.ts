@@ -36,6 +36,7 @@ import { accessControl } from './platform/http/context';
 import { adminAccessRefusal } from './auth/access';
 import type { RouteProbe } from './platform/http/routes';
 import { spa } from './platform/http/static';
+import { ssrPages } from './ssr/handler';
 import { PROJECT_ROOT } from './platform/paths';
 import { opsAccess, opsAnswers, opsRoutes } from './ops/dashboard';
 import { opsAdminRoutes } from './ops/admin-routes';
@@ -118,7 +119,12 @@ export function createApp(services: Services, opts: { serveWeb?: boolean; webDir
   mountRoutes(app, moduleRouters(services), access, mountOpts);
   app.use(apiPathsStopHere);
 
-  if (opts.serveWeb !== false) app.use(spa(opts.webDir ?? path.resolve(config.webDistDir), path.join(PROJECT_ROOT, 'public')));
+  if (opts.serveWeb !== false) {
+    const webDir = opts.webDir ?? path.resolve(config.webDistDir);
+    // The public pages rendered here (src/ssr) unless WEB_SSR=off; the rest is the client-rendered app.
+    if (config.webSsr) app.use(ssrPages({ webDir, sources: services, logger }));
+    app.use(spa(webDir, path.join(PROJECT_ROOT, 'public')));
+  }
   return app;
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -97,17 +97,65 @@ function chunkMap(): Plugin {
   };
 }
 
+/** Where the server build of the public pages goes (web/src/entry-server.tsx; gitignored). */
+const SSR_OUT_DIR = 'dist-ssr';
+
+/**
+ * After the client build, the server build of the same app (web/src/entry-server.tsx, CommonJS
+ * files in web/dist-ssr, React and the other packages left in node_modules): every
+ * `vite build --config web/vite.config.mts` (npm run build:web, npm start, npm test) makes both,
+ * so the web process never renders with components older than the scripts it sends.
+ */
+function serverBuild(): Plugin {
+  let isClientBuild = false;
+  return {
+    name: 'cotaverde:server-build',
+    apply: 'build',
+    configResolved(config) {
+      isClientBuild = !config.build.ssr;
+    },
+    async closeBundle() {
+      if (!isClientBuild) return;
+      await build({
+        configFile: fileURLToPath(import.meta.url),
+        logLevel: 'warn',
+        build: { ssr: 'src/entry-server.tsx', outDir: SSR_OUT_DIR, emptyOutDir: true, manifest: false, copyPublicDir: false },
+      });
+    },
+  };
+}
+
 // The SPA lives in web/ and is built into web/dist, which the API server serves in production.
 // Run from the repo root: node node_modules/vite/bin/vite.js build --config web/vite.config.mts
-export default defineConfig(({ command }) => {
+export default defineConfig(({ command, isSsrBuild }) => {
   // A build is always a production build: with NODE_ENV=development in the environment Vite would
   // otherwise bundle React's development build (jsxDEV, warnings, absolute source paths).
   // Vite reads NODE_ENV after loading this file, so setting it here is enough.
   if (command === 'build') process.env.NODE_ENV = 'production';
+  if (isSsrBuild) {
+    return {
+      root: webRoot,
+      plugins: [react()],
+      // One self-contained file set (packages bundled in): required the same way by the web
+      // process, its built bundle and jest, whatever each package's module format.
+      ssr: { noExternal: true },
+      // Production React and antd (no development checks) whatever NODE_ENV the server runs with.
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      build: {
+        outDir: SSR_OUT_DIR,
+        emptyOutDir: true,
+        // CommonJS, so the web process (and jest) can require() it on Node 20.
+        rolldownOptions: { output: { format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' } },
+      },
+    };
+  }
   return {
     root: webRoot,
-    plugins: [react(), chunkMap(), precompress()],
+    plugins: [react(), chunkMap(), precompress(), serverBuild()],
     build: {
+      // .vite/manifest.json: the server-rendered pages inline their route's CSS and preload its
+      // chunks from it (src/ssr/assets.ts).
+      manifest: true,
       outDir: 'dist',
       emptyOutDir: true,
       chunkSizeWarningLimit: 600,

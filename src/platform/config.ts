@@ -75,6 +75,8 @@ const EnvSchema = z.object({
       .optional(),
   ),
   WEB_DIST_DIR: z.string().default('web/dist'),
+  /** Server rendering of the public pages (src/ssr): on, or off for the client-rendered shell everywhere. */
+  WEB_SSR: z.enum(['on', 'off']).default('on'),
   COVERS_PATH: z.string().default('/covers'),
   TRUST_PROXY: bool,
   TRUSTED_PROXY_HOPS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(10).optional()),
@@ -124,6 +126,8 @@ export type Config = {
     pix: { merchantName: string; merchantCity: string; key: string | null; expiryMinutes: number };
   };
   webDistDir: string;
+  /** WEB_SSR: the public pages' HTML rendered by the web process (src/ssr). */
+  webSsr: boolean;
   coversPath: string;
   /** Trust X-Forwarded-For at all (trustedProxyHops > 0). */
   trustProxy: boolean;
@@ -252,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     webDistDir: e.WEB_DIST_DIR,
+    webSsr: e.WEB_SSR === 'on',
     coversPath: e.COVERS_PATH,
     trustProxy: trustedHops > 0,
     trustedProxyHops: trustedHops,

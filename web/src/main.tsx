@@ -1,14 +1,38 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import dayjs from 'dayjs';
 import 'dayjs/locale/pt-br';
 import { Root } from './App';
+import { router } from './router';
+import { dropSeeds, embeddedSeeds, hydration, SeedContext } from './ssr/seeds';
 import './styles.css';
 
 dayjs.locale('pt-br');
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
-);
+const container = document.getElementById('root')!;
+// A public page the server rendered (src/ssr) carries the reads it was rendered from: the app
+// hydrates that HTML from the same data; any other page (or WEB_SSR=off) is rendered here.
+const seeds = embeddedSeeds();
+if (seeds && container.firstElementChild) {
+  hydration.active = true;
+  // The reads describe the first screen only: the first navigation forgets them.
+  const stop = router.subscribe(() => {
+    dropSeeds(seeds);
+    hydration.active = false;
+    stop();
+  });
+  hydrateRoot(
+    container,
+    <StrictMode>
+      <SeedContext.Provider value={seeds}>
+        <Root />
+      </SeedContext.Provider>
+    </StrictMode>,
+  );
+} else {
+  createRoot(container).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  );
+}

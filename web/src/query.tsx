@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from './api/client';
+import { SeedContext } from './ssr/seeds';
 
 /**
  * Server state of the store's pages (/numeros, /conta, the purchase flow): one QueryClient for
@@ -20,8 +21,18 @@ export const queryClient = new QueryClient({
   },
 });
 
+/** The server render's own client, one per request (web/src/entry-server.tsx); the tab's one otherwise. */
+export const RequestQueryClient = createContext<QueryClient | null>(null);
+
 export function QueryScope({ children }: { children: ReactNode }) {
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const client = useContext(RequestQueryClient) ?? queryClient;
+  // A server-rendered page's queries (ssr/seeds.tsx) start from the data it was rendered with,
+  // on the server and when the browser hydrates it; a query already in the cache keeps its data.
+  const seeds = useContext(SeedContext);
+  useState(() => {
+    for (const q of seeds?.queries ?? []) if (client.getQueryData(q.key) === undefined) client.setQueryData(q.key, q.data);
+  });
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
 /** Query keys, in one place (invalidation after a mutation names them). */

@@ -114,4 +114,6 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/** The tab's router; none on the server, which renders `routes` with a static router (entry-server.tsx). */
+export const router: ReturnType<typeof createBrowserRouter> =
+  typeof document === 'undefined' ? (null as unknown as ReturnType<typeof createBrowserRouter>) : createBrowserRouter(routes);

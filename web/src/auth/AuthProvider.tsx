@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { api, ApiError, TOKEN_KEY, tokenStore } from '../api/client';
 import { AuthContext, type AuthState, type LoginOutcome } from './AuthContext';
 import { isAdminUser, mfaTokenOf, tokenOf, toUser, type User } from './user';
+import { hydration } from '../ssr/seeds';
 
 async function fetchProfile(): Promise<User> {
   const body = await api.get('/me');
@@ -14,7 +15,8 @@ async function fetchProfile(): Promise<User> {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [loading, setLoading] = useState(true);
   const [user, setUser] = useState<User | null>(null);
-  const [token, setToken] = useState<string | null>(() => tokenStore.get());
+  // Hydrating a server-rendered page: no token in the first render, as on the server (the profile load reads it next).
+  const [token, setToken] = useState<string | null>(() => (hydration.active ? null : tokenStore.get()));
   const [profileError, setProfileError] = useState<Error | null>(null);
   // Each load gets a number; an older answer never overwrites a newer session (e.g. login during boot).
   const generation = useRef(0);

@@ -1,6 +1,7 @@
 import { api } from '../../api/client';
 import type { CatalogueSection } from '../../api/types';
 import { useRetryableList } from '../../components/useRetryableList';
+import { seedData, useSeedRead } from '../../ssr/seeds';
 
 /** A list of sections; anything else (or a failure) is an empty list (storefront spec §4, §7, §8). */
 function sectionsOf(body: unknown): CatalogueSection[] {
@@ -14,6 +15,15 @@ const loadSections = (signal: AbortSignal) => api.get('/api/infoproducts/section
 
 /** GET /api/infoproducts/sections?onlyOpen=1: loading, then loaded. */
 export function useCatalogue() {
-  const { items: sections, loading, failed, retry } = useRetryableList(loadSections, '[catálogo] seções indisponíveis:');
+  const seed = useSeedRead('catalogue-sections');
+  const {
+    items: sections,
+    loading,
+    failed,
+    retry,
+  } = useRetryableList(loadSections, '[catálogo] seções indisponíveis:', () => {
+    const body = seedData(seed);
+    return body === undefined ? undefined : sectionsOf(body);
+  });
   return { sections, loading, failed, retry };
 }

@@ -2,6 +2,7 @@ import { api } from '../../api/client';
 import type { CatalogueItem } from '../../api/types';
 import { useRetryableList } from '../../components/useRetryableList';
 import { useLiveRefresh } from '../../live/useLiveDraws';
+import { seedData, useSeedRead } from '../../ssr/seeds';
 
 export type HomeProduct = CatalogueItem;
 
@@ -23,7 +24,17 @@ const loadProducts = (signal: AbortSignal) =>
  * while the stream is down.
  */
 export function useHomeProducts() {
-  const { items: products, loading, failed, retry, refresh } = useRetryableList(loadProducts, '[home] produtos indisponíveis:');
+  const seed = useSeedRead('home-products');
+  const {
+    items: products,
+    loading,
+    failed,
+    retry,
+    refresh,
+  } = useRetryableList(loadProducts, '[home] produtos indisponíveis:', () => {
+    const body = seedData(seed);
+    return body === undefined ? undefined : itemsOf(body).slice(0, HOME_PRODUCTS_QUERY.limit);
+  });
   const drawIds = products.map((p) => p.draw?.id).filter((id): id is number => typeof id === 'number');
   useLiveRefresh(drawIds, refresh);
   return { products, loading, failed, retry };

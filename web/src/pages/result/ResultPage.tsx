@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Card, Skeleton } from 'antd';
 import { TrophyOutlined } from '@ant-design/icons';
 import { Link, useParams } from 'react-router-dom';
@@ -8,6 +8,7 @@ import { LoadFailedResult } from '../../components/LoadFailedResult';
 import { NotFoundResult } from '../../components/NotFoundResult';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate, formatDateTime, pad2 } from '../account/format';
+import { seedData, seedError, useSeedRead } from '../../ssr/seeds';
 import './result.css';
 
 /** Why a drawn number was passed over, as the public page says it. */
@@ -28,12 +29,24 @@ export default function ResultPage() {
   const { id: rawId } = useParams();
   const id = /^\d{1,10}$/.test(rawId ?? '') ? Number(rawId) : null;
   useDocumentTitle(id ? resultTitle(id) : 'Resultado');
-  const [data, setData] = useState<DrawResult | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  // The server-rendered page's result (or its 404), for this draw only: no first load then.
+  const seed = useSeedRead('result');
+  const [seeded] = useState(() => {
+    const d = seedData<DrawResult>(seed);
+    const e = seedError(seed);
+    return d?.draw_id === id || e ? { data: d ?? null, error: e } : null;
+  });
+  const [data, setData] = useState<DrawResult | null>(seeded?.data ?? null);
+  const [error, setError] = useState<unknown>(seeded?.error ?? null);
   const [attempt, setAttempt] = useState(0);
+  const skipFirstLoad = useRef(!!seeded);
 
   useEffect(() => {
     if (!id) return;
+    if (skipFirstLoad.current) {
+      skipFirstLoad.current = false;
+      return;
+    }
     const ctrl = new AbortController();
 
     setError(null);
