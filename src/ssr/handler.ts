@@ -30,6 +30,8 @@ const PAGE_SOURCES: Record<string, string> = {
 function lazySourcesOf(page: PublicPage, pathname: string): string[] {
   if (page.kind === 'home') return [];
   const source = PAGE_SOURCES[page.kind === 'legal' ? pathname : page.kind];
+  // /numeros renders outside AntdOutlet (it loads no antd: its JS stays within 1.3× the home page's).
+  if (page.kind === 'numbers') return source ? [source] : [];
   return source ? [ANTD_OUTLET, source] : [ANTD_OUTLET];
 }
 
