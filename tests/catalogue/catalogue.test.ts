@@ -363,7 +363,10 @@ describe('GET /api/config', () => {
       draw_id: draw.id,
       banner_title: 'Rodada da semana',
       max_numbers_per_selection: 7,
-      ticket_price_cents: 250,
+      // RULES N9: the price a buyer pays is the current draw's (here its e-book's R$ 7,00); the
+      // config's own price is only the fallback, answered apart.
+      ticket_price_cents: 700,
+      default_ticket_price_cents: 250,
     });
 
     // When that draw sells out, the current draw becomes its successor.

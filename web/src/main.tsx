@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import dayjs from 'dayjs';
 import 'dayjs/locale/pt-br';
 import { Root } from './App';
-import { router } from './router';
+import { hydrationChunks, router } from './router';
 import { dropSeeds, embeddedSeeds, hydration, SeedContext } from './ssr/seeds';
 import './styles.css';
 
@@ -21,14 +21,19 @@ if (seeds && container.firstElementChild) {
     hydration.active = false;
     stop();
   });
-  hydrateRoot(
-    container,
-    <StrictMode>
-      <SeedContext.Provider value={seeds}>
-        <Root />
-      </SeedContext.Provider>
-    </StrictMode>,
-  );
+  // The page's own chunks first (router.tsx, hydrationChunks): the server's HTML stays on screen meanwhile.
+  void Promise.all(hydrationChunks(window.location.pathname))
+    .catch(() => undefined)
+    .then(() =>
+      hydrateRoot(
+        container,
+        <StrictMode>
+          <SeedContext.Provider value={seeds}>
+            <Root />
+          </SeedContext.Provider>
+        </StrictMode>,
+      ),
+    );
 } else {
   createRoot(container).render(
     <StrictMode>

@@ -11,20 +11,27 @@ import HomePage from './pages/home/HomePage';
 // lazily loaded chunk (AppLayout wraps the page in <Suspense>), under AntdOutlet, a layout route
 // that brings antd's theme and message/modal holders in its own chunk. The registration page
 // brings the date picker and the legal texts, which most visits to the home page never need.
-const AntdOutlet = lazy(() => import('./antd/AntdOutlet'));
+const loadAntdOutlet = () => import('./antd/AntdOutlet');
+const AntdOutlet = lazy(loadAntdOutlet);
 const LoginPage = lazy(() => import('./pages/login/LoginPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const RegisterPage = lazy(() => import('./pages/register/RegisterPage'));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password/ResetPasswordPage'));
 const AccountPage = lazy(() => import('./pages/account/AccountPage'));
 const DrawDetailPage = lazy(() => import('./pages/draw-detail/DrawDetailPage'));
-const TermsPage = lazy(() => import('./pages/legal/TermsPage'));
-const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage'));
-const ResponsibleGamingPage = lazy(() => import('./pages/legal/ResponsibleGamingPage'));
-const NumbersPage = lazy(() => import('./pages/numbers/NumbersPage'));
-const CataloguePage = lazy(() => import('./pages/catalogue/CataloguePage'));
+const loadTermsPage = () => import('./pages/legal/TermsPage');
+const TermsPage = lazy(loadTermsPage);
+const loadPrivacyPage = () => import('./pages/legal/PrivacyPage');
+const PrivacyPage = lazy(loadPrivacyPage);
+const loadResponsibleGamingPage = () => import('./pages/legal/ResponsibleGamingPage');
+const ResponsibleGamingPage = lazy(loadResponsibleGamingPage);
+const loadNumbersPage = () => import('./pages/numbers/NumbersPage');
+const NumbersPage = lazy(loadNumbersPage);
+const loadCataloguePage = () => import('./pages/catalogue/CataloguePage');
+const CataloguePage = lazy(loadCataloguePage);
 const ProductPage = lazy(() => import('./pages/product/ProductPage'));
-const ResultPage = lazy(() => import('./pages/result/ResultPage'));
+const loadResultPage = () => import('./pages/result/ResultPage');
+const ResultPage = lazy(loadResultPage);
 /** The page of the ADMIN_EMAILS proof link: rare, never part of the store's first visit. */
 const ConfirmAdminEmailPage = lazy(() => import('./pages/confirm-admin-email/ConfirmAdminEmailPage'));
 
@@ -117,3 +124,28 @@ export const routes: RouteObject[] = [
 /** The tab's router; none on the server, which renders `routes` with a static router (entry-server.tsx). */
 export const router: ReturnType<typeof createBrowserRouter> =
   typeof document === 'undefined' ? (null as unknown as ReturnType<typeof createBrowserRouter>) : createBrowserRouter(routes);
+
+/**
+ * The chunks a server-rendered public page (src/ssr) needs before it is hydrated. Hydrating while a
+ * page's lazy chunk is still on its way leaves its Suspense boundary dehydrated, and the first
+ * update that reaches it (the session loading its profile) would make React drop the server's HTML
+ * for the fallback: the board would blink into a skeleton. main.tsx waits for these first.
+ */
+export function hydrationChunks(pathname: string): Promise<unknown>[] {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/') return [];
+  if (path === '/numeros') return [loadNumbersPage()];
+  const page =
+    path === '/infoprodutos'
+      ? loadCataloguePage()
+      : path === '/termos'
+        ? loadTermsPage()
+        : path === '/privacidade'
+          ? loadPrivacyPage()
+          : path === '/jogo-responsavel'
+            ? loadResponsibleGamingPage()
+            : path.startsWith('/resultado/')
+              ? loadResultPage()
+              : null;
+  return page ? [loadAntdOutlet(), page] : [];
+}
