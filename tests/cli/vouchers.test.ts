@@ -24,7 +24,7 @@ describe('vouchers grant', () => {
     const product = await makeProduct(t, { price_cents: 990 });
     const r = await cli(['vouchers', 'grant', '--user', u.email, '--product', product.sku!, '--quantity', '3']);
     expect(r).toMatchObject({ code: 0, err: '' });
-    expect(r.out).toMatch(/3 voucher\(s\) concedido\(s\) ao usuário #\d+ no e-book #\d+ \(pagamento #\d+\); saldo agora: 3/);
+    expect(r.out).toMatch(/3 vouchers concedidos ao usuário #\d+ no e-book #\d+ \(pagamento #\d+\); saldo agora: 3/);
 
     const payments = await t.services.db('payments').where({ user_id: u.user.id });
     expect(payments).toHaveLength(1);

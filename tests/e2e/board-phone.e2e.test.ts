@@ -246,7 +246,7 @@ describeBrowser('the number board on a phone', () => {
     await t.services.payments.grantVouchers({ user: u.email, product: PRODUCT, quantity: '2' }, { via: 'cli' });
     await signInWithToken(context, u.token);
     await open(390);
-    await page.getByText('Você pode escolher 2 número(s) agora').waitFor();
+    await page.getByText('Você pode escolher 2 números agora').waitFor();
     // Capped by the allowance: 2.
     await expect(page.getByLabel('Quantos?').locator('option').allInnerTexts()).resolves.toEqual(['1', '2']);
     await page.getByLabel('Quantos?').selectOption('2');
