@@ -93,7 +93,7 @@ describeBrowser('the number board on a phone', () => {
     t.services.draws.invalidateBoard(drawId);
   }
 
-  it('first paint of /numeros is the board’s shape (10 × 10), not a grey page', async () => {
+  it('first paint of /numeros is the board itself (server-rendered, 10 × 10), even before the page’s script arrives', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     await page.route(/\/assets\/NumbersPage-[^/]*\.js$/, async (route) => {
@@ -101,14 +101,25 @@ describeBrowser('the number board on a phone', () => {
       await route.continue();
     });
     await page.goto(`${t.url}/numeros`, { waitUntil: 'commit' });
-    const skeleton = page.getByRole('status', { name: 'Carregando a tabela de números' });
-    await skeleton.waitFor();
-    await expect(skeleton.locator('.number-row').count()).resolves.toBe(10);
-    await expect(skeleton.locator('.number-cell').count()).resolves.toBe(100);
+    // The page's chunk is held back: what shows is the server's HTML (src/ssr), the real board,
+    // never a grey page nor a skeleton.
+    const grid = page.getByRole('grid', { name: /Tabela de números do sorteio/ });
+    await grid.waitFor();
+    await expect(grid.getByRole('row').count()).resolves.toBe(10);
+    await expect(grid.getByRole('gridcell').count()).resolves.toBe(100);
+    await expect(page.getByRole('status', { name: 'Carregando a tabela de números' }).count()).resolves.toBe(0);
     await shot('skeleton-390');
     release();
-    await page.getByRole('grid', { name: /Tabela de números do sorteio/ }).waitFor();
-    await expect(skeleton.count()).resolves.toBe(0);
+    // Hydrated once the chunk arrives (router.tsx hydrationChunks): React takes over the same board
+    // (its fiber is attached to the node), which then answers clicks.
+    await page.waitForFunction(() => {
+      const el = (globalThis as any).document.querySelector('#numbers-board-title');
+      return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber'));
+    });
+    await cell(7, 'Disponível').click();
+    await expect(cell(7, 'Disponível').getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(page.getByRole('status', { name: 'Carregando a tabela de números' }).count()).resolves.toBe(0);
+    await cell(7, 'Disponível').click();
   });
 
   for (const width of WIDTHS) {
