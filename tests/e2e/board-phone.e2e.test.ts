@@ -117,9 +117,9 @@ describeBrowser('the number board on a phone', () => {
       return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber'));
     });
     await cell(7, 'Disponível').click();
-    await expect(cell(7, 'Disponível').getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(grid.locator('[data-n="7"]').getAttribute('aria-selected')).resolves.toBe('true');
     await expect(page.getByRole('status', { name: 'Carregando a tabela de números' }).count()).resolves.toBe(0);
-    await cell(7, 'Disponível').click();
+    await grid.locator('[data-n="7"]').click();
   });
 
   for (const width of WIDTHS) {
