@@ -108,7 +108,7 @@ describeBrowser('the number board on a phone', () => {
     await expect(grid.getByRole('row').count()).resolves.toBe(10);
     await expect(grid.getByRole('gridcell').count()).resolves.toBe(100);
     await expect(page.getByRole('status', { name: 'Carregando a tabela de números' }).count()).resolves.toBe(0);
-    await shot('skeleton-390');
+    await shot('first-paint-chunk-held-390');
     release();
     // Hydrated once the chunk arrives (router.tsx hydrationChunks): React takes over the same board
     // (its fiber is attached to the node), which then answers clicks.
