@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { preloadable } from './preloadable';
 import { AdminRoute, ProtectedRoute } from './auth/guards';
 import { RouteError } from './components/RouteErrorBoundary';
 import { BoardPageSkeleton } from './components/board/BoardSkeleton';
@@ -12,7 +13,7 @@ import HomePage from './pages/home/HomePage';
 // that brings antd's theme and message/modal holders in its own chunk. The registration page
 // brings the date picker and the legal texts, which most visits to the home page never need.
 const loadAntdOutlet = () => import('./antd/AntdOutlet');
-const AntdOutlet = lazy(loadAntdOutlet);
+const AntdOutlet = preloadable(loadAntdOutlet);
 const LoginPage = lazy(() => import('./pages/login/LoginPage'));
 const NotFoundPage = lazy(() => import('./pages/not-found/NotFoundPage'));
 const RegisterPage = lazy(() => import('./pages/register/RegisterPage'));
@@ -20,18 +21,18 @@ const ResetPasswordPage = lazy(() => import('./pages/reset-password/ResetPasswor
 const AccountPage = lazy(() => import('./pages/account/AccountPage'));
 const DrawDetailPage = lazy(() => import('./pages/draw-detail/DrawDetailPage'));
 const loadTermsPage = () => import('./pages/legal/TermsPage');
-const TermsPage = lazy(loadTermsPage);
+const TermsPage = preloadable(loadTermsPage);
 const loadPrivacyPage = () => import('./pages/legal/PrivacyPage');
-const PrivacyPage = lazy(loadPrivacyPage);
+const PrivacyPage = preloadable(loadPrivacyPage);
 const loadResponsibleGamingPage = () => import('./pages/legal/ResponsibleGamingPage');
-const ResponsibleGamingPage = lazy(loadResponsibleGamingPage);
+const ResponsibleGamingPage = preloadable(loadResponsibleGamingPage);
 const loadNumbersPage = () => import('./pages/numbers/NumbersPage');
-const NumbersPage = lazy(loadNumbersPage);
+const NumbersPage = preloadable(loadNumbersPage);
 const loadCataloguePage = () => import('./pages/catalogue/CataloguePage');
-const CataloguePage = lazy(loadCataloguePage);
+const CataloguePage = preloadable(loadCataloguePage);
 const ProductPage = lazy(() => import('./pages/product/ProductPage'));
 const loadResultPage = () => import('./pages/result/ResultPage');
-const ResultPage = lazy(loadResultPage);
+const ResultPage = preloadable(loadResultPage);
 /** The page of the ADMIN_EMAILS proof link: rare, never part of the store's first visit. */
 const ConfirmAdminEmailPage = lazy(() => import('./pages/confirm-admin-email/ConfirmAdminEmailPage'));
 
@@ -134,18 +135,18 @@ export const router: ReturnType<typeof createBrowserRouter> =
 export function hydrationChunks(pathname: string): Promise<unknown>[] {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/') return [];
-  if (path === '/numeros') return [loadNumbersPage()];
+  if (path === '/numeros') return [NumbersPage.preload()];
   const page =
     path === '/infoprodutos'
-      ? loadCataloguePage()
+      ? CataloguePage.preload()
       : path === '/termos'
-        ? loadTermsPage()
+        ? TermsPage.preload()
         : path === '/privacidade'
-          ? loadPrivacyPage()
+          ? PrivacyPage.preload()
           : path === '/jogo-responsavel'
-            ? loadResponsibleGamingPage()
+            ? ResponsibleGamingPage.preload()
             : path.startsWith('/resultado/')
-              ? loadResultPage()
+              ? ResultPage.preload()
               : null;
-  return page ? [loadAntdOutlet(), page] : [];
+  return page ? [AntdOutlet.preload(), page] : [];
 }
