@@ -10,7 +10,17 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', '.data/**', 'dist/**', 'web/dist/**', 'web/dist-ssr/**', 'storage/**', 'public/**', 'coverage/**', 'docs/**'],
+    ignores: [
+      'node_modules/**',
+      '.data/**',
+      'dist/**',
+      'web/dist/**',
+      'web/dist-ssr/**',
+      'storage/**',
+      'public/**',
+      'coverage/**',
+      'docs/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
