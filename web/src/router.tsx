@@ -126,27 +126,23 @@ export const routes: RouteObject[] = [
 export const router: ReturnType<typeof createBrowserRouter> =
   typeof document === 'undefined' ? (null as unknown as ReturnType<typeof createBrowserRouter>) : createBrowserRouter(routes);
 
+/** The antd pages among the server-rendered public pages (src/ssr), by path. */
+const ANTD_PUBLIC_PAGES: Record<string, { preload(): Promise<void> }> = {
+  '/infoprodutos': CataloguePage,
+  '/termos': TermsPage,
+  '/privacidade': PrivacyPage,
+  '/jogo-responsavel': ResponsibleGamingPage,
+};
+
 /**
- * The chunks a server-rendered public page (src/ssr) needs before it is hydrated. Hydrating while a
- * page's lazy chunk is still on its way leaves its Suspense boundary dehydrated, and the first
- * update that reaches it (the session loading its profile) would make React drop the server's HTML
- * for the fallback: the board would blink into a skeleton. main.tsx waits for these first.
+ * The chunks a server-rendered public page (src/ssr) needs before it is hydrated (main.tsx waits
+ * for them). Once preloaded, a page renders directly instead of through React.lazy
+ * (preloadable.tsx), so no Suspense boundary stays dehydrated: otherwise the first update reaching
+ * it (the session loading its profile) would make React drop the server's HTML for the fallback.
  */
 export function hydrationChunks(pathname: string): Promise<unknown>[] {
   const path = pathname.replace(/\/+$/, '') || '/';
-  if (path === '/') return [];
   if (path === '/numeros') return [NumbersPage.preload()];
-  const page =
-    path === '/infoprodutos'
-      ? CataloguePage.preload()
-      : path === '/termos'
-        ? TermsPage.preload()
-        : path === '/privacidade'
-          ? PrivacyPage.preload()
-          : path === '/jogo-responsavel'
-            ? ResponsibleGamingPage.preload()
-            : path.startsWith('/resultado/')
-              ? ResultPage.preload()
-              : null;
-  return page ? [AntdOutlet.preload(), page] : [];
+  const page = path.startsWith('/resultado/') ? ResultPage : ANTD_PUBLIC_PAGES[path];
+  return page ? [AntdOutlet.preload(), page.preload()] : [];
 }
